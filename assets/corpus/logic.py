@@ -1,0 +1,157 @@
+"""Corpus stage: read papers, screen them for domain relevance, split at the cutoff.
+
+No Dagster here. Malformed input never disappears silently: each bad line becomes a
+`Failure` row with its reason, and the rest of the file is used.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+from pydantic import ValidationError
+
+from assets.records import Failure, Paper, ScreenedPaper
+
+SHIPPED_DIR = Path(__file__).with_name("shipped")
+EARLIEST_VALID = date(1991, 8, 1)  # arXiv opened in August 1991
+
+
+def read_jsonl(path: Path, stage: str = "corpus") -> tuple[list[Paper], list[Failure]]:
+    """Parse a (gzipped) JSONL file of papers; returns papers and per-line failures."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    papers: list[Paper] = []
+    failures: list[Failure] = []
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            paper, failure = parse_paper_line(line, f"{Path(path).name}:{lineno}", stage)
+            if paper is not None:
+                papers.append(paper)
+            else:
+                failures.append(failure)
+    return papers, failures
+
+
+def parse_paper_line(line: str, where: str, stage: str = "corpus") -> tuple[Paper | None, Failure | None]:
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return None, Failure(stage=stage, item_id=where, reason=f"malformed JSON: {exc.msg}", raw=line[:500])
+    if not isinstance(raw, dict):
+        return None, Failure(stage=stage, item_id=where, reason="line is not a JSON object", raw=line[:500])
+    item = str(raw.get("arxiv_id") or where)
+    if not raw.get("published"):
+        return None, Failure(stage=stage, item_id=item, reason="record has no publication date", raw=line[:500])
+    try:
+        paper = Paper.model_validate({k: v for k, v in raw.items() if k in Paper.model_fields})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        reason = f"invalid field {'.'.join(map(str, first['loc']))}: {first['msg']}"
+        return None, Failure(stage=stage, item_id=item, reason=reason, raw=line[:500])
+    if paper.published < EARLIEST_VALID:
+        return None, Failure(stage=stage, item_id=item, reason=f"date {paper.published} predates arXiv (1991)", raw=line[:500])
+    if not paper.title.strip() or not paper.abstract.strip():
+        return None, Failure(stage=stage, item_id=item, reason="empty title or abstract", raw=line[:500])
+    return paper, None
+
+
+_VERSION = re.compile(r"v\d+$")
+
+
+def deduplicate(papers: list[Paper]) -> list[Paper]:
+    """One record per arXiv id (version suffix dropped), keeping the earliest date."""
+    best: dict[str, Paper] = {}
+    for paper in papers:
+        key = _VERSION.sub("", paper.arxiv_id)
+        if key != paper.arxiv_id:
+            paper = paper.model_copy(update={"arxiv_id": key})
+        if key not in best or paper.published < best[key].published:
+            best[key] = paper
+    return sorted(best.values(), key=lambda p: (p.published, p.arxiv_id))
+
+
+def paper_text(paper: Paper) -> str:
+    return f"{paper.title}. {paper.abstract}"
+
+
+def description_aspects(description: str) -> list[str]:
+    """Split a domain description into short aspects for the per-paper reason."""
+    parts = re.split(r"[,:;]|\band\b", description)
+    return [p.strip(" .") for p in parts if len(p.strip(" .")) > 3]
+
+
+def screen(
+    papers: list[Paper],
+    domain: str,
+    descriptions: dict[str, str],
+    embed,
+    support_threshold: float = -0.02,
+    core_threshold: float = 0.03,
+) -> list[ScreenedPaper]:
+    """Offline relevance screen (ForeSci §3.2): core / support / excluded with a score.
+
+    A static embedder gives every abstract a high cosine to any ML description, so the
+    raw cosine does not separate domains. The relevance score is contrastive: cosine to
+    this domain's description minus the mean cosine to the other domains' descriptions.
+    Above `core_threshold` a paper is core, above `support_threshold` support, else
+    excluded. `embed` maps a list of texts to L2-normalised vectors.
+    """
+    if domain not in descriptions:
+        raise KeyError(f"unknown domain {domain!r}")
+    if not papers:
+        return []
+    names = list(descriptions)
+    own_idx = names.index(domain)
+    desc_vecs = embed([descriptions[n] for n in names])
+    aspects = description_aspects(descriptions[domain])
+    aspect_vecs = embed(aspects)
+    vecs = embed([paper_text(p) for p in papers])
+    sims = vecs @ desc_vecs.T
+    own = sims[:, own_idx]
+    others = np.delete(sims, own_idx, axis=1).mean(axis=1) if len(names) > 1 else np.zeros(len(papers))
+    relevance = own - others
+    best_aspect = (vecs @ aspect_vecs.T).argmax(axis=1)
+    out: list[ScreenedPaper] = []
+    for i, paper in enumerate(papers):
+        score = float(relevance[i])
+        label = "core" if score >= core_threshold else "support" if score >= support_threshold else "excluded"
+        reason = (
+            f"relevance {score:+.3f} = cos {own[i]:.3f} to the {domain} description minus mean cos "
+            f"{others[i]:.3f} to other domains ({label}: core >= {core_threshold}, support >= "
+            f"{support_threshold}); closest aspect: '{aspects[best_aspect[i]]}'"
+        )
+        out.append(ScreenedPaper(**paper.model_dump(), domain=domain, relevance=round(score, 5), label=label, reason=reason))
+    return out
+
+
+def add_months(day: date, months: int) -> date:
+    """`day` plus whole months, clamped to the month's last day (2025-08-31 + 6 = 2026-02-28)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def split_at_cutoff(papers: list[ScreenedPaper], cutoff: date, horizon_months: int):
+    """Public snapshot (published <= cutoff) and hidden future window (cutoff, cutoff+h]."""
+    window_end = add_months(cutoff, horizon_months)
+    public = [p for p in papers if p.published <= cutoff]
+    future = [p for p in papers if cutoff < p.published <= window_end]
+    return public, future, window_end
+
+
+def monthly_volume(papers: list[Paper]) -> dict[str, int]:
+    """Papers per calendar month: the normaliser for every volume-based signal."""
+    counts = Counter(p.published.strftime("%Y-%m") for p in papers)
+    return dict(sorted(counts.items()))

@@ -1,0 +1,244 @@
+"""Pydantic records that flow between the stages.
+
+Every stage's logic is a plain function from lists of these records to lists of these
+records; the Dagster assets only load, call and store. Records are stored one row each
+in Parquet (see `assets.tables`): scalar and list-of-scalar fields become columns for
+analysts, and the whole record is kept as JSON in `record_json` so nested fields
+round-trip exactly.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Label = Literal["core", "support", "excluded"]
+Family = Literal["direction", "bottleneck", "planning", "venue"]
+Trajectory = Literal["accelerating", "fragmenting", "steady", "cooling"]
+Dimension = Literal["tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains"]
+FAMILIES: tuple[str, ...] = ("direction", "bottleneck", "planning", "venue")
+TRAJECTORIES: tuple[str, ...] = ("accelerating", "fragmenting", "steady", "cooling")
+
+
+class Paper(BaseModel):
+    """One paper as it comes from a source (the shipped corpus, arXiv, ...)."""
+
+    arxiv_id: str
+    title: str
+    abstract: str
+    published: date
+    published_precision: str = "exact"
+    categories: list[str] = Field(default_factory=list)
+    authors: list[str] = Field(default_factory=list)
+    source: str = ""
+
+
+class ScreenedPaper(Paper):
+    """A paper with its domain-relevance screen (ForeSci §3.2 core / support / excluded)."""
+
+    domain: str
+    relevance: float
+    label: Label
+    reason: str
+
+
+class Failure(BaseModel):
+    """An item a stage could not process; stored, never silently dropped."""
+
+    stage: str
+    item_id: str
+    reason: str
+    raw: str = ""
+
+
+class TaxonomyNode(BaseModel):
+    """A research subdirection of the temporal taxonomy (ForeSci §3.3, TaxoAdapt).
+
+    `created_slice` is the label of the chronological slice (e.g. "2025-Q1" or
+    "2025-11") in which the node first appeared; `paper_ids` are the cutoff-visible
+    papers assigned to it (a paper assigned to a child is also counted at its parent).
+    """
+
+    node_id: str
+    domain: str
+    dimension: str
+    label: str
+    description: str
+    parent_id: str | None
+    level: int
+    created_slice: str
+    created_by: Literal["initial", "width", "depth"]
+    paper_ids: list[str]
+    keywords: list[str] = Field(default_factory=list)
+
+
+class PaperEvidence(BaseModel):
+    """Full-text evidence of one paper: one sentence per field, taken verbatim."""
+
+    arxiv_id: str
+    published: date
+    problem: str = ""
+    method: str = ""
+    evaluation_focus: str = ""
+    limitation: str = ""
+    contribution_type: str = ""
+
+
+class EvidenceRecord(BaseModel):
+    """Node evidence record (ForeSci §3.3): what one subdirection rests on at the cutoff."""
+
+    record_id: str
+    node_id: str
+    domain: str
+    cutoff: date
+    node_label: str
+    representative_ids: list[str]
+    supporting_ids: list[str]
+    papers: list[PaperEvidence]
+
+
+SignalKind = Literal[
+    "candidate_direction", "method_development", "bottleneck", "feasibility", "venue_profile"
+]
+
+
+class Signal(BaseModel):
+    """A high-order signal derived from evidence records (ForeSci §3.3 (1)-(5)).
+
+    `stats` holds the numbers the signal was computed from, e.g. for a
+    candidate_direction: `share_recent`, `share_early`, `growth` (volume-normalised),
+    `n_papers`; for a bottleneck: `recurrence`. Every signal links back to the
+    evidence records and papers it rests on.
+    """
+
+    signal_id: str
+    kind: SignalKind
+    domain: str
+    cutoff: date
+    title: str
+    summary: str
+    node_ids: list[str] = Field(default_factory=list)
+    evidence_ids: list[str] = Field(default_factory=list)
+    paper_ids: list[str] = Field(default_factory=list)
+    stats: dict[str, float] = Field(default_factory=dict)
+    details: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class TaskOption(BaseModel):
+    option_id: str
+    text: str
+
+
+class Task(BaseModel):
+    """A public benchmark task (ForeSci §3.4): everything an agent may see."""
+
+    task_id: str
+    family: Family
+    domain: str
+    cutoff: date
+    window_start: date
+    window_end: date
+    horizon: str
+    title: str
+    question: str
+    instructions: str
+    answer_requirements: list[str]
+    options: list[TaskOption] = Field(default_factory=list)
+    support_paper_ids: list[str] = Field(default_factory=list)
+    support_evidence_ids: list[str] = Field(default_factory=list)
+
+
+class TaskBuild(BaseModel):
+    """Internal construction record of a task: which signals it came from. Never public."""
+
+    task_id: str
+    signal_ids: list[str]
+    node_ids: list[str]
+    option_signal_ids: dict[str, str] = Field(default_factory=dict)
+
+
+class GoldSlot(BaseModel):
+    """A reference-guided FTA slot: acceptable textual variants of one future target."""
+
+    slot: str
+    variants: list[str]
+
+
+class GoldClaim(BaseModel):
+    claim_id: str
+    text: str
+    type: Literal["historical", "future-realisation", "statistical", "taxonomy", "venue"]
+    time_scope: str
+    importance: float = 1.0
+
+
+class GoldTarget(BaseModel):
+    """Hidden future validation target of one task, computed from the future window."""
+
+    task_id: str
+    family: Family
+    domain: str
+    cutoff: date
+    preferred_ranking: list[str] = Field(default_factory=list)
+    trajectory: str | None = None
+    slots: list[GoldSlot] = Field(default_factory=list)
+    claims: list[GoldClaim] = Field(default_factory=list)
+    numbers: dict[str, float] = Field(default_factory=dict)
+    future_paper_ids: list[str] = Field(default_factory=list)
+    strength: float = 0.0
+
+
+class TaskRating(BaseModel):
+    task_id: str
+    family: Family
+    elo: float
+    rank_in_family: int
+    released: bool
+    quality: float
+
+
+class Answer(BaseModel):
+    """One agent answer, with the trace needed to audit and score it."""
+
+    answer_id: str
+    task_id: str
+    family: Family
+    method: str
+    backbone: str
+    seed: int = 0
+    choice: str | None = None
+    ranking: list[str] = Field(default_factory=list)
+    trajectory: str | None = None
+    claims: list[str] = Field(default_factory=list)
+    text: str = ""
+    evidence_ids: list[str] = Field(default_factory=list)
+    retrieval_queries: list[str] = Field(default_factory=list)
+    has_support_artifact: bool = True
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+    error: str | None = None
+
+
+class Score(BaseModel):
+    """Judge scores of one answer. Metrics that need an LLM judge are None offline."""
+
+    answer_id: str
+    task_id: str
+    family: Family
+    method: str
+    backbone: str
+    fact: float | None = None
+    fact_precision: float | None = None
+    fact_recall: float | None = None
+    fta: float | None = None
+    fta_precision: float | None = None
+    fta_recall: float | None = None
+    trace: float | None = None
+    trace_linkage: float | None = None
+    pers: float | None = None
+    judge_model: str | None = None
+    note: str = ""

@@ -1,0 +1,50 @@
+"""Load the domain/cutoff registry (`registry.yaml`), the single source of domains."""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel
+
+REGISTRY_PATH = Path(__file__).with_name("registry.yaml")
+
+
+class DomainSpec(BaseModel):
+    name: str
+    title: str
+    shipped_file: str
+    query: str
+    description: str
+
+
+class Registry(BaseModel):
+    default_horizon_months: int
+    default_cutoffs: dict[str, dict[str, int]]
+    domains: dict[str, DomainSpec]
+
+    def domain(self, name: str) -> DomainSpec:
+        if name not in self.domains:
+            raise KeyError(f"unknown domain {name!r}; known: {sorted(self.domains)} (see {REGISTRY_PATH})")
+        return self.domains[name]
+
+    def horizon_months(self, cutoff: str) -> int:
+        spec = self.default_cutoffs.get(cutoff, {})
+        return int(spec.get("horizon_months", self.default_horizon_months))
+
+
+@lru_cache(maxsize=1)
+def load_registry(path: Path = REGISTRY_PATH) -> Registry:
+    raw = yaml.safe_load(path.read_text())
+    for name, spec in raw["domains"].items():
+        spec["name"] = name
+    return Registry.model_validate(raw)
+
+
+def parse_cutoff(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise ValueError(f"cutoff partition key {value!r} is not a YYYY-MM-DD date") from exc
