@@ -31,8 +31,30 @@ class Registry(BaseModel):
         return self.domains[name]
 
     def horizon_months(self, cutoff: str) -> int:
-        spec = self.default_cutoffs.get(cutoff, {})
+        """Horizon of a cutoff: user-added cutoffs (cutoffs.yaml in FORESCI_HOME) first."""
+        spec = {**self.default_cutoffs, **load_user_cutoffs()}.get(cutoff, {})
         return int(spec.get("horizon_months", self.default_horizon_months))
+
+
+def user_cutoffs_path() -> Path:
+    from resources.paths import state_dir
+
+    return state_dir() / "cutoffs.yaml"
+
+
+def load_user_cutoffs() -> dict[str, dict[str, int]]:
+    path = user_cutoffs_path()
+    return yaml.safe_load(path.read_text()) or {} if path.exists() else {}
+
+
+def save_user_cutoff(cutoff: str, horizon_months: int) -> None:
+    if horizon_months not in (3, 6):
+        raise ValueError("horizon_months must be 3 or 6")
+    parse_cutoff(cutoff)
+    cutoffs = load_user_cutoffs() | {cutoff: {"horizon_months": horizon_months}}
+    path = user_cutoffs_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(cutoffs, sort_keys=True))
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,44 @@
+# foresci — two commands on a fresh machine: `make demo` and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+export DAGSTER_HOME := $(CURDIR)/.dagster_home
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export HF_HUB_OFFLINE := 1
+
+.PHONY: install demo test test-all ui bench clean
+
+# The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
+$(VENV)/.installed: pyproject.toml requirements.lock
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check uv
+	$(VENV)/bin/uv pip install -q -p $(PY) -r requirements.lock
+	$(VENV)/bin/uv pip install -q -p $(PY) --no-deps -e .
+	touch $@
+
+install: $(VENV)/.installed
+
+$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+	mkdir -p $(DAGSTER_HOME) && cp dagster.yaml $@
+
+## Build the default release offline (4 domains, cutoff 2025-12-31, 6-month horizon) and print the leaderboard.
+demo: install $(DAGSTER_HOME)/dagster.yaml
+	$(PY) -m pipelines.cli demo
+
+## Run the test suite (slow tests excluded; `make test-all` includes them).
+test: install
+	$(PY) -m pytest
+
+test-all: install
+	$(PY) -m pytest -m "slow or not slow"
+
+## The Dagster web UI on http://127.0.0.1:3000 (runs and partitions persist in .dagster_home).
+ui: install $(DAGSTER_HOME)/dagster.yaml
+	$(VENV)/bin/dagster dev -h 127.0.0.1 -p 3000 -w workspace.yaml
+
+## Benchmarks: numbers go to benchmarks/results.md.
+bench: install
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf .foresci .dagster_home

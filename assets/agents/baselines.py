@@ -1,0 +1,426 @@
+"""Offline research agents: honest forecasters that need no language model.
+
+They exist so that the benchmark always has a floor to compare LLM methods against,
+and so the whole graph (answers, scores, reports) builds without a model. Both see
+only the task and a cutoff-bound `KnowledgeBaseView`; there is no parameter through
+which gold or future data could reach them.
+
+* `momentum_forecaster`: extrapolates the volume-normalised publication trend of each
+  candidate (share of each month's KB papers among the candidate's nearest papers):
+  the last 3 months before the cutoff against the 6 months before those.
+* `retrieval_forecaster`: ranks candidates by how strongly the KB supports them
+  (mean similarity of their best-matching papers) and quotes retrieved snippets.
+
+Both render through `assets.agents.render.render_answer`, the same contract as the
+LLM methods.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import date
+
+import numpy as np
+
+from assets.agents.render import (
+    BottleneckAnswer,
+    DirectionAnswer,
+    PlanningAnswer,
+    VenueAnswer,
+    render_answer,
+    task_subject,
+    window_phrase,
+)
+from assets.corpus.logic import add_months
+from assets.records import Answer, Task
+
+RECENT_MONTHS = 3
+PRIOR_MONTHS = 6
+ACCELERATING_AT = 1.25
+COOLING_AT = 0.8
+LIMITATION_CUES = ("however", "limited", "limitation", "fail", "challenge", "bottleneck", "costly",
+                   "hallucinat", "struggle", "lack", "insufficient", "expensive", "brittle",
+                   "unreliable", "suffer", "difficult", "remain")
+LIMITATION_QUERY = "limitation challenge bottleneck fails costly"
+STOPWORDS = frozenset("""
+a about above across after again against all also although among an and any approach approaches are
+as at be because been before being between both but by can could current data do does each
+effective efficient enable enables existing few for from further has have here however how in into
+is it its large language learning limited llm llms lm lms made make makes many may method methods
+model models more most much new not novel of often on only or other our over paper performance
+present propose proposed provide recent remain remains results show shows significant significantly
+such task tasks than that the their them then there these they this those through thus to under
+using via was we well what when where whether which while with within work would yet framework
+based study studies research agent agents system systems challenge challenges limitation limitations
+bottleneck bottlenecks fail fails failure suffer suffers struggle struggles lack lacks costly
+""".split())
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+_TOKEN = re.compile(r"[a-z][a-z0-9\-]{2,}")
+
+
+# -- shared helpers ---------------------------------------------------------------------
+
+
+def _month(d: date) -> str:
+    return d.strftime("%Y-%m")
+
+
+def window_months(cutoff: date, recent: int = RECENT_MONTHS, prior: int = PRIOR_MONTHS) -> tuple[list[str], list[str]]:
+    """Month labels of the recent window (ending with the cutoff's month) and the prior one."""
+    labels = [_month(add_months(date(cutoff.year, cutoff.month, 1), -i)) for i in range(recent + prior)]
+    return sorted(labels[:recent]), sorted(labels[recent:])
+
+
+def momentum_stats(dates: list[date], volume: dict[str, int], cutoff: date) -> dict[str, float]:
+    """Volume-normalised trend of a set of matching papers.
+
+    share = matching papers / all KB papers in the window (the corpus is unevenly
+    harvested over time, so raw counts would mostly measure the harvest). Counts get
+    +0.5 smoothing so one paper does not make an infinite ratio; a window with no KB
+    papers at all gives ratio 1.0 (no evidence of change).
+    """
+    recent, prior = window_months(cutoff)
+    months = Counter(_month(d) for d in dates if d <= cutoff)
+    r_hits, p_hits = sum(months[m] for m in recent), sum(months[m] for m in prior)
+    r_vol, p_vol = sum(volume.get(m, 0) for m in recent), sum(volume.get(m, 0) for m in prior)
+    r_share = (r_hits + 0.5) / r_vol if r_vol else 0.0
+    p_share = (p_hits + 0.5) / p_vol if p_vol else 0.0
+    ratio = r_share / p_share if r_vol and p_vol else 1.0
+    return {"recent_hits": float(r_hits), "prior_hits": float(p_hits), "recent_volume": float(r_vol),
+            "prior_volume": float(p_vol), "recent_share": r_share, "prior_share": p_share, "ratio": ratio}
+
+
+def trajectory_from_ratio(ratio: float) -> str:
+    """accelerating / steady / cooling from the recent-vs-prior share ratio. 'fragmenting'
+    (a direction splitting into sub-branches) needs taxonomy structure, which a KB trend
+    cannot see, so an offline forecaster never predicts it."""
+    if ratio >= ACCELERATING_AT:
+        return "accelerating"
+    if ratio <= COOLING_AT:
+        return "cooling"
+    return "steady"
+
+
+def _ordered(hits):
+    return sorted(hits, key=lambda h: (-h.score, h.arxiv_id))
+
+
+def _merge(*hit_lists):
+    seen, out = set(), []
+    for hits in hit_lists:
+        for h in hits:
+            if h.arxiv_id not in seen:
+                seen.add(h.arxiv_id)
+                out.append(h)
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if len(s.strip()) > 20]
+
+
+def terms(text: str, exclude: frozenset[str] = frozenset()) -> set[str]:
+    """Content words, crudely singularised, without stopwords and `exclude`."""
+    out = set()
+    for tok in _TOKEN.findall(text.lower()):
+        tok = tok.strip("-")
+        if len(tok) > 4 and tok.endswith("s") and not tok.endswith("ss"):
+            tok = tok[:-1]
+        if len(tok) >= 4 and tok not in STOPWORDS and tok not in exclude:
+            out.add(tok)
+    return out
+
+
+def is_limitation(sentence: str) -> bool:
+    low = sentence.lower()
+    return any(cue in low for cue in LIMITATION_CUES)
+
+
+def _first_sentence(text: str) -> str:
+    parts = sentences(text)
+    return _trim(parts[0] if parts else text)
+
+
+def _trim(text: str, limit: int = 220) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _phrase(words: list[str]) -> str:
+    if not words:
+        return ""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# -- momentum forecaster ------------------------------------------------------------------
+
+
+def option_momentum(task: Task, kb, *, k: int, volume: dict[str, int]) -> list[dict]:
+    """Per option: its nearest KB papers and their normalised trend, best first."""
+    rows = []
+    for index, option in enumerate(task.options):
+        hits = _ordered(kb.search(option.text, k=k, mode="dense"))
+        stats = momentum_stats([h.published for h in hits], volume, kb.cutoff)
+        rows.append({"option": option, "index": index, "hits": hits, "stats": stats})
+    rows.sort(key=lambda r: (-r["stats"]["ratio"], -r["stats"]["recent_share"], r["index"]))
+    return rows
+
+
+def _recent_first(hits, n: int):
+    return sorted(hits, key=lambda h: (h.published, h.score, h.arxiv_id), reverse=True)[:n]
+
+
+def _trend_claim(row, cutoff: date) -> str:
+    s = row["stats"]
+    recent, prior = window_months(cutoff)
+    return (f"Among the {len(row['hits'])} knowledge-base papers closest to '{row['option'].text}', the share of "
+            f"each month's papers in {recent[0]}..{recent[-1]} was {s['ratio']:.2f}x that of {prior[0]}..{prior[-1]} "
+            f"({int(s['recent_hits'])} vs {int(s['prior_hits'])} papers).")
+
+
+def momentum_forecaster(task: Task, kb, *, k: int = 60, embed=None, volume: dict[str, int] | None = None,
+                        seed: int = 0, backbone: str = "offline") -> Answer:
+    """Trend-extrapolation forecaster (method "momentum").
+
+    direction/planning: rank options by recent-vs-prior normalised share ratio.
+    bottleneck: the most recurrent limitation sentence among the subdirection's papers.
+    venue: the option text closest to the project description (`embed`, else word overlap).
+    `volume` (the KB's monthly volume) may be passed in to avoid recomputing it per task.
+    """
+    volume = kb.monthly_volume() if volume is None else volume
+    if task.family in ("direction", "planning"):
+        return _momentum_options(task, kb, k=k, volume=volume, seed=seed, backbone=backbone)
+    if task.family == "bottleneck":
+        return _momentum_bottleneck(task, kb, k=k, seed=seed, backbone=backbone)
+    return _venue_by_similarity(task, kb, method="momentum", embed=embed, seed=seed, backbone=backbone)
+
+
+def _momentum_options(task, kb, *, k, volume, seed, backbone) -> Answer:
+    if not task.options:
+        raise ValueError(f"{task.task_id}: {task.family} task has no options")
+    rows = option_momentum(task, kb, k=k, volume=volume)
+    top, last = rows[0], rows[-1]
+    ranking = [r["option"].option_id for r in rows]
+    trajectory = trajectory_from_ratio(top["stats"]["ratio"])
+    evidence = []
+    for r in rows[:2]:
+        evidence += _recent_first(r["hits"], 3)
+    cited = [h.arxiv_id for h in evidence]
+    claims = [_trend_claim(r, kb.cutoff) for r in rows]
+    retrieved = _merge(*[r["hits"] for r in rows])
+    queries = [r["option"].text for r in sorted(rows, key=lambda r: r["index"])]
+    window = window_phrase(task)
+    if task.family == "direction":
+        rationale = (f"'{top['option'].text}' has the steepest volume-normalised rise "
+                     f"({top['stats']['ratio']:.2f}x recent vs prior share); "
+                     f"'{last['option'].text}' the weakest ({last['stats']['ratio']:.2f}x).")
+        parsed = DirectionAnswer(choice=ranking[0], trajectory=trajectory, ranking=ranking,
+                                 rationale=rationale, claims=claims, cited_ids=cited)
+    else:
+        risks = [f"'{r['option'].text}' is {trajectory_from_ratio(r['stats']['ratio'])} "
+                 f"({r['stats']['ratio']:.2f}x); effort there may not pay off within {window}."
+                 for r in rows if r["stats"]["ratio"] <= COOLING_AT]
+        parsed = PlanningAnswer(
+            ranking=ranking,
+            milestones=[f"{i}. Work on '{r['option'].text}' (trend {r['stats']['ratio']:.2f}x)."
+                        for i, r in enumerate(rows, 1)],
+            dependencies=[f"Start from the most recent pre-cutoff work on '{top['option'].text}': "
+                          + "; ".join(f"{h.title} ({h.arxiv_id})" for h in _recent_first(top['hits'], 2))],
+            risks=risks,
+            go_no_go=(f"Go on '{top['option'].text}' while its normalised share keeps rising; "
+                      f"no-go if it falls back under its prior-6-month level."),
+            claims=claims, cited_ids=cited)
+    return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=retrieved,
+                         retrieval_queries=queries, has_support_artifact=True)
+
+
+def root_bottleneck(subject: str, hits, full_text: dict[str, str]) -> dict:
+    """The most recurrent limitation among the hits.
+
+    Limitation-like sentences (cue words) are compared by shared content terms (subject
+    words excluded); the sentence sharing >= 2 terms with sentences of the most other
+    papers is the representative, its neighbours form the group, and the group's most
+    frequent terms name the bottleneck.
+    """
+    exclude = frozenset(terms(subject))
+    cands = []  # (arxiv_id, sentence, terms)
+    for h in hits:
+        for s in sentences(full_text.get(h.arxiv_id, h.snippet)):
+            if is_limitation(s):
+                t = terms(s, exclude)
+                if len(t) >= 2:
+                    cands.append((h.arxiv_id, s, t))
+    if not cands:
+        return {"sentence": "", "terms": [], "paper_ids": []}
+    best = None
+    for i, (pid, s, t) in enumerate(cands):
+        group = [j for j, (pj, _, tj) in enumerate(cands) if pj != pid and len(t & tj) >= 2]
+        papers = {cands[j][0] for j in group} | {pid}
+        key = (len(papers), -i)
+        if best is None or key > best[0]:
+            best = (key, i, group)
+    _, i, group = best
+    members = [i] + group
+    counts = Counter()
+    for j in members:
+        counts.update(cands[j][2])
+    rep_terms = cands[i][2]
+    ranked = sorted(counts, key=lambda w: (-counts[w], w not in rep_terms, w))
+    paper_ids = list(dict.fromkeys(cands[j][0] for j in members))
+    return {"sentence": cands[i][1], "terms": ranked[:4], "paper_ids": paper_ids, "support": len(paper_ids)}
+
+
+def emerging_method_terms(hits, exclude: set[str], n: int = 3) -> list[str]:
+    """Most frequent title terms (bigrams preferred) among the most recent hits."""
+    uni, bi = Counter(), Counter()
+    for h in hits:
+        words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", h.title.lower())]
+        kept = [w for w in words if w not in STOPWORDS and len(w) >= 4 and w not in exclude]
+        uni.update(set(kept))
+        bi.update({f"{a} {b}" for a, b in zip(words, words[1:])
+                   if a not in STOPWORDS and b not in STOPWORDS and len(a) >= 3 and len(b) >= 3
+                   and a not in exclude and b not in exclude})
+    chosen = [p for p, c in sorted(bi.items(), key=lambda x: (-x[1], x[0])) if c >= 2][:n]
+    used = {w for p in chosen for w in p.split()}
+    chosen += [w for w, _ in sorted(uni.items(), key=lambda x: (-x[1], x[0])) if w not in used][: n - len(chosen)]
+    return chosen
+
+
+def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
+    subject = task_subject(task)
+    queries = [subject, f"{subject} {LIMITATION_QUERY}"]
+    hits = _merge(_ordered(kb.search(queries[0], k=k, mode="dense")),
+                  _ordered(kb.search(queries[1], k=max(1, k // 2), mode="hybrid")))
+    full = {}
+    for h in hits[:40]:  # search snippets are cut at 400 chars; limitations often come later
+        got = kb.get(h.arxiv_id)
+        if got is not None:
+            full[h.arxiv_id] = got.snippet
+    root = root_bottleneck(subject, hits, full)
+    recent = _recent_first(hits, 8)
+    methods = emerging_method_terms(recent, terms(subject) | set(root["terms"]))
+    if root["terms"]:
+        bottleneck = f"{_phrase(root['terms'])} (recurring limitation, e.g. \"{_trim(root['sentence'], 200)}\")"
+    else:
+        bottleneck = "unclear: no recurring limitation statement in the pre-cutoff papers"
+    opportunity = _phrase(methods) or "no clear emerging method"
+    claims = [f"Reducing {_phrase(root['terms']) or 'this bottleneck'} opens {opportunity}."]
+    if root["terms"]:
+        claims.append(f"{root['support']} pre-cutoff papers on {subject} report a limitation involving "
+                      f"{_phrase(root['terms'][:2])}.")
+    parsed = BottleneckAnswer(
+        bottleneck=bottleneck, opportunity=opportunity,
+        mechanism=(f"The limitation recurs across {root.get('support', 0)} papers; the most recent papers on "
+                   f"{subject} ({', '.join(h.arxiv_id for h in recent[:3])}) turn to {opportunity}."),
+        claims=claims, cited_ids=root["paper_ids"][:6] + [h.arxiv_id for h in recent[:3]])
+    return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=hits,
+                         retrieval_queries=queries, has_support_artifact=True)
+
+
+def _venue_by_similarity(task, kb, *, method, embed, seed, backbone, k: int = 5) -> Answer:
+    """Rank venue families by how close their profile text is to the project description.
+
+    The KB has no venue labels, so it serves only as evidence (the closest pre-cutoff
+    papers to the project); the ranking is cosine of embeddings when `embed` is given,
+    else word-set overlap (Jaccard)."""
+    if not task.options:
+        raise ValueError(f"{task.task_id}: venue task has no options")
+    texts = [o.text for o in task.options]
+    if embed is not None:
+        vecs = np.asarray(embed([task.question] + texts), dtype=np.float32)
+        sims = [float(v) for v in vecs[1:] @ vecs[0]]
+    else:
+        q = terms(task.question)
+        sims = [len(q & terms(t)) / max(1, len(q | terms(t))) for t in texts]
+    order = sorted(range(len(texts)), key=lambda i: (-sims[i], i))
+    ranking = [task.options[i].option_id for i in order]
+    hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))
+    top = task.options[order[0]]
+    claims = [f"The project description is closer to the {top.text} profile (similarity {sims[order[0]]:.2f}) "
+              f"than to {task.options[order[-1]].text} ({sims[order[-1]]:.2f})."]
+    claims += [f"Closest pre-cutoff work: '{h.title}' ({h.arxiv_id}, {h.published.isoformat()})." for h in hits[:2]]
+    parsed = VenueAnswer(
+        ranking=ranking,
+        framing=f"Frame the contribution for {top.text}.",
+        reviewer_risks=[f"Reviewers will compare against {h.title} ({h.arxiv_id})." for h in hits[:2]],
+        evidence_upgrades=["Add comparisons to the closest pre-cutoff work listed below."] if hits else [],
+        claims=claims, cited_ids=[h.arxiv_id for h in hits])
+    return render_answer(task, parsed, method=method, backbone=backbone, seed=seed, retrieved=hits,
+                         retrieval_queries=[task.question], has_support_artifact=bool(hits))
+
+
+# -- retrieval forecaster -----------------------------------------------------------------
+
+
+def retrieval_forecaster(task: Task, kb, *, k: int = 20, volume: dict[str, int] | None = None,
+                         seed: int = 0, backbone: str = "offline") -> Answer:
+    """Evidence-strength forecaster (method "retrieval").
+
+    Each option is searched with hybrid retrieval (its evidence) and scored by the mean
+    score of its top-5 dense hits: hybrid scores are reciprocal-rank fusions (about
+    2/61 for any query whose two retrievers agree), so they do not compare across
+    queries, while dense cosines do. Claims quote the first sentences of retrieved
+    snippets; the direction trajectory reuses the normalised trend of the top option's hits.
+    """
+    question_hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))
+    if task.family == "bottleneck":
+        return _retrieval_bottleneck(task, kb, k=k, question_hits=question_hits, seed=seed, backbone=backbone)
+    if not task.options:
+        raise ValueError(f"{task.task_id}: {task.family} task has no options")
+    rows = []
+    for index, option in enumerate(task.options):
+        evidence = _ordered(kb.search(option.text, k=k, mode="hybrid"))
+        dense = _ordered(kb.search(option.text, k=5, mode="dense"))
+        score = float(np.mean([h.score for h in dense])) if dense else float("-inf")
+        rows.append({"option": option, "index": index, "hits": evidence, "dense": dense, "score": score})
+    rows.sort(key=lambda r: (-r["score"], r["index"]))
+    ranking = [r["option"].option_id for r in rows]
+    top = rows[0]
+    claims = [f"Pre-cutoff work on '{top['option'].text}' reports: {_first_sentence(h.snippet)}"
+              for h in top["hits"][:2]]
+    claims.append(f"'{top['option'].text}' has the strongest pre-cutoff support in the knowledge base "
+                  f"(mean top-5 similarity {top['score']:.3f} vs {rows[-1]['score']:.3f} for '{rows[-1]['option'].text}').")
+    cited = [h.arxiv_id for h in top["hits"][:5]] + [h.arxiv_id for r in rows[1:] for h in r["hits"][:1]]
+    retrieved = _merge(question_hits, *[r["hits"] for r in rows], *[r["dense"] for r in rows])
+    queries = [task.question] + [r["option"].text for r in sorted(rows, key=lambda r: r["index"])]
+    if task.family == "direction":
+        volume = kb.monthly_volume() if volume is None else volume
+        ratio = momentum_stats([h.published for h in top["hits"]], volume, kb.cutoff)["ratio"]
+        parsed = DirectionAnswer(choice=ranking[0], trajectory=trajectory_from_ratio(ratio), ranking=ranking,
+                                 rationale=f"Strongest retrieved support; trend of its hits {ratio:.2f}x.",
+                                 claims=claims, cited_ids=cited)
+    elif task.family == "planning":
+        parsed = PlanningAnswer(ranking=ranking,
+                                milestones=[f"{i}. '{r['option'].text}'" for i, r in enumerate(rows, 1)],
+                                go_no_go=f"Go on '{top['option'].text}', which has the most pre-cutoff support.",
+                                claims=claims, cited_ids=cited)
+    else:
+        parsed = VenueAnswer(ranking=ranking, framing=f"Frame the contribution for {top['option'].text}.",
+                             claims=claims, cited_ids=cited)
+    return render_answer(task, parsed, method="retrieval", backbone=backbone, seed=seed, retrieved=retrieved,
+                         retrieval_queries=queries, has_support_artifact=True)
+
+
+def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answer:
+    subject = task_subject(task)
+    query = f"{subject} {LIMITATION_QUERY}"
+    hits = _merge(_ordered(kb.search(query, k=k, mode="hybrid")), question_hits)
+    limiting = [(h, s) for h in hits for s in sentences(h.snippet) if is_limitation(s)]
+    if limiting:
+        h0, sentence = limiting[0]
+    elif hits:
+        h0, sentence = hits[0], _first_sentence(hits[0].snippet)
+    else:
+        h0, sentence = None, ""
+    recent = _recent_first(hits, 5)
+    opportunity = (f"the approach of '{recent[0].title}'" if recent else "no clear opportunity")
+    claims = [f"Pre-cutoff work on {subject} reports: {_trim(s)}" for _, s in limiting[:3]]
+    cited = list(dict.fromkeys([h.arxiv_id for h, _ in limiting[:3]] + [h.arxiv_id for h in recent[:1]]))
+    parsed = BottleneckAnswer(
+        bottleneck=_trim(sentence) if sentence else "unclear: nothing retrieved",
+        opportunity=opportunity,
+        mechanism=f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else "",
+        claims=claims, cited_ids=cited if h0 else [])
+    return render_answer(task, parsed, method="retrieval", backbone=backbone, seed=seed, retrieved=hits,
+                         retrieval_queries=[task.question, query], has_support_artifact=True)

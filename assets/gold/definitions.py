@@ -1,0 +1,57 @@
+"""Gold targets asset: hidden future validation targets, computed from the future window."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import dagster as dg
+
+from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
+from assets.gold.leakage import assert_clean
+from assets.gold.logic import build_gold
+from assets.records import GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
+from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
+from pipelines.stage import current_partition
+from resources.embeddings import EmbeddingResource
+from resources.storage import StorageResource
+
+
+@dg.asset(
+    partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+    group_name="hidden",
+    kinds={"parquet", "python"},
+    deps=["tasks", "future_window", "research_signals", "taxonomy", "corpus_snapshot"],
+    tags={"visibility": "hidden"},
+)
+def gold_targets(
+    context: dg.AssetExecutionContext, storage: StorageResource, embeddings: EmbeddingResource
+) -> dg.MaterializeResult:
+    """Hidden gold per task, computed from what happened in the window: realised momentum
+    of each candidate (future share normalised by corpus volume versus its pre-cutoff
+    share) and trajectory label, preferred rankings, realised bottleneck/opportunity,
+    venue fit, FTA slots with variants, and a claim bank. Fails the partition if any
+    public task field contains a gold-only fact or a post-cutoff paper."""
+    part = current_partition(context)
+    store = storage.store()
+    d, c = part.domain, part.cutoff_key
+    public_tasks = store.read_records("tasks", d, c, Task)
+    builds = store.read_records("task_builds", d, c, TaskBuild, visibility="hidden")
+    future = store.read_records("future_window", d, c, ScreenedPaper, visibility="hidden")
+    public_papers = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
+    embed = embeddings.embedder().encode
+    venue_papers = load_venue_lists(VENUE_DIR)
+
+    def venue_scorer(texts: list[str]) -> dict[str, float]:
+        return venue_similarity(texts, venue_papers, part.window_end, embed)
+
+    golds = build_gold(public_tasks, builds, store.read_records("research_signals", d, c, Signal),
+                       store.read_records("taxonomy", d, c, TaxonomyNode), public_papers, future, embed,
+                       cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer)
+    assert_clean(public_tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=part.cutoff)
+    path = store.write_records("gold_targets", d, c, golds, GoldTarget, visibility="hidden")
+    return dg.MaterializeResult(metadata={
+        "rows": len(golds), "future_papers": len(future),
+        "trajectories": dg.MetadataValue.json(dict(Counter(g.trajectory for g in golds if g.trajectory))),
+        "validated": sum(g.strength > 0 for g in golds), "claims": sum(len(g.claims) for g in golds),
+        "leakage_check": "passed", "path": dg.MetadataValue.path(path),
+    })

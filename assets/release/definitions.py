@@ -1,0 +1,79 @@
+"""Release assets: the versioned release package and the leaderboard with its plot."""
+
+from __future__ import annotations
+
+import dagster as dg
+import pyarrow as pa
+
+from assets.records import GoldTarget, Score, Task, TaskRating
+from assets.release.logic import leaderboard_markdown, leaderboard_png, leaderboard_rows, release_files
+from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
+from pipelines.stage import current_partition
+from resources.storage import StorageResource
+
+
+@dg.asset(
+    partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+    group_name="release",
+    kinds={"json", "parquet"},
+    deps=["tasks", "task_ranking", "gold_targets", "knowledge_base", "corpus_snapshot", "taxonomy"],
+)
+def release_package(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
+    """The partition's release: public `tasks.jsonl`, `kb_manifest.jsonl` and `manifest.json`
+    (counts, versions, hashes) under public/_artifacts/release, and the hidden `gold.jsonl`
+    under hidden/_artifacts/release. Byte-identical when rebuilt from the same inputs."""
+    part = current_partition(context)
+    store = storage.store()
+    d, c = part.domain, part.cutoff_key
+    kb = store.read_table("knowledge_base", d, c)
+    kb_rows = [{"arxiv_id": r["arxiv_id"], "title": r["title"], "published": str(r["published"])} for r in kb.to_pylist()]
+    corpus_hash = store.read_table("corpus_snapshot", d, c).column("arxiv_id").to_pylist()
+    taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
+    from assets.release.logic import sha256
+
+    public, hidden, manifest = release_files(
+        store.read_records("tasks", d, c, Task), store.read_records("task_ranking", d, c, TaskRating),
+        store.read_records("gold_targets", d, c, GoldTarget, visibility="hidden"), kb_rows,
+        domain=d, cutoff=c, window_end=str(part.window_end), horizon_months=part.horizon_months,
+        corpus_version=sha256("\n".join(corpus_hash).encode())[:16],
+        taxonomy_version=sha256("\n".join(taxonomy_ids).encode())[:16],
+    )
+    paths = {name: store.write_bytes(store.artifact_path("release", d, c, name), data) for name, data in public.items()}
+    for name, data in hidden.items():
+        store.write_bytes(store.artifact_path("release", d, c, name, visibility="hidden"), data)
+    store.write_table("release_package", d, c, pa.table({
+        "release_version": [manifest["release_version"]], "tasks": [manifest["counts"]["tasks"]],
+        "manifest_json": [public["manifest.json"].decode()]}))
+    return dg.MaterializeResult(metadata={
+        "release_version": manifest["release_version"], "tasks": manifest["counts"]["tasks"],
+        "by_family": dg.MetadataValue.json(manifest["counts"]["by_family"]),
+        "tasks_jsonl": dg.MetadataValue.path(paths["tasks.jsonl"]),
+        "manifest": dg.MetadataValue.path(paths["manifest.json"]),
+    })
+
+
+@dg.asset(
+    partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+    group_name="release",
+    kinds={"parquet", "duckdb"},
+    deps=["judge_scores", "task_ranking"],
+)
+def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
+    """Leaderboard of the partition's released tasks: family x method means with bootstrap
+    95% intervals for every metric (null where the metric needs a judge model), and a PNG
+    bar chart. Also refreshes the DuckDB views."""
+    part = current_partition(context)
+    store = storage.store()
+    released = {r.task_id for r in store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
+                if r.released}
+    scores = store.read_records("judge_scores", part.domain, part.cutoff_key, Score)
+    rows = leaderboard_rows(scores, released)
+    path = store.write_table("leaderboard", part.domain, part.cutoff_key, pa.Table.from_pylist(rows) if rows
+                             else pa.table({"family": pa.array([], pa.string())}))
+    png = store.write_bytes(store.artifact_path("leaderboard", part.domain, part.cutoff_key, "leaderboard.png"),
+                            leaderboard_png(rows, f"{part.spec.title} — cutoff {part.cutoff_key}"))
+    views = store.refresh_views()
+    return dg.MaterializeResult(metadata={
+        "rows": len(rows), "leaderboard": dg.MetadataValue.md(leaderboard_markdown(rows)),
+        "plot": dg.MetadataValue.path(png), "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
+    })

@@ -1,0 +1,541 @@
+"""Taxonomy stage: an offline temporal, multidimensional taxonomy (ForeSci §3.3, App. B.2).
+
+The paper induces its taxonomy with TaxoAdapt (an LLM routes papers across contribution
+dimensions and labels dense or poorly covered regions). Offline we keep TaxoAdapt's
+control flow and replace the LLM by embeddings, clustering and TF-IDF:
+
+1. Only cutoff-visible, non-excluded papers are used; anything dated after the cutoff is
+   filtered out first and counted in the result (it can never reach a node).
+2. Papers are processed in chronological slices: quarters early, months for the last
+   `recent_months` months before the cutoff, so recent movement is not smoothed away.
+3. Each paper is routed to one or more contribution dimensions (tasks, methodologies,
+   datasets, evaluation methods, real-world domains) by a rule mixing embedding
+   similarity to a seed description with cue words (see `dimension_scores`).
+4. Within a dimension, each slice's new papers are routed top-down from the root: at a
+   node with children a paper goes to the child with the most similar centroid if that
+   similarity is typical for the child (at least the child's `fit_quantile` quantile of
+   its own members' similarities); otherwise it stays at the node as "unfit".
+5. After routing a slice, dense regions expand: a node with children holding more than
+   `max_density` unfit papers gets new sibling children from clustering those papers
+   (WIDTH); a leaf with level < `max_depth` holding more than `max_density` papers is
+   split by clustering them (DEPTH; the first split of a root is recorded "initial"). A new cluster needs at least `min_votes` papers.
+   Papers an expansion did not touch are never re-routed.
+6. Finally every node is labelled by the TF-IDF terms that distinguish its papers from
+   its siblings' papers.
+
+No Dagster here. Deterministic: papers are processed in (published, arxiv_id) order and
+every clustering is seeded from `seed` and the node's path.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+import numpy as np
+from pydantic import BaseModel, Field
+from sklearn.cluster import KMeans
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.metrics import silhouette_score
+
+from assets.records import ScreenedPaper, TaxonomyNode
+
+DIMENSIONS: tuple[str, ...] = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
+
+# Domain-agnostic seed descriptions of the TaxoAdapt contribution dimensions.
+DIMENSION_DESCRIPTIONS: dict[str, str] = {
+    "tasks": "a problem or task formulation",
+    "methodologies": "a new method, model, algorithm, architecture or training technique",
+    "datasets": "a new dataset, benchmark or corpus",
+    "evaluation_methods": "an evaluation protocol, metric or empirical study",
+    "real_world_domains": "an application in a real-world domain such as medicine, law, finance, science, education",
+}
+
+# Cue words per dimension: a static embedding gives every abstract a similar cosine to
+# every short description, so explicit cues carry most of the dimension signal.
+DIMENSION_CUES: dict[str, str] = {
+    "tasks": r"tasks?|problems?|formulat\w*|challenges?|settings?|we (?:study|address|tackle|consider)|goal",
+    "methodologies": r"we propose|propose[sd]?|novel|framework|method\w*|approach\w*|architecture\w*|algorithm\w*"
+    r"|train\w*|fine-?tun\w*|techniques?|mechanism\w*|module\w*|pipeline",
+    "datasets": r"datasets?|benchmarks?|corpus|corpora|annotat\w*|testbeds?|suite|leaderboard"
+    r"|we (?:release|collect|curate|construct|build)|collection of|open-source\w*",
+    "evaluation_methods": r"evaluat\w*|metrics?|empirical\w*|analy[sz]\w*|surveys?|assess\w*|measur\w*"
+    r"|comparisons?|human study|case stud\w*|protocols?|systematic\w*|investigat\w*|reliab\w*",
+    "real_world_domains": r"medic\w*|clinic\w*|health\w*|patients?|hospital\w*|legal|law|financ\w*|trading|stock"
+    r"|educat\w*|students?|teach\w*|scien\w*|chemi\w*|biolog\w*|materials?|physics|drug\w*|protein\w*"
+    r"|genom\w*|manufactur\w*|robot\w*|agricult\w*|climate|energy|cyber\w*|e-commerce|customer\w*"
+    r"|games?|driving|urban|transport\w*|industr\w*|enterprise|mathemat\w*|engineering",
+}
+_CUE_RES = {dim: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for dim, pattern in DIMENSION_CUES.items()}
+
+DIMENSION_RULE = (
+    "score_d = z(cos(paper, seed description of d)) + z(log1p(2*title cue hits + abstract cue hits)), "
+    "z-scored per dimension over the cutoff-visible papers; a paper joins its best dimension and every "
+    "other dimension whose score is within `dimension_margin` of the best and above 0 (above average)."
+)
+
+_TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
+
+
+class Assignment(BaseModel):
+    """Where one paper ended up in one dimension: the deepest node that holds it.
+
+    `fit` is False when the paper stayed "unfit" at an internal node (no child was
+    close enough); `similarity` is its cosine to that node's final centroid; `slice` is
+    the slice in which the paper arrived.
+    """
+
+    arxiv_id: str
+    node_id: str
+    dimension: str
+    slice: str
+    similarity: float
+    fit: bool
+
+
+class TaxonomyResult(BaseModel):
+    """The taxonomy of one (domain, cutoff) partition with its construction trace."""
+
+    domain: str
+    cutoff: date
+    seed: int
+    nodes: list[TaxonomyNode]
+    assignments: list[Assignment]
+    slices: list[str]
+    growth: dict[str, int]  # nodes created per slice
+    expansions: dict[str, dict[str, int]] = Field(default_factory=dict)  # slice -> {initial, width, depth}
+    slice_papers: dict[str, int] = Field(default_factory=dict)  # new papers per slice
+    paper_vectors_used: int
+    dropped_after_cutoff: int = 0
+    dropped_excluded: int = 0
+    dropped_duplicates: int = 0
+    dimension_counts: dict[str, int] = Field(default_factory=dict)  # papers routed to each dimension
+    dimension_rule: str = DIMENSION_RULE
+    params: dict[str, float] = Field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- slices
+
+
+def _quarter(day: date) -> tuple[int, int]:
+    return day.year, (day.month - 1) // 3 + 1
+
+
+def _month_shift(year: int, month: int, delta: int) -> tuple[int, int]:
+    index = year * 12 + (month - 1) + delta
+    return index // 12, index % 12 + 1
+
+
+def slice_starts(first: date, cutoff: date, recent_months: int = 6) -> list[tuple[str, date]]:
+    """Chronological slices from `first` to `cutoff`: (label, first day), in order.
+
+    The last `recent_months` calendar months up to and including the cutoff's month are
+    monthly slices ("2025-11"); everything before is quarterly ("2024-Q3"). A quarter cut
+    by the start of the monthly window keeps its label but covers only its earlier
+    months. Slices start at the one containing `first`; empty slices are kept so the
+    growth curve has a point for every period.
+    """
+    if first > cutoff:
+        raise ValueError(f"first paper date {first} is after the cutoff {cutoff}")
+    m_year, m_month = _month_shift(cutoff.year, cutoff.month, -(recent_months - 1))
+    monthly_start = date(m_year, m_month, 1)
+    starts: list[tuple[str, date]] = []
+    if first < monthly_start:
+        year, quarter = _quarter(first)
+        while True:
+            q_start = date(year, 3 * (quarter - 1) + 1, 1)
+            if q_start >= monthly_start:
+                break
+            starts.append((f"{year}-Q{quarter}", q_start))
+            year, quarter = (year + 1, 1) if quarter == 4 else (year, quarter + 1)
+        year, month = m_year, m_month
+    else:
+        year, month = first.year, first.month
+    while date(year, month, 1) <= cutoff:
+        starts.append((f"{year}-{month:02d}", date(year, month, 1)))
+        year, month = _month_shift(year, month, 1)
+    return starts
+
+
+def slice_index(published: list[date], starts: list[tuple[str, date]]) -> np.ndarray:
+    """Index of the slice each date falls into (dates before the first slice go to 0)."""
+    bounds = np.array([np.datetime64(s) for _, s in starts])
+    days = np.array([np.datetime64(d) for d in published])
+    return np.maximum(np.searchsorted(bounds, days, side="right") - 1, 0)
+
+
+# ------------------------------------------------------------------------- dimensions
+
+
+def cue_counts(titles: list[str], abstracts: list[str], dimensions: tuple[str, ...]) -> np.ndarray:
+    """(n, len(dimensions)) cue score: log1p(2 * title hits + abstract hits)."""
+    out = np.zeros((len(titles), len(dimensions)), dtype=np.float64)
+    for j, dim in enumerate(dimensions):
+        pattern = _CUE_RES[dim]
+        for i, (title, abstract) in enumerate(zip(titles, abstracts)):
+            out[i, j] = 2 * len(pattern.findall(title)) + len(pattern.findall(abstract))
+    return np.log1p(out)
+
+
+def _zscore(matrix: np.ndarray) -> np.ndarray:
+    std = matrix.std(axis=0)
+    return (matrix - matrix.mean(axis=0)) / np.where(std > 1e-9, std, 1.0)
+
+
+def dimension_scores(vectors: np.ndarray, titles: list[str], abstracts: list[str], embed,
+                     dimensions: tuple[str, ...]) -> np.ndarray:
+    """Per-paper score for each dimension (see DIMENSION_RULE)."""
+    desc_vecs = np.asarray(embed([DIMENSION_DESCRIPTIONS[d] for d in dimensions]), dtype=np.float32)
+    sims = vectors @ desc_vecs.T
+    return _zscore(sims.astype(np.float64)) + _zscore(cue_counts(titles, abstracts, dimensions))
+
+
+def route_dimensions(scores: np.ndarray, margin: float) -> np.ndarray:
+    """Boolean (n, d) membership: the best dimension, plus any within `margin` of it and > 0."""
+    if scores.shape[1] == 1:
+        return np.ones(scores.shape, dtype=bool)
+    best = scores.max(axis=1, keepdims=True)
+    member = (scores >= best - margin) & (scores > 0)
+    member[np.arange(len(scores)), scores.argmax(axis=1)] = True
+    return member
+
+
+# ---------------------------------------------------------------------------- routing
+
+
+def route(vectors: np.ndarray, centroids: np.ndarray, thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Route papers one level down: nearest child centroid, if similar enough.
+
+    Returns (best child index, its cosine, fit mask). A paper fits when its cosine to
+    the nearest child is at least that child's threshold (the `fit_quantile` quantile of
+    the child's own members' cosines): the threshold is relative to how tight the child
+    is, which a static embedding needs (all cosines are high in absolute terms).
+    """
+    sims = vectors @ centroids.T
+    best = sims.argmax(axis=1)
+    best_sim = sims[np.arange(len(vectors)), best]
+    return best, best_sim, best_sim >= thresholds[best]
+
+
+@dataclass
+class _Node:
+    path: tuple[int, ...]
+    dimension: str
+    created_slice: str
+    created_by: str
+    parent: "_Node | None" = None
+    children: list["_Node"] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)  # papers held here (members of a leaf, unfit at an inner node)
+    centroid: np.ndarray | None = None
+    threshold: float = -1.0
+
+    @property
+    def level(self) -> int:
+        return len(self.path) - 1
+
+    def subtree(self) -> list[int]:
+        out = list(self.held)
+        for child in self.children:
+            out.extend(child.subtree())
+        return out
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def _node_seed(seed: int, dimension: str, path: tuple[int, ...], slice_label: str) -> int:
+    key = f"{dimension}:{'.'.join(map(str, path))}:{slice_label}".encode()
+    return (seed * 1_000_003 + zlib.crc32(key)) % (2**31 - 1)
+
+
+def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int) -> list[np.ndarray]:
+    """Cluster rows into 2..max_k groups (k chosen by silhouette); groups of >= min_votes.
+
+    Returns index arrays (into `vectors`), largest group first; empty if no k >= 2 fits.
+    """
+    n = len(vectors)
+    ks = [k for k in range(2, max_k + 1) if k * min_votes <= n]
+    best_labels, best_score = None, -np.inf
+    for k in ks:
+        labels = KMeans(n_clusters=k, n_init=3, random_state=random_state).fit_predict(vectors)
+        if len(np.unique(labels)) < 2:
+            continue
+        score = silhouette_score(vectors, labels, sample_size=min(n, 800), random_state=random_state)
+        if score > best_score + 1e-9:
+            best_labels, best_score = labels, score
+    if best_labels is None:
+        return []
+    groups = [np.flatnonzero(best_labels == c) for c in np.unique(best_labels)]
+    groups = [g for g in groups if len(g) >= min_votes]
+    return sorted(groups, key=lambda g: (-len(g), int(g[0])))
+
+
+class _Builder:
+    """Per-dimension tree growth over the slices (internal; see induce_taxonomy)."""
+
+    def __init__(self, vectors: np.ndarray, seed: int, max_depth: int, max_density: int,
+                 max_children: int, min_votes: int, fit_quantile: float):
+        self.V = vectors
+        self.seed = seed
+        self.max_depth = max_depth
+        self.max_density = max_density
+        self.max_children = max_children
+        self.min_votes = min_votes
+        self.fit_quantile = fit_quantile
+
+    def route_down(self, node: _Node, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        if not node.children:
+            node.held.extend(int(i) for i in idx)
+            return
+        centroids = np.stack([c.centroid for c in node.children])
+        thresholds = np.array([c.threshold for c in node.children])
+        best, _, fit = route(self.V[idx], centroids, thresholds)
+        node.held.extend(int(i) for i in idx[~fit])
+        for j, child in enumerate(node.children):
+            self.route_down(child, idx[fit & (best == j)])
+
+    def _add_children(self, node: _Node, groups: list[np.ndarray], members: np.ndarray, slice_label: str,
+                      created_by: str, counts: Counter) -> None:
+        moved: set[int] = set()
+        for group in groups:
+            child = _Node(path=node.path + (len(node.children),), dimension=node.dimension,
+                          created_slice=slice_label, created_by=created_by, parent=node)
+            child.held = [int(members[i]) for i in group]
+            moved.update(child.held)
+            self.refresh(child)
+            node.children.append(child)
+            counts[created_by] += 1
+        node.held = [i for i in node.held if i not in moved]
+
+    def expand(self, node: _Node, slice_label: str, counts: Counter) -> None:
+        """Width expansion at inner nodes, depth expansion at leaves; then recurse."""
+        if node.children:
+            room = self.max_children - len(node.children)
+            if len(node.held) > self.max_density and room > 0:
+                members = np.array(node.held)
+                groups = cluster(self.V[members], self.max_children, self.min_votes,
+                                 _node_seed(self.seed, node.dimension, node.path, slice_label + "w"))
+                self._add_children(node, groups[:room], members, slice_label, "width", counts)
+        elif node.level < self.max_depth and len(node.held) > self.max_density:
+            members = np.array(node.held)
+            groups = cluster(self.V[members], self.max_children, self.min_votes,
+                             _node_seed(self.seed, node.dimension, node.path, slice_label + "d"))
+            if len(groups) >= 2:
+                self._add_children(node, groups, members, slice_label,
+                                   "initial" if node.parent is None else "depth", counts)
+        for child in node.children:
+            self.expand(child, slice_label, counts)
+
+    def refresh(self, node: _Node) -> None:
+        """Recompute the centroid and fit threshold of one node from its subtree."""
+        members = node.subtree()
+        if not members:
+            return
+        X = self.V[np.array(members)]
+        mean = X.mean(axis=0)
+        node.centroid = (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
+        node.threshold = float(np.quantile(X @ node.centroid, self.fit_quantile))
+
+    def refresh_all(self, root: _Node) -> None:
+        for node in root.walk():
+            self.refresh(node)
+
+
+# ----------------------------------------------------------------------------- labels
+
+
+def _pick_terms(ranked: list[str], n: int, avoid: set[str] = frozenset()) -> list[str]:
+    """Top terms, skipping ones that overlap a picked term word-wise ("tool" vs "tool use")."""
+    picked: list[str] = []
+    for term in ranked:
+        words = set(term.split())
+        if term in avoid or any(words & set(p.split()) for p in picked):
+            continue
+        picked.append(term)
+        if len(picked) == n:
+            break
+    return picked
+
+
+def _humanise(dimension: str) -> str:
+    return dimension.replace("_", " ").capitalize()
+
+
+class _Labeller:
+    """Distinctive TF-IDF terms of a node's papers against its siblings' papers."""
+
+    def __init__(self, titles: list[str], abstracts: list[str]):
+        texts = [f"{t}. {t}. {a}" for t, a in zip(titles, abstracts)]  # titles weigh double
+        min_df = 2 if len(texts) >= 20 else 1
+        self.vectorizer = TfidfVectorizer(stop_words="english", ngram_range=(1, 2), min_df=min_df, max_df=0.5,
+                                          sublinear_tf=True, max_features=20000, token_pattern=_TOKEN_PATTERN,
+                                          dtype=np.float32)
+        try:
+            self.X = self.vectorizer.fit_transform(texts).tocsr()
+        except ValueError:  # vocabulary empty after pruning (tiny or degenerate input)
+            self.vectorizer = TfidfVectorizer(ngram_range=(1, 1), token_pattern=_TOKEN_PATTERN, dtype=np.float32)
+            self.X = self.vectorizer.fit_transform(texts).tocsr()
+        self.terms = np.array(self.vectorizer.get_feature_names_out())
+
+    def mean(self, idx: list[int]) -> np.ndarray:
+        if not idx:
+            return np.zeros(len(self.terms), dtype=np.float64)
+        return np.asarray(self.X[np.array(idx)].mean(axis=0)).ravel()
+
+    def ranked(self, own: list[int], others: list[int], top: int = 40) -> list[str]:
+        score = self.mean(own) - (self.mean(others) if others else 0.0)
+        order = np.lexsort((self.terms, -score))[:top]
+        return [str(self.terms[i]) for i in order if score[i] > 0]
+
+
+# ------------------------------------------------------------------------------- main
+
+
+def induce_taxonomy(
+    papers: list[ScreenedPaper],
+    cutoff: date,
+    embed,
+    *,
+    domain: str,
+    seed: int = 0,
+    max_depth: int = 3,
+    max_density: int = 40,
+    max_children: int = 5,
+    min_votes: int = 2,
+    dimensions: tuple[str, ...] = DIMENSIONS,
+    recent_months: int = 6,
+    fit_quantile: float = 0.1,
+    dimension_margin: float = 0.5,
+) -> TaxonomyResult:
+    """Induce the temporal taxonomy of one domain at one cutoff (see module docstring).
+
+    `embed` maps a list of texts to L2-normalised vectors. Raises ValueError when there
+    is no input or no usable (cutoff-visible, non-excluded) paper.
+    """
+    if not papers:
+        raise ValueError(f"taxonomy {domain}@{cutoff}: no papers given")
+    unknown = [d for d in dimensions if d not in DIMENSION_DESCRIPTIONS]
+    if unknown or not dimensions:
+        raise ValueError(f"unknown or no dimensions {unknown}; known: {list(DIMENSION_DESCRIPTIONS)}")
+    if max_children < 2 or max_density < 1 or min_votes < 1 or max_depth < 1:
+        raise ValueError("need max_children >= 2, max_density >= 1, min_votes >= 1, max_depth >= 1")
+
+    after = [p for p in papers if p.published > cutoff]
+    visible = [p for p in papers if p.published <= cutoff]
+    excluded = [p for p in visible if p.label == "excluded"]
+    kept: dict[str, ScreenedPaper] = {}
+    for p in sorted((p for p in visible if p.label != "excluded"), key=lambda p: (p.published, p.arxiv_id)):
+        kept.setdefault(p.arxiv_id, p)
+    usable = sorted(kept.values(), key=lambda p: (p.published, p.arxiv_id))
+    n_dupes = len(visible) - len(excluded) - len(usable)
+    if not usable:
+        raise ValueError(f"taxonomy {domain}@{cutoff}: no usable papers ({len(after)} after the cutoff, "
+                         f"{len(excluded)} excluded)")
+
+    titles = [p.title for p in usable]
+    abstracts = [p.abstract for p in usable]
+    vectors = np.asarray(embed([f"{t}. {a}" for t, a in zip(titles, abstracts)]), dtype=np.float32)
+    starts = slice_starts(usable[0].published, cutoff, recent_months)
+    labels = [s for s, _ in starts]
+    paper_slice = slice_index([p.published for p in usable], starts)
+    membership = route_dimensions(dimension_scores(vectors, titles, abstracts, embed, dimensions), dimension_margin)
+
+    builder = _Builder(vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile)
+    roots = {d: _Node(path=(0,), dimension=d, created_slice=labels[0], created_by="initial") for d in dimensions}
+    growth = {s: 0 for s in labels}
+    expansions = {s: {"initial": 0, "width": 0, "depth": 0} for s in labels}
+    growth[labels[0]] += len(roots)
+    expansions[labels[0]]["initial"] += len(roots)
+    for k, label in enumerate(labels):
+        arriving = paper_slice == k
+        for j, dim in enumerate(dimensions):
+            idx = np.flatnonzero(arriving & membership[:, j])
+            builder.route_down(roots[dim], idx)
+            counts: Counter = Counter()
+            builder.expand(roots[dim], label, counts)
+            builder.refresh_all(roots[dim])
+            for kind, n in counts.items():
+                expansions[label][kind] += n
+                growth[label] += n
+
+    nodes, assignments = _export(roots, usable, vectors, paper_slice, labels, domain, titles, abstracts)
+    return TaxonomyResult(
+        domain=domain, cutoff=cutoff, seed=seed, nodes=nodes, assignments=assignments, slices=labels,
+        growth=growth, expansions=expansions,
+        slice_papers={s: int((paper_slice == k).sum()) for k, s in enumerate(labels)},
+        paper_vectors_used=len(usable), dropped_after_cutoff=len(after), dropped_excluded=len(excluded),
+        dropped_duplicates=n_dupes,
+        dimension_counts={d: int(membership[:, j].sum()) for j, d in enumerate(dimensions)},
+        params={"max_depth": max_depth, "max_density": max_density, "max_children": max_children,
+                "min_votes": min_votes, "recent_months": recent_months, "fit_quantile": fit_quantile,
+                "dimension_margin": dimension_margin},
+    )
+
+
+def _export(roots: dict[str, _Node], usable: list[ScreenedPaper], vectors: np.ndarray, paper_slice: np.ndarray,
+            labels: list[str], domain: str, titles: list[str], abstracts: list[str]):
+    """Turn the internal trees into TaxonomyNode and Assignment records with labels."""
+    labeller = _Labeller(titles, abstracts)
+    ids = [p.arxiv_id for p in usable]
+
+    def node_id(node: _Node) -> str:
+        return f"{domain}:{node.dimension}:{'.'.join(map(str, node.path))}"
+
+    subtrees = {id(n): sorted(n.subtree()) for root in roots.values() for n in root.walk()}
+    root_list = list(roots.values())
+    texts: dict[int, tuple[str, list[str]]] = {}
+    for root in root_list:
+        others = sorted({i for r in root_list if r is not root for i in subtrees[id(r)]})
+        ranked = labeller.ranked(subtrees[id(root)], others)
+        texts[id(root)] = (_humanise(root.dimension), _pick_terms(ranked, 8) or ranked[:8])
+        for parent in root.walk():
+            taken: set[str] = set()
+            for child in parent.children:
+                sib = sorted({i for c in parent.children if c is not child for i in subtrees[id(c)]})
+                ranked = labeller.ranked(subtrees[id(child)], sib)
+                keywords = _pick_terms(ranked, 8) or ranked[:8]
+                label = " / ".join(keywords[:3]) or f"group {child.path[-1]}"
+                extra = [t for t in ranked if t not in keywords[:3]]
+                while label in taken and extra:
+                    label = f"{label} / {extra.pop(0)}"
+                if label in taken:
+                    label = f"{label} ({child.path[-1]})"
+                taken.add(label)
+                texts[id(child)] = (label, keywords)
+
+    nodes: list[TaxonomyNode] = []
+    assignments: list[Assignment] = []
+    for root in root_list:
+        for node in root.walk():
+            members = subtrees[id(node)]
+            label, keywords = texts[id(node)]
+            if members:
+                sims = vectors[np.array(members)] @ node.centroid
+                rep = members[int(np.lexsort((np.array([ids[i] for i in members]), -sims))[0])]
+                topic = ", ".join(keywords[:3]) if keywords else "no distinctive terms"
+                description = (f"{len(members)} cutoff-visible papers in the {_humanise(node.dimension).lower()} "
+                               f"dimension on {topic}; representative: \"{titles[rep]}\".")
+            else:
+                description = f"No papers yet in the {_humanise(node.dimension).lower()} dimension."
+            nodes.append(TaxonomyNode(
+                node_id=node_id(node), domain=domain, dimension=node.dimension, label=label,
+                description=description, parent_id=node_id(node.parent) if node.parent else None,
+                level=node.level, created_slice=node.created_slice, created_by=node.created_by,
+                paper_ids=[ids[i] for i in members], keywords=keywords,
+            ))
+            if node.held:
+                held = np.array(sorted(node.held))
+                sims = vectors[held] @ node.centroid
+                for i, s in zip(held, sims):
+                    assignments.append(Assignment(arxiv_id=ids[i], node_id=node_id(node), dimension=node.dimension,
+                                                  slice=labels[paper_slice[i]], similarity=round(float(s), 5),
+                                                  fit=not node.children))
+    assignments.sort(key=lambda a: (a.dimension, a.arxiv_id))
+    return nodes, assignments

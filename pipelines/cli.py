@@ -1,0 +1,158 @@
+"""`foresci` command line: seed cutoffs, build releases, show the leaderboard.
+
+    foresci demo                      # default release: 4 domains at 2025-12-31, offline
+    foresci add-cutoff 2026-03-31 --horizon 3
+    foresci materialize --domain llm_agent --cutoff 2025-12-31
+    foresci leaderboard               # print the leaderboard from DuckDB
+    foresci views                     # (re)create the DuckDB views
+
+Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+DEMO_CUTOFF = "2025-12-31"
+
+
+def _instance():
+    import dagster as dg
+
+    if not os.environ.get("DAGSTER_HOME"):
+        from resources.paths import REPO_ROOT
+
+        os.environ["DAGSTER_HOME"] = str(REPO_ROOT / ".dagster_home")
+    os.makedirs(os.environ["DAGSTER_HOME"], exist_ok=True)
+    return dg.DagsterInstance.get()
+
+
+def seed_cutoffs(instance, extra: list[str] = ()) -> list[str]:
+    from pipelines.partitions import CUTOFF_PARTITIONS
+    from pipelines.registry import load_registry
+
+    wanted = sorted(set(load_registry().default_cutoffs) | set(extra))
+    existing = set(instance.get_dynamic_partitions(CUTOFF_PARTITIONS.name))
+    missing = [c for c in wanted if c not in existing]
+    if missing:
+        instance.add_dynamic_partitions(CUTOFF_PARTITIONS.name, missing)
+    return missing
+
+
+def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True):
+    """Materialize every asset for one domain x cutoff partition; returns the result."""
+    import dagster as dg
+
+    from pipelines.definitions import ALL_ASSETS
+    from pipelines.partitions import partition_key
+    from pipelines.resources import default_resources
+
+    run_config = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}} if quiet else {}
+    return dg.materialize(ALL_ASSETS, partition_key=partition_key(domain, cutoff), instance=instance,
+                          resources=resources or default_resources(), run_config=run_config)
+
+
+def print_leaderboard(cutoff: str | None = None) -> None:
+    import duckdb
+
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    store.refresh_views()
+    where = f"WHERE cutoff = '{cutoff}'" if cutoff else ""
+    with duckdb.connect(store.duckdb_path, read_only=True) as con:
+        df = con.execute(f"""
+            SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
+                   round(avg(trace_linkage), 3) AS trace_link, avg(fact) AS fact, avg(pers) AS pers
+            FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
+            {where} {'AND' if where else 'WHERE'} r.released
+            GROUP BY ALL ORDER BY family, fta DESC""").df()
+    print(df.to_string(index=False))
+
+
+def cmd_demo(args) -> int:
+    from pipelines.registry import load_registry
+
+    instance = _instance()
+    seed_cutoffs(instance)
+    domains = args.domains or sorted(load_registry().domains)
+    start = time.time()
+    for i, domain in enumerate(domains, start=1):
+        t0 = time.time()
+        print(f"[{i}/{len(domains)}] {domain} @ {args.cutoff} ...", flush=True)
+        result = materialize_partition(instance, domain, args.cutoff)
+        if not result.success:
+            print(f"    FAILED: see the run in the UI (make ui)", file=sys.stderr)
+            return 1
+        print(f"    done in {time.time() - t0:.0f}s", flush=True)
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    print(f"\nBuilt {len(domains)} partitions in {time.time() - start:.0f}s.")
+    print(f"  Parquet warehouse: {store.root}")
+    print(f"  DuckDB views:      {store.duckdb_path}")
+    print(f"  Releases:          {store.root}/public/_artifacts/release/")
+    print(f"  Leaderboard plots: {store.root}/public/_artifacts/leaderboard/")
+    print(f"  Dagster runs:      {os.environ['DAGSTER_HOME']} (make ui)\n")
+    print(f"Leaderboard (released tasks, cutoff {args.cutoff}; Fact/Pers need a judge model):")
+    print_leaderboard(args.cutoff)
+    return 0
+
+
+def cmd_add_cutoff(args) -> int:
+    from pipelines.registry import save_user_cutoff
+
+    save_user_cutoff(args.cutoff, args.horizon)
+    added = seed_cutoffs(_instance(), [args.cutoff])
+    print(f"cutoff {args.cutoff} (horizon {args.horizon} months) {'added' if added else 'already present'}")
+    return 0
+
+
+def cmd_materialize(args) -> int:
+    instance = _instance()
+    seed_cutoffs(instance, [args.cutoff])
+    result = materialize_partition(instance, args.domain, args.cutoff, quiet=not args.verbose)
+    print("success" if result.success else "failed")
+    return 0 if result.success else 1
+
+
+def cmd_views(args) -> int:
+    from pipelines.resources import default_resources
+
+    for name in default_resources()["storage"].store().refresh_views():
+        print(name)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="foresci", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo = sub.add_parser("demo", help="build the default release offline and print the leaderboard")
+    demo.add_argument("--cutoff", default=DEMO_CUTOFF)
+    demo.add_argument("--domains", nargs="*")
+    demo.set_defaults(func=cmd_demo)
+    add = sub.add_parser("add-cutoff", help="add a cutoff partition (YYYY-MM-DD)")
+    add.add_argument("cutoff")
+    add.add_argument("--horizon", type=int, default=6, choices=(3, 6))
+    add.set_defaults(func=cmd_add_cutoff)
+    mat = sub.add_parser("materialize", help="materialize all assets for one partition")
+    mat.add_argument("--domain", required=True)
+    mat.add_argument("--cutoff", required=True)
+    mat.add_argument("--verbose", action="store_true")
+    mat.set_defaults(func=cmd_materialize)
+    lb = sub.add_parser("leaderboard", help="print the leaderboard from DuckDB")
+    lb.add_argument("--cutoff")
+    lb.set_defaults(func=lambda a: print_leaderboard(a.cutoff) or 0)
+    views = sub.add_parser("views", help="(re)create the DuckDB views")
+    views.set_defaults(func=cmd_views)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""The foresci code location: assets, resources, jobs, sensors."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from assets.agents.definitions import agent_answers
+from assets.corpus.definitions import corpus_snapshot, future_window
+from assets.evidence.definitions import evidence_records, research_signals
+from assets.gold.definitions import gold_targets
+from assets.judging.definitions import judge_scores
+from assets.knowledge_base.definitions import knowledge_base
+from assets.ranking.definitions import task_ranking
+from assets.release.definitions import leaderboard, release_package
+from assets.tasks.definitions import tasks
+from assets.taxonomy.definitions import taxonomy
+from pipelines.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
+from pipelines.registry import load_registry
+from pipelines.resources import default_resources
+
+ALL_ASSETS = [
+    corpus_snapshot, future_window, knowledge_base, taxonomy, evidence_records, research_signals,
+    tasks, gold_targets, task_ranking, agent_answers, judge_scores, release_package, leaderboard,
+]
+# Assets whose content may be published or shown to agents: none may depend on hidden ones.
+PUBLIC_ASSETS = ["corpus_snapshot", "knowledge_base", "taxonomy", "evidence_records", "research_signals", "tasks"]
+HIDDEN_ASSETS = ["future_window", "gold_targets"]
+
+release_job = dg.define_asset_job(
+    "release_job",
+    selection=dg.AssetSelection.all(),
+    partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+    description="Build one domain x cutoff release: corpus to leaderboard.",
+)
+
+
+@dg.sensor(minimum_interval_seconds=300, default_status=dg.DefaultSensorStatus.RUNNING)
+def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
+    """Keeps the registry's default cutoffs present in the dynamic `cutoff` dimension."""
+    existing = set(context.instance.get_dynamic_partitions(CUTOFF_PARTITIONS.name))
+    missing = sorted(set(load_registry().default_cutoffs) - existing)
+    requests = [CUTOFF_PARTITIONS.build_add_request(missing)] if missing else []
+    return dg.SensorResult(dynamic_partitions_requests=requests)
+
+
+defs = dg.Definitions(
+    assets=ALL_ASSETS,
+    jobs=[release_job],
+    sensors=[default_cutoffs_sensor],
+    resources=default_resources(),
+)

@@ -1,0 +1,51 @@
+"""What every thin asset body shares: the partition's store, keys and metadata helpers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import dagster as dg
+
+from assets.corpus.logic import add_months
+from pipelines.partitions import partition_of
+from pipelines.registry import DomainSpec, load_registry
+from resources.storage import PartitionStore
+
+
+@dataclass(frozen=True)
+class Partition:
+    domain: str
+    cutoff_key: str
+    cutoff: date
+    horizon_months: int
+    spec: DomainSpec
+
+    @property
+    def window_start(self) -> date:
+        from datetime import timedelta
+
+        return self.cutoff + timedelta(days=1)
+
+    @property
+    def window_end(self) -> date:
+        return add_months(self.cutoff, self.horizon_months)
+
+
+def current_partition(context: dg.AssetExecutionContext) -> Partition:
+    domain, cutoff_key, cutoff, horizon = partition_of(context)
+    return Partition(domain, cutoff_key, cutoff, horizon, load_registry().domain(domain))
+
+
+def write_failures(store: PartitionStore, asset: str, part: Partition, failures: list) -> str | None:
+    """Failure rows go to `<asset>_failures` next to the asset, so nothing is silently lost."""
+    from assets.records import Failure
+
+    return store.write_records(f"{asset}_failures", part.domain, part.cutoff_key, failures, Failure)
+
+
+def md_table(rows: list[dict], columns: list[str], limit: int = 10) -> dg.MetadataValue:
+    head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
+    body = "".join("| " + " | ".join(str(r.get(c, ""))[:80].replace("|", "/") for c in columns) + " |\n"
+                   for r in rows[:limit])
+    return dg.MetadataValue.md(head + body)

@@ -1,0 +1,23 @@
+"""LanceDB: the embedded vector + full-text store behind every knowledge base."""
+
+from __future__ import annotations
+
+import os
+
+import dagster as dg
+from pydantic import Field
+
+from resources.paths import state_dir
+
+os.environ.setdefault("LANCE_LOG", "error")  # lance warns on every scored query otherwise
+
+
+class LanceResource(dg.ConfigurableResource):
+    """A LanceDB database (local folder, or an object-store URI)."""
+
+    uri: str = Field(default="", description="LanceDB URI; empty: <FORESCI_HOME>/lancedb")
+
+    def connect(self):
+        import lancedb
+
+        return lancedb.connect(self.uri or str(state_dir() / "lancedb"))
