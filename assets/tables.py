@@ -37,12 +37,21 @@ def records_to_table(records: list[BaseModel], model: type[BaseModel]) -> pa.Tab
         rows.append(row)
     if not rows:
         return pa.table({"record_json": pa.array([], type=pa.string())})
-    # Columns that are None in every row would be typed null; keep them as strings.
+    # A column that is None in every row (e.g. LLM-only metrics offline) would be typed
+    # null; give it the type its field declares so DuckDB can still average it.
     table = pa.Table.from_pylist(rows)
     for i, field in enumerate(table.schema):
         if pa.types.is_null(field.type):
-            table = table.set_column(i, field.name, table.column(i).cast(pa.string()))
+            table = table.set_column(i, field.name, table.column(i).cast(_arrow_type(model, field.name)))
     return table
+
+
+def _arrow_type(model: type[BaseModel], name: str) -> pa.DataType:
+    annotation = str(model.model_fields[name].annotation) if name in model.model_fields else ""
+    for token, arrow_type in (("float", pa.float64()), ("int", pa.int64()), ("bool", pa.bool_())):
+        if token in annotation:
+            return arrow_type
+    return pa.string()
 
 
 def table_to_records(table: pa.Table, model: type[M]) -> list[M]:

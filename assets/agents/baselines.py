@@ -17,6 +17,7 @@ LLM methods.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from datetime import date
@@ -54,7 +55,10 @@ such task tasks than that the their them then there these they this those throug
 using via was we well what when where whether which while with within work would yet framework
 based study studies research agent agents system systems challenge challenges limitation limitations
 bottleneck bottlenecks fail fails failure suffer suffers struggle struggles lack lacks costly
+address addresses comprehensive various critical crucial different specific including across
+toward towards enhancing improving benchmarking leveraging achieve achieves however moreover
 """.split())
+_PROPOSAL = re.compile(r"\b(we|this paper|this work|our)\b.*\b(propose|present|introduce|develop|design)", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 _TOKEN = re.compile(r"[a-z][a-z0-9\-]{2,}")
 
@@ -117,7 +121,10 @@ def _merge(*hit_lists):
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if len(s.strip()) > 20]
+    """Complete sentences only: a search snippet is cut at 400 characters, and a cut-off
+    sentence ("these benchmarks lack fine-grained") would read as a claim it never made."""
+    parts = [s.strip() for s in _SENTENCE.split(" ".join(text.split()))]
+    return [s for s in parts if len(s) > 20 and s[-1] in '.!?"\')']
 
 
 def terms(text: str, exclude: frozenset[str] = frozenset()) -> set[str]:
@@ -125,7 +132,9 @@ def terms(text: str, exclude: frozenset[str] = frozenset()) -> set[str]:
     out = set()
     for tok in _TOKEN.findall(text.lower()):
         tok = tok.strip("-")
-        if len(tok) > 4 and tok.endswith("s") and not tok.endswith("ss"):
+        if len(tok) > 4 and tok.endswith("ies"):
+            tok = tok[:-3] + "y"
+        elif len(tok) > 4 and tok.endswith("s") and not tok.endswith(("ss", "us", "is")):
             tok = tok[:-1]
         if len(tok) >= 4 and tok not in STOPWORDS and tok not in exclude:
             out.add(tok)
@@ -133,8 +142,17 @@ def terms(text: str, exclude: frozenset[str] = frozenset()) -> set[str]:
 
 
 def is_limitation(sentence: str) -> bool:
+    """A sentence stating a limitation (cue word), not one announcing the paper's own proposal."""
     low = sentence.lower()
-    return any(cue in low for cue in LIMITATION_CUES)
+    return any(cue in low for cue in LIMITATION_CUES) and not _PROPOSAL.search(sentence)
+
+
+_CONNECTIVE = re.compile(r"^(however|but|yet|still|moreover|nevertheless|unfortunately|despite this|in practice)\s*,?\s*", re.I)
+
+
+def strip_connective(sentence: str) -> str:
+    out = _CONNECTIVE.sub("", sentence.strip())
+    return out[:1].upper() + out[1:] if out else out
 
 
 def _first_sentence(text: str) -> str:
@@ -238,21 +256,25 @@ def _momentum_options(task, kb, *, k, volume, seed, backbone) -> Answer:
 def root_bottleneck(subject: str, hits, full_text: dict[str, str]) -> dict:
     """The most recurrent limitation among the hits.
 
-    Limitation-like sentences (cue words) are compared by shared content terms (subject
-    words excluded); the sentence sharing >= 2 terms with sentences of the most other
-    papers is the representative, its neighbours form the group, and the group's most
-    frequent terms name the bottleneck.
+    Limitation-like sentences (cue words, not the paper's own proposal) are compared by
+    shared content terms (subject words excluded); the sentence sharing >= 2 terms with
+    sentences of the most other papers is the representative and its neighbours form
+    the group. The group's terms are ranked by (papers in the group using them) x idf
+    over all the hits' sentences, so generic words do not name the bottleneck.
     """
     exclude = frozenset(terms(subject))
     cands = []  # (arxiv_id, sentence, terms)
+    doc_freq: Counter = Counter()
+    n_docs = 0
     for h in hits:
         for s in sentences(full_text.get(h.arxiv_id, h.snippet)):
-            if is_limitation(s):
-                t = terms(s, exclude)
-                if len(t) >= 2:
-                    cands.append((h.arxiv_id, s, t))
+            t = terms(s, exclude)
+            doc_freq.update(t)
+            n_docs += 1
+            if is_limitation(s) and len(t) >= 2:
+                cands.append((h.arxiv_id, s, t))
     if not cands:
-        return {"sentence": "", "terms": [], "paper_ids": []}
+        return {"sentence": "", "terms": [], "paper_ids": [], "support": 0}
     best = None
     for i, (pid, s, t) in enumerate(cands):
         group = [j for j, (pj, _, tj) in enumerate(cands) if pj != pid and len(t & tj) >= 2]
@@ -262,28 +284,46 @@ def root_bottleneck(subject: str, hits, full_text: dict[str, str]) -> dict:
             best = (key, i, group)
     _, i, group = best
     members = [i] + group
-    counts = Counter()
+    in_group: dict[str, set[str]] = {}
     for j in members:
-        counts.update(cands[j][2])
-    rep_terms = cands[i][2]
-    ranked = sorted(counts, key=lambda w: (-counts[w], w not in rep_terms, w))
+        for w in cands[j][2]:
+            in_group.setdefault(w, set()).add(cands[j][0])
+    weight = {w: len(p) * math.log(1 + n_docs / doc_freq[w]) for w, p in in_group.items()}
+    ranked = sorted(weight, key=lambda w: (-weight[w], w))
     paper_ids = list(dict.fromkeys(cands[j][0] for j in members))
-    return {"sentence": cands[i][1], "terms": ranked[:4], "paper_ids": paper_ids, "support": len(paper_ids)}
+    return {"sentence": cands[i][1], "terms": ranked[:3], "paper_ids": paper_ids, "support": len(paper_ids)}
 
 
-def emerging_method_terms(hits, exclude: set[str], n: int = 3) -> list[str]:
-    """Most frequent title terms (bigrams preferred) among the most recent hits."""
-    uni, bi = Counter(), Counter()
-    for h in hits:
-        words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", h.title.lower())]
-        kept = [w for w in words if w not in STOPWORDS and len(w) >= 4 and w not in exclude]
-        uni.update(set(kept))
-        bi.update({f"{a} {b}" for a, b in zip(words, words[1:])
-                   if a not in STOPWORDS and b not in STOPWORDS and len(a) >= 3 and len(b) >= 3
-                   and a not in exclude and b not in exclude})
-    chosen = [p for p, c in sorted(bi.items(), key=lambda x: (-x[1], x[0])) if c >= 2][:n]
-    used = {w for p in chosen for w in p.split()}
-    chosen += [w for w, _ in sorted(uni.items(), key=lambda x: (-x[1], x[0])) if w not in used][: n - len(chosen)]
+def _title_terms(title: str, exclude: set[str]) -> set[str]:
+    words = re.findall(r"[a-z][a-z0-9\-]+", title.lower())
+    keep = [w for w in words if w not in STOPWORDS and len(w) >= 3 and w not in exclude]
+    grams = {f"{a} {b}" for a, b in zip(words, words[1:])
+             if a not in STOPWORDS and b not in STOPWORDS and len(a) >= 3 and len(b) >= 3
+             and a not in exclude and b not in exclude}
+    return set(keep) | grams
+
+
+def emerging_method_terms(hits, exclude: set[str], cutoff: date, n: int = 3) -> list[str]:
+    """Title terms whose share rose most among the hits of the last 6 months before the
+    cutoff compared with the older hits (used by >= 2 recent papers); bigrams win ties."""
+    start = add_months(cutoff, -6)
+    recent = [h for h in hits if h.published > start]
+    older = [h for h in hits if h.published <= start]
+    if not recent:
+        return []
+    r_df, o_df = Counter(), Counter()
+    for h in recent:
+        r_df.update(_title_terms(h.title, exclude))
+    for h in older:
+        o_df.update(_title_terms(h.title, exclude))
+    rise = {w: r_df[w] / len(recent) - o_df[w] / max(1, len(older)) for w in r_df if r_df[w] >= 2}
+    ranked = sorted(rise, key=lambda w: (-rise[w], -len(w.split()), w))
+    chosen: list[str] = []
+    for w in ranked:
+        if not any(w in c or c in w for c in chosen):
+            chosen.append(w)
+        if len(chosen) == n:
+            break
     return chosen
 
 
@@ -298,22 +338,21 @@ def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
         if got is not None:
             full[h.arxiv_id] = got.snippet
     root = root_bottleneck(subject, hits, full)
-    recent = _recent_first(hits, 8)
-    methods = emerging_method_terms(recent, terms(subject) | set(root["terms"]))
-    if root["terms"]:
-        bottleneck = f"{_phrase(root['terms'])} (recurring limitation, e.g. \"{_trim(root['sentence'], 200)}\")"
-    else:
-        bottleneck = "unclear: no recurring limitation statement in the pre-cutoff papers"
+    methods = emerging_method_terms(hits, set(terms(subject)) | set(root["terms"]), kb.cutoff)
+    recent = [h for h in _recent_first(hits, len(hits)) if any(m in h.title.lower() for m in methods)][:3]
+    bottleneck = _phrase(root["terms"]) if root["terms"] else "unclear (no recurring limitation in the pre-cutoff papers)"
     opportunity = _phrase(methods) or "no clear emerging method"
-    claims = [f"Reducing {_phrase(root['terms']) or 'this bottleneck'} opens {opportunity}."]
+    claims = []
     if root["terms"]:
-        claims.append(f"{root['support']} pre-cutoff papers on {subject} report a limitation involving "
-                      f"{_phrase(root['terms'][:2])}.")
+        claims.append(f"{root['support']} pre-cutoff papers on {subject} state a limitation involving "
+                      f"{_phrase(root['terms'])}, e.g. \"{_trim(strip_connective(root['sentence']), 200)}\"")
+    if methods:
+        claims.append(f"Recent pre-cutoff papers on {subject} increasingly mention {opportunity}.")
     parsed = BottleneckAnswer(
         bottleneck=bottleneck, opportunity=opportunity,
-        mechanism=(f"The limitation recurs across {root.get('support', 0)} papers; the most recent papers on "
-                   f"{subject} ({', '.join(h.arxiv_id for h in recent[:3])}) turn to {opportunity}."),
-        claims=claims, cited_ids=root["paper_ids"][:6] + [h.arxiv_id for h in recent[:3]])
+        mechanism=(f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
+                   f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}."),
+        claims=claims, cited_ids=root["paper_ids"][:6] + [h.arxiv_id for h in recent])
     return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=hits,
                          retrieval_queries=queries, has_support_artifact=True)
 
@@ -370,20 +409,22 @@ def retrieval_forecaster(task: Task, kb, *, k: int = 20, volume: dict[str, int] 
         raise ValueError(f"{task.task_id}: {task.family} task has no options")
     rows = []
     for index, option in enumerate(task.options):
-        evidence = _ordered(kb.search(option.text, k=k, mode="hybrid"))
-        dense = _ordered(kb.search(option.text, k=5, mode="dense"))
+        query = f"{task.question} {option.text}" if task.family == "venue" else option.text
+        evidence = _ordered(kb.search(query, k=k, mode="hybrid"))
+        dense = _ordered(kb.search(query, k=5, mode="dense"))
         score = float(np.mean([h.score for h in dense])) if dense else float("-inf")
         rows.append({"option": option, "index": index, "hits": evidence, "dense": dense, "score": score})
     rows.sort(key=lambda r: (-r["score"], r["index"]))
     ranking = [r["option"].option_id for r in rows]
     top = rows[0]
-    claims = [f"Pre-cutoff work on '{top['option'].text}' reports: {_first_sentence(h.snippet)}"
-              for h in top["hits"][:2]]
+    about = "the project" if task.family == "venue" else f"'{top['option'].text}'"
+    claims = [f"Pre-cutoff work close to {about} reports: {_first_sentence(h.snippet)}" for h in top["hits"][:2]]
     claims.append(f"'{top['option'].text}' has the strongest pre-cutoff support in the knowledge base "
                   f"(mean top-5 similarity {top['score']:.3f} vs {rows[-1]['score']:.3f} for '{rows[-1]['option'].text}').")
     cited = [h.arxiv_id for h in top["hits"][:5]] + [h.arxiv_id for r in rows[1:] for h in r["hits"][:1]]
     retrieved = _merge(question_hits, *[r["hits"] for r in rows], *[r["dense"] for r in rows])
-    queries = [task.question] + [r["option"].text for r in sorted(rows, key=lambda r: r["index"])]
+    queries = [task.question] + [(f"{task.question} {o.text}" if task.family == "venue" else o.text)
+                                 for o in task.options]
     if task.family == "direction":
         volume = kb.monthly_volume() if volume is None else volume
         ratio = momentum_stats([h.published for h in top["hits"]], volume, kb.cutoff)["ratio"]
@@ -405,7 +446,7 @@ def retrieval_forecaster(task: Task, kb, *, k: int = 20, volume: dict[str, int] 
 def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answer:
     subject = task_subject(task)
     query = f"{subject} {LIMITATION_QUERY}"
-    hits = _merge(_ordered(kb.search(query, k=k, mode="hybrid")), question_hits)
+    hits = _merge(question_hits, _ordered(kb.search(query, k=k, mode="hybrid")))  # on-subject hits first
     limiting = [(h, s) for h in hits for s in sentences(h.snippet) if is_limitation(s)]
     if limiting:
         h0, sentence = limiting[0]
@@ -418,7 +459,7 @@ def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answ
     claims = [f"Pre-cutoff work on {subject} reports: {_trim(s)}" for _, s in limiting[:3]]
     cited = list(dict.fromkeys([h.arxiv_id for h, _ in limiting[:3]] + [h.arxiv_id for h in recent[:1]]))
     parsed = BottleneckAnswer(
-        bottleneck=_trim(sentence) if sentence else "unclear: nothing retrieved",
+        bottleneck=_trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
         opportunity=opportunity,
         mechanism=f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else "",
         claims=claims, cited_ids=cited if h0 else [])

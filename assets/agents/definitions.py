@@ -1,7 +1,6 @@
 """Agent answers asset: research agents answer released public tasks from the
 cutoff-bound knowledge base only."""
 
-from __future__ import annotations
 
 from collections import Counter
 

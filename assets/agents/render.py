@@ -138,7 +138,9 @@ def decision_claims(task: Task, parsed: BaseModel, ranking: list[str], choice: s
         if parsed.bottleneck.strip():
             claims.append(f"The root bottleneck in {task_subject(task)} is {parsed.bottleneck.strip().rstrip('.')}.")
         if parsed.opportunity.strip():
-            claims.append(f"Reducing it opens {parsed.opportunity.strip().rstrip('.')}.")
+            short = parsed.bottleneck.strip().rstrip(".")
+            what = short if short and len(short) <= 80 else "it"
+            claims.append(f"Reducing {what} opens {parsed.opportunity.strip().rstrip('.')}.")
         return claims
     if task.family == "planning" and ranking:
         return [f"'{text[ranking[0]]}' should be prioritised first for {window}."]

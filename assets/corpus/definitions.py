@@ -1,6 +1,5 @@
 """Corpus assets: the public snapshot and the hidden future window of a domain."""
 
-from __future__ import annotations
 
 from collections import Counter
 

@@ -1,6 +1,5 @@
 """Evidence assets: node evidence records and the high-order research signals."""
 
-from __future__ import annotations
 
 from collections import Counter
 

@@ -1,6 +1,5 @@
 """Gold targets asset: hidden future validation targets, computed from the future window."""
 
-from __future__ import annotations
 
 from collections import Counter
 

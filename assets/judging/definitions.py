@@ -1,6 +1,5 @@
 """Judge scores asset: ForeSci metrics for every stored answer."""
 
-from __future__ import annotations
 
 import dagster as dg
 

@@ -1,6 +1,5 @@
 """Knowledge-base asset: the public snapshot embedded and indexed in LanceDB."""
 
-from __future__ import annotations
 
 import dagster as dg
 

@@ -1,6 +1,5 @@
 """Task ranking asset: Elo over tasks (DeepResearch Arena), top-N per family released."""
 
-from __future__ import annotations
 
 from collections import defaultdict
 

@@ -1,6 +1,5 @@
 """Release assets: the versioned release package and the leaderboard with its plot."""
 
-from __future__ import annotations
 
 import dagster as dg
 import pyarrow as pa

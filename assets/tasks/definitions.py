@@ -1,6 +1,5 @@
 """Tasks asset: the public research-decision tasks of the four ForeSci families."""
 
-from __future__ import annotations
 
 from collections import Counter
 

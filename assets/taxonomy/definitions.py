@@ -1,6 +1,5 @@
 """Taxonomy asset: the temporal taxonomy of a domain at the cutoff."""
 
-from __future__ import annotations
 
 from collections import Counter
 

@@ -37,9 +37,7 @@ from datetime import date
 
 import numpy as np
 from pydantic import BaseModel, Field
-from sklearn.cluster import KMeans
 from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.metrics import silhouette_score
 
 from assets.records import ScreenedPaper, TaxonomyNode
 
@@ -253,19 +251,81 @@ def _node_seed(seed: int, dimension: str, path: tuple[int, ...], slice_label: st
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**31 - 1)
 
 
-def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int) -> list[np.ndarray]:
-    """Cluster rows into 2..max_k groups (k chosen by silhouette); groups of >= min_votes.
+def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 8,
+                     max_iter: int = 50) -> np.ndarray:
+    """Cosine k-means (k-means++ seeding, best of `n_init` by total cosine); returns labels.
+
+    Plain numpy on purpose: a taxonomy build runs hundreds of small clusterings, where
+    sklearn's per-call threading overhead dominates (and it is slow on a busy 2-core box).
+    """
+    n = len(X)
+    best_labels, best_obj = None, -np.inf
+    for _ in range(n_init):
+        centers = [int(rng.integers(n))]
+        closest = 1.0 - X @ X[centers[0]]
+        for _ in range(1, k):
+            weights = np.maximum(closest, 0.0) ** 2
+            total = weights.sum()
+            nxt = int(rng.choice(n, p=weights / total)) if total > 1e-12 else int(rng.integers(n))
+            centers.append(nxt)
+            closest = np.minimum(closest, 1.0 - X @ X[nxt])
+        C = X[centers].copy()
+        labels = np.full(n, -1)
+        for _ in range(max_iter):
+            sims = X @ C.T
+            new = sims.argmax(axis=1)
+            if np.array_equal(new, labels):
+                break
+            labels = new
+            for c in range(k):
+                members = X[labels == c]
+                if len(members) == 0:  # empty cluster: re-seed at the worst-served point
+                    far = int(sims[np.arange(n), labels].argmin())
+                    C[c] = X[far]
+                    labels[far] = c
+                    continue
+                mean = members.mean(axis=0)
+                C[c] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+        obj = float((X @ C.T)[np.arange(n), labels].sum())
+        if obj > best_obj + 1e-9:
+            best_labels, best_obj = labels.copy(), obj
+    return best_labels
+
+
+def cosine_silhouette(X: np.ndarray, labels: np.ndarray) -> float:
+    """Mean silhouette with cosine distance (singleton clusters score 0)."""
+    D = 1.0 - X @ X.T
+    ks = np.unique(labels)
+    onehot = (labels[:, None] == ks[None, :]).astype(np.float64)
+    counts = onehot.sum(axis=0)
+    sums = D @ onehot
+    own = np.searchsorted(ks, labels)
+    own_count = counts[own]
+    a = sums[np.arange(len(X)), own] / np.maximum(own_count - 1, 1)
+    mean_other = sums / counts
+    mean_other[np.arange(len(X)), own] = np.inf
+    b = mean_other.min(axis=1)
+    s = (b - a) / np.maximum(np.maximum(a, b), 1e-12)
+    s[own_count <= 1] = 0.0
+    return float(s.mean())
+
+
+def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int,
+            silhouette_sample: int = 600) -> list[np.ndarray]:
+    """Cluster rows into 2..max_k groups (k by cosine silhouette); groups of >= min_votes.
 
     Returns index arrays (into `vectors`), largest group first; empty if no k >= 2 fits.
     """
-    n = len(vectors)
-    ks = [k for k in range(2, max_k + 1) if k * min_votes <= n]
+    X = vectors.astype(np.float64)
+    n = len(X)
+    rng = np.random.default_rng(random_state)
+    sample = np.sort(rng.choice(n, silhouette_sample, replace=False)) if n > silhouette_sample else np.arange(n)
     best_labels, best_score = None, -np.inf
-    for k in ks:
-        labels = KMeans(n_clusters=k, n_init=3, random_state=random_state).fit_predict(vectors)
-        if len(np.unique(labels)) < 2:
+    for k in (k for k in range(2, max_k + 1) if k * min_votes <= n):
+        labels = spherical_kmeans(X, k, rng)
+        if len(np.unique(labels[sample])) < 2:
             continue
-        score = silhouette_score(vectors, labels, sample_size=min(n, 800), random_state=random_state)
+        score = cosine_silhouette(X[sample], labels[sample])
         if score > best_score + 1e-9:
             best_labels, best_score = labels, score
     if best_labels is None:

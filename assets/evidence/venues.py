@@ -1,0 +1,358 @@
+"""Venue-community profiles (ForeSci §3.3 (5), Appendix B.5) from accepted-paper lists.
+
+The paper profiles venue families (ACL/EMNLP/NAACL, ICLR/ICML/NeurIPS, AAAI/IJCAI,
+SIGIR/KDD, CVPR/ICCV/ECCV) by contribution style, maturity expectations, reviewer
+risks, evidence-package expectations and nearby compatible families. Offline we derive
+them from the venue lists shipped in `venues/` (copies of shared/data/venues): which
+accepted papers are close to the domain (nearest-neighbour title cosine), what those
+papers are about (distinctive terms), and their contribution style (title cue words).
+The qualitative sentences are templates filled and selected by those numbers; each
+sentence names the numbers that drive it.
+
+Temporal integrity: a list is only used when its cycle's decision date (`venue_date`)
+is on or before the cutoff. The dates are approximate public decision /
+notification dates of each cycle (VENUE_LISTS). ICLR 2024 has submissions only (no
+decisions, snapshot 2023-11-10): it is skipped unless `include_submissions=True`,
+and never counted as accepted. AAAI/IJCAI and SIGIR/KDD have no list in the shared
+data: their profiles say so with n_papers = 0 and nothing invented.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+from assets.records import ScreenedPaper, Signal
+
+VENUE_DIR = Path(__file__).with_name("venues")
+FAMILIES = ("ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD", "CVPR/ICCV/ECCV")
+ACCEPTED_ICLR = ("poster", "spotlight", "oral")
+
+
+class VenuePaper(BaseModel):
+    title: str
+    venue: str
+    year: int
+    family: str
+    status: str
+    venue_date: date
+    abstract: str = ""
+
+
+@dataclass(frozen=True)
+class VenueList:
+    file: str
+    venue: str
+    year: int
+    family: str
+    venue_date: date  # approximate decision/notification date of the cycle
+    title_field: str
+    status_field: str | None
+    kind: str  # "accepted" (every row accepted), "decision" (filter on Decision), "submissions"
+
+
+VENUE_LISTS: tuple[VenueList, ...] = (
+    VenueList("icml2024.paperlists.jsonl.gz", "ICML", 2024, "ICLR/ICML/NeurIPS", date(2024, 5, 1), "title", "status", "accepted"),
+    VenueList("icml2025.paperlists.jsonl.gz", "ICML", 2025, "ICLR/ICML/NeurIPS", date(2025, 5, 1), "title", "status", "accepted"),
+    VenueList("neurips2024.paperlists.jsonl.gz", "NeurIPS", 2024, "ICLR/ICML/NeurIPS", date(2024, 9, 25), "title", "status", "accepted"),
+    VenueList("iclr2025.openreview_submissions.jsonl.gz", "ICLR", 2025, "ICLR/ICML/NeurIPS", date(2025, 1, 22), "Title", "Decision", "decision"),
+    VenueList("iclr2024.openreview_submissions_reviewscores_20231110.jsonl.gz", "ICLR", 2024, "ICLR/ICML/NeurIPS", date(2023, 11, 10), "Title", None, "submissions"),
+    VenueList("cvpr2024.paperlists.jsonl.gz", "CVPR", 2024, "CVPR/ICCV/ECCV", date(2024, 2, 26), "title", "status", "accepted"),
+    VenueList("cvpr2025.paperlists.jsonl.gz", "CVPR", 2025, "CVPR/ICCV/ECCV", date(2025, 2, 26), "title", "status", "accepted"),
+    VenueList("emnlp2024.taxoadapt.jsonl.gz", "EMNLP", 2024, "ACL/EMNLP/NAACL", date(2024, 9, 20), "Title", None, "accepted"),
+)
+
+# Title cue words of contribution style; anything else counts as "method".
+STYLE_CUES: dict[str, tuple[str, ...]] = {
+    "benchmark": ("benchmark", "dataset", "corpus", "testbed", "leaderboard", "arena", "evaluating",
+                  "evaluation of", "suite"),
+    "analysis": ("understanding", "analysis", "analyzing", "analysing", "study", "investigat", "revisit",
+                 "rethink", "on the", "when ", "why ", "how ", "do ", "does ", "are ", "is ", "can ",
+                 "empirical", "survey", "lessons", "towards a theory", "what "),
+}
+_BENCH_SUFFIX = re.compile(r"bench\b|gym\b", re.IGNORECASE)
+_STOP = frozenset(
+    """a an the and or of for to in on with by from as at is are via into over under than using use
+    based towards toward through its their your we our what when how why do does can beyond without
+    learning model models large language llm llms neural network networks deep new efficient improving
+    approach method framework task tasks data via""".split()
+)
+
+
+def load_venue_lists(folder: Path = VENUE_DIR, *, include_submissions: bool = False) -> list[VenuePaper]:
+    """Accepted papers of every known list in `folder` (rows without a title skipped).
+
+    ICLR 2025: only Poster / Spotlight / Oral decisions; withdrawn, desk-rejected and
+    "Submitted to ICLR 2025" (= rejected) rows are dropped. ICLR 2024 (no decisions)
+    only with `include_submissions`, as status "submitted".
+    """
+    out: list[VenuePaper] = []
+    for spec in VENUE_LISTS:
+        path = Path(folder) / spec.file
+        if not path.exists():
+            plain = path.with_suffix("")  # the uncompressed copy in shared/data/venues
+            if not plain.exists():
+                continue
+            path = plain
+        if spec.kind == "submissions" and not include_submissions:
+            continue
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                if not line.strip():
+                    continue
+                try:
+                    raw = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                title = " ".join(str(raw.get(spec.title_field) or "").split())
+                if not title:
+                    continue
+                status = str(raw.get(spec.status_field) or "accepted") if spec.status_field else "accepted"
+                if spec.kind == "decision":
+                    if not any(w in status.lower() for w in ACCEPTED_ICLR):
+                        continue
+                    status = status.replace(f"ICLR {spec.year} Conference", "").strip() or status
+                if spec.kind == "submissions":
+                    status = "submitted"
+                out.append(VenuePaper(title=title, venue=spec.venue, year=spec.year, family=spec.family,
+                                      status=status, venue_date=spec.venue_date,
+                                      abstract=" ".join(str(raw.get("Abstract") or "").split())))
+    return out
+
+
+# ----------------------------------------------------------------------------- embeddings
+
+_VECTOR_CACHE: dict[tuple[int, str], np.ndarray] = {}
+
+
+def _embed_titles_cached(titles: list[str], embed) -> np.ndarray:
+    """Embeddings of venue titles, cached per process by (embedder, content digest).
+
+    A bound method (`embedder.encode`) is a new object on each access, so the key uses
+    the object it is bound to. ~30k titles take a few seconds; the cache makes the
+    second domain / the gold builder free.
+    """
+    owner = getattr(embed, "__self__", embed)
+    digest = hashlib.sha1("\n".join(titles).encode("utf-8")).hexdigest()
+    key = (id(owner), digest)
+    if key not in _VECTOR_CACHE:
+        if len(_VECTOR_CACHE) >= 16:
+            _VECTOR_CACHE.pop(next(iter(_VECTOR_CACHE)))
+        _VECTOR_CACHE[key] = embed(titles) if titles else np.zeros((0, 1), dtype=np.float32)
+    return _VECTOR_CACHE[key]
+
+
+def _eligible(venue_papers: list[VenuePaper], cutoff: date) -> list[VenuePaper]:
+    return [v for v in venue_papers if v.venue_date <= cutoff and v.status != "submitted"]
+
+
+def _max_cos(a: np.ndarray, b: np.ndarray, chunk: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+    """For every row of a: max cosine to the rows of b and its argmax (chunked)."""
+    best = np.full(len(a), -1.0, dtype=np.float32)
+    arg = np.zeros(len(a), dtype=np.int64)
+    if len(a) == 0 or len(b) == 0:
+        return best, arg
+    for s in range(0, len(a), chunk):
+        sims = a[s:s + chunk] @ b.T
+        arg[s:s + chunk] = sims.argmax(axis=1)
+        best[s:s + chunk] = sims.max(axis=1)
+    return best, arg
+
+
+def _topk_mean(a: np.ndarray, b: np.ndarray, k: int, chunk: int = 2048) -> np.ndarray:
+    out = np.zeros(len(a), dtype=np.float32)
+    if len(b) == 0:
+        return out
+    k = min(k, len(b))
+    for s in range(0, len(a), chunk):
+        sims = a[s:s + chunk] @ b.T
+        top = np.partition(sims, -k, axis=1)[:, -k:]
+        out[s:s + chunk] = top.mean(axis=1)
+    return out
+
+
+def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 5) -> dict[str, float]:
+    """Per family: mean over `texts` of the mean top-k cosine to its accepted titles.
+
+    Only lists with venue_date <= `cutoff` count (the gold builder passes a later date to
+    see where future papers fit). Families without any eligible list are omitted rather
+    than given a made-up score.
+    """
+    eligible = _eligible(venue_papers, cutoff)
+    if not texts or not eligible:
+        return {}
+    titles = sorted({v.title for v in venue_papers})  # one cache entry for every cutoff
+    vecs = _embed_titles_cached(titles, embed)
+    row = {t: i for i, t in enumerate(titles)}
+    q = embed(list(texts))
+    out = {}
+    for fam in FAMILIES:
+        idx = sorted({row[v.title] for v in eligible if v.family == fam})
+        if idx:
+            out[fam] = round(float(_topk_mean(q, vecs[idx], k).mean()), 6)
+    return out
+
+
+# ----------------------------------------------------------------------------- profiles
+
+
+def title_style(title: str) -> str:
+    low = title.lower() + " "
+    if _BENCH_SUFFIX.search(title) or any(c in low for c in STYLE_CUES["benchmark"]):
+        return "benchmark"
+    if any(low.startswith(c) or f" {c}" in low or f": {c}" in low for c in STYLE_CUES["analysis"]):
+        return "analysis"
+    return "method"
+
+
+def distinctive_terms(close: list[str], rest: list[str], k: int = 10) -> list[str]:
+    """Terms over-represented in the close titles vs the rest of the family (log-odds)."""
+    def counts(titles):
+        c = Counter()
+        for t in titles:
+            toks = [w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in _STOP and len(w) > 2]
+            c.update(set(toks))
+        return c
+    a, b = counts(close), counts(rest)
+    na, nb = max(1, len(close)), max(1, len(rest))
+    scored = [(-(np.log((a[w] + 0.5) / na) - np.log((b[w] + 0.5) / nb)), w) for w in a if a[w] >= 2]
+    return [w for _, w in sorted(scored)[:k]]
+
+
+def _domain_reference(domain_papers: list[ScreenedPaper], cutoff: date, max_ref: int) -> list[ScreenedPaper]:
+    """Cutoff-visible, non-excluded domain papers; the `max_ref` most relevant if more."""
+    ref = [p for p in domain_papers if p.published <= cutoff and p.label != "excluded"]
+    ref.sort(key=lambda p: (-p.relevance, p.arxiv_id))
+    return sorted(ref[:max_ref], key=lambda p: p.arxiv_id)
+
+
+def build_venue_profiles(
+    venue_papers: list[VenuePaper],
+    domain_papers: list[ScreenedPaper],
+    cutoff: date,
+    embed,
+    *,
+    domain: str,
+    threshold: float = 0.75,
+    max_ref: int = 3000,
+    n_examples: int = 5,
+) -> list[Signal]:
+    """One venue_profile signal per family (FAMILIES order), from lists dated <= cutoff.
+
+    A venue paper is *close* to the domain when the cosine of its title to the nearest
+    domain-paper title is >= `threshold` (titles on both sides, so lengths match). The
+    domain side is at most `max_ref` cutoff-visible papers (most relevant first) to keep
+    the nearest-neighbour search a few seconds. paper_ids = the domain papers that are
+    nearest neighbours of the family's close papers (the KB papers this profile rests on).
+    """
+    eligible = _eligible(venue_papers, cutoff)
+    ref = _domain_reference(domain_papers, cutoff, max_ref)
+    titles = sorted({v.title for v in venue_papers})
+    row = {t: i for i, t in enumerate(titles)}
+    all_vecs = _embed_titles_cached(titles, embed) if titles else np.zeros((0, 1))
+    ref_vecs = embed([p.title for p in ref]) if ref else np.zeros((0, 1), dtype=np.float32)
+    per_family: dict[str, dict] = {}
+    for fam in FAMILIES:
+        fam_papers = sorted((v for v in eligible if v.family == fam), key=lambda v: (v.venue, v.year, v.title))
+        if not fam_papers:
+            per_family[fam] = {"n": 0}
+            continue
+        vecs = all_vecs[[row[v.title] for v in fam_papers]]
+        best, arg = _max_cos(vecs, ref_vecs)
+        close = [i for i in range(len(fam_papers)) if best[i] >= threshold]
+        close.sort(key=lambda i: (-float(best[i]), fam_papers[i].title))
+        styles = Counter(title_style(fam_papers[i].title) for i in close)
+        nn = Counter(ref[int(arg[i])].arxiv_id for i in close)
+        per_family[fam] = {
+            "n": len(fam_papers), "papers": fam_papers, "close": close, "best": best, "styles": styles,
+            "nn": [pid for pid, _ in sorted(nn.items(), key=lambda kv: (-kv[1], kv[0]))[:10]],
+            "venues": sorted({f"{v.venue} {v.year} (decisions ~{v.venue_date})" for v in fam_papers}),
+        }
+    shares = {f: len(d["close"]) / d["n"] for f, d in per_family.items() if d["n"]}
+    signals = []
+    for i, fam in enumerate(FAMILIES):
+        d = per_family[fam]
+        sid = f"sig:venue_profile:{i:03d}"
+        if not d["n"]:
+            has_list = any(spec.family == fam and spec.kind != "submissions" for spec in VENUE_LISTS)
+            note = ("no accepted-paper list dated on or before the cutoff" if has_list
+                    else "no accepted-paper list available")
+            signals.append(Signal(
+                signal_id=sid, kind="venue_profile", domain=domain, cutoff=cutoff, title=f"{fam} profile",
+                summary=f"{fam}: {note}; no profile is derived (nothing invented).",
+                stats={"n_papers": 0.0, "n_close": 0.0, "share_close": 0.0},
+                details={"family": [fam], "note": [note]},
+            ))
+            continue
+        n, close = d["n"], d["close"]
+        n_close = len(close)
+        share_close = n_close / n
+        st = {s: (d["styles"][s] / n_close if n_close else 0.0) for s in ("method", "benchmark", "analysis")}
+        papers = d["papers"]
+        close_titles = [papers[j].title for j in close]
+        rest_titles = [papers[j].title for j in range(n) if j not in set(close)]
+        terms = distinctive_terms(close_titles, rest_titles)
+        others = sorted(((s, f) for f, s in shares.items() if f != fam), reverse=True)
+        compatible = [f"{f} (share_close {s:.3f})" for s, f in others if s >= 0.5 * share_close and s > 0]
+        maturity, risks, expectations = profile_sentences(fam, n, n_close, share_close, st)
+        signals.append(Signal(
+            signal_id=sid, kind="venue_profile", domain=domain, cutoff=cutoff, title=f"{fam} profile",
+            summary=(f"{fam}: {n_close} of {n} accepted papers ({share_close:.1%}) are close to {domain} "
+                     f"(title cosine >= {threshold}); style mix method {st['method']:.0%} / benchmark "
+                     f"{st['benchmark']:.0%} / analysis {st['analysis']:.0%}."),
+            paper_ids=sorted(p for p in d["nn"]),
+            stats={"n_papers": float(n), "n_close": float(n_close), "share_close": round(share_close, 5),
+                   "style_method": round(st["method"], 4), "style_benchmark": round(st["benchmark"], 4),
+                   "style_analysis": round(st["analysis"], 4),
+                   "mean_nn_cos": round(float(np.mean(d["best"])), 4), "threshold": threshold},
+            details={"family": [fam], "venues": d["venues"], "terms": terms,
+                     "example_titles": close_titles[:n_examples], "maturity": maturity,
+                     "reviewer_risks": risks, "evidence_expectations": expectations,
+                     "compatible_families": compatible},
+        ))
+    return signals
+
+
+def profile_sentences(fam: str, n: int, n_close: int, share_close: float, st: dict[str, float]):
+    """Template sentences chosen by the numbers; each one states what drives it."""
+    if share_close >= 0.05:
+        maturity = [f"established topic here: {share_close:.1%} of accepted papers are close (>= 5%); "
+                    f"reviewers will compare against the {n_close} accepted close papers, so incremental "
+                    "gains need strong baselines."]
+    elif share_close >= 0.01:
+        maturity = [f"present but not central: {share_close:.1%} of accepted papers are close (1-5%); "
+                    "a clear positioning against the closest accepted work is expected."]
+    else:
+        maturity = [f"emerging or marginal here: {share_close:.1%} close (< 1%); venue fit must be argued "
+                    "and novelty is easier to claim than relevance."]
+    risks = []
+    if st["method"] >= 0.6:
+        risks.append(f"incremental-method risk: {st['method']:.0%} of close accepted titles are methods (>= 60%).")
+    if st["benchmark"] >= 0.15:
+        risks.append(f"benchmark-crowding risk: {st['benchmark']:.0%} of close titles are benchmarks/datasets (>= 15%); "
+                     "a new benchmark must show what existing ones miss.")
+    if st["analysis"] >= 0.2:
+        risks.append(f"analysis papers are common ({st['analysis']:.0%} >= 20%): claims must generalise beyond one setup.")
+    if share_close < 0.01:
+        risks.append(f"scope-fit risk: only {n_close} of {n} accepted papers are close (< 1%).")
+    if not risks:
+        risks.append("no dominant risk from the style mix (no style above its threshold).")
+    expectations = [
+        f"evidence mix of close accepted papers: method {st['method']:.0%}, benchmark/dataset "
+        f"{st['benchmark']:.0%}, analysis {st['analysis']:.0%}; match the dominant style's evidence package."
+    ]
+    if st["benchmark"] >= 0.15:
+        expectations.append("benchmark share >= 15%: released data, baseline sweeps and contamination checks expected.")
+    if st["method"] >= 0.6:
+        expectations.append("method share >= 60%: head-to-head comparisons with the closest accepted methods and ablations expected.")
+    return maturity, risks, expectations

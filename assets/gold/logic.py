@@ -1,0 +1,501 @@
+"""Hidden gold targets from the future window (ForeSci §3.4 G_{>t}(q), Appendix C.1).
+
+Gold is measured, not opined: every target is computed from the papers published in
+(cutoff, window_end] and records the numbers and future paper ids it rests on.
+
+Mapping future papers to candidates (direction, planning). Each option's candidate gets a
+centroid = mean embedding of its pre-cutoff papers (signal paper_ids ∩ public papers) and
+a threshold = the ASSIGN_QUANTILE (25th) percentile of its own papers' cosine to that
+centroid. A paper goes to its nearest option if its cosine clears that option's threshold.
+
+Momentum of option i = future share / recent pre-cutoff share, where future share =
+assigned future papers / all in-domain future papers (volume-normalised), and the recent
+share is measured with the SAME classifier over the public papers of the RECENT_MONTHS
+before the cutoff (so the ratio compares like with like; `prior_from="signal"` uses the
+evidence stage's `share_recent` instead). A zero prior count is smoothed to 0.5 papers.
+
+Trajectory: accelerating if momentum >= ACCELERATING_MIN, cooling if <= COOLING_MAX;
+between them, fragmenting if the option's future papers split into >= FRAGMENT_MIN_NEW
+new subdirections or their mean cosine to the centroid fell by >= FRAGMENT_COHESION_DROP
+versus its pre-cutoff papers; else steady.
+
+New subdirections: the option's future papers are clustered (average-link, cosine
+distance <= NEW_CLUSTER_DISTANCE); a cluster of >= NEW_CLUSTER_MIN papers whose centroid
+has cosine < NEW_NODE_MAX_COS to every existing node centroid of the candidate's subtree
+is a subdirection created after the cutoff; it is labelled by its top terms.
+
+Slot variants taken from future papers are flagged in `numbers` as
+"future_variant:<slot>:<i>" = 1 so the leakage check can look for them in public text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import date, timedelta
+
+import numpy as np
+from sklearn.cluster import AgglomerativeClustering
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from assets.corpus.logic import add_months, paper_text
+from assets.gold.leakage import FUTURE_VARIANT_KEY
+from assets.records import GoldClaim, GoldSlot, GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
+from assets.tasks.logic import direction_name
+
+ASSIGN_QUANTILE = 0.25
+RECENT_MONTHS = 3
+ZERO_PRIOR_SMOOTHING = 0.5
+ACCELERATING_MIN = 1.25
+COOLING_MAX = 0.8
+FRAGMENT_MIN_NEW = 2
+FRAGMENT_COHESION_DROP = 0.05
+NEW_CLUSTER_DISTANCE = 0.25
+NEW_CLUSTER_MIN = 3
+NEW_NODE_MAX_COS = 0.85
+NEIGHBOUR_RATIO = 0.85  # runner-up momentum within 85% of the winner's: acceptable neighbour
+MIN_FUTURE_MAPPED = 3  # fewer mapped future papers: insufficient evidence, strength 0
+FULL_SUPPORT = 20  # future papers behind the winner for full support strength
+BOTTLENECK_FULL_SUPPORT = 10
+VENUE_NEIGHBOURS = 10
+VENUE_NEIGHBOUR_MIN_COS = 0.5
+VENUE_FULL_MARGIN = 0.05  # score gap (cosine units) between top-2 venue families for full margin
+METHOD_CUES = re.compile(r"\b(we propose|we introduce|we present|we develop|our (?:method|approach|framework)|"
+                         r"framework|by (?:\w+ing)|leverag\w+|enables?)\b", re.IGNORECASE)
+_WORD = re.compile(r"[a-z][a-z0-9\-]{2,}")
+
+VenueScorer = Callable[[list[str]], dict[str, float]]
+
+
+# --------------------------------------------------------------------------------------
+# small helpers
+# --------------------------------------------------------------------------------------
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(v)
+    return v / n if n > 0 else v
+
+
+def top_terms(texts: Sequence[str], background: Counter, n_background: int, k: int = 3) -> list[str]:
+    """Terms frequent in `texts` and rare in the background documents (tf x idf)."""
+    tf: Counter = Counter()
+    for text in texts:
+        tf.update({w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS})
+    scored = [(c * math.log((1 + n_background) / (1 + background.get(w, 0))), w) for w, c in tf.items() if c >= 2 or len(texts) < 2]
+    return [w for _, w in sorted(scored, key=lambda x: (-x[0], x[1]))[:k]]
+
+
+def document_frequency(texts: Sequence[str]) -> Counter:
+    df: Counter = Counter()
+    for text in texts:
+        df.update({w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS})
+    return df
+
+
+def method_sentence(abstract: str) -> str | None:
+    for sentence in re.split(r"(?<=[.!?])\s+", abstract):
+        if METHOD_CUES.search(sentence) and 40 <= len(sentence) <= 400:
+            return sentence.strip()
+    return None
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+class _Claims:
+    def __init__(self, task_id: str):
+        self.task_id, self.items = task_id, []
+
+    def add(self, text: str, type_: str, scope: str, importance: float) -> None:
+        self.items.append(GoldClaim(claim_id=f"{self.task_id}-c{len(self.items) + 1:02d}", text=text, type=type_,
+                                    time_scope=scope, importance=round(float(min(1.0, max(0.0, importance))), 3)))
+
+
+class _Slots:
+    def __init__(self):
+        self.slots: list[GoldSlot] = []
+        self.flags: dict[str, float] = {}
+
+    def add(self, name: str, public: list[str], future: list[str] = ()) -> None:
+        variants = list(dict.fromkeys(v for v in public if v))
+        fut = [v for v in dict.fromkeys(future) if v and v not in variants]
+        for i in range(len(variants), len(variants) + len(fut)):
+            self.flags[f"{FUTURE_VARIANT_KEY}:{name}:{i}"] = 1.0
+        if variants or fut:
+            self.slots.append(GoldSlot(slot=name, variants=variants + fut))
+
+
+# --------------------------------------------------------------------------------------
+# the shared context: vectors computed once per partition
+# --------------------------------------------------------------------------------------
+
+
+class _Context:
+    def __init__(self, nodes, public_papers, future_papers, embed, cutoff, window_end):
+        self.cutoff, self.window_end = cutoff, window_end
+        self.embed = embed
+        pub = sorted((p for p in public_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
+        fut = sorted((p for p in future_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
+        self.public, self.future = pub, fut
+        self.pub_index = {p.arxiv_id: i for i, p in enumerate(pub)}
+        self.pub_vecs = embed([paper_text(p) for p in pub]) if pub else np.zeros((0, 1), np.float32)
+        self.fut_vecs = embed([paper_text(p) for p in fut]) if fut else np.zeros((0, self.pub_vecs.shape[1]), np.float32)
+        recent_start = add_months(cutoff, -RECENT_MONTHS)
+        self.recent_idx = np.array([i for i, p in enumerate(pub) if p.published > recent_start], dtype=int)
+        self.fut_df = document_frequency([p.title + " " + p.abstract for p in fut])
+        self.nodes = {n.node_id: n for n in nodes}
+        self.children: dict[str, list[str]] = {}
+        for n in nodes:
+            if n.parent_id:
+                self.children.setdefault(n.parent_id, []).append(n.node_id)
+        self._node_centroids: dict[str, np.ndarray | None] = {}
+        self.window = f"{cutoff + timedelta(days=1)} to {window_end}"
+
+    def centroid_of(self, paper_ids: Sequence[str]) -> tuple[np.ndarray | None, np.ndarray]:
+        idx = sorted({self.pub_index[p] for p in paper_ids if p in self.pub_index})
+        if not idx:
+            return None, np.zeros(0)
+        vecs = self.pub_vecs[idx]
+        c = _unit(vecs.mean(axis=0))
+        return c, vecs @ c
+
+    def node_centroid(self, node_id: str) -> np.ndarray | None:
+        if node_id not in self._node_centroids:
+            node = self.nodes.get(node_id)
+            self._node_centroids[node_id] = self.centroid_of(node.paper_ids)[0] if node else None
+        return self._node_centroids[node_id]
+
+    def subtree(self, node_ids: Sequence[str]) -> list[str]:
+        out, stack = [], list(node_ids)
+        while stack:
+            n = stack.pop()
+            if n not in out:
+                out.append(n)
+                stack.extend(self.children.get(n, []))
+        return out
+
+
+class _Candidate:
+    """One option's candidate with its centroid and threshold."""
+
+    def __init__(self, ctx: _Context, signal: Signal):
+        self.signal = signal
+        self.centroid, own = ctx.centroid_of(signal.paper_ids)
+        self.n_public = len(own)
+        self.threshold = float(np.quantile(own, ASSIGN_QUANTILE)) if len(own) else 1.0
+        self.cohesion_pre = float(own.mean()) if len(own) else 0.0
+
+
+def _assign(vecs: np.ndarray, cands: list[_Candidate]) -> np.ndarray:
+    """Index of the assigned candidate for each row, -1 when none clears its threshold."""
+    if len(vecs) == 0 or not cands:
+        return np.full(len(vecs), -1, dtype=int)
+    dim = vecs.shape[1]
+    C = np.stack([c.centroid if c.centroid is not None else np.zeros(dim, np.float32) for c in cands])
+    sims = vecs @ C.T
+    for j, c in enumerate(cands):
+        if c.centroid is None:
+            sims[:, j] = -np.inf
+    best = sims.argmax(axis=1)
+    thr = np.array([c.threshold for c in cands])
+    ok = sims[np.arange(len(vecs)), best] >= thr[best]
+    return np.where(ok, best, -1)
+
+
+def new_subdirections(ctx: _Context, cand: _Candidate, fut_rows: np.ndarray) -> list[list[str]]:
+    """Top-term labels of clusters of the candidate's future papers far from every existing node."""
+    if len(fut_rows) < NEW_CLUSTER_MIN:
+        return []
+    vecs = ctx.fut_vecs[fut_rows]
+    labels = AgglomerativeClustering(n_clusters=None, metric="cosine", linkage="average",
+                                     distance_threshold=NEW_CLUSTER_DISTANCE).fit_predict(vecs)
+    existing = [c for n in ctx.subtree(cand.signal.node_ids) if (c := ctx.node_centroid(n)) is not None]
+    if cand.centroid is not None:
+        existing.append(cand.centroid)
+    E = np.stack(existing) if existing else np.zeros((0, vecs.shape[1]))
+    out = []
+    for lab in sorted(set(labels)):
+        members = np.where(labels == lab)[0]
+        if len(members) < NEW_CLUSTER_MIN:
+            continue
+        centroid = _unit(vecs[members].mean(axis=0))
+        if len(E) and float((E @ centroid).max()) >= NEW_NODE_MAX_COS:
+            continue
+        papers = [ctx.future[fut_rows[m]] for m in members]
+        out.append(top_terms([p.title + " " + p.abstract for p in papers], ctx.fut_df, len(ctx.future)))
+    return sorted(out, key=lambda t: " / ".join(t))
+
+
+def trajectory_of(momentum: float, n_new: int, cohesion_drop: float) -> str:
+    if momentum >= ACCELERATING_MIN:
+        return "accelerating"
+    if momentum <= COOLING_MAX:
+        return "cooling"
+    if n_new >= FRAGMENT_MIN_NEW or cohesion_drop >= FRAGMENT_COHESION_DROP:
+        return "fragmenting"
+    return "steady"
+
+
+# --------------------------------------------------------------------------------------
+# families
+# --------------------------------------------------------------------------------------
+
+
+def _insufficient(task: Task, claims: _Claims, why: str, numbers: dict, future_ids: list[str]) -> GoldTarget:
+    claims.add(f"Insufficient future evidence to validate this task: {why}.", "future-realisation",
+               f"{task.window_start} to {task.window_end}", 0.0)
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      claims=claims.items, numbers=numbers, future_paper_ids=future_ids, strength=0.0)
+
+
+def _option_momentum(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signal], prior_from: str) -> GoldTarget:
+    from assets.records import TRAJECTORIES
+
+    claims, slots = _Claims(task.task_id), _Slots()
+    scope = f"{task.window_start} to {task.window_end}"
+    opts = [o for o in task.options if build.option_signal_ids.get(o.option_id) in signals]
+    cands = [_Candidate(ctx, signals[build.option_signal_ids[o.option_id]]) for o in opts]
+    fut_assign = _assign(ctx.fut_vecs, cands)
+    rec_assign = _assign(ctx.pub_vecs[ctx.recent_idx], cands) if len(ctx.recent_idx) else np.zeros(0, int)
+    n_future, n_recent = len(ctx.future), len(ctx.recent_idx)
+    numbers: dict[str, float] = {"n_future_total": float(n_future), "n_recent_public": float(n_recent),
+                                 "n_future_mapped": float((fut_assign >= 0).sum())}
+    rows: dict[str, np.ndarray] = {}
+    stats: dict[str, dict] = {}
+    for j, (o, c) in enumerate(zip(opts, cands)):
+        fr = np.where(fut_assign == j)[0]
+        rows[o.option_id] = fr
+        f_share = len(fr) / n_future if n_future else 0.0
+        prior_count = int((rec_assign == j).sum())
+        if prior_from == "signal" or n_recent == 0:
+            p_share = float(c.signal.stats.get("share_recent", 0.0))
+        else:
+            p_share = max(prior_count, ZERO_PRIOR_SMOOTHING) / n_recent
+        if p_share <= 0:
+            p_share = ZERO_PRIOR_SMOOTHING / max(n_recent, 1)
+        momentum = f_share / p_share
+        coh_f = float((ctx.fut_vecs[fr] @ c.centroid).mean()) if len(fr) and c.centroid is not None else c.cohesion_pre
+        new = new_subdirections(ctx, c, fr)
+        traj = trajectory_of(momentum, len(new), c.cohesion_pre - coh_f)
+        stats[o.option_id] = dict(m=momentum, f=f_share, p=p_share, n=len(fr), new=new, traj=traj)
+        oid = o.option_id
+        numbers.update({f"momentum:{oid}": round(momentum, 5), f"future_share:{oid}": round(f_share, 6),
+                        f"prior_share:{oid}": round(p_share, 6), f"future_count:{oid}": float(len(fr)),
+                        f"prior_count:{oid}": float(prior_count), f"public_papers:{oid}": float(c.n_public),
+                        f"threshold:{oid}": round(c.threshold, 5), f"cohesion_pre:{oid}": round(c.cohesion_pre, 5),
+                        f"cohesion_future:{oid}": round(coh_f, 5), f"new_subdirections:{oid}": float(len(new)),
+                        f"trajectory:{oid}": float(TRAJECTORIES.index(traj))})
+    future_ids = [ctx.future[i].arxiv_id for i in np.where(fut_assign >= 0)[0]]
+    ranking = sorted(stats, key=lambda k: (-stats[k]["m"], -stats[k]["n"], k))
+    if len(future_ids) < MIN_FUTURE_MAPPED or not ranking:
+        gold = _insufficient(task, claims, f"only {len(future_ids)} future papers map to the options", numbers, future_ids)
+        gold.preferred_ranking = ranking
+        return gold
+    name = {o.option_id: direction_name(signals[build.option_signal_ids[o.option_id]]) for o in opts}
+    text = {o.option_id: o.text for o in opts}
+    top, second = ranking[0], ranking[1] if len(ranking) > 1 else None
+    st = stats[top]
+    top_sig = signals[build.option_signal_ids[top]]
+
+    def top_titles(oid: str, k: int = 2) -> list[str]:
+        c = cands[[o.option_id for o in opts].index(oid)]
+        fr = rows[oid]
+        order = fr[np.argsort(-(ctx.fut_vecs[fr] @ c.centroid), kind="stable")] if len(fr) else fr
+        return [ctx.future[i].title for i in order[:k]]
+
+    primary = "top_priority" if task.family == "planning" else "primary_direction"
+    slots.add(primary, [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])], top_titles(top))
+    slots.add("trajectory", [f"{name[top]} is {st['traj']}", f"{name[top]} will be {st['traj']} between {scope}"])
+    if second and stats[second]["m"] >= NEIGHBOUR_RATIO * st["m"]:
+        slots.add("neighbour", [text[second], name[second]], top_titles(second))
+
+    # claims bank
+    for oid in ranking:
+        sig = signals[build.option_signal_ids[oid]]
+        claims.add(f"Before {task.cutoff}, {name[oid]} had {len(sig.paper_ids)} papers in the domain.",
+                   "historical", "pre-cutoff", 0.3)
+    claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {name[top]} held {_pct(st['p'])} of new papers in the domain.",
+               "historical", "pre-cutoff", 0.4)
+    claims.add(f"Between {scope}, {name[top]} gained the largest volume-normalised share among the options "
+               f"(momentum {st['m']:.2f}).", "future-realisation", scope, 1.0)
+    claims.add(f"Between {scope}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8)
+    verb = "rose" if st["f"] >= st["p"] else "fell"
+    claims.add(f"{name[top]}'s share of the domain's papers {verb} from {_pct(st['p'])} to {_pct(st['f'])} "
+               f"({st['n']} papers in the window).", "statistical", scope, 0.6)
+    last = ranking[-1]
+    if last != top:
+        sl = stats[last]
+        claims.add(f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}; share "
+                   f"{_pct(sl['p'])} to {_pct(sl['f'])}).", "statistical", scope, 0.4)
+    for oid in ranking[:2]:
+        for terms in stats[oid]["new"][:2]:
+            claims.add(f"New subdirection '{' / '.join(terms)}' emerged under {name[oid]}.", "taxonomy", scope, 0.5)
+    if task.family == "planning":
+        claims.add(f"{name[top]} should be the top priority for a plan starting after {task.cutoff}.",
+                   "future-realisation", scope, 0.9)
+        feas = [s for s in signals.values() if s.kind == "feasibility" and set(s.node_ids) & set(top_sig.node_ids)]
+        for f in feas[:1]:
+            for dep in f.details.get("dependencies", [])[:2]:
+                claims.add(f"A dependency of {name[top]} before {task.cutoff}: {dep}.", "historical", "pre-cutoff", 0.3)
+            for risk in f.details.get("risks", [])[:2]:
+                claims.add(f"A risk of {name[top]} before {task.cutoff}: {risk}.", "historical", "pre-cutoff", 0.3)
+
+    margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
+    strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
+    numbers["margin"] = round(margin, 5)
+    numbers.update(slots.flags)
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      preferred_ranking=ranking, trajectory=st["traj"], slots=slots.slots, claims=claims.items,
+                      numbers=numbers, future_paper_ids=sorted(future_ids), strength=round(float(strength), 4))
+
+
+def _bottleneck(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+    claims, slots = _Claims(task.task_id), _Slots()
+    scope = f"{task.window_start} to {task.window_end}"
+    used = [signals[s] for s in build.signal_ids if s in signals]
+    cand_sig = next((s for s in used if s.kind == "candidate_direction"), None)
+    bns = [s for s in used if s.kind == "bottleneck"]
+    numbers: dict[str, float] = {"n_future_total": float(len(ctx.future)), "n_bottlenecks": float(len(bns))}
+    if cand_sig is None or not bns:
+        return _insufficient(task, claims, "the task has no subdirection or bottleneck signals", numbers, [])
+    cand = _Candidate(ctx, cand_sig)
+    rows = np.where(_assign(ctx.fut_vecs, [cand]) == 0)[0]
+    numbers["n_future_subdirection"] = float(len(rows))
+    future_ids = sorted(ctx.future[i].arxiv_id for i in rows)
+    sub = direction_name(cand_sig)
+    if len(rows) < MIN_FUTURE_MAPPED:
+        return _insufficient(task, claims, f"only {len(rows)} future papers fall in {sub}", numbers, future_ids)
+    B = np.stack([_unit(ctx.embed([b.title] + list(b.details.get("quotes", []) or [b.summary])).mean(axis=0)) for b in bns])
+    sims = ctx.fut_vecs[rows] @ B.T  # (future papers of the subdirection, bottlenecks)
+    nearest = sims.argmax(axis=1)
+    counts = np.bincount(nearest, minlength=len(bns))
+    mean_sim = np.array([sims[nearest == j, j].mean() if counts[j] else 0.0 for j in range(len(bns))])
+    order = sorted(range(len(bns)), key=lambda j: (-counts[j], -mean_sim[j], bns[j].signal_id))
+    for j, b in enumerate(bns):
+        numbers[f"addressed:{j}"] = float(counts[j])
+    root = order[0]
+    b = bns[root]
+    addressing = rows[nearest == root]
+    addressing = addressing[np.argsort(-sims[nearest == root, root], kind="stable")]
+    top_papers = [ctx.future[i] for i in addressing[:3]]
+    quotes = list(b.details.get("quotes", []))[:3] or [b.summary]
+    slots.add("root_bottleneck", [b.title, *quotes])
+    terms = top_terms([p.title + " " + p.abstract for p in top_papers], ctx.fut_df, len(ctx.future), k=4)
+    slots.add("opportunity", [], [p.title for p in top_papers] + ([" / ".join(terms)] if terms else []))
+    mechanisms = [m for p in top_papers if (m := method_sentence(p.abstract))]
+    slots.add("mechanism", [], mechanisms[:2])
+    claims.add(f"Before {task.cutoff}, {int(b.stats.get('recurrence', len(b.paper_ids)))} papers reported the limitation "
+               f"'{b.title}' in {sub}.", "historical", "pre-cutoff", 0.4)
+    claims.add(f"Between {scope}, the most-addressed bottleneck in {sub} was '{b.title}', targeted by "
+               f"{int(counts[root])} new papers.", "future-realisation", scope, 1.0)
+    claims.add(f"{int(counts[root])} of {len(rows)} new papers in {sub} ({_pct(counts[root] / len(rows))}) address "
+               f"'{b.title}'.", "statistical", scope, 0.6)
+    if terms:
+        claims.add(f"Reducing '{b.title}' opened work on {', '.join(terms)}.", "future-realisation", scope, 0.8)
+    for terms_new in new_subdirections(ctx, cand, rows)[:2]:
+        claims.add(f"New subdirection '{' / '.join(terms_new)}' emerged under {sub}.", "taxonomy", scope, 0.5)
+    c1 = int(counts[root])
+    c2 = int(counts[order[1]]) if len(order) > 1 else 0
+    margin = (c1 - c2) / c1 if c1 else 0.0
+    strength = min(1.0, c1 / BOTTLENECK_FULL_SUPPORT) * (0.25 + 0.75 * margin)
+    numbers.update({"margin": round(margin, 5), **slots.flags})
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      preferred_ranking=[bns[j].title for j in order], slots=slots.slots, claims=claims.items,
+                      numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4))
+
+
+_PROJECT = re.compile(r'Project description: "(.*?)"\s', re.DOTALL)
+
+
+def _venue(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signal], venue_scorer: VenueScorer | None) -> GoldTarget:
+    claims, slots = _Claims(task.task_id), _Slots()
+    scope = f"{task.window_start} to {task.window_end}"
+    m = _PROJECT.search(task.question)
+    project = m.group(1) if m else task.question
+    fam = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
+           if build.option_signal_ids.get(o.option_id) in signals}
+    numbers: dict[str, float] = {"n_future_total": float(len(ctx.future))}
+    if len(fam) < 2:
+        return _insufficient(task, claims, "fewer than two venue options", numbers, [])
+    pv = ctx.embed([project])[0]
+    sims = ctx.fut_vecs @ pv if len(ctx.future) else np.zeros(0)
+    near = [i for i in np.argsort(-sims, kind="stable")[:VENUE_NEIGHBOURS] if sims[i] >= VENUE_NEIGHBOUR_MIN_COS]
+    texts = [paper_text(ctx.future[i]) for i in near] or [project]
+    future_ids = sorted(ctx.future[i].arxiv_id for i in near)
+    numbers["n_future_neighbours"] = float(len(near))
+    if venue_scorer is not None:
+        raw = venue_scorer(texts)
+        scores = {oid: float(raw.get(s.title, float("nan"))) for oid, s in fam.items()}
+        scores = {k: v for k, v in scores.items() if not math.isnan(v)}
+    else:  # fallback: similarity to each family profile's terms and example titles
+        T = np.asarray(ctx.embed(texts)).mean(axis=0)
+        scores = {}
+        for oid, s in fam.items():
+            prof = " ".join(s.details.get("top_terms", []) + s.details.get("example_titles", [])) or s.title
+            scores[oid] = float(_unit(T) @ ctx.embed([prof])[0])
+    for oid, v in scores.items():
+        numbers[f"venue_score:{oid}"] = round(v, 5)
+    ranking = sorted(scores, key=lambda k: (-scores[k], k))
+    if len(ranking) < 2:
+        return _insufficient(task, claims, "no venue scores for the options", numbers, future_ids)
+    top, second = ranking[0], ranking[1]
+    name = {oid: s.title for oid, s in fam.items()}
+    slots.add("best_venue", [name[top], next(o.text for o in task.options if o.option_id == top)])
+    claims.add(f"{name[top]} is the best fit for the project in the next venue cycle.", "venue", scope, 1.0)
+    claims.add(f"{name[second]} is the runner-up venue family for the project.", "venue", scope, 0.5)
+    for oid in ranking:
+        s = fam[oid]
+        claims.add(f"Before {task.cutoff}, the {name[oid]} venue lists held {int(s.stats.get('n_papers', 0))} papers, "
+                   f"{_pct(s.stats.get('domain_share', 0.0))} of them in this domain.", "historical", "pre-cutoff", 0.2)
+    if near:
+        claims.add(f"Between {scope}, {len(near)} closely related papers appeared; their content fits {name[top]} best.",
+                   "future-realisation", scope, 0.7)
+    margin = min(1.0, max(0.0, (scores[top] - scores[second]) / VENUE_FULL_MARGIN))
+    strength = (0.5 + 0.5 * min(1.0, len(near) / VENUE_NEIGHBOURS)) * margin
+    numbers.update({"margin": round(margin, 5), **slots.flags})
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      preferred_ranking=ranking, slots=slots.slots, claims=claims.items, numbers=numbers,
+                      future_paper_ids=future_ids, strength=round(float(strength), 4))
+
+
+def build_gold(
+    tasks: list[Task],
+    builds: list[TaskBuild],
+    signals: list[Signal],
+    nodes: list[TaxonomyNode],
+    public_papers: list[ScreenedPaper],
+    future_papers: list[ScreenedPaper],
+    embed,
+    *,
+    cutoff: date,
+    window_end: date,
+    venue_scorer: VenueScorer | None = None,
+    prior_from: str = "recomputed",
+) -> list[GoldTarget]:
+    """One hidden `GoldTarget` per task, in task order (see the module docstring).
+
+    `venue_scorer(texts) -> {family name: score}` ranks venue families for texts (the
+    evidence stage's `venue_similarity` bound to its venue lists and date); without it the
+    families are ranked by similarity to their profiles' top terms and example titles.
+    """
+    if prior_from not in ("recomputed", "signal"):
+        raise ValueError("prior_from must be 'recomputed' or 'signal'")
+    ctx = _Context(nodes, public_papers, future_papers, embed, cutoff, window_end)
+    by_id = {s.signal_id: s for s in signals}
+    build_of = {b.task_id: b for b in builds}
+    out: list[GoldTarget] = []
+    for task in tasks:
+        build = build_of.get(task.task_id)
+        if build is None:
+            out.append(_insufficient(task, _Claims(task.task_id), "no construction record", {}, []))
+        elif task.family in ("direction", "planning"):
+            out.append(_option_momentum(ctx, task, build, by_id, prior_from))
+        elif task.family == "bottleneck":
+            out.append(_bottleneck(ctx, task, build, by_id))
+        else:
+            out.append(_venue(ctx, task, build, by_id, venue_scorer))
+    return out
