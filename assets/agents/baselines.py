@@ -289,9 +289,21 @@ def root_bottleneck(subject: str, hits, full_text: dict[str, str]) -> dict:
         for w in cands[j][2]:
             in_group.setdefault(w, set()).add(cands[j][0])
     weight = {w: len(p) * math.log(1 + n_docs / doc_freq[w]) for w, p in in_group.items()}
-    ranked = sorted(weight, key=lambda w: (-weight[w], w))
+    chosen = sorted(weight, key=lambda w: (-weight[w], w))[:3]
+    low = cands[i][1].lower()  # read them in the representative sentence's order ("high computational cost")
+    chosen.sort(key=lambda w: (low.find(w) if w in low else len(low), w))
     paper_ids = list(dict.fromkeys(cands[j][0] for j in members))
-    return {"sentence": cands[i][1], "terms": ranked[:3], "paper_ids": paper_ids, "support": len(paper_ids)}
+    return {"sentence": cands[i][1], "terms": chosen, "paper_ids": paper_ids, "support": len(paper_ids)}
+
+
+def bottleneck_phrase(sentence: str, chosen: list[str], max_words: int = 8) -> str:
+    """The shortest stretch of the representative sentence holding all the bottleneck terms
+    ("high computational cost") when it is short, else the terms joined ("a, b and c")."""
+    words = sentence.split()
+    idx = [i for i, w in enumerate(words) if terms(w) & set(chosen)]
+    if idx and idx[-1] - idx[0] < max_words and set().union(*(terms(words[i]) for i in idx)) >= set(chosen):
+        return " ".join(words[idx[0]: idx[-1] + 1]).strip(" ,.;:()")
+    return _phrase(chosen)
 
 
 def _title_terms(title: str, exclude: set[str]) -> set[str]:
@@ -340,7 +352,8 @@ def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
     root = root_bottleneck(subject, hits, full)
     methods = emerging_method_terms(hits, set(terms(subject)) | set(root["terms"]), kb.cutoff)
     recent = [h for h in _recent_first(hits, len(hits)) if any(m in h.title.lower() for m in methods)][:3]
-    bottleneck = _phrase(root["terms"]) if root["terms"] else "unclear (no recurring limitation in the pre-cutoff papers)"
+    bottleneck = (bottleneck_phrase(root["sentence"], root["terms"]) if root["terms"]
+                  else "unclear (no recurring limitation in the pre-cutoff papers)")
     opportunity = _phrase(methods) or "no clear emerging method"
     claims = []
     if root["terms"]:

@@ -129,24 +129,38 @@ def verify_quote(quote: str, source_text: str) -> bool:
     return not q or q in normalise_ws(source_text)
 
 
-def _cue_hits(sentence: str, cues: dict[str, float]) -> float:
-    low = sentence.lower()
-    score = 0.0
-    for cue, weight in cues.items():
-        if re.search(r"\b" + re.escape(cue), low):
-            score += weight
-    return score
+_NON_WORD = re.compile(r"[^a-z0-9\-]+")
+
+
+def _words(text: str) -> str:
+    """Lower-cased text with non-word runs as single spaces, padded: " a b c "."""
+    return " " + _NON_WORD.sub(" ", text.lower()) + " "
+
+
+def _has(words: str, cue: str) -> bool:
+    """Word-prefix match: cue "fail" matches "failure" but not "default"."""
+    return (" " + cue) in words
+
+
+def _cue_hits(words: str, cues: dict[str, float]) -> float:
+    """Sum of the weights of the distinct cues in a `_words` string (word-prefix match).
+
+    Plain substring tests on a normalised string: ~100x faster than one regex per cue,
+    which matters for ~10k papers per build.
+    """
+    return sum(w for cue, w in cues.items() if (" " + cue) in words)
 
 
 def classify_contribution(title: str, abstract: str) -> str:
     """One label of CONTRIBUTION_TYPES from cue words (title hits count double)."""
-    t, a = title.lower(), abstract.lower()
+    if re.match(r"\s*position\s*:", title, re.IGNORECASE):
+        return "position"  # ICML-style "Position: ..." titles
+    t, a = _words(title), _words(abstract)
     best, best_score = "method", 0.0
     for label in CONTRIBUTION_TYPES[1:]:
         score = 0.0
         for cue in CONTRIBUTION_CUES[label]:
-            pattern = r"\b" + re.escape(cue)
-            score += 2.0 * bool(re.search(pattern, t)) + 1.0 * bool(re.search(pattern, a))
+            score += 2.0 * _has(t, cue) + 1.0 * _has(a, cue)
         if label == "benchmark/dataset" and re.search(r"bench\b|gym\b", t):
             score += 2.0  # "AgentBench", "WebGym": named benchmarks in the title
         if score > best_score:
@@ -157,8 +171,7 @@ def classify_contribution(title: str, abstract: str) -> str:
 
 
 def _title_has(label: str, title_lower: str) -> bool:
-    cues = CONTRIBUTION_CUES[label]
-    if any(re.search(r"\b" + re.escape(c), title_lower) for c in cues):
+    if any(_has(title_lower, cue) for cue in CONTRIBUTION_CUES[label]):
         return True
     return label == "benchmark/dataset" and bool(re.search(r"bench\b|gym\b", title_lower))
 
@@ -173,15 +186,16 @@ def extract_paper_evidence(paper: ScreenedPaper) -> PaperEvidence:
     problem prefers early sentences, evaluation late ones.
     """
     sentences = split_sentences(paper.abstract)
+    words = [_words(x) for x in sentences]
     chosen: dict[str, str] = {}
     used: set[int] = set()
     n = len(sentences)
     for field in ("method", "evaluation_focus", "limitation", "problem"):
         scored = []
         for i, sentence in enumerate(sentences):
-            score = _cue_hits(sentence, CUES[field])
+            score = _cue_hits(words[i], CUES[field])
             if field in ("problem", "limitation"):
-                score += _cue_hits(sentence, NEGATIVE_CUES)
+                score += _cue_hits(words[i], NEGATIVE_CUES)
             if score < MIN_SCORE[field]:
                 continue
             position = i / max(n - 1, 1)

@@ -43,7 +43,11 @@ STOPWORDS = frozenset(
     however, due lack limited limitation limitations task tasks work works study performance
     however existing approaches significant significantly challenge challenges challenging issue issues
     problem problems without when where how what who whom whose do does did has have had will would
-    should could across all any many much some several various well high low even further thus""".split()
+    should could across all any many much some several various well high low even further thus
+    through while yet shown show shows demonstrate demonstrated demonstrates promise promising
+    recent recently remarkable impressive capabilities capability ability abilities rely relies
+    typically particularly especially primarily mainly largely often fail fails failing struggle
+    struggles suffer suffers lead leads key critical important need needs make making""".split()
 )
 
 
@@ -404,7 +408,7 @@ def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 
         scored.append((-(c * idf * (1.3 if " " in term else 1.0)), term))
     picked: list[str] = []
     for _, term in sorted(scored):
-        if any(term in p or p in term for p in picked):
+        if any(term in p or p in term or term[:6] == p[:6] for p in picked):
             continue
         picked.append(term)
         if len(picked) == k:
@@ -413,18 +417,21 @@ def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 
 
 
 def bottleneck_themes(
-    records: list[EvidenceRecord], embed, *, min_recurrence: int = 2, seed: int = 0,
-    cluster_size: int = 12, min_cohesion: float = 0.45, max_quotes: int = 8,
+    records: list[EvidenceRecord], embed, *, min_recurrence: int = 2, distance_threshold: float = 0.7,
+    max_sentences: int = 4000, max_quotes: int = 8,
 ) -> list[dict]:
-    """Cluster the distinct limitation sentences of all evidence papers into themes.
+    """Group the distinct limitation sentences of all evidence papers into themes.
 
-    One limitation sentence per paper (so recurrence counts distinct papers). KMeans
-    (k = n / cluster_size, seeded) on the sentence embeddings; inside a cluster only
-    sentences with cosine >= `min_cohesion` to the cluster centroid are kept, so a
-    theme is a group of genuinely similar complaints. A theme survives with >=
-    `min_recurrence` distinct papers. Returns dicts, most recurrent first.
+    One limitation sentence per paper (its first evidence record wins), so recurrence
+    counts distinct papers. Sentences are embedded, centred on their mean (a static
+    embedder gives any two sentences of one domain a cosine of ~0.5; centring leaves
+    what is specific to each complaint) and grouped by average-linkage agglomerative
+    clustering with cosine distance < `distance_threshold` (mean pairwise centred
+    cosine > 0.3): deterministic, and the number of themes adapts to the data. A theme
+    survives with >= `min_recurrence` distinct papers. Returns dicts, most recurrent
+    first. At most `max_sentences` sentences (lowest arxiv ids) keep it O(n^2)-cheap.
     """
-    from sklearn.cluster import KMeans
+    from sklearn.cluster import AgglomerativeClustering
 
     limitation: dict[str, str] = {}
     nodes_of: dict[str, set[str]] = defaultdict(set)
@@ -435,28 +442,29 @@ def bottleneck_themes(
                 limitation.setdefault(pe.arxiv_id, pe.limitation)
                 nodes_of[pe.arxiv_id].add(r.node_id)
                 records_of[pe.arxiv_id].add(r.record_id)
-    ids = sorted(limitation)
-    if len(ids) < min_recurrence:
+    ids = sorted(limitation)[:max_sentences]
+    if len(ids) < max(2, min_recurrence):
         return []
     sentences = [limitation[i] for i in ids]
-    vecs = embed(sentences)
-    k = max(1, min(len(ids) // cluster_size, 200))
-    labels = KMeans(n_clusters=k, random_state=seed, n_init=3).fit_predict(vecs) if k > 1 else np.zeros(len(ids), int)
+    raw = embed(sentences)
+    vecs = raw - raw.mean(axis=0)
+    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+    labels = AgglomerativeClustering(n_clusters=None, distance_threshold=distance_threshold,
+                                     metric="cosine", linkage="average").fit_predict(vecs)
     background = Counter()
     for s in sentences:
         toks = _tokens(s)
         background.update(set(toks) | {f"{a} {b}" for a, b in zip(toks, toks[1:])})
+    members_of: dict[int, list[int]] = defaultdict(list)
+    for i, lab in enumerate(labels):
+        members_of[int(lab)].append(i)
     themes = []
-    for c in range(k):
-        members = [i for i in range(len(ids)) if labels[i] == c]
-        if not members:
+    for members in members_of.values():
+        if len(members) < min_recurrence:
             continue
         centroid = _unit(vecs[members].mean(axis=0))
         cos = vecs[members] @ centroid
-        kept = sorted(((float(cs), m) for cs, m in zip(cos, members) if cs >= min_cohesion),
-                      key=lambda t: (-t[0], ids[t[1]]))
-        if len(kept) < min_recurrence:
-            continue
+        kept = sorted(((float(cs), m) for cs, m in zip(cos, members)), key=lambda t: (-t[0], ids[t[1]]))
         paper_ids = [ids[m] for _, m in kept]
         quotes = [sentences[m] for _, m in kept]
         themes.append({
@@ -490,7 +498,6 @@ def build_signals(
     max_development: int = 40,
     max_bottlenecks: int = 30,
     venue_papers=None,
-    seed: int = 0,
 ) -> list[Signal]:
     """All high-order signals of one domain at one cutoff, in a deterministic order.
 
@@ -566,7 +573,7 @@ def build_signals(
         ))
 
     # (3) bottlenecks
-    themes = bottleneck_themes(records, embed, seed=seed)[:max_bottlenecks]
+    themes = bottleneck_themes(records, embed)[:max_bottlenecks]
     bottleneck_signals: list[Signal] = []
     for i, t in enumerate(themes):
         pids = _check_dates(t["paper_ids"], dates, cutoff)

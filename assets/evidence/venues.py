@@ -25,6 +25,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date
 from pathlib import Path
 
@@ -93,8 +94,14 @@ def load_venue_lists(folder: Path = VENUE_DIR, *, include_submissions: bool = Fa
 
     ICLR 2025: only Poster / Spotlight / Oral decisions; withdrawn, desk-rejected and
     "Submitted to ICLR 2025" (= rejected) rows are dropped. ICLR 2024 (no decisions)
-    only with `include_submissions`, as status "submitted".
+    only with `include_submissions`, as status "submitted". Parsed once per process
+    (the records are immutable in practice; the list returned is a fresh copy).
     """
+    return list(_load_cached(str(Path(folder).resolve()), include_submissions))
+
+
+@lru_cache(maxsize=4)
+def _load_cached(folder: str, include_submissions: bool) -> tuple[VenuePaper, ...]:
     out: list[VenuePaper] = []
     for spec in VENUE_LISTS:
         path = Path(folder) / spec.file
@@ -127,7 +134,7 @@ def load_venue_lists(folder: Path = VENUE_DIR, *, include_submissions: bool = Fa
                 out.append(VenuePaper(title=title, venue=spec.venue, year=spec.year, family=spec.family,
                                       status=status, venue_date=spec.venue_date,
                                       abstract=" ".join(str(raw.get("Abstract") or "").split())))
-    return out
+    return tuple(out)
 
 
 # ----------------------------------------------------------------------------- embeddings

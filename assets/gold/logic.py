@@ -13,16 +13,28 @@ assigned future papers / all in-domain future papers (volume-normalised), and th
 share is measured with the SAME classifier over the public papers of the RECENT_MONTHS
 before the cutoff (so the ratio compares like with like; `prior_from="signal"` uses the
 evidence stage's `share_recent` instead). A zero prior count is smoothed to 0.5 papers.
+The ratio is then divided by the partition's coverage drift (see `_Context.coverage_drift`):
+future papers sit farther from every pre-cutoff centroid than recent ones (on the shipped
+llm_agent corpus at 2025-12-31, 59% of the window vs 75% of the last 3 months map to some
+candidate), which would otherwise label nearly every option "cooling". The uncorrected
+ratio is kept as numbers["momentum_raw:<option>"].
 
 Trajectory: accelerating if momentum >= ACCELERATING_MIN, cooling if <= COOLING_MAX;
 between them, fragmenting if the option's future papers split into >= FRAGMENT_MIN_NEW
 new subdirections or their mean cosine to the centroid fell by >= FRAGMENT_COHESION_DROP
 versus its pre-cutoff papers; else steady.
 
-New subdirections: the option's future papers are clustered (average-link, cosine
-distance <= NEW_CLUSTER_DISTANCE); a cluster of >= NEW_CLUSTER_MIN papers whose centroid
-has cosine < NEW_NODE_MAX_COS to every existing node centroid of the candidate's subtree
-is a subdirection created after the cutoff; it is labelled by its top terms.
+New subdirections: the option's future papers are clustered (seeded k-means, about
+CLUSTER_PAPERS papers a cluster); a cluster of >= NEW_CLUSTER_MIN papers whose centroid is
+farther from every existing node centroid of the candidate's subtree than every one
+(NEW_NODE_QUANTILE = minimum) of the same clusters of its pre-cutoff papers is a subdirection
+created after the cutoff; it is labelled by its top terms (see `new_subdirections`).
+
+Bottlenecks (bottleneck tasks): a future paper of the subdirection (same centroid rule,
+candidate alone) addresses its nearest linked bottleneck (vector = mean embedding of the
+bottleneck's title and quotes) if its cosine is at least the ADDRESS_QUANTILE quantile of
+the whole window's cosines to that bottleneck, so a generic bottleneck close to everything
+does not win by default. The most-addressed bottleneck is the realised root bottleneck.
 
 Slot variants taken from future papers are flagged in `numbers` as
 "future_variant:<slot>:<i>" = 1 so the leakage check can look for them in public text.
@@ -37,7 +49,6 @@ from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 import numpy as np
-from sklearn.cluster import AgglomerativeClustering
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from assets.corpus.logic import add_months, paper_text
@@ -52,15 +63,17 @@ ACCELERATING_MIN = 1.25
 COOLING_MAX = 0.8
 FRAGMENT_MIN_NEW = 2
 FRAGMENT_COHESION_DROP = 0.05
-NEW_CLUSTER_DISTANCE = 0.25
+CLUSTER_PAPERS = 15  # k-means k = papers / 15, clipped to [2, MAX_CLUSTERS]
+MAX_CLUSTERS = 12
 NEW_CLUSTER_MIN = 3
-NEW_NODE_MAX_COS = 0.85
+NEW_NODE_QUANTILE = 0.0  # below every pre-cutoff cluster: the minimum
 NEIGHBOUR_RATIO = 0.85  # runner-up momentum within 85% of the winner's: acceptable neighbour
 MIN_FUTURE_MAPPED = 3  # fewer mapped future papers: insufficient evidence, strength 0
 FULL_SUPPORT = 20  # future papers behind the winner for full support strength
 BOTTLENECK_FULL_SUPPORT = 10
+ADDRESS_QUANTILE = 0.75  # a paper addresses a bottleneck if closer to it than 75% of the whole window is
 VENUE_NEIGHBOURS = 10
-VENUE_NEIGHBOUR_MIN_COS = 0.5
+VENUE_NEIGHBOUR_QUANTILE = 0.95  # neighbours: top VENUE_NEIGHBOURS, and in the window's top 5% by cosine
 VENUE_FULL_MARGIN = 0.05  # score gap (cosine units) between top-2 venue families for full margin
 METHOD_CUES = re.compile(r"\b(we propose|we introduce|we present|we develop|our (?:method|approach|framework)|"
                          r"framework|by (?:\w+ing)|leverag\w+|enables?)\b", re.IGNORECASE)
@@ -142,8 +155,10 @@ class _Context:
         fut = sorted((p for p in future_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
         self.public, self.future = pub, fut
         self.pub_index = {p.arxiv_id: i for i, p in enumerate(pub)}
-        self.pub_vecs = embed([paper_text(p) for p in pub]) if pub else np.zeros((0, 1), np.float32)
-        self.fut_vecs = embed([paper_text(p) for p in fut]) if fut else np.zeros((0, self.pub_vecs.shape[1]), np.float32)
+        raw_pub = np.asarray(embed([paper_text(p) for p in pub]) if pub else embed(["empty"])[:0], dtype=np.float32)
+        self.mu = raw_pub.mean(axis=0) if len(raw_pub) else np.zeros(raw_pub.shape[1], np.float32)
+        self.pub_vecs = self.centre(raw_pub)
+        self.fut_vecs = self.centre(embed([paper_text(p) for p in fut])) if fut else np.zeros((0, raw_pub.shape[1]), np.float32)
         recent_start = add_months(cutoff, -RECENT_MONTHS)
         self.recent_idx = np.array([i for i, p in enumerate(pub) if p.published > recent_start], dtype=int)
         self.fut_df = document_frequency([p.title + " " + p.abstract for p in fut])
@@ -153,7 +168,43 @@ class _Context:
             if n.parent_id:
                 self.children.setdefault(n.parent_id, []).append(n.node_id)
         self._node_centroids: dict[str, np.ndarray | None] = {}
+        self._drift: float | None = None
+        self.reference_cos: dict[str, list[float]] = {}  # candidate signal id -> pre-cutoff cluster cosines
         self.window = f"{cutoff + timedelta(days=1)} to {window_end}"
+
+    def centre(self, vecs) -> np.ndarray:
+        """Subtract the public papers' mean vector and re-normalise.
+
+        Static embeddings of one domain's abstracts are anisotropic (any two papers have
+        cosine ~0.9), so cosine thresholds and clustering only separate topics after the
+        shared direction is removed. The mean comes from public papers only.
+        """
+        v = np.asarray(vecs, dtype=np.float32) - self.mu
+        return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+
+    def embed_centred(self, texts: list[str]) -> np.ndarray:
+        return self.centre(self.embed(texts))
+
+    def coverage_drift(self, signals: dict[str, Signal]) -> float:
+        """How much less of the window than of the recent months the candidate set covers at all.
+
+        Ratio (share of future papers mapped to any candidate of the partition) / (share of
+        recent public papers mapped). Future papers drift away from every pre-cutoff
+        centroid (new topics, new vocabulary), so raw shares shrink for every candidate
+        alike; dividing momentum by this ratio measures each option against the mapped part
+        of the domain. 1.0 when nothing can be measured.
+        """
+        if self._drift is None:
+            cands = [_Candidate(self, s) for s in sorted(signals.values(), key=lambda s: s.signal_id)
+                     if s.kind == "candidate_direction"]
+            cands = [c for c in cands if c.centroid is not None]
+            self._drift = 1.0
+            if cands and len(self.future) and len(self.recent_idx):
+                f = float((_assign(self.fut_vecs, cands) >= 0).mean())
+                r = float((_assign(self.pub_vecs[self.recent_idx], cands) >= 0).mean())
+                if f > 0 and r > 0:
+                    self._drift = f / r
+        return self._drift
 
     def centroid_of(self, paper_ids: Sequence[str]) -> tuple[np.ndarray | None, np.ndarray]:
         idx = sorted({self.pub_index[p] for p in paper_ids if p in self.pub_index})
@@ -206,27 +257,74 @@ def _assign(vecs: np.ndarray, cands: list[_Candidate]) -> np.ndarray:
     return np.where(ok, best, -1)
 
 
-def new_subdirections(ctx: _Context, cand: _Candidate, fut_rows: np.ndarray) -> list[list[str]]:
-    """Top-term labels of clusters of the candidate's future papers far from every existing node."""
-    if len(fut_rows) < NEW_CLUSTER_MIN:
+def kmeans(vecs: np.ndarray, k: int, seed: int = 0, iters: int = 25) -> np.ndarray:
+    """Small deterministic spherical k-means (k-means++ seeding); returns labels.
+
+    Plain numpy: sklearn's KMeans costs ~50 ms a call in thread start-up on these tiny
+    inputs, and gold runs it a few hundred times a partition.
+    """
+    rng = np.random.default_rng(seed)
+    n = len(vecs)
+    centres = [vecs[rng.integers(n)]]
+    for _ in range(1, k):
+        d = np.maximum(0.0, 1.0 - np.max(vecs @ np.stack(centres).T, axis=1))
+        total = d.sum()
+        centres.append(vecs[rng.choice(n, p=d / total)] if total > 0 else vecs[rng.integers(n)])
+    C = np.stack(centres)
+    labels = np.full(n, -1)
+    for _ in range(iters):
+        new = np.argmax(vecs @ C.T, axis=1)
+        if np.array_equal(new, labels):
+            break
+        labels = new
+        for j in range(k):
+            members = vecs[labels == j]
+            if len(members):
+                C[j] = _unit(members.mean(axis=0))
+    return labels
+
+
+def _kmeans_clusters(vecs: np.ndarray) -> list[np.ndarray]:
+    """Row-index groups (>= NEW_CLUSTER_MIN rows) of k-means with k = n / CLUSTER_PAPERS in [2, MAX_CLUSTERS]."""
+    k = int(min(MAX_CLUSTERS, max(2, len(vecs) // CLUSTER_PAPERS)))
+    if len(vecs) < max(k, NEW_CLUSTER_MIN):
         return []
-    vecs = ctx.fut_vecs[fut_rows]
-    labels = AgglomerativeClustering(n_clusters=None, metric="cosine", linkage="average",
-                                     distance_threshold=NEW_CLUSTER_DISTANCE).fit_predict(vecs)
+    labels = kmeans(vecs, k)
+    return [np.where(labels == lab)[0] for lab in range(k) if (labels == lab).sum() >= NEW_CLUSTER_MIN]
+
+
+def _max_cos(groups: list[np.ndarray], vecs: np.ndarray, existing: np.ndarray) -> list[float]:
+    return [float((existing @ _unit(vecs[g].mean(axis=0))).max()) for g in groups]
+
+
+def new_subdirections(ctx: _Context, cand: _Candidate, fut_rows: np.ndarray) -> list[list[str]]:
+    """Top-term labels of clusters of the candidate's future papers far from every existing node.
+
+    Existing = centroids of the candidate's node subtree (and the candidate itself). "Far"
+    is self-calibrated, because cosine levels depend on the embedder and on cluster size:
+    the candidate's PRE-cutoff papers are clustered the same way, and a future cluster is
+    new if its best cosine to an existing centroid is below the NEW_NODE_QUANTILE quantile
+    of the pre-cutoff clusters' best cosines.
+    """
+    if len(fut_rows) < 2 * NEW_CLUSTER_MIN or cand.centroid is None:
+        return []
     existing = [c for n in ctx.subtree(cand.signal.node_ids) if (c := ctx.node_centroid(n)) is not None]
-    if cand.centroid is not None:
-        existing.append(cand.centroid)
-    E = np.stack(existing) if existing else np.zeros((0, vecs.shape[1]))
+    E = np.stack(existing + [cand.centroid])
+    key = cand.signal.signal_id
+    if key not in ctx.reference_cos:
+        pre_idx = sorted({ctx.pub_index[p] for p in cand.signal.paper_ids if p in ctx.pub_index})
+        pre_vecs = ctx.pub_vecs[pre_idx]
+        ctx.reference_cos[key] = _max_cos(_kmeans_clusters(pre_vecs), pre_vecs, E)
+    reference = ctx.reference_cos[key]
+    if not reference:
+        return []
+    far = float(np.quantile(reference, NEW_NODE_QUANTILE))
+    vecs = ctx.fut_vecs[fut_rows]
     out = []
-    for lab in sorted(set(labels)):
-        members = np.where(labels == lab)[0]
-        if len(members) < NEW_CLUSTER_MIN:
-            continue
-        centroid = _unit(vecs[members].mean(axis=0))
-        if len(E) and float((E @ centroid).max()) >= NEW_NODE_MAX_COS:
-            continue
-        papers = [ctx.future[fut_rows[m]] for m in members]
-        out.append(top_terms([p.title + " " + p.abstract for p in papers], ctx.fut_df, len(ctx.future)))
+    for group, best in zip(groups := _kmeans_clusters(vecs), _max_cos(groups, vecs, E)):
+        if best < far:
+            papers = [ctx.future[fut_rows[m]] for m in group]
+            out.append(top_terms([p.title + " " + p.abstract for p in papers], ctx.fut_df, len(ctx.future)))
     return sorted(out, key=lambda t: " / ".join(t))
 
 
@@ -262,8 +360,9 @@ def _option_momentum(ctx: _Context, task: Task, build: TaskBuild, signals: dict[
     fut_assign = _assign(ctx.fut_vecs, cands)
     rec_assign = _assign(ctx.pub_vecs[ctx.recent_idx], cands) if len(ctx.recent_idx) else np.zeros(0, int)
     n_future, n_recent = len(ctx.future), len(ctx.recent_idx)
+    drift = ctx.coverage_drift(signals) if prior_from == "recomputed" else 1.0
     numbers: dict[str, float] = {"n_future_total": float(n_future), "n_recent_public": float(n_recent),
-                                 "n_future_mapped": float((fut_assign >= 0).sum())}
+                                 "n_future_mapped": float((fut_assign >= 0).sum()), "coverage_drift": round(drift, 5)}
     rows: dict[str, np.ndarray] = {}
     stats: dict[str, dict] = {}
     for j, (o, c) in enumerate(zip(opts, cands)):
@@ -277,13 +376,14 @@ def _option_momentum(ctx: _Context, task: Task, build: TaskBuild, signals: dict[
             p_share = max(prior_count, ZERO_PRIOR_SMOOTHING) / n_recent
         if p_share <= 0:
             p_share = ZERO_PRIOR_SMOOTHING / max(n_recent, 1)
-        momentum = f_share / p_share
+        raw_momentum = f_share / p_share
+        momentum = raw_momentum / drift
         coh_f = float((ctx.fut_vecs[fr] @ c.centroid).mean()) if len(fr) and c.centroid is not None else c.cohesion_pre
         new = new_subdirections(ctx, c, fr)
         traj = trajectory_of(momentum, len(new), c.cohesion_pre - coh_f)
         stats[o.option_id] = dict(m=momentum, f=f_share, p=p_share, n=len(fr), new=new, traj=traj)
         oid = o.option_id
-        numbers.update({f"momentum:{oid}": round(momentum, 5), f"future_share:{oid}": round(f_share, 6),
+        numbers.update({f"momentum:{oid}": round(momentum, 5), f"momentum_raw:{oid}": round(raw_momentum, 5), f"future_share:{oid}": round(f_share, 6),
                         f"prior_share:{oid}": round(p_share, 6), f"future_count:{oid}": float(len(fr)),
                         f"prior_count:{oid}": float(prior_count), f"public_papers:{oid}": float(c.n_public),
                         f"threshold:{oid}": round(c.threshold, 5), f"cohesion_pre:{oid}": round(c.cohesion_pre, 5),
@@ -369,10 +469,18 @@ def _bottleneck(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, 
     sub = direction_name(cand_sig)
     if len(rows) < MIN_FUTURE_MAPPED:
         return _insufficient(task, claims, f"only {len(rows)} future papers fall in {sub}", numbers, future_ids)
-    B = np.stack([_unit(ctx.embed([b.title] + list(b.details.get("quotes", []) or [b.summary])).mean(axis=0)) for b in bns])
-    sims = ctx.fut_vecs[rows] @ B.T  # (future papers of the subdirection, bottlenecks)
+    B = np.stack([_unit(ctx.embed_centred([b.title] + list(b.details.get("quotes", []) or [b.summary])).mean(axis=0)) for b in bns])
+    sims_all = ctx.fut_vecs @ B.T  # (all future papers, bottlenecks)
+    thresholds = np.quantile(sims_all, ADDRESS_QUANTILE, axis=0)
+    sims = sims_all[rows]  # the subdirection's future papers
     nearest = sims.argmax(axis=1)
-    counts = np.bincount(nearest, minlength=len(bns))
+    addresses = sims[np.arange(len(rows)), nearest] >= thresholds[nearest]
+    nearest = np.where(addresses, nearest, -1)
+    counts = np.bincount(nearest[nearest >= 0], minlength=len(bns))
+    numbers["n_future_addressing"] = float(counts.sum())
+    if counts.sum() < MIN_FUTURE_MAPPED:
+        return _insufficient(task, claims, f"only {int(counts.sum())} future papers in {sub} address its bottlenecks",
+                             numbers, future_ids)
     mean_sim = np.array([sims[nearest == j, j].mean() if counts[j] else 0.0 for j in range(len(bns))])
     order = sorted(range(len(bns)), key=lambda j: (-counts[j], -mean_sim[j], bns[j].signal_id))
     for j, b in enumerate(bns):
@@ -421,9 +529,10 @@ def _venue(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signa
     numbers: dict[str, float] = {"n_future_total": float(len(ctx.future))}
     if len(fam) < 2:
         return _insufficient(task, claims, "fewer than two venue options", numbers, [])
-    pv = ctx.embed([project])[0]
+    pv = ctx.embed_centred([project])[0]
     sims = ctx.fut_vecs @ pv if len(ctx.future) else np.zeros(0)
-    near = [i for i in np.argsort(-sims, kind="stable")[:VENUE_NEIGHBOURS] if sims[i] >= VENUE_NEIGHBOUR_MIN_COS]
+    floor = float(np.quantile(sims, VENUE_NEIGHBOUR_QUANTILE)) if len(sims) else 0.0
+    near = [i for i in np.argsort(-sims, kind="stable")[:VENUE_NEIGHBOURS] if sims[i] >= floor and sims[i] > 0]
     texts = [paper_text(ctx.future[i]) for i in near] or [project]
     future_ids = sorted(ctx.future[i].arxiv_id for i in near)
     numbers["n_future_neighbours"] = float(len(near))
@@ -432,11 +541,11 @@ def _venue(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signa
         scores = {oid: float(raw.get(s.title, float("nan"))) for oid, s in fam.items()}
         scores = {k: v for k, v in scores.items() if not math.isnan(v)}
     else:  # fallback: similarity to each family profile's terms and example titles
-        T = np.asarray(ctx.embed(texts)).mean(axis=0)
+        T = ctx.embed_centred(texts).mean(axis=0)
         scores = {}
         for oid, s in fam.items():
             prof = " ".join(s.details.get("top_terms", []) + s.details.get("example_titles", [])) or s.title
-            scores[oid] = float(_unit(T) @ ctx.embed([prof])[0])
+            scores[oid] = float(_unit(T) @ ctx.embed_centred([prof])[0])
     for oid, v in scores.items():
         numbers[f"venue_score:{oid}"] = round(v, 5)
     ranking = sorted(scores, key=lambda k: (-scores[k], k))

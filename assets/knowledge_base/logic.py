@@ -85,8 +85,10 @@ class KnowledgeBaseView:
         columns = ["arxiv_id", "title", "abstract", "published"]
         if mode == "dense":
             builder = self._table.search(self._embed([query])[0], query_type="vector")
+            columns.append("_distance")  # asked for explicitly: lance warns otherwise
         elif mode == "text":
             builder = self._table.search(query, query_type="fts")
+            columns.append("_score")
         else:
             builder = self._table.search(query_type="hybrid").vector(self._embed([query])[0]).text(query)
         rows = builder.where(self._where, prefilter=True).select(columns).limit(k).to_list()

@@ -67,7 +67,6 @@ DIMENSION_CUES: dict[str, str] = {
     r"|genom\w*|manufactur\w*|robot\w*|agricult\w*|climate|energy|cyber\w*|e-commerce|customer\w*"
     r"|games?|driving|urban|transport\w*|industr\w*|enterprise|mathemat\w*|engineering",
 }
-_CUE_RES = {dim: re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE) for dim, pattern in DIMENSION_CUES.items()}
 
 DIMENSION_RULE = (
     "score_d = z(cos(paper, seed description of d)) + z(log1p(2*title cue hits + abstract cue hits)), "
@@ -168,13 +167,32 @@ def slice_index(published: list[date], starts: list[tuple[str, date]]) -> np.nda
 # ------------------------------------------------------------------------- dimensions
 
 
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
 def cue_counts(titles: list[str], abstracts: list[str], dimensions: tuple[str, ...]) -> np.ndarray:
-    """(n, len(dimensions)) cue score: log1p(2 * title hits + abstract hits)."""
-    out = np.zeros((len(titles), len(dimensions)), dtype=np.float64)
-    for j, dim in enumerate(dimensions):
-        pattern = _CUE_RES[dim]
-        for i, (title, abstract) in enumerate(zip(titles, abstracts)):
-            out[i, j] = 2 * len(pattern.findall(title)) + len(pattern.findall(abstract))
+    """(n, len(dimensions)) cue score: log1p(2 * title hits + abstract hits).
+
+    Texts are tokenised once; each distinct word and word pair is matched against the
+    cue patterns once (cached), which is ~20x faster than running the regexes per text.
+    """
+    full = {dim: re.compile(rf"(?:{DIMENSION_CUES[dim]})", re.IGNORECASE) for dim in dimensions}
+    cache: dict[str, np.ndarray] = {}
+    zero = np.zeros(len(dimensions))
+
+    def hits(text: str) -> np.ndarray:
+        words = _WORD.findall(text.lower())
+        total = zero.copy()
+        for unit in words + [f"{a} {b}" for a, b in zip(words, words[1:])]:
+            vec = cache.get(unit)
+            if vec is None:
+                vec = np.array([1.0 if full[d].fullmatch(unit) else 0.0 for d in dimensions])
+                cache[unit] = vec
+            if vec.any():
+                total += vec
+        return total
+
+    out = np.array([2 * hits(t) + hits(a) for t, a in zip(titles, abstracts)]).reshape(len(titles), len(dimensions))
     return np.log1p(out)
 
 
@@ -292,9 +310,9 @@ def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: in
     return best_labels
 
 
-def cosine_silhouette(X: np.ndarray, labels: np.ndarray) -> float:
-    """Mean silhouette with cosine distance (singleton clusters score 0)."""
-    D = 1.0 - X @ X.T
+def cosine_silhouette(X: np.ndarray, labels: np.ndarray, D: np.ndarray | None = None) -> float:
+    """Mean silhouette with cosine distance (singleton clusters score 0); D: 1 - X X^T if known."""
+    D = 1.0 - X @ X.T if D is None else D
     ks = np.unique(labels)
     onehot = (labels[:, None] == ks[None, :]).astype(np.float64)
     counts = onehot.sum(axis=0)
@@ -311,7 +329,7 @@ def cosine_silhouette(X: np.ndarray, labels: np.ndarray) -> float:
 
 
 def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int,
-            silhouette_sample: int = 600) -> list[np.ndarray]:
+            silhouette_sample: int = 500) -> list[np.ndarray]:
     """Cluster rows into 2..max_k groups (k by cosine silhouette); groups of >= min_votes.
 
     Returns index arrays (into `vectors`), largest group first; empty if no k >= 2 fits.
@@ -320,12 +338,13 @@ def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int,
     n = len(X)
     rng = np.random.default_rng(random_state)
     sample = np.sort(rng.choice(n, silhouette_sample, replace=False)) if n > silhouette_sample else np.arange(n)
+    D = 1.0 - X[sample] @ X[sample].T
     best_labels, best_score = None, -np.inf
     for k in (k for k in range(2, max_k + 1) if k * min_votes <= n):
         labels = spherical_kmeans(X, k, rng)
         if len(np.unique(labels[sample])) < 2:
             continue
-        score = cosine_silhouette(X[sample], labels[sample])
+        score = cosine_silhouette(X[sample], labels[sample], D)
         if score > best_score + 1e-9:
             best_labels, best_score = labels, score
     if best_labels is None:
@@ -339,7 +358,8 @@ class _Builder:
     """Per-dimension tree growth over the slices (internal; see induce_taxonomy)."""
 
     def __init__(self, vectors: np.ndarray, seed: int, max_depth: int, max_density: int,
-                 max_children: int, min_votes: int, fit_quantile: float):
+                 max_children: int, min_votes: int, fit_quantile: float, descend_when_full: bool,
+                 initial_density: int):
         self.V = vectors
         self.seed = seed
         self.max_depth = max_depth
@@ -347,6 +367,8 @@ class _Builder:
         self.max_children = max_children
         self.min_votes = min_votes
         self.fit_quantile = fit_quantile
+        self.descend_when_full = descend_when_full
+        self.initial_density = initial_density
 
     def route_down(self, node: _Node, idx: np.ndarray) -> None:
         if len(idx) == 0:
@@ -357,6 +379,8 @@ class _Builder:
         centroids = np.stack([c.centroid for c in node.children])
         thresholds = np.array([c.threshold for c in node.children])
         best, _, fit = route(self.V[idx], centroids, thresholds)
+        if self.descend_when_full and len(node.children) >= self.max_children:
+            fit[:] = True  # a full node cannot grow: its nearest child is the best home left
         node.held.extend(int(i) for i in idx[~fit])
         for j, child in enumerate(node.children):
             self.route_down(child, idx[fit & (best == j)])
@@ -383,7 +407,8 @@ class _Builder:
                 groups = cluster(self.V[members], self.max_children, self.min_votes,
                                  _node_seed(self.seed, node.dimension, node.path, slice_label + "w"))
                 self._add_children(node, groups[:room], members, slice_label, "width", counts)
-        elif node.level < self.max_depth and len(node.held) > self.max_density:
+        elif node.level < self.max_depth and len(node.held) > (
+                self.initial_density if node.parent is None else self.max_density):
             members = np.array(node.held)
             groups = cluster(self.V[members], self.max_children, self.min_votes,
                              _node_seed(self.seed, node.dimension, node.path, slice_label + "d"))
@@ -471,8 +496,10 @@ def induce_taxonomy(
     min_votes: int = 2,
     dimensions: tuple[str, ...] = DIMENSIONS,
     recent_months: int = 6,
-    fit_quantile: float = 0.1,
+    fit_quantile: float = 0.05,
     dimension_margin: float = 0.5,
+    descend_when_full: bool = True,
+    initial_density: int | None = None,
 ) -> TaxonomyResult:
     """Induce the temporal taxonomy of one domain at one cutoff (see module docstring).
 
@@ -507,7 +534,8 @@ def induce_taxonomy(
     paper_slice = slice_index([p.published for p in usable], starts)
     membership = route_dimensions(dimension_scores(vectors, titles, abstracts, embed, dimensions), dimension_margin)
 
-    builder = _Builder(vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile)
+    builder = _Builder(vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile,
+                       descend_when_full, 3 * max_density if initial_density is None else initial_density)
     roots = {d: _Node(path=(0,), dimension=d, created_slice=labels[0], created_by="initial") for d in dimensions}
     growth = {s: 0 for s in labels}
     expansions = {s: {"initial": 0, "width": 0, "depth": 0} for s in labels}
@@ -535,7 +563,7 @@ def induce_taxonomy(
         dimension_counts={d: int(membership[:, j].sum()) for j, d in enumerate(dimensions)},
         params={"max_depth": max_depth, "max_density": max_density, "max_children": max_children,
                 "min_votes": min_votes, "recent_months": recent_months, "fit_quantile": fit_quantile,
-                "dimension_margin": dimension_margin},
+                "dimension_margin": dimension_margin, "descend_when_full": float(descend_when_full)},
     )
 
 
