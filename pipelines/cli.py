@@ -82,17 +82,22 @@ def cmd_demo(args) -> int:
     seed_cutoffs(instance)
     domains = args.domains or sorted(load_registry().domains)
     start = time.time()
+    timings: dict[str, dict[str, float]] = {}
     for i, domain in enumerate(domains, start=1):
         t0 = time.time()
         print(f"[{i}/{len(domains)}] {domain} @ {args.cutoff} ...", flush=True)
         result = materialize_partition(instance, domain, args.cutoff)
         if not result.success:
-            print(f"    FAILED: see the run in the UI (make ui)", file=sys.stderr)
+            print("    FAILED: see the run in the UI (make ui)", file=sys.stderr)
             return 1
-        print(f"    done in {time.time() - t0:.0f}s", flush=True)
+        timings[domain] = step_seconds(result)
+        slowest = sorted(timings[domain].items(), key=lambda kv: -kv[1])[:3]
+        print(f"    done in {time.time() - t0:.0f}s (slowest: "
+              + ", ".join(f"{k} {v:.0f}s" for k, v in slowest) + ")", flush=True)
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
+    _write_timings(timings, time.time() - start)
     print(f"\nBuilt {len(domains)} partitions in {time.time() - start:.0f}s.")
     print(f"  Parquet warehouse: {store.root}")
     print(f"  DuckDB views:      {store.duckdb_path}")
@@ -102,6 +107,22 @@ def cmd_demo(args) -> int:
     print(f"Leaderboard (released tasks, cutoff {args.cutoff}; Fact/Pers need a judge model):")
     print_leaderboard(args.cutoff)
     return 0
+
+
+def step_seconds(result) -> dict[str, float]:
+    """Seconds per asset step of a finished in-process run."""
+    return {ev.step_key: round(ev.event_specific_data.duration_ms / 1000, 2)
+            for ev in result.all_events if ev.event_type_value == "STEP_SUCCESS"}
+
+
+def _write_timings(timings: dict, total_s: float) -> None:
+    import json
+
+    from resources.paths import state_dir
+
+    path = state_dir() / "demo_timings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"total_s": round(total_s, 1), "steps": timings}, indent=2))
 
 
 def cmd_add_cutoff(args) -> int:

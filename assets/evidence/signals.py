@@ -220,14 +220,16 @@ def select_candidates(
     min_support: int = 8,
     max_per_dimension: int = 12,
     dedup_cosine: float = 0.9,
+    dedup_jaccard: float = 0.8,
 ) -> list[tuple[TaxonomyNode, list[str]]]:
     """Candidate directions (B.3): (node, merged node ids) in a deterministic order.
 
     Eligible: level >= 1, an evidence record, >= `min_support` papers. Order within a
     dimension: specific first (leaf or level >= 2), then more papers, then node_id.
     Near-duplicates -- label cosine or (domain-centred) centroid cosine above
-    `dedup_cosine` to an already kept candidate -- are merged into it (their ids join
-    its node_ids), so a candidate can "group one or more related nodes".
+    `dedup_cosine`, or paper-set Jaccard >= `dedup_jaccard`, to an already kept
+    candidate -- are merged into it (their ids join its node_ids), so a candidate can
+    "group one or more related nodes" (a parent whose papers are mostly one child's).
     """
     children = Counter(n.parent_id for n in nodes if n.parent_id)
     eligible = [n for n in nodes if n.level >= 1 and n.node_id in records
@@ -236,8 +238,11 @@ def select_candidates(
         return []
     label_vecs = embed([n.label for n in eligible])
     label_of = {n.node_id: label_vecs[i] for i, n in enumerate(eligible)}
+    paper_sets = {n.node_id: set(n.paper_ids) for n in eligible}
     present = [centroids[n.node_id] for n in eligible if n.node_id in centroids]
-    mean = np.mean(present, axis=0) if present else None
+    # Centring removes the domain-wide direction every centroid shares; it needs a
+    # handful of nodes to estimate (with two nodes it would turn identical into opposite).
+    mean = np.mean(present, axis=0) if len(present) >= 5 else None
     centred = {nid: _unit(v - mean) for nid, v in centroids.items()} if mean is not None else {}
     by_dim: dict[str, list[TaxonomyNode]] = defaultdict(list)
     for n in eligible:
@@ -251,9 +256,11 @@ def select_candidates(
             duplicate_of = None
             for k, _ in kept:
                 same_label = float(label_of[n.node_id] @ label_of[k.node_id]) > dedup_cosine
-                same_papers = (n.node_id in centred and k.node_id in centred
-                               and float(centred[n.node_id] @ centred[k.node_id]) > dedup_cosine)
-                if same_label or same_papers:
+                same_centroid = (n.node_id in centred and k.node_id in centred
+                                 and float(centred[n.node_id] @ centred[k.node_id]) > dedup_cosine)
+                a, b = paper_sets[n.node_id], paper_sets[k.node_id]
+                same_papers = bool(a | b) and len(a & b) / len(a | b) >= dedup_jaccard
+                if same_label or same_centroid or same_papers:
                     duplicate_of = k.node_id
                     break
             if duplicate_of is not None:

@@ -37,7 +37,7 @@ from datetime import date
 
 import numpy as np
 from pydantic import BaseModel, Field
-from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
 from assets.records import ScreenedPaper, TaxonomyNode
 
@@ -73,6 +73,13 @@ DIMENSION_RULE = (
     "z-scored per dimension over the cutoff-visible papers; a paper joins its best dimension and every "
     "other dimension whose score is within `dimension_margin` of the best and above 0 (above average)."
 )
+
+# Academic boilerplate that TF-IDF contrast would otherwise pick as a "distinctive" term.
+GENERIC_TERMS = frozenset("""
+ai approach approaches based benchmark existing framework frameworks improve improved improves improving
+large language llm llms lm lms method methods model models new novel paper performance propose proposed
+results show shows significantly state-of-the-art study task tasks using work achieve achieves demonstrate
+agent agents agentic llm-based effective effectively efficient various challenges""".split())
 
 _TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
 
@@ -176,23 +183,22 @@ def cue_counts(titles: list[str], abstracts: list[str], dimensions: tuple[str, .
     Texts are tokenised once; each distinct word and word pair is matched against the
     cue patterns once (cached), which is ~20x faster than running the regexes per text.
     """
-    full = {dim: re.compile(rf"(?:{DIMENSION_CUES[dim]})", re.IGNORECASE) for dim in dimensions}
-    cache: dict[str, np.ndarray] = {}
-    zero = np.zeros(len(dimensions))
+    full = [re.compile(rf"(?:{DIMENSION_CUES[dim]})", re.IGNORECASE) for dim in dimensions]
+    cache: dict[str, tuple[int, ...]] = {}
 
-    def hits(text: str) -> np.ndarray:
+    def hits(text: str) -> list[int]:
         words = _WORD.findall(text.lower())
-        total = zero.copy()
+        total = [0] * len(dimensions)
         for unit in words + [f"{a} {b}" for a, b in zip(words, words[1:])]:
-            vec = cache.get(unit)
-            if vec is None:
-                vec = np.array([1.0 if full[d].fullmatch(unit) else 0.0 for d in dimensions])
-                cache[unit] = vec
-            if vec.any():
-                total += vec
+            dims = cache.get(unit)
+            if dims is None:
+                dims = cache[unit] = tuple(j for j, pattern in enumerate(full) if pattern.fullmatch(unit))
+            for j in dims:
+                total[j] += 1
         return total
 
-    out = np.array([2 * hits(t) + hits(a) for t, a in zip(titles, abstracts)]).reshape(len(titles), len(dimensions))
+    out = np.array([[2 * x + y for x, y in zip(hits(t), hits(a))] for t, a in zip(titles, abstracts)],
+                   dtype=np.float64).reshape(len(titles), len(dimensions))
     return np.log1p(out)
 
 
@@ -459,7 +465,8 @@ class _Labeller:
     def __init__(self, titles: list[str], abstracts: list[str]):
         texts = [f"{t}. {t}. {a}" for t, a in zip(titles, abstracts)]  # titles weigh double
         min_df = 2 if len(texts) >= 20 else 1
-        self.vectorizer = TfidfVectorizer(stop_words="english", ngram_range=(1, 2), min_df=min_df, max_df=0.5,
+        stop = sorted(ENGLISH_STOP_WORDS | GENERIC_TERMS)
+        self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), min_df=min_df, max_df=0.5,
                                           sublinear_tf=True, max_features=20000, token_pattern=_TOKEN_PATTERN,
                                           dtype=np.float32)
         try:

@@ -1,0 +1,338 @@
+"""Gold targets from the future window, and the leakage validators."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import date, timedelta
+
+import numpy as np
+import pytest
+
+from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError, assert_clean, check_public_tasks, future_variants
+from assets.gold.logic import build_gold
+from assets.records import (
+    TRAJECTORIES, GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaskOption, TaxonomyNode,
+)
+from tests.shared_data import shared_path
+
+DOMAIN = "llm_agent"
+CUTOFF = date(2025, 12, 31)
+WINDOW_END = date(2026, 6, 30)
+DIM = 96
+
+
+def fake_embed(texts: list[str]) -> np.ndarray:
+    """Deterministic: each token 'tK' adds basis vector K; 'noisy' adds small hashed noise."""
+    out = np.zeros((len(texts), DIM), dtype=np.float32)
+    for i, text in enumerate(texts):
+        for k in re.findall(r"\bt(\d+)\b", text):
+            out[i, int(k)] += 1.0
+        if "noisy" in text:
+            seed = int(hashlib.md5(text.encode()).hexdigest()[:8], 16)
+            out[i] += 0.25 * np.random.default_rng(seed).standard_normal(DIM).astype(np.float32)
+        if not out[i].any():
+            out[i, DIM - 1] = 1.0
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def paper(pid: str, text: str, day: date, title: str | None = None, label: str = "core") -> ScreenedPaper:
+    return ScreenedPaper(arxiv_id=pid, title=title or f"Paper {pid}", abstract=text, published=day, domain=DOMAIN,
+                         relevance=0.1, label=label, reason="test")
+
+
+def background(prefix: str, n: int, start: date, span_days: int) -> list[ScreenedPaper]:
+    """Unrelated papers, each on its own pair of dimensions 20..89 (never near a candidate)."""
+    return [paper(f"{prefix}.{i:05d}", f"t{20 + i % 70} t{20 + (i * 7 + 3) % 70} noisy {i}",
+                  start + timedelta(days=i % span_days)) for i in range(n)]
+
+
+def candidate(k: int, dim: int, paper_ids: list[str], **stats) -> Signal:
+    return Signal(signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
+                  title=f"topic {k} / agents", summary="", node_ids=[f"{DOMAIN}:methodologies:n{k}"],
+                  evidence_ids=[f"ev:{DOMAIN}:methodologies:n{k}"], paper_ids=paper_ids,
+                  stats={"n_papers": len(paper_ids), **stats}, details={"keywords": [f"kw{k}"], "representative_titles": []})
+
+
+def task(family: str, options: list[str], n: int = 1, question: str = "Which direction gains momentum?") -> Task:
+    return Task(task_id=f"{DOMAIN}-{CUTOFF}-{family}-{n:02d}", family=family, domain=DOMAIN, cutoff=CUTOFF,
+                window_start=CUTOFF + timedelta(days=1), window_end=WINDOW_END, horizon="6-month",
+                title="t", question=question, instructions="i", answer_requirements=["r"],
+                options=[TaskOption(option_id=o, text=f"Option {o} text") for o in options])
+
+
+def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: int = 85):
+    """Candidate A (dim 0) and B (dim 1): 5 / 10 of the 100 recent public papers, and
+    n_future_a / n_future_b of the future window; the rest is background."""
+    old = date(2025, 3, 1)
+    recent = date(2025, 10, 5)
+    pub_a = [paper(f"2503.a{i:04d}", f"t0 noisy old {i}", old + timedelta(days=i)) for i in range(20)]
+    pub_a += [paper(f"2510.a{i:04d}", "t0", recent + timedelta(days=i)) for i in range(5)]
+    pub_b = [paper(f"2503.b{i:04d}", f"t1 noisy old {i}", old + timedelta(days=i)) for i in range(20)]
+    pub_b += [paper(f"2510.b{i:04d}", "t1", recent + timedelta(days=i)) for i in range(10)]
+    public = pub_a + pub_b + background("2510", 85, recent, 80) + background("2504", 50, old, 90)
+    public.append(paper("2511.x0001", "t0", recent, label="excluded"))  # excluded papers never count
+    fut_day = date(2026, 2, 1)
+    future = [paper(f"2602.a{i:04d}", "t0", fut_day, title=f"Future A paper number {i}") for i in range(n_future_a)]
+    future += [paper(f"2602.b{i:04d}", "t1", fut_day, title=f"Future B paper number {i}") for i in range(n_future_b)]
+    future += background("2603", n_future_other, fut_day, 100)
+    future.append(paper("2603.x0001", "t0", fut_day, label="excluded"))
+    sig_a = candidate(0, 0, [p.arxiv_id for p in pub_a], share_recent=0.05, growth=1.0)
+    sig_b = candidate(1, 1, [p.arxiv_id for p in pub_b], share_recent=0.10, growth=1.0)
+    t = task("direction", ["A", "B"])
+    b = TaskBuild(task_id=t.task_id, signal_ids=[sig_a.signal_id, sig_b.signal_id], node_ids=sig_a.node_ids + sig_b.node_ids,
+                  option_signal_ids={"A": sig_a.signal_id, "B": sig_b.signal_id})
+    return t, b, [sig_a, sig_b], public, future
+
+
+def gold_of(t, b, signals, public, future, nodes=(), **kw) -> GoldTarget:
+    [g] = build_gold([t], [b], signals, list(nodes), public, future, fake_embed, cutoff=CUTOFF, window_end=WINDOW_END, **kw)
+    return g
+
+
+def test_momentum_is_normalised_by_window_volume():
+    g = gold_of(*momentum_world())
+    n = g.numbers
+    assert n["n_future_total"] == 100 and n["n_recent_public"] == 100
+    assert n["future_count:A"] == 10 and n["prior_count:A"] == 5
+    assert n["momentum:A"] == pytest.approx(2.0) and n["momentum:B"] == pytest.approx(0.5)
+    assert n["coverage_drift"] == pytest.approx(1.0)
+    assert g.preferred_ranking == ["A", "B"]
+    assert g.trajectory == "accelerating"
+    assert TRAJECTORIES[int(n["trajectory:B"])] == "cooling"
+    assert len(g.future_paper_ids) == 15 and "2603.x0001" not in g.future_paper_ids
+    assert 0 < g.strength <= 1
+
+
+def test_doubling_window_volume_halves_raw_momentum_and_drift_correction_rescales():
+    g = gold_of(*momentum_world(n_future_other=185))
+    n = g.numbers
+    assert n["n_future_total"] == 200
+    assert n["momentum_raw:A"] == pytest.approx(1.0) and n["momentum_raw:B"] == pytest.approx(0.25)
+    # the candidates now cover 15/200 of the window vs 15/100 of the recent months: drift 0.5,
+    # so momentum relative to the covered part of the domain is unchanged
+    assert n["coverage_drift"] == pytest.approx(0.5)
+    assert n["momentum:A"] == pytest.approx(2.0) and g.preferred_ranking == ["A", "B"]
+
+
+def test_prior_from_signal_uses_share_recent():
+    g = gold_of(*momentum_world(), prior_from="signal")
+    assert g.numbers["prior_share:A"] == pytest.approx(0.05) and g.numbers["momentum:A"] == pytest.approx(2.0)
+
+
+def test_direction_slots_and_claims():
+    g = gold_of(*momentum_world())
+    slots = {s.slot: s.variants for s in g.slots}
+    assert slots["primary_direction"][:2] == ["Option A text", "topic 0 / agents"]
+    assert "Future A paper number 0" in slots["primary_direction"]
+    assert future_variants(g) == [v for v in slots["primary_direction"] if v.startswith("Future A")]
+    assert slots["trajectory"][0] == "topic 0 / agents is accelerating"
+    assert "neighbour" not in slots  # B's momentum is far below A's
+    types = {c.type for c in g.claims}
+    assert {"historical", "future-realisation", "statistical"} <= types
+    assert any("gained the largest volume-normalised share" in c.text and "topic 0" in c.text for c in g.claims)
+    assert any("rose from 5.0% to 10.0%" in c.text for c in g.claims)
+    assert all(0 <= c.importance <= 1 for c in g.claims)
+
+
+def test_thin_future_evidence_gives_zero_strength():
+    g = gold_of(*momentum_world(n_future_a=1, n_future_b=1, n_future_other=98))
+    assert g.strength == 0.0
+    assert any("Insufficient future evidence" in c.text for c in g.claims)
+
+
+def test_new_subdirection_detected_under_a_candidate():
+    t, b, signals, public, future = momentum_world()
+    # A's pre-cutoff papers sit on dims 0+2 / 0+3 (its child nodes); 8 future A papers open dims 0+4
+    sub2 = [paper(f"2504.s{i:04d}", f"t0 t2 noisy s2 {i}", date(2025, 4, 1)) for i in range(15)]
+    sub3 = [paper(f"2504.u{i:04d}", f"t0 t3 noisy s3 {i}", date(2025, 4, 1)) for i in range(15)]
+    public += sub2 + sub3
+    signals[0] = signals[0].model_copy(update={"paper_ids": signals[0].paper_ids + [p.arxiv_id for p in sub2 + sub3]})
+    nodes = [TaxonomyNode(node_id=f"{DOMAIN}:methodologies:n0c{j}", domain=DOMAIN, dimension="methodologies",
+                          label=f"child {j}", description="", parent_id=signals[0].node_ids[0], level=2,
+                          created_slice="2025-Q2", created_by="depth", paper_ids=[p.arxiv_id for p in ps])
+             for j, ps in ((2, sub2), (3, sub3))]
+    future += [paper(f"2605.n{i:04d}", f"t0 t4 noisy new {i} spectral routing", date(2026, 5, 1),
+                     title=f"Spectral routing paper {i}") for i in range(8)]
+    g = gold_of(t, b, signals, public, future, nodes=nodes)
+    assert g.numbers["new_subdirections:A"] >= 1
+    assert g.numbers["new_subdirections:B"] == 0
+    assert any(c.type == "taxonomy" and "spectral" in c.text for c in g.claims)
+
+
+def bottleneck_world():
+    old = date(2025, 5, 1)
+    pub = [paper(f"2505.a{i:04d}", f"t0 t0 t0 t{5 + i % 2} noisy {i}", old + timedelta(days=i)) for i in range(20)]
+    sig = candidate(0, 0, [p.arxiv_id for p in pub])
+    bx = Signal(signal_id="sig:bn:x", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title="long-horizon memory loss t5",
+                summary="Agents forget t5.", node_ids=sig.node_ids, paper_ids=[pub[0].arxiv_id],
+                stats={"recurrence": 4, "n_nodes": 1}, details={"quotes": ["Agents forget earlier steps t5."], "nodes": sig.node_ids})
+    by = bx.model_copy(update={"signal_id": "sig:bn:y", "title": "tool latency t6", "details": {"quotes": ["Tools are slow t6."]}})
+    fut = [paper(f"2602.x{i:04d}", f"t0 t0 t0 t5 t5. We propose a memory cache that stores plans by summarising steps {i}.",
+                 date(2026, 2, 1), title=f"Memory cache for agents {i}") for i in range(6)]
+    fut += [paper(f"2602.y{i:04d}", f"t0 t0 t0 t6 t6 noisy {i}", date(2026, 2, 1)) for i in range(2)]
+    fut += background("2603", 30, date(2026, 3, 1), 60)
+    t = task("bottleneck", [], question="In topic 0 / agents, identify one root bottleneck.")
+    b = TaskBuild(task_id=t.task_id, signal_ids=[sig.signal_id, bx.signal_id, by.signal_id], node_ids=sig.node_ids)
+    return t, b, [sig, bx, by], pub + background("2510", 40, date(2025, 10, 1), 80), fut
+
+
+def test_bottleneck_gold_picks_the_most_addressed_bottleneck():
+    g = gold_of(*bottleneck_world())
+    assert g.preferred_ranking[0] == "long-horizon memory loss t5"
+    slots = {s.slot: s.variants for s in g.slots}
+    assert slots["root_bottleneck"][0] == "long-horizon memory loss t5"
+    assert "Agents forget earlier steps t5." in slots["root_bottleneck"]
+    assert any(v.startswith("Memory cache for agents") for v in slots["opportunity"])
+    assert slots["mechanism"][0].startswith("We propose a memory cache")
+    assert set(future_variants(g)) == set(slots["opportunity"]) | set(slots["mechanism"])
+    assert g.numbers["addressed:0"] > g.numbers["addressed:1"]
+    assert any(c.type == "future-realisation" and "most-addressed bottleneck" in c.text for c in g.claims)
+    assert all(pid.startswith("2602.") for pid in g.future_paper_ids) and g.strength > 0
+
+
+def venue_world(with_future: bool = True):
+    fams = ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS"]
+    sigs = [Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=f, summary="",
+                   stats={"n_papers": 10}) for i, f in enumerate(fams)]
+    t = task("venue", ["A", "B"], question='Project description: "We study t0 agents with a t7 planner." As of 2025-12-31, rank.')
+    b = TaskBuild(task_id=t.task_id, signal_ids=[s.signal_id for s in sigs], node_ids=[],
+                  option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id})
+    public = background("2504", 40, date(2025, 4, 1), 90)
+    future = [paper(f"2602.v{i:04d}", f"t0 t7 noisy {i}", date(2026, 2, 1)) for i in range(4)] if with_future else []
+    return t, b, sigs, public, future + background("2603", 60, date(2026, 3, 1), 60)
+
+
+def test_venue_gold_ranks_families_by_scorer_on_future_neighbours():
+    seen = []
+
+    def scorer(texts):
+        seen.append(texts)
+        near = sum("t7" in x for x in texts) / len(texts)
+        return {"ICLR/ICML/NeurIPS": 0.5 + near, "ACL/EMNLP/NAACL": 0.6}
+
+    g = gold_of(*venue_world(), venue_scorer=scorer)
+    assert g.preferred_ranking == ["B", "A"]
+    assert g.numbers["venue_score:B"] > g.numbers["venue_score:A"]
+    assert {f"2602.v{i:04d}" for i in range(4)} <= set(g.future_paper_ids)
+    assert any(c.type == "venue" and c.text.startswith("ICLR/ICML/NeurIPS is the best fit") for c in g.claims)
+    assert g.slots[0].variants[0] == "ICLR/ICML/NeurIPS"
+    assert all("Project description" not in x for x in seen[0])
+
+
+def test_venue_gold_falls_back_to_the_description_without_future_neighbours():
+    seen = []
+    t, b, sigs, public, _ = venue_world()
+    g = gold_of(t, b, sigs, public, [], venue_scorer=lambda texts: seen.append(texts) or {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1})
+    assert seen == [["We study t0 agents with a t7 planner."]]
+    assert g.preferred_ranking == ["A", "B"] and g.future_paper_ids == []
+
+
+def test_gold_is_deterministic():
+    a = gold_of(*momentum_world())
+    b = gold_of(*momentum_world())
+    assert a.model_dump() == b.model_dump()
+
+
+# ----------------------------------------------------------------------------------------
+# leakage
+# ----------------------------------------------------------------------------------------
+
+
+def leak_world():
+    t, b, signals, public, future = momentum_world()
+    g = gold_of(t, b, signals, public, future)
+    fut_ids = {p.arxiv_id for p in future}
+    fut_titles = [p.title for p in future]
+    return t, g, fut_ids, fut_titles
+
+
+def test_clean_task_passes_and_gold_never_in_task():
+    t, g, ids, titles = leak_world()
+    assert check_public_tasks([t], [g], ids, titles, cutoff=CUTOFF) == []
+    assert not set(t.model_dump()) & GOLD_ONLY_KEYS
+    assert not set(Task.model_fields) & GOLD_ONLY_KEYS
+
+
+@pytest.mark.parametrize("leak", ["future_id", "future_title", "gold_claim", "future_variant", "date", "node_id", "ev_id"])
+def test_leaks_are_caught_and_name_the_task(leak):
+    t, g, ids, titles = leak_world()
+    claim = next(c for c in g.claims if c.type == "future-realisation")
+    if leak == "future_id":
+        t = t.model_copy(update={"question": t.question + " See arXiv:2603.00007v2."})
+    elif leak == "future_title":
+        t = t.model_copy(update={"options": [TaskOption(option_id="A", text="Like 'future A PAPER number 7' did")]})
+    elif leak == "gold_claim":
+        t = t.model_copy(update={"instructions": "Note: " + claim.text})
+    elif leak == "future_variant":
+        g = g.model_copy(update={"slots": g.slots, "numbers": g.numbers})
+        t = t.model_copy(update={"answer_requirements": [future_variants(g)[0] + " style"]})
+        titles = []  # so only the gold-variant rule can catch it
+    elif leak == "date":
+        t = t.model_copy(update={"question": t.question + " (as of March 3, 2026)"})
+    elif leak == "node_id":
+        t = t.model_copy(update={"title": f"About {DOMAIN}:methodologies:n0"})
+    else:
+        t = t.model_copy(update={"support_evidence_ids": [f"ev:{DOMAIN}:methodologies:n0"]})
+    messages = check_public_tasks([t], [g], ids, titles, cutoff=CUTOFF)
+    assert messages and all(m.startswith(t.task_id) for m in messages)
+    with pytest.raises(LeakageError, match=re.escape(t.task_id)):
+        assert_clean([t], [g], ids, titles, cutoff=CUTOFF)
+
+
+def test_window_bounds_are_the_only_allowed_future_dates():
+    t, g, ids, titles = leak_world()
+    ok = t.model_copy(update={"question": "Between 2026-01-01 and 2026-06-30, and before 2025-12-31."})
+    assert check_public_tasks([ok], [g], ids, titles, cutoff=CUTOFF) == []
+    bad = t.model_copy(update={"question": "Between 2026-01-01 and 2026-07-31."})
+    assert any("2026-07-31" in m for m in check_public_tasks([bad], [g], ids, titles, cutoff=CUTOFF))
+
+
+def test_dict_task_with_gold_key_is_flagged():
+    t, g, ids, titles = leak_world()
+    leaky = {**t.model_dump(mode="json"), "preferred_ranking": ["A"]}
+    assert any("gold-only key 'preferred_ranking'" in m for m in check_public_tasks([leaky], [g], ids, titles, cutoff=CUTOFF))
+
+
+# ----------------------------------------------------------------------------------------
+# one run on a real sample: tasks + gold + leakage check, real embedder
+# ----------------------------------------------------------------------------------------
+
+
+def test_real_sample_end_to_end():
+    from assets.corpus.logic import read_jsonl
+    from assets.records import EvidenceRecord, PaperEvidence
+    from assets.tasks.logic import build_tasks
+    from resources.embeddings import load_embedder
+
+    papers, failures = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    assert not failures
+    cutoff, window_end = date(2025, 6, 30), date(2025, 12, 31)
+    screened = [ScreenedPaper(**p.model_dump(), domain=DOMAIN, relevance=0.1, label="core", reason="sample") for p in papers]
+    public = [p for p in screened if p.published <= cutoff]
+    future = [p for p in screened if cutoff < p.published <= window_end]
+    signals, records = [], []
+    for k, kw in enumerate(["tool", "benchmark", "reasoning", "code", "gui", "multi-agent", "memory", "web"]):
+        ps = [p for p in public if kw in (p.title + " " + p.abstract).lower()]
+        nid = f"{DOMAIN}:methodologies:{kw}"
+        signals.append(Signal(signal_id=f"sig:{kw}", kind="candidate_direction", domain=DOMAIN, cutoff=cutoff,
+                              title=f"{kw} / agents", summary="", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
+                              paper_ids=[p.arxiv_id for p in ps], stats={"growth": float(k % 4), "share_recent": 0.1},
+                              details={"keywords": [kw], "representative_titles": [ps[-1].title]}))
+        records.append(EvidenceRecord(record_id=f"ev:{nid}", node_id=nid, domain=DOMAIN, cutoff=cutoff, node_label=kw,
+                                      representative_ids=[p.arxiv_id for p in ps[-3:]], supporting_ids=[p.arxiv_id for p in ps],
+                                      papers=[PaperEvidence(arxiv_id=p.arxiv_id, published=p.published,
+                                                            problem=p.abstract.split(". ")[0] + ".",
+                                                            method=p.abstract.split(". ")[1] + ".") for p in ps]))
+    tasks, builds = build_tasks(signals, records, domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff,
+                                window_end=window_end, horizon_months=6)
+    assert {t.family for t in tasks} == {"direction", "planning"}  # no bottleneck or venue signals given
+    golds = build_gold(tasks, builds, signals, [], public, future, load_embedder().encode, cutoff=cutoff, window_end=window_end)
+    assert len(golds) == len(tasks)
+    future_ids = {p.arxiv_id for p in future}
+    for g in golds:
+        assert set(g.future_paper_ids) <= future_ids
+        assert sorted(g.preferred_ranking) == sorted(o.option_id for o in next(t for t in tasks if t.task_id == g.task_id).options)
+        assert 0.0 <= g.strength <= 1.0
+    assert check_public_tasks(tasks, golds, future_ids, [p.title for p in future], cutoff=cutoff,
+                              internal_ids=[s.signal_id for s in signals]) == []

@@ -1,0 +1,208 @@
+"""Task builders: the four families, curation, and no internal ids in public text."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from assets.gold.leakage import internal_violations
+from assets.records import EvidenceRecord, PaperEvidence, Signal
+from assets.tasks.logic import MIN_SUPPORT_PAPERS, build_tasks, dimension_of, template_drafter
+
+DOMAIN = "llm_agent"
+CUTOFF = date(2025, 12, 31)
+WINDOW_END = date(2026, 6, 30)
+VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD", 0)]
+TOPICS = ["tool use", "web navigation", "memory", "planning", "reflection", "multi-agent debate",
+          "code repair", "gui control", "theorem proving", "travel booking", "negotiation", "data analysis"]
+
+
+def node(dim: str, k: int) -> str:
+    return f"{DOMAIN}:{dim}:n{k}"
+
+
+def make_inputs(n_papers: int = 12, with_duplicate: bool = False):
+    """12 candidates (6 per dimension), 3 with bottlenecks, all with feasibility, 5 venue profiles."""
+    signals, records = [], []
+    for k, topic in enumerate(TOPICS):
+        dim = "methodologies" if k < 6 else "tasks"
+        nid = node(dim, k)
+        pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
+        signals.append(Signal(
+            signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
+            title=f"{topic} / agents", summary=f"Agents for {topic}.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
+            paper_ids=pids, stats={"n_papers": n_papers, "share_recent": 0.01 * (k + 1), "share_prior": 0.05,
+                                   "growth": 0.2 * (k % 6 + 1), "age_months": 12, "slope": 0.0},
+            details={"keywords": [topic.split()[0], "llm", "benchmark"],
+                     "representative_titles": [f"A Study of {topic.title()} Agents"]}))
+        records.append(EvidenceRecord(
+            record_id=f"ev:{nid}", node_id=nid, domain=DOMAIN, cutoff=CUTOFF, node_label=topic,
+            representative_ids=pids[:3], supporting_ids=pids,
+            papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1 + i % 12, 1),
+                                  problem=f"Agents for {topic} fail on long horizons (case {i}).",
+                                  method=f"We propose a {topic} planner with verification (variant {i}).",
+                                  limitation=f"The {topic} planner is costly (case {i}).")
+                    for i, p in enumerate(pids)]))
+        signals.append(Signal(
+            signal_id=f"sig:feas:{k}", kind="feasibility", domain=DOMAIN, cutoff=CUTOFF, title="f", summary="f",
+            node_ids=[nid], stats={"support": n_papers, "maturity_months": 14, "n_bottlenecks": 1},
+            details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]}))
+    for k in (0, 3, 7):
+        nid = node("methodologies" if k < 6 else "tasks", k)
+        signals.append(Signal(
+            signal_id=f"sig:bn:{k}", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=f"{TOPICS[k]} cost",
+            summary=f"The {TOPICS[k]} planner is costly.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
+            paper_ids=[f"2501.{k:02d}000"], stats={"recurrence": 3, "n_nodes": 1},
+            details={"quotes": [f"The {TOPICS[k]} planner is costly (case 0)."], "category": ["technical_risk"], "nodes": [nid]}))
+    if with_duplicate:  # a second candidate on exactly the same papers as candidate 0
+        dup = signals[0].model_copy(update={"signal_id": "sig:cand:dup", "node_ids": [node("methodologies", 99)]})
+        signals.append(dup)
+        signals.append(signals[-2].model_copy(update={"signal_id": "sig:bn:dup", "node_ids": dup.node_ids,
+                                                      "details": {**signals[-2].details, "nodes": dup.node_ids}}))
+    for i, (fam, n) in enumerate(VENUES):
+        signals.append(Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=fam,
+                              summary="", stats={"n_papers": n, "domain_share": 0.1},
+                              details={"contribution_styles": ["empirical systems"], "top_terms": ["agents"]}))
+    return signals, records
+
+
+def build(signals, records, **kw):
+    args = dict(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END, horizon_months=6)
+    args.update(kw)
+    return build_tasks(signals, records, **args)
+
+
+@pytest.fixture(scope="module")
+def built():
+    signals, records = make_inputs()
+    tasks, builds = build(signals, records)
+    return signals, records, tasks, builds
+
+
+def by_family(tasks, family):
+    return [t for t in tasks if t.family == family]
+
+
+def test_every_family_is_built_with_required_fields(built):
+    _, _, tasks, builds = built
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    assert [b.task_id for b in builds] == [t.task_id for t in tasks]
+    for t in tasks:
+        assert re.fullmatch(rf"{DOMAIN}-2025-12-31-{t.family}-\d\d", t.task_id)
+        assert t.window_start == date(2026, 1, 1) and t.window_end == WINDOW_END
+        assert t.title and t.question and t.instructions and len(t.answer_requirements) >= 4
+        assert len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS
+        assert all(re.fullmatch(r"\d{4}\.\d{5}#\w+", e) for e in t.support_evidence_ids)
+        assert t.horizon == ("venue cycle" if t.family == "venue" else "6-month")
+
+
+def test_direction_options_mix_growth_within_one_dimension(built):
+    signals, _, tasks, builds = built
+    sig = {s.signal_id: s for s in signals}
+    build_of = {b.task_id: b for b in builds}
+    for t in by_family(tasks, "direction"):
+        assert 4 <= len(t.options) <= 5
+        assert "Between 2026-01-01 and 2026-06-30" in t.question and "LLM Agents" in t.question
+        cands = [sig[build_of[t.task_id].option_signal_ids[o.option_id]] for o in t.options]
+        dims = {dimension_of(c) for c in cands}
+        assert len(dims) == 1
+        pool = sorted((s for s in signals if s.kind == "candidate_direction" and dimension_of(s) in dims),
+                      key=lambda s: -s.stats["growth"])
+        high = {s.signal_id for s in pool[: len(pool) // 2]}
+        ids = {c.signal_id for c in cands}
+        assert ids & high and ids - high, "each set mixes high- and low-growth candidates"
+        for o, c in zip(t.options, cands):
+            assert o.text.lower().startswith(c.title.split(" / ")[0]) and "e.g." in o.text
+    assert len({frozenset(build_of[t.task_id].option_signal_ids.values()) for t in by_family(tasks, "direction")}) == \
+        len(by_family(tasks, "direction"))
+
+
+def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
+    signals, _, tasks, builds = built
+    bn = by_family(tasks, "bottleneck")
+    assert len(bn) == 3
+    assert all(not t.options for t in bn)
+    assert {t.question.split(" (LLM Agents)")[0] for t in bn} == {
+        "In tool use / agents", "In planning / agents", "In gui control / agents"}
+    build_of = {b.task_id: b for b in builds}
+    for t in bn:
+        kinds = {next(s.kind for s in signals if s.signal_id == i) for i in build_of[t.task_id].signal_ids}
+        assert kinds == {"candidate_direction", "bottleneck"}
+
+
+def test_planning_options_carry_feasibility_and_team(built):
+    _, _, tasks, _ = built
+    plans = by_family(tasks, "planning")
+    assert plans
+    for t in plans:
+        assert re.search(r"a team of \d+ researchers planning the next 6 months", t.question)
+        assert all("Feasibility: Support: 12 pre-cutoff papers" in o.text and "Risks: evaluation saturation" in o.text
+                   for o in t.options)
+        req = " ".join(t.answer_requirements)
+        for word in ("milestones", "dependencies", "risks", "go/no-go"):
+            assert word in req
+
+
+def test_venue_options_are_families_with_lists_and_project_hides_its_paper(built):
+    _, records, tasks, _ = built
+    venues = by_family(tasks, "venue")
+    assert venues
+    for t in venues:
+        assert [o.text.split(" (")[0] for o in t.options] == ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
+        m = re.search(r'Project description: "(.*?)"', t.question)
+        assert m and "We propose" in m.group(1) and "fail on long horizons" in m.group(1)
+        project = next(ev for r in records for ev in r.papers if ev.problem in m.group(1))
+        assert project.arxiv_id not in t.support_paper_ids
+        assert project.arxiv_id not in t.question
+        assert "A Study of" not in t.question  # no title
+
+
+def test_public_text_has_no_internal_ids(built):
+    signals, records, tasks, _ = built
+    internal = {s.signal_id for s in signals} | {n for s in signals for n in s.node_ids} | {r.record_id for r in records}
+    assert internal_violations(tasks, cutoff=CUTOFF, internal_ids=internal) == []
+    blob = " ".join(str(v) for t in tasks for v in t.model_dump(mode="json").values())
+    assert "sig:" not in blob and "ev:" not in blob and f"{DOMAIN}:" not in blob
+
+
+def test_per_family_cap_and_determinism():
+    signals, records = make_inputs()
+    tasks, _ = build(signals, records, per_family_max=2)
+    counts = {f: len(by_family(tasks, f)) for f in ("direction", "bottleneck", "planning", "venue")}
+    assert counts == {"direction": 2, "bottleneck": 2, "planning": 2, "venue": 2}
+    again, _ = build(list(reversed(signals)), records, per_family_max=2)
+    assert [t.model_dump() for t in tasks] == [t.model_dump() for t in again]
+    other, _ = build(signals, records, per_family_max=2, seed=7)
+    assert [t.options for t in by_family(other, "direction")] != [t.options for t in by_family(tasks, "direction")]
+
+
+def test_duplicate_subdirections_are_dropped():
+    signals, records = make_inputs(with_duplicate=True)
+    tasks, builds = build(signals, records)
+    bn = by_family(tasks, "bottleneck")
+    assert len(bn) == 3  # the duplicate of candidate 0 adds no task
+    used = [set(b.signal_ids) for b in builds if b.task_id in {t.task_id for t in bn}]
+    assert not any({"sig:cand:0", "sig:cand:dup"} <= u for u in used)
+    dsets = [frozenset(b.option_signal_ids.values()) for b in builds if "-direction-" in b.task_id]
+    assert not any({"sig:cand:0", "sig:cand:dup"} <= s for s in dsets), "parent/duplicate never share an option set"
+
+
+def test_thin_support_builds_nothing():
+    signals, records = make_inputs(n_papers=1)
+    tasks, _ = build(signals, records)
+    assert by_family(tasks, "bottleneck") == [] and by_family(tasks, "venue") == []
+    assert all(len(t.options) == 5 for t in tasks)  # only 5-option sets reach 5 support papers
+    assert all(len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS for t in tasks)
+
+
+def test_leaky_drafter_output_is_dropped():
+    signals, records = make_inputs()
+
+    def leaky(draft):
+        title, question = template_drafter(draft)
+        return title, question + " Hint: see 2026-03-15." if draft.family == "direction" else question
+
+    tasks, _ = build(signals, records, drafter=leaky)
+    assert by_family(tasks, "direction") == [] and by_family(tasks, "planning")
