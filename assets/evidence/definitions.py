@@ -60,7 +60,7 @@ def research_signals(
     papers = store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
     records = store.read_records("evidence_records", part.domain, part.cutoff_key, EvidenceRecord)
     embed = embeddings.embedder().encode
-    volume = monthly_volume(papers)
+    volume = monthly_volume([p for p in papers if p.label != "excluded"])  # same population as the taxonomy
     signals = build_signals(nodes, records, papers, part.cutoff, volume, embed, domain=part.domain)
     signals += build_venue_profiles(load_venue_lists(VENUE_DIR), papers, part.cutoff, embed, domain=part.domain)
     path = store.write_records("research_signals", part.domain, part.cutoff_key, signals, Signal)

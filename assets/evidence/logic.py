@@ -69,6 +69,12 @@ NEGATIVE_CUES: dict[str, float] = {
     "remarkabl": -1.5, "significantly": -1.5, "outperform": -2, "achieve": -1, "state-of-the-art": -1,
     "effective": -1, "can still": -2,
 }
+# Extra negatives for the limitation field: sentences that present a remedy ("RAG has
+# emerged to overcome the knowledge limitations of LLMs") are not limitations.
+LIMITATION_NEGATIVE_CUES: dict[str, float] = {
+    "to overcome": -2.5, "overcome": -1, "to address": -2, "addresses": -2, "mitigat": -1.5, "alleviat": -1.5,
+    "has emerged": -2, "have emerged": -2, "powerful": -1, "promising": -1, "enhance": -1, "enable": -1,
+}
 # A field stays empty unless its best sentence reaches this score.
 MIN_SCORE = {"problem": 1.5, "method": 2.0, "evaluation_focus": 2.0, "limitation": 2.0}
 
@@ -196,6 +202,8 @@ def extract_paper_evidence(paper: ScreenedPaper) -> PaperEvidence:
             score = _cue_hits(words[i], CUES[field])
             if field in ("problem", "limitation"):
                 score += _cue_hits(words[i], NEGATIVE_CUES)
+            if field == "limitation":
+                score += _cue_hits(words[i], LIMITATION_NEGATIVE_CUES)
             if score < MIN_SCORE[field]:
                 continue
             position = i / max(n - 1, 1)

@@ -47,7 +47,7 @@ STOPWORDS = frozenset(
     through while yet shown show shows demonstrate demonstrated demonstrates promise promising
     recent recently remarkable impressive capabilities capability ability abilities rely relies
     typically particularly especially primarily mainly largely often fail fails failing struggle
-    struggles suffer suffers lead leads key critical important need needs make making""".split()
+    struggles suffer suffers lead leads key critical important need needs make making but""".split()
 )
 
 
@@ -620,7 +620,7 @@ def build_signals(
         elif s["growth"] >= 1.0:
             verdict = "actionable, established"
         else:
-            verdict = "watch (momentum below the domain average)"
+            verdict = "watch (its share of the domain is shrinking)"
         risks = [b.title for b in linked[:3]]
         summary = (f"{verdict}: '{node.label}' rests on {int(s['n_papers'])} pre-cutoff papers, "
                    f"{int(s['age_months'])} months old, volume-normalised growth {s['growth']:.2f}; "

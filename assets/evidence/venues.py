@@ -139,7 +139,7 @@ def _load_cached(folder: str, include_submissions: bool) -> tuple[VenuePaper, ..
 
 # ----------------------------------------------------------------------------- embeddings
 
-_VECTOR_CACHE: dict[tuple[int, str], np.ndarray] = {}
+_VECTOR_CACHE: dict[tuple[object, str], np.ndarray] = {}
 
 
 def _embed_titles_cached(titles: list[str], embed) -> np.ndarray:
@@ -151,7 +151,7 @@ def _embed_titles_cached(titles: list[str], embed) -> np.ndarray:
     """
     owner = getattr(embed, "__self__", embed)
     digest = hashlib.sha1("\n".join(titles).encode("utf-8")).hexdigest()
-    key = (id(owner), digest)
+    key = (getattr(owner, "model_path", None) or id(owner), digest)
     if key not in _VECTOR_CACHE:
         if len(_VECTOR_CACHE) >= 16:
             _VECTOR_CACHE.pop(next(iter(_VECTOR_CACHE)))

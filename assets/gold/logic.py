@@ -49,7 +49,6 @@ from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 import numpy as np
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from assets.corpus.logic import add_months, paper_text
 from assets.gold.leakage import FUTURE_VARIANT_KEY
@@ -79,6 +78,17 @@ METHOD_CUES = re.compile(r"\b(we propose|we introduce|we present|we develop|our 
                          r"framework|by (?:\w+ing)|leverag\w+|enables?)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z0-9\-]{2,}")
 
+# A short English + abstract-boilerplate stop list (importing sklearn's costs seconds).
+STOP_WORDS = frozenset("""
+a about above across after again against all also although among an and any are as at be because been before
+being below between both but by can could did do does doing during each either et few for from further had has
+have having here how however if in into is it its itself just may more most much must no nor not of off on once
+only or other our ours out over own paper per propose proposed present same several should show shows so some
+such than that the their them then there these they this those through thus to too under until up upon use used
+uses using very via was we were what when where whether which while who whom why will with within without would
+yet you your new based approach approaches method methods results study work existing also first two three one
+""".split())
+
 VenueScorer = Callable[[list[str]], dict[str, float]]
 
 
@@ -96,7 +106,7 @@ def top_terms(texts: Sequence[str], background: Counter, n_background: int, k: i
     """Terms frequent in `texts` and rare in the background documents (tf x idf)."""
     tf: Counter = Counter()
     for text in texts:
-        tf.update({w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS})
+        tf.update({w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS})
     scored = [(c * math.log((1 + n_background) / (1 + background.get(w, 0))), w) for w, c in tf.items() if c >= 2 or len(texts) < 2]
     return [w for _, w in sorted(scored, key=lambda x: (-x[0], x[1]))[:k]]
 
@@ -104,7 +114,7 @@ def top_terms(texts: Sequence[str], background: Counter, n_background: int, k: i
 def document_frequency(texts: Sequence[str]) -> Counter:
     df: Counter = Counter()
     for text in texts:
-        df.update({w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS})
+        df.update({w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS})
     return df
 
 
@@ -257,31 +267,36 @@ def _assign(vecs: np.ndarray, cands: list[_Candidate]) -> np.ndarray:
     return np.where(ok, best, -1)
 
 
-def kmeans(vecs: np.ndarray, k: int, seed: int = 0, iters: int = 25) -> np.ndarray:
-    """Small deterministic spherical k-means (k-means++ seeding); returns labels.
+def kmeans(vecs: np.ndarray, k: int, seed: int = 0, iters: int = 25, n_init: int = 4) -> np.ndarray:
+    """Small deterministic spherical k-means (k-means++ seeding, best of `n_init`); labels.
 
     Plain numpy: sklearn's KMeans costs ~50 ms a call in thread start-up on these tiny
     inputs, and gold runs it a few hundred times a partition.
     """
-    rng = np.random.default_rng(seed)
     n = len(vecs)
-    centres = [vecs[rng.integers(n)]]
-    for _ in range(1, k):
-        d = np.maximum(0.0, 1.0 - np.max(vecs @ np.stack(centres).T, axis=1))
-        total = d.sum()
-        centres.append(vecs[rng.choice(n, p=d / total)] if total > 0 else vecs[rng.integers(n)])
-    C = np.stack(centres)
-    labels = np.full(n, -1)
-    for _ in range(iters):
-        new = np.argmax(vecs @ C.T, axis=1)
-        if np.array_equal(new, labels):
-            break
-        labels = new
-        for j in range(k):
-            members = vecs[labels == j]
-            if len(members):
-                C[j] = _unit(members.mean(axis=0))
-    return labels
+    best, best_score = np.zeros(n, dtype=int), -np.inf
+    for run in range(n_init):
+        rng = np.random.default_rng(seed + run)
+        centres = [vecs[rng.integers(n)]]
+        for _ in range(1, k):
+            d = np.maximum(0.0, 1.0 - np.max(vecs @ np.stack(centres).T, axis=1)) ** 2
+            total = d.sum()
+            centres.append(vecs[rng.choice(n, p=d / total)] if total > 0 else vecs[rng.integers(n)])
+        C = np.stack(centres)
+        labels = np.full(n, -1)
+        for _ in range(iters):
+            new = np.argmax(vecs @ C.T, axis=1)
+            if np.array_equal(new, labels):
+                break
+            labels = new
+            for j in range(k):
+                members = vecs[labels == j]
+                if len(members):
+                    C[j] = _unit(members.mean(axis=0))
+        score = float((vecs * C[labels]).sum())
+        if score > best_score + 1e-9:
+            best, best_score = labels, score
+    return best
 
 
 def _kmeans_clusters(vecs: np.ndarray) -> list[np.ndarray]:
@@ -404,12 +419,12 @@ def _option_momentum(ctx: _Context, task: Task, build: TaskBuild, signals: dict[
     def top_titles(oid: str, k: int = 2) -> list[str]:
         c = cands[[o.option_id for o in opts].index(oid)]
         fr = rows[oid]
-        order = fr[np.argsort(-(ctx.fut_vecs[fr] @ c.centroid), kind="stable")] if len(fr) else fr
+        order = fr[np.argsort(-np.round(ctx.fut_vecs[fr] @ c.centroid, 6), kind="stable")] if len(fr) else fr
         return [ctx.future[i].title for i in order[:k]]
 
     primary = "top_priority" if task.family == "planning" else "primary_direction"
     slots.add(primary, [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])], top_titles(top))
-    slots.add("trajectory", [f"{name[top]} is {st['traj']}", f"{name[top]} will be {st['traj']} between {scope}"])
+    slots.add("trajectory", [f"{name[top]} is {st['traj']}", f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
     if second and stats[second]["m"] >= NEIGHBOUR_RATIO * st["m"]:
         slots.add("neighbour", [text[second], name[second]], top_titles(second))
 
@@ -420,9 +435,9 @@ def _option_momentum(ctx: _Context, task: Task, build: TaskBuild, signals: dict[
                    "historical", "pre-cutoff", 0.3)
     claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {name[top]} held {_pct(st['p'])} of new papers in the domain.",
                "historical", "pre-cutoff", 0.4)
-    claims.add(f"Between {scope}, {name[top]} gained the largest volume-normalised share among the options "
+    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} gained the largest volume-normalised share among the options "
                f"(momentum {st['m']:.2f}).", "future-realisation", scope, 1.0)
-    claims.add(f"Between {scope}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8)
+    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8)
     verb = "rose" if st["f"] >= st["p"] else "fell"
     claims.add(f"{name[top]}'s share of the domain's papers {verb} from {_pct(st['p'])} to {_pct(st['f'])} "
                f"({st['n']} papers in the window).", "statistical", scope, 0.6)
@@ -488,7 +503,7 @@ def _bottleneck(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, 
     root = order[0]
     b = bns[root]
     addressing = rows[nearest == root]
-    addressing = addressing[np.argsort(-sims[nearest == root, root], kind="stable")]
+    addressing = addressing[np.argsort(-np.round(sims[nearest == root, root], 6), kind="stable")]
     top_papers = [ctx.future[i] for i in addressing[:3]]
     quotes = list(b.details.get("quotes", []))[:3] or [b.summary]
     slots.add("root_bottleneck", [b.title, *quotes])
@@ -498,7 +513,7 @@ def _bottleneck(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, 
     slots.add("mechanism", [], mechanisms[:2])
     claims.add(f"Before {task.cutoff}, {int(b.stats.get('recurrence', len(b.paper_ids)))} papers reported the limitation "
                f"'{b.title}' in {sub}.", "historical", "pre-cutoff", 0.4)
-    claims.add(f"Between {scope}, the most-addressed bottleneck in {sub} was '{b.title}', targeted by "
+    claims.add(f"Between {task.window_start} and {task.window_end}, the most-addressed bottleneck in {sub} was '{b.title}', targeted by "
                f"{int(counts[root])} new papers.", "future-realisation", scope, 1.0)
     claims.add(f"{int(counts[root])} of {len(rows)} new papers in {sub} ({_pct(counts[root] / len(rows))}) address "
                f"'{b.title}'.", "statistical", scope, 0.6)
@@ -561,7 +576,7 @@ def _venue(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signa
         claims.add(f"Before {task.cutoff}, the {name[oid]} venue lists held {int(s.stats.get('n_papers', 0))} papers, "
                    f"{_pct(s.stats.get('domain_share', 0.0))} of them in this domain.", "historical", "pre-cutoff", 0.2)
     if near:
-        claims.add(f"Between {scope}, {len(near)} closely related papers appeared; their content fits {name[top]} best.",
+        claims.add(f"Between {task.window_start} and {task.window_end}, {len(near)} closely related papers appeared; their content fits {name[top]} best.",
                    "future-realisation", scope, 0.7)
     margin = min(1.0, max(0.0, (scores[top] - scores[second]) / VENUE_FULL_MARGIN))
     strength = (0.5 + 0.5 * min(1.0, len(near) / VENUE_NEIGHBOURS)) * margin

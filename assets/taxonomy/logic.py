@@ -334,30 +334,30 @@ def cosine_silhouette(X: np.ndarray, labels: np.ndarray, D: np.ndarray | None = 
     return float(s.mean())
 
 
-def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int,
+def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int, min_groups: int = 1,
             silhouette_sample: int = 500) -> list[np.ndarray]:
-    """Cluster rows into 2..max_k groups (k by cosine silhouette); groups of >= min_votes.
+    """Cluster rows into 2..max_k groups and keep the groups of >= min_votes papers.
 
-    Returns index arrays (into `vectors`), largest group first; empty if no k >= 2 fits.
+    k is chosen by cosine silhouette among the clusterings that leave at least
+    `min_groups` groups of >= min_votes (a depth split needs two; a width expansion can
+    add one sibling). Returns index arrays (into `vectors`), largest group first, or []
+    when no clustering qualifies.
     """
     X = vectors.astype(np.float64)
     n = len(X)
     rng = np.random.default_rng(random_state)
     sample = np.sort(rng.choice(n, silhouette_sample, replace=False)) if n > silhouette_sample else np.arange(n)
     D = 1.0 - X[sample] @ X[sample].T
-    best_labels, best_score = None, -np.inf
+    best_groups, best_score = [], -np.inf
     for k in (k for k in range(2, max_k + 1) if k * min_votes <= n):
         labels = spherical_kmeans(X, k, rng)
-        if len(np.unique(labels[sample])) < 2:
+        groups = [g for g in (np.flatnonzero(labels == c) for c in range(k)) if len(g) >= min_votes]
+        if len(groups) < min_groups or len(np.unique(labels[sample])) < 2:
             continue
         score = cosine_silhouette(X[sample], labels[sample], D)
         if score > best_score + 1e-9:
-            best_labels, best_score = labels, score
-    if best_labels is None:
-        return []
-    groups = [np.flatnonzero(best_labels == c) for c in np.unique(best_labels)]
-    groups = [g for g in groups if len(g) >= min_votes]
-    return sorted(groups, key=lambda g: (-len(g), int(g[0])))
+            best_groups, best_score = groups, score
+    return sorted(best_groups, key=lambda g: (-len(g), int(g[0])))
 
 
 class _Builder:
@@ -417,7 +417,7 @@ class _Builder:
                 self.initial_density if node.parent is None else self.max_density):
             members = np.array(node.held)
             groups = cluster(self.V[members], self.max_children, self.min_votes,
-                             _node_seed(self.seed, node.dimension, node.path, slice_label + "d"))
+                             _node_seed(self.seed, node.dimension, node.path, slice_label + "d"), min_groups=2)
             if len(groups) >= 2:
                 self._add_children(node, groups, members, slice_label,
                                    "initial" if node.parent is None else "depth", counts)
@@ -432,7 +432,12 @@ class _Builder:
         X = self.V[np.array(members)]
         mean = X.mean(axis=0)
         node.centroid = (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
-        node.threshold = float(np.quantile(X @ node.centroid, self.fit_quantile))
+        # Leave-one-out cosines: a member compared with the centroid of the *other* members,
+        # which is what a newcomer faces (in-sample cosines are biased high for small nodes).
+        rest = X.sum(axis=0)[None, :] - X
+        norms = np.linalg.norm(rest, axis=1)
+        loo = (rest * X).sum(axis=1) / np.maximum(norms, 1e-12) if len(X) > 1 else X @ node.centroid
+        node.threshold = float(np.quantile(loo, self.fit_quantile))
 
     def refresh_all(self, root: _Node) -> None:
         for node in root.walk():
@@ -442,14 +447,21 @@ class _Builder:
 # ----------------------------------------------------------------------------- labels
 
 
-def _pick_terms(ranked: list[str], n: int, avoid: set[str] = frozenset()) -> list[str]:
-    """Top terms, skipping ones that overlap a picked term word-wise ("tool" vs "tool use")."""
+def _stems(term: str) -> set[str]:
+    """Crude word stems of a term: hyphen parts, lower-cased, plural 's' dropped."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.split(r"[\s\-]+", term.lower()) if w}
+
+
+def _pick_terms(ranked: list[str], n: int) -> list[str]:
+    """Top terms, skipping ones that share a stem with a picked one ("tool" / "tools" / "tool use")."""
     picked: list[str] = []
+    seen: set[str] = set()
     for term in ranked:
-        words = set(term.split())
-        if term in avoid or any(words & set(p.split()) for p in picked):
+        stems = _stems(term)
+        if stems & seen:
             continue
         picked.append(term)
+        seen |= stems
         if len(picked) == n:
             break
     return picked
