@@ -1,9 +1,13 @@
 """Bad input gives a clear error or a recorded failure row, never a silent loss."""
 
+import gzip
+import itertools
+
 import dagster as dg
 import pytest
 
 from assets.corpus.definitions import corpus_snapshot
+from assets.corpus.logic import SHIPPED_DIR
 from pipelines.cli import main
 from pipelines.partitions import partition_key
 from resources.corpus_source import CorpusSourceResource
@@ -12,6 +16,12 @@ from resources.storage import StorageResource
 
 
 def _resources(tmp_path, **source):
+    if not source:  # a small corpus: the first 300 shipped llm_agent papers
+        corpus = tmp_path / "corpus"
+        corpus.mkdir()
+        with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, gzip.open(corpus / "llm_agent.jsonl.gz", "wt") as dst:
+            dst.writelines(itertools.islice(src, 300))
+        source = {"shipped_dir": str(corpus)}
     return {"storage": StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb")),
             "corpus_source": CorpusSourceResource(**source), "embeddings": EmbeddingResource()}
 

@@ -20,6 +20,7 @@ from assets.taxonomy.logic import (
     TaxonomyResult,
     induce_taxonomy,
     route,
+    route_dimensions,
     slice_index,
     slice_starts,
 )
@@ -77,6 +78,21 @@ def test_route_sends_a_paper_to_the_child_with_the_nearest_centroid():
     # the same papers stay "unfit" when their best cosine is below that child's threshold
     _, _, fit = route(papers, centroids, thresholds=np.array([0.5, 0.99, 0.5]))
     assert fit.tolist() == [False, True, True]
+
+
+def test_dimension_routing_takes_the_best_and_close_runners_up():
+    scores = np.array([
+        [2.0, 1.7, -0.5, 0.1, 0.0],   # best + a runner-up within the 0.5 margin
+        [0.3, 0.2, 0.25, 0.1, 0.28],  # all close: every positive score within the margin
+        [-1.0, -2.0, -0.8, -3.0, -1.5],  # all below average: still the best one
+    ])
+    member = route_dimensions(scores, margin=0.5)
+    assert member.tolist() == [
+        [True, True, False, False, False],
+        [True, True, True, True, True],
+        [False, False, True, False, False],
+    ]
+    assert route_dimensions(np.array([[-4.0], [3.0]]), margin=0.5).all()  # one dimension: everyone
 
 
 def test_initial_split_separates_blobs_and_later_papers_follow_their_blob():

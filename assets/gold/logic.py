@@ -46,14 +46,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import date, timedelta
+from datetime import date
 
 import numpy as np
 
 from assets.corpus.logic import add_months, paper_text
 from assets.gold.leakage import FUTURE_VARIANT_KEY
-from assets.records import GoldClaim, GoldSlot, GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
-from assets.tasks.logic import direction_name
+from assets.records import TRAJECTORIES, GoldClaim, GoldSlot, GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
+from assets.tasks.logic import direction_name, venue_family
 
 ASSIGN_QUANTILE = 0.25
 RECENT_MONTHS = 3
@@ -180,7 +180,6 @@ class _Context:
         self._node_centroids: dict[str, np.ndarray | None] = {}
         self._drift: float | None = None
         self.reference_cos: dict[str, list[float]] = {}  # candidate signal id -> pre-cutoff cluster cosines
-        self.window = f"{cutoff + timedelta(days=1)} to {window_end}"
 
     def centre(self, vecs) -> np.ndarray:
         """Subtract the public papers' mean vector and re-normalise.
@@ -299,9 +298,13 @@ def kmeans(vecs: np.ndarray, k: int, seed: int = 0, iters: int = 25, n_init: int
     return best
 
 
-def _kmeans_clusters(vecs: np.ndarray) -> list[np.ndarray]:
-    """Row-index groups (>= NEW_CLUSTER_MIN rows) of k-means with k = n / CLUSTER_PAPERS in [2, MAX_CLUSTERS]."""
-    k = int(min(MAX_CLUSTERS, max(2, len(vecs) // CLUSTER_PAPERS)))
+def n_clusters(n: int) -> int:
+    return int(min(MAX_CLUSTERS, max(2, n // CLUSTER_PAPERS)))
+
+
+def _kmeans_clusters(vecs: np.ndarray, k: int | None = None) -> list[np.ndarray]:
+    """Row-index groups (>= NEW_CLUSTER_MIN rows) of k-means, k = n / CLUSTER_PAPERS in [2, MAX_CLUSTERS] by default."""
+    k = k or n_clusters(len(vecs))
     if len(vecs) < max(k, NEW_CLUSTER_MIN):
         return []
     labels = kmeans(vecs, k)
@@ -317,7 +320,9 @@ def new_subdirections(ctx: _Context, cand: _Candidate, fut_rows: np.ndarray) -> 
 
     Existing = centroids of the candidate's node subtree (and the candidate itself). "Far"
     is self-calibrated, because cosine levels depend on the embedder and on cluster size:
-    the candidate's PRE-cutoff papers are clustered the same way, and a future cluster is
+    the PRE-cutoff papers of the candidate and its subtree's nodes (subsampled to the
+    future count, so clusters have the same k and equally noisy centroids) are clustered
+    the same way, and a future cluster is
     new if its best cosine to an existing centroid is below the NEW_NODE_QUANTILE quantile
     of the pre-cutoff clusters' best cosines.
     """
@@ -325,11 +330,18 @@ def new_subdirections(ctx: _Context, cand: _Candidate, fut_rows: np.ndarray) -> 
         return []
     existing = [c for n in ctx.subtree(cand.signal.node_ids) if (c := ctx.node_centroid(n)) is not None]
     E = np.stack(existing + [cand.centroid])
-    key = cand.signal.signal_id
+    subtree = ctx.subtree(cand.signal.node_ids)
+    pool = set(cand.signal.paper_ids) | {p for n in subtree if n in ctx.nodes for p in ctx.nodes[n].paper_ids}
+    pre_idx = sorted({ctx.pub_index[p] for p in pool if p in ctx.pub_index})
+    n_ref = min(len(pre_idx), len(fut_rows))  # same sample size: centroids of equal noise
+    key = f"{cand.signal.signal_id}|{n_ref}"
     if key not in ctx.reference_cos:
-        pre_idx = sorted({ctx.pub_index[p] for p in cand.signal.paper_ids if p in ctx.pub_index})
-        pre_vecs = ctx.pub_vecs[pre_idx]
-        ctx.reference_cos[key] = _max_cos(_kmeans_clusters(pre_vecs), pre_vecs, E)
+        rng = np.random.default_rng(n_ref)
+        sample = sorted(rng.choice(pre_idx, size=n_ref, replace=False)) if n_ref < len(pre_idx) else pre_idx
+        pre_vecs = ctx.pub_vecs[sample]
+        # same k as the future side: with fewer pre-cutoff papers its clusters are smaller and
+        # noisier, which lowers the bar's minimum, i.e. errs towards "not new"
+        ctx.reference_cos[key] = _max_cos(_kmeans_clusters(pre_vecs, n_clusters(len(fut_rows))), pre_vecs, E)
     reference = ctx.reference_cos[key]
     if not reference:
         return []
@@ -366,8 +378,6 @@ def _insufficient(task: Task, claims: _Claims, why: str, numbers: dict, future_i
 
 
 def _option_momentum(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signal], prior_from: str) -> GoldTarget:
-    from assets.records import TRAJECTORIES
-
     claims, slots = _Claims(task.task_id), _Slots()
     scope = f"{task.window_start} to {task.window_end}"
     opts = [o for o in task.options if build.option_signal_ids.get(o.option_id) in signals]
@@ -553,13 +563,14 @@ def _venue(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signa
     numbers["n_future_neighbours"] = float(len(near))
     if venue_scorer is not None:
         raw = venue_scorer(texts)
-        scores = {oid: float(raw.get(s.title, float("nan"))) for oid, s in fam.items()}
+        scores = {oid: float(raw.get(venue_family(s), float("nan"))) for oid, s in fam.items()}
         scores = {k: v for k, v in scores.items() if not math.isnan(v)}
     else:  # fallback: similarity to each family profile's terms and example titles
         T = ctx.embed_centred(texts).mean(axis=0)
         scores = {}
         for oid, s in fam.items():
-            prof = " ".join(s.details.get("top_terms", []) + s.details.get("example_titles", [])) or s.title
+            prof = " ".join(s.details.get("top_terms", []) + s.details.get("terms", [])
+                            + s.details.get("example_titles", [])) or venue_family(s)
             scores[oid] = float(_unit(T) @ ctx.embed_centred([prof])[0])
     for oid, v in scores.items():
         numbers[f"venue_score:{oid}"] = round(v, 5)
@@ -567,7 +578,7 @@ def _venue(ctx: _Context, task: Task, build: TaskBuild, signals: dict[str, Signa
     if len(ranking) < 2:
         return _insufficient(task, claims, "no venue scores for the options", numbers, future_ids)
     top, second = ranking[0], ranking[1]
-    name = {oid: s.title for oid, s in fam.items()}
+    name = {oid: venue_family(s) for oid, s in fam.items()}
     slots.add("best_venue", [name[top], next(o.text for o in task.options if o.option_id == top)])
     claims.add(f"{name[top]} is the best fit for the project in the next venue cycle.", "venue", scope, 1.0)
     claims.add(f"{name[second]} is the runner-up venue family for the project.", "venue", scope, 0.5)

@@ -218,9 +218,10 @@ def feasibility_note(candidate: Signal, feasibility: Signal | None) -> str:
     if "maturity_months" in s:
         note += f"; active for about {int(round(s['maturity_months']))} months"
     if "n_bottlenecks" in s:
-        note += f"; {int(s['n_bottlenecks'])} recurring bottlenecks"
-    deps = [clean_text(x) for x in d.get("dependencies", []) if clean_text(x)][:3]
-    risks = [clean_text(x) for x in d.get("risks", []) if clean_text(x)][:3]
+        nb = int(s["n_bottlenecks"])
+        note += f"; {nb} recurring bottleneck{'' if nb == 1 else 's'}"
+    deps = list(dict.fromkeys(clean_text(x) for x in d.get("dependencies", []) if clean_text(x)))[:3]
+    risks = list(dict.fromkeys(clean_text(x) for x in d.get("risks", []) if clean_text(x)))[:3]
     if deps:
         note += f". Dependencies: {'; '.join(deps)}"
     if risks:
@@ -443,7 +444,7 @@ def build_tasks(
 
     # venue: a recent representative paper's problem + method, options = families with venue lists
     venues = [v for v in by_kind.get("venue_profile", []) if v.stats.get("n_papers", 0) > 0]
-    venues = sorted(venues, key=lambda v: v.title)[:MAX_OPTIONS]
+    venues = sorted(venues, key=venue_family)[:MAX_OPTIONS]
     if len(venues) >= 2:
         chosen = []
         for cand in sorted(candidates, key=lambda c: (-len(c.paper_ids), c.signal_id)):
@@ -477,7 +478,18 @@ def _project_paper(cand: Signal, records_by_node: dict[str, EvidenceRecord]):
     return sorted(pool, key=lambda ev: (ev.published, ev.arxiv_id))[-1]
 
 
+def venue_family(profile: Signal) -> str:
+    """Family name of a venue_profile signal ("ICLR/ICML/NeurIPS"), as venue_similarity keys it."""
+    fam = profile.details.get("family") or []
+    return fam[0] if fam else profile.title.removesuffix(" profile").strip()
+
+
 def _venue_text(profile: Signal) -> str:
+    """Family name + the style mix of its accepted domain-close papers (or contribution styles)."""
+    text = clean_text(venue_family(profile))
+    st = profile.stats
+    if all(k in st for k in ("style_method", "style_benchmark", "style_analysis")):
+        return (f"{text} (accepted papers close to this domain: {st['style_method']:.0%} method, "
+                f"{st['style_benchmark']:.0%} benchmark, {st['style_analysis']:.0%} analysis)")
     styles = [clean_text(s) for s in profile.details.get("contribution_styles", []) if clean_text(s)][:2]
-    text = clean_text(profile.title)
     return f"{text} (typical contributions: {'; '.join(styles)})" if styles else text

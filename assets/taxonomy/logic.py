@@ -13,13 +13,20 @@ control flow and replace the LLM by embeddings, clustering and TF-IDF:
    similarity to a seed description with cue words (see `dimension_scores`).
 4. Within a dimension, each slice's new papers are routed top-down from the root: at a
    node with children a paper goes to the child with the most similar centroid if that
-   similarity is typical for the child (at least the child's `fit_quantile` quantile of
-   its own members' similarities); otherwise it stays at the node as "unfit".
+   similarity is typical for the child: at least the `fit_quantile` quantile of the
+   child's members' leave-one-out cosines to it. Otherwise it stays at the node as
+   "unfit". Exception (`descend_when_full`): a node that already has `max_children`
+   children can never grow, so its papers go to the nearest child anyway, where they
+   can still be placed deeper or trigger a width expansion.
 5. After routing a slice, dense regions expand: a node with children holding more than
    `max_density` unfit papers gets new sibling children from clustering those papers
    (WIDTH); a leaf with level < `max_depth` holding more than `max_density` papers is
-   split by clustering them (DEPTH; the first split of a root is recorded "initial"). A new cluster needs at least `min_votes` papers.
-   Papers an expansion did not touch are never re-routed.
+   split by clustering them (DEPTH). A root's first split waits for `initial_density`
+   papers (default 3 x max_density: a split of a few dozen early papers is mostly
+   noise) and is recorded as "initial". A new cluster needs at least `min_votes` papers
+   and a node has at most `max_children` children. Papers an expansion did not touch
+   are never re-routed. Clustering is cosine k-means, k in 2..max_children by
+   silhouette.
 6. Finally every node is labelled by the TF-IDF terms that distinguish its papers from
    its siblings' papers.
 
@@ -553,8 +560,9 @@ def induce_taxonomy(
     paper_slice = slice_index([p.published for p in usable], starts)
     membership = route_dimensions(dimension_scores(vectors, titles, abstracts, embed, dimensions), dimension_margin)
 
+    initial_density = 3 * max_density if initial_density is None else initial_density
     builder = _Builder(vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile,
-                       descend_when_full, 3 * max_density if initial_density is None else initial_density)
+                       descend_when_full, initial_density)
     roots = {d: _Node(path=(0,), dimension=d, created_slice=labels[0], created_by="initial") for d in dimensions}
     growth = {s: 0 for s in labels}
     expansions = {s: {"initial": 0, "width": 0, "depth": 0} for s in labels}
@@ -582,7 +590,8 @@ def induce_taxonomy(
         dimension_counts={d: int(membership[:, j].sum()) for j, d in enumerate(dimensions)},
         params={"max_depth": max_depth, "max_density": max_density, "max_children": max_children,
                 "min_votes": min_votes, "recent_months": recent_months, "fit_quantile": fit_quantile,
-                "dimension_margin": dimension_margin, "descend_when_full": float(descend_when_full)},
+                "dimension_margin": dimension_margin, "descend_when_full": float(descend_when_full),
+                "initial_density": initial_density},
     )
 
 
