@@ -43,10 +43,13 @@ def gold_targets(
     def venue_scorer(texts: list[str]) -> dict[str, float]:
         return venue_similarity(texts, venue_papers, part.window_end, embed)
 
-    golds = build_gold(public_tasks, builds, store.read_records("research_signals", d, c, Signal),
-                       store.read_records("taxonomy", d, c, TaxonomyNode), public_papers, future, embed,
+    signals = store.read_records("research_signals", d, c, Signal)
+    nodes = store.read_records("taxonomy", d, c, TaxonomyNode)
+    golds = build_gold(public_tasks, builds, signals, nodes, public_papers, future, embed,
                        cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer)
-    assert_clean(public_tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=part.cutoff)
+    internal_ids = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
+    assert_clean(public_tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=part.cutoff,
+                 internal_ids=internal_ids)
     path = store.write_records("gold_targets", d, c, golds, GoldTarget, visibility="hidden")
     return dg.MaterializeResult(metadata={
         "rows": len(golds), "future_papers": len(future),
