@@ -53,6 +53,22 @@ class Failure(BaseModel):
     raw: str = ""
 
 
+class Section(BaseModel):
+    name: str  # abstract, introduction, method, experiments, limitations, conclusion, other
+    heading: str = ""
+    text: str
+
+
+class PaperFullText(BaseModel):
+    """A paper's full text parsed from GROBID TEI into sections and references."""
+
+    arxiv_id: str
+    source: str  # "grobid" or "abstract_only"
+    sections: list[Section] = Field(default_factory=list)
+    references: list[str] = Field(default_factory=list)
+    error: str | None = None
+
+
 class TaxonomyNode(BaseModel):
     """A research subdirection of the temporal taxonomy (ForeSci §3.3, TaxoAdapt).
 
@@ -84,6 +100,8 @@ class PaperEvidence(BaseModel):
     evaluation_focus: str = ""
     limitation: str = ""
     contribution_type: str = ""
+    unverified: list[str] = Field(default_factory=list)  # fields whose quote was not found verbatim
+    quote_source: str = "abstract"  # "abstract" or "fulltext"
 
 
 class EvidenceRecord(BaseModel):
@@ -148,6 +166,7 @@ class Task(BaseModel):
     options: list[TaskOption] = Field(default_factory=list)
     support_paper_ids: list[str] = Field(default_factory=list)
     support_evidence_ids: list[str] = Field(default_factory=list)
+    subtype: str = ""
 
 
 class TaskBuild(BaseModel):
@@ -221,6 +240,8 @@ class Answer(BaseModel):
     cost_usd: float = 0.0
     latency_s: float = 0.0
     error: str | None = None
+    artifacts: dict[str, str] = Field(default_factory=dict)  # intermediate artifacts (JSON strings)
+    backbone_postdates_cutoff: bool = False
 
 
 class Score(BaseModel):
@@ -240,5 +261,13 @@ class Score(BaseModel):
     trace: float | None = None
     trace_linkage: float | None = None
     pers: float | None = None
+    trace_std: float | None = None
+    pers_std: float | None = None
+    pers_dimensions: dict[str, float] = Field(default_factory=dict)
+    repeats: int = 0
     judge_model: str | None = None
+    prompt_version: str | None = None
+    judge_calls: int = 0
+    judge_prompt_chars: int = 0
+    drift: dict[str, float] = Field(default_factory=dict)
     note: str = ""
