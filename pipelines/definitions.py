@@ -11,7 +11,8 @@ from assets.gold.definitions import gold_targets
 from assets.judging.definitions import judge_scores
 from assets.knowledge_base.definitions import knowledge_base
 from assets.ranking.definitions import task_ranking
-from assets.release.definitions import leaderboard, release_package
+from assets.release.definitions import release_package
+from assets.release.leaderboard import leaderboard
 from assets.tasks.definitions import tasks
 from assets.taxonomy.definitions import taxonomy
 from pipelines.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
