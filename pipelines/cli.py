@@ -72,7 +72,7 @@ def print_leaderboard(cutoff: str | None = None) -> None:
             FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
             {where} {'AND' if where else 'WHERE'} r.released
             GROUP BY ALL ORDER BY family, fta DESC""").df()
-    print(df.to_string(index=False))
+    print(df.astype(object).where(df.notna(), "–").to_string(index=False))
 
 
 def cmd_demo(args) -> int:
