@@ -20,8 +20,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS_JSON = ROOT / "benchmarks" / "results.json"
+RESULTS_DIR = ROOT / "benchmarks" / "results"
+RESULTS_JSON = RESULTS_DIR / "build.json"
 RESULTS_MD = ROOT / "benchmarks" / "results.md"
+SECTION_ORDER = ["build", "knowledge_base", "taxonomy", "judging"]
 
 
 def run_timed(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, float, str]:
@@ -87,22 +89,65 @@ def bench_embedder(n: int = 5000) -> dict:
 
 
 def write_results(results: dict) -> None:
+    RESULTS_DIR.mkdir(exist_ok=True)
     old = json.loads(RESULTS_JSON.read_text()) if RESULTS_JSON.exists() else {}
-    merged = old | results | {"machine": f"{os.cpu_count()} cores, {platform.python_version()}"}
+    merged = old | results | {"machine": f"{os.cpu_count()} cores, {platform.python_version()}",
+                              "measured_at": time.strftime("%Y-%m-%d")}
     RESULTS_JSON.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
+    (RESULTS_DIR / "build.md").write_text(build_markdown(merged))
     print(json.dumps(results, indent=2))
+
+
+def build_markdown(r: dict) -> str:
+    lines = ["## Build: install, `make demo`, embedder", "",
+             f"Machine: {r.get('machine')}; measured {r.get('measured_at')}. Target: build <= 10 minutes.", ""]
+    if "install" in r:
+        lines.append(f"- Install (fresh venv, `pip install uv` + `uv pip install -r requirements.lock`): "
+                     f"**{r['install']['install_s']} s**")
+    if "build" in r:
+        b = r["build"]
+        lines += [f"- `foresci demo` (4 domains @ 2025-12-31, offline, cold caches): **{b['build_wall_s']} s** wall, "
+                  f"peak RSS **{b['build_peak_rss_mib']} MiB**", "",
+                  "| stage (summed over 4 domains) | seconds |", "|---|---|"]
+        lines += [f"| {k} | {v} |" for k, v in sorted(b["per_stage_s"].items(), key=lambda kv: -kv[1])]
+        lines += ["", "| domain | seconds (sum of stages) |", "|---|---|"]
+        lines += [f"| {k} | {v} |" for k, v in b["per_domain_s"].items()]
+    if "embedder" in r:
+        e = r["embedder"]
+        lines += ["", f"- Embedder {e['embedder']}: **{e['texts_per_s']} abstracts/s** (cache off, 1 process); "
+                  f"title → abstract retrieval over {e['n']} RAG papers: recall@1 {e['title_to_abstract_recall@1']}, "
+                  f"recall@10 {e['title_to_abstract_recall@10']}."]
+    if "minilm_comparison" in r:
+        c = r["minilm_comparison"]
+        lines += [f"- Same test on 1,000 papers (`benchmarks/compare_minilm.py`): static {c['static']}, "
+                  f"MiniLM transformer {c['minilm_transformer']} — the transformer retrieves better but is "
+                  "two to three orders of magnitude slower on 2 cores, which is why the static model is the default."]
+    return "\n".join(lines) + "\n"
+
+
+def assemble() -> None:
+    """benchmarks/results.md = every section in benchmarks/results/*.md, in a fixed order."""
+    sections = sorted(RESULTS_DIR.glob("*.md"), key=lambda p: (SECTION_ORDER.index(p.stem)
+                                                               if p.stem in SECTION_ORDER else 99, p.stem))
+    body = "\n".join(p.read_text() for p in sections)
+    RESULTS_MD.write_text("# Benchmark results\n\nRegenerate with `make bench` (each section also has its own "
+                          "script; see the section). Numbers are from this project's 2-core machine.\n\n" + body)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["install", "build", "embedder"], action="append")
+    parser.add_argument("--assemble", action="store_true", help="only rebuild results.md from the sections")
     args = parser.parse_args()
+    if args.assemble:
+        return assemble()
     parts = args.only or ["embedder", "install", "build"]
     results = {}
     for part in parts:
         print(f"benchmark: {part} ...", flush=True)
         results[part] = {"install": bench_install, "build": bench_build, "embedder": bench_embedder}[part]()
     write_results(results)
+    assemble()
 
 
 if __name__ == "__main__":
