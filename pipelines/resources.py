@@ -1,5 +1,7 @@
 """The resources every asset may ask for, with their embedded defaults."""
 
+import os
+
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
@@ -9,11 +11,14 @@ from resources.storage import StorageResource
 
 def default_resources() -> dict:
     """Embedded defaults: shipped corpus, local Parquet + DuckDB + LanceDB, offline LLM
-    unless FORESCI_LLM_MODEL is set."""
+    unless FORESCI_LLM_MODEL is set, offline judge unless FORESCI_JUDGE_MODEL is set."""
     return {
         "storage": StorageResource(),
         "corpus_source": CorpusSourceResource(),
         "embeddings": EmbeddingResource(),
         "lance": LanceResource(),
         "llm": LLMResource(),
+        # The judge is configured apart from the agents, so no model grades itself by accident.
+        "judge_llm": LLMResource(model=os.environ.get("FORESCI_JUDGE_MODEL", ""),
+                                 api_base=os.environ.get("FORESCI_JUDGE_API_BASE") or None),
     }
