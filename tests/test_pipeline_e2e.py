@@ -38,6 +38,7 @@ def built(tmp_path_factory):
         "embeddings": EmbeddingResource(),
         "lance": LanceResource(uri=str(root / "lance")),
         "llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
     }
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [CUTOFF])
