@@ -13,6 +13,7 @@ import lancedb
 import pytest
 
 from assets.agents import baselines, llm_methods, runner
+from assets.agents.backbones import BackboneEntry, BackboneRegistry
 from assets.agents.baselines import (
     momentum_forecaster,
     momentum_stats,
@@ -20,7 +21,10 @@ from assets.agents.baselines import (
     root_bottleneck,
     trajectory_from_ratio,
 )
+from assets.agents.aris import aris
+from assets.agents.coi import coi
 from assets.agents.llm_methods import hybrid_rag, native_llm
+from assets.agents.research_agent import research_agent
 from assets.agents.render import DirectionAnswer, render_answer, task_subject
 from assets.agents.runner import available_methods, run_method
 from assets.corpus.logic import read_jsonl, screen
@@ -192,7 +196,8 @@ def test_offline_answers_cite_only_visible_kb_papers_and_rank_all_options(method
 
 def test_agents_have_no_gold_or_future_parameters():
     leaky = re.compile(r"gold|future|target|hidden|reference", re.I)
-    for fn in (momentum_forecaster, retrieval_forecaster, native_llm, hybrid_rag, run_method):
+    for fn in (momentum_forecaster, retrieval_forecaster, native_llm, hybrid_rag, coi, research_agent, aris,
+               run_method):
         params = inspect.signature(fn).parameters
         assert not [p for p in params if leaky.search(p)], fn.__name__
         assert list(params)[0] in ("task", "method")
@@ -221,6 +226,9 @@ def test_earlier_cutoff_view_never_yields_post_cutoff_evidence(sample_kb, sample
 # -- LLM methods through litellm mock_response ---------------------------------------------------
 
 MODEL = "openai/mock-backbone"
+# the mock model is dated well before every test cutoff, so the registry lets it run
+TEST_REGISTRY = BackboneRegistry.load().with_entries(
+    BackboneEntry(model="mock-backbone", knowledge_cutoff=date(2024, 1, 31), source="test double"))
 
 
 class ScriptedClient(LLMClient):
@@ -320,7 +328,8 @@ def test_render_answer_validates_against_task_and_retrieved_ids():
 
 def test_runner_records_failing_task_and_completes_the_rest(sample_kb, tmp_path):
     client = ScriptedClient(tmp_path, fail_when="function-calling accuracy")  # the venue task fails
-    answers, failures = run_method("hybrid_rag", sample_tasks(), sample_kb, llm_client=client, seed=1)
+    answers, failures = run_method("hybrid_rag", sample_tasks(), sample_kb, llm_client=client, seed=1,
+                                    registry=TEST_REGISTRY)
     assert [a.task_id for a in answers] == ["bot1", "dir1", "plan1"]
     assert len(failures) == 1
     f = failures[0]
@@ -334,14 +343,18 @@ def test_runner_records_failing_task_and_completes_the_rest(sample_kb, tmp_path)
 def test_available_methods_and_offline_skip(sample_kb, tmp_path):
     offline = LLMClient(None, cache_dir=str(tmp_path / "c"))
     assert available_methods(None) == available_methods(offline) == ["momentum", "retrieval"]
-    assert available_methods(ScriptedClient(tmp_path)) == ["momentum", "retrieval", "native_llm", "hybrid_rag"]
-    assert set(runner.METHODS) == {"momentum", "retrieval", "native_llm", "hybrid_rag"}
+    assert available_methods(ScriptedClient(tmp_path)) == ["momentum", "retrieval", "native_llm", "hybrid_rag",
+                                                           "coi", "research_agent", "aris"]
+    assert set(runner.METHODS) == {"momentum", "retrieval", "native_llm", "hybrid_rag", "coi", "research_agent",
+                                   "aris"}
     assert run_method("native_llm", sample_tasks(), sample_kb, llm_client=offline) == ([], [])
     with pytest.raises(ValueError):
         run_method("oracle", sample_tasks(), sample_kb)
 
 
 def test_agent_modules_do_not_import_dagster():
-    for module in (baselines, llm_methods, runner):
+    from assets.agents import aris as aris_mod, backbones, coi as coi_mod, external, kbtool, research_agent as ra_mod
+
+    for module in (baselines, llm_methods, runner, aris_mod, backbones, coi_mod, external, kbtool, ra_mod):
         source = inspect.getsource(module)
         assert "import dagster" not in source and "from dagster" not in source

@@ -57,6 +57,28 @@ def messages_for(task: Task, evidence_block: str | None = None) -> list[dict]:
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
+def system_message(task: Task) -> dict:
+    return {"role": "system", "content": SYSTEM_PROMPT.format(
+        cutoff=task.cutoff.isoformat(), window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}")}
+
+
+def ask(llm_client, task: Task, user: str, schema, *, method: str, step: str, seed: int):
+    """One intermediate reasoning step of an agentic method (purpose `agent:<method>:<step>`)."""
+    return llm_client.structured([system_message(task), {"role": "user", "content": user}], schema,
+                                 purpose=f"agent:{method}:{step}", seed=seed)
+
+
+def final_answer(task: Task, llm_client, *, method: str, evidence: str, notes: str, seed: int,
+                 extra: str = ""):
+    """The common final step: the family schema, from the public task, the evidence shown
+    and the method's own working notes (its chains, drafts, reviews or evidence cards)."""
+    messages = messages_for(task, evidence)
+    messages[-1]["content"] += ("\n\nYour working notes from earlier steps (built only from the evidence above):\n"
+                                + notes.strip() + (("\n\n" + extra.strip()) if extra.strip() else ""))
+    return llm_client.structured(messages, schema_for(task.family), purpose=f"agent:{method}:{task.family}",
+                                 seed=seed), messages
+
+
 def _call(task: Task, llm_client, messages: list[dict], method: str, seed: int):
     snap = llm_client.snapshot()
     start = time.perf_counter()

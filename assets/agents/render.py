@@ -11,6 +11,7 @@ claims are always present as short atomic statements the FTA judge can match.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from datetime import date
@@ -163,12 +164,15 @@ def render_answer(
     completion_tokens: int = 0,
     cost_usd: float = 0.0,
     latency_s: float = 0.0,
+    artifacts: dict | None = None,
 ) -> Answer:
     """Validate a family answer against the task and the retrieved evidence; render an `Answer`.
 
     `retrieved` is what the method's KB view returned (Hits or ids); a cited id outside it
     is dropped, as are option ids the task does not have. The dropped items are listed at
-    the end of `text` so an auditor can see what the method tried to cite.
+    the end of `text` so an auditor can see what the method tried to cite. `artifacts`
+    (intermediate results: chains, drafts, reviews, evidence packets) are stored as JSON
+    strings in `Answer.artifacts`.
     """
     expected = schema_for(task.family)
     if not isinstance(parsed, expected):
@@ -203,6 +207,8 @@ def render_answer(
         has_support_artifact=bool(hits) if has_support_artifact is None else has_support_artifact,
         prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost_usd,
         latency_s=latency_s,
+        artifacts={k: (v if isinstance(v, str) else json.dumps(v, default=str, ensure_ascii=False))
+                   for k, v in (artifacts or {}).items()},
     )
 
 
