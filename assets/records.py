@@ -33,6 +33,7 @@ class Paper(BaseModel):
     categories: list[str] = Field(default_factory=list)
     authors: list[str] = Field(default_factory=list)
     source: str = ""
+    harvested_at: str | None = None  # ISO timestamp of the harvest that fetched it (None: shipped corpus)
 
 
 class ScreenedPaper(Paper):
@@ -102,6 +103,8 @@ class PaperEvidence(BaseModel):
     contribution_type: str = ""
     unverified: list[str] = Field(default_factory=list)  # fields whose quote was not found verbatim
     quote_source: str = "abstract"  # "abstract" or "fulltext"
+    summaries: dict[str, str] = Field(default_factory=dict)  # LLM mode: the model's one-line paraphrase per field
+    extractor: str = "rules"  # "rules" (offline cue phrases) or "llm"
 
 
 class EvidenceRecord(BaseModel):
@@ -115,6 +118,7 @@ class EvidenceRecord(BaseModel):
     representative_ids: list[str]
     supporting_ids: list[str]
     papers: list[PaperEvidence]
+    rank_basis: str = "centrality"  # how representatives were ranked: "centrality" or "centrality+citations"
 
 
 SignalKind = Literal[
@@ -169,6 +173,24 @@ class Task(BaseModel):
     subtype: str = ""
 
 
+class BuildStep(BaseModel):
+    """One step of a task's construction trace (template fill, LLM draft, judge, rewrite).
+
+    `output` is the step's result as JSON text (the draft, or the judge's scores and
+    feedback); `request_sha` identifies the exact request (LLM steps are cached by it).
+    """
+
+    step: Literal["template", "draft", "judge", "rewrite", "fallback"]
+    round: int = 0
+    model: str = ""
+    purpose: str = ""
+    request_sha: str = ""
+    output: str = ""
+    score: float | None = None
+    accepted: bool = False
+    error: str = ""
+
+
 class TaskBuild(BaseModel):
     """Internal construction record of a task: which signals it came from. Never public."""
 
@@ -176,6 +198,9 @@ class TaskBuild(BaseModel):
     signal_ids: list[str]
     node_ids: list[str]
     option_signal_ids: dict[str, str] = Field(default_factory=dict)
+    drafted_by: str = "template"  # "template" or the LLM model that drafted the public text
+    build_trace: list[BuildStep] = Field(default_factory=list)
+    curation: dict[str, str] = Field(default_factory=dict)  # check name -> "pass" or the reason it was relaxed
 
 
 class GoldSlot(BaseModel):
@@ -216,6 +241,8 @@ class TaskRating(BaseModel):
     rank_in_family: int
     released: bool
     quality: float
+    note: str = ""  # why a task is not released (e.g. insufficient future evidence, below top-N)
+    judge: str = "offline"  # "offline" criteria or the LLM judge model
 
 
 class Answer(BaseModel):
@@ -271,3 +298,65 @@ class Score(BaseModel):
     judge_prompt_chars: int = 0
     drift: dict[str, float] = Field(default_factory=dict)
     note: str = ""
+
+
+class PaperMetadata(BaseModel):
+    """Semantic Scholar enrichment of one paper, as visible at the partition's cutoff.
+
+    Values observed after the cutoff (a citation count or venue fetched today for an old
+    cutoff) are never put in the public row: they are null there, `withheld` names them,
+    and the observed values go to the hidden `paper_metadata_observed` side table.
+    """
+
+    arxiv_id: str
+    s2_paper_id: str | None = None
+    venue: str | None = None
+    publication_date: date | None = None
+    citation_count: int | None = None
+    citation_count_as_of: date | None = None  # date the count was observed (<= cutoff)
+    open_access_pdf: str | None = None
+    observed_at: str | None = None  # ISO timestamp of the S2 response used
+    withheld: list[str] = Field(default_factory=list)
+    source: str = "semantic_scholar"
+
+
+class MonthVolume(BaseModel):
+    """Papers per calendar month of a snapshot, by screen label (ForeSci volume normaliser)."""
+
+    month: str  # YYYY-MM
+    total: int
+    core: int = 0
+    support: int = 0
+    excluded: int = 0
+    relevant: int = 0  # core + support
+
+
+class DuplicateLink(BaseModel):
+    """A record dropped by deduplication and the record it collapsed into."""
+
+    dropped_id: str
+    kept_id: str
+    method: str  # "arxiv_id" (versions / repeated records) or "near_title"
+    similarity: float = 1.0
+    dropped_title: str = ""
+    kept_title: str = ""
+
+
+class PairwiseComparison(BaseModel):
+    """One pairwise comparison of two systems (method@backbone) on one task.
+
+    `source` is "metric:<name>" (per-task metric comparison, offline) or "llm" (a judge
+    model's preference, asked in both presentation orders: `first` with A shown first,
+    `second` with B shown first; disagreeing orders make `winner` a tie).
+    """
+
+    task_id: str
+    family: Family
+    system_a: str
+    system_b: str
+    winner: Literal["a", "b", "tie"]
+    source: str
+    first: str | None = None
+    second: str | None = None
+    judge_model: str | None = None
+    prompt_version: str | None = None

@@ -5,9 +5,14 @@ that links the subdirection back to the cutoff-visible literature (representativ
 supporting papers), and every paper in it carries *full-text evidence*: what problem,
 method, evaluation focus, limitation and contribution type had appeared before the
 cutoff. The paper drafts these with an LLM and has experts audit them; offline we take
-one *verbatim* sentence per field from title + abstract with cue-phrase rules, so every
-field can be checked mechanically against its source (`verify_quote`) and nothing is
-paraphrased or invented. A field stays empty when no sentence carries its cues.
+one *verbatim* sentence per field from the abstract -- or, when the `paper_fulltext`
+asset has a GROBID full text, from its sections (a limitation from the Limitations
+section first) -- with cue-phrase rules, so every field can be checked mechanically
+against its source (`verify_quote`) and nothing is paraphrased or invented. A field
+stays empty when no sentence carries its cues. LLM mode (`assets.evidence.llm_mode`)
+has the model quote a sentence per field; quotes not found verbatim are kept and
+listed in `PaperEvidence.unverified`. Representative papers are ranked by centrality,
+plus citation counts as of the cutoff when given (offline: centrality only).
 
 No Dagster here. Unknown paper ids in a node are skipped and reported as `Failure`
 rows; a paper dated after the cutoff is a temporal-integrity bug upstream and raises.
@@ -20,7 +25,7 @@ from datetime import date
 
 import numpy as np
 
-from assets.records import EvidenceRecord, Failure, PaperEvidence, ScreenedPaper, TaxonomyNode
+from assets.records import EvidenceRecord, Failure, PaperEvidence, PaperFullText, ScreenedPaper, TaxonomyNode
 
 SENTENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation")
 CONTRIBUTION_TYPES = (
@@ -182,16 +187,20 @@ def _title_has(label: str, title_lower: str) -> bool:
     return label == "benchmark/dataset" and bool(re.search(r"bench\b|gym\b", title_lower))
 
 
-def extract_paper_evidence(paper: ScreenedPaper) -> PaperEvidence:
-    """One verbatim sentence per field from the abstract, chosen by cue-phrase scores.
+# Full text: the sections each field prefers (a sentence there gets PREFERRED_BONUS).
+PREFERRED_SECTIONS: dict[str, tuple[str, ...]] = {
+    "problem": ("abstract", "introduction"),
+    "method": ("abstract", "method"),
+    "evaluation_focus": ("experiments", "abstract"),
+    "limitation": ("limitations", "conclusion"),
+}
+PREFERRED_BONUS = 1.0
+SECTION_BONUS = {("limitation", "limitations"): 2.5}  # an author-declared limitation outranks a complaint
+FULLTEXT_SECTIONS = ("abstract", "introduction", "method", "experiments", "limitations", "conclusion")
 
-    Fields are filled greedily in the order method, evaluation_focus, limitation,
-    problem; a sentence already used for an earlier field is only reused when no other
-    sentence has any cue for the later field (so problem and limitation can coincide on
-    a single "However, ..." sentence, but prefer different ones). Position breaks ties:
-    problem prefers early sentences, evaluation late ones.
-    """
-    sentences = split_sentences(paper.abstract)
+
+def _pick_fields(sentences: list[str], sections: list[str] | None = None) -> dict[str, str]:
+    """Greedy cue-phrase choice of one sentence per field (see `extract_paper_evidence`)."""
     words = [_words(x) for x in sentences]
     chosen: dict[str, str] = {}
     used: set[int] = set()
@@ -206,6 +215,8 @@ def extract_paper_evidence(paper: ScreenedPaper) -> PaperEvidence:
                 score += _cue_hits(words[i], LIMITATION_NEGATIVE_CUES)
             if score < MIN_SCORE[field]:
                 continue
+            if sections is not None and sections[i] in PREFERRED_SECTIONS[field]:
+                score += SECTION_BONUS.get((field, sections[i]), PREFERRED_BONUS)
             position = i / max(n - 1, 1)
             tie = {"problem": -position, "evaluation_focus": position, "method": -abs(position - 0.3),
                    "limitation": 0.0}[field]
@@ -217,7 +228,53 @@ def extract_paper_evidence(paper: ScreenedPaper) -> PaperEvidence:
         idx = scored[0][3]
         used.add(idx)
         chosen[field] = sentences[idx]
-    return PaperEvidence(
+    return chosen
+
+
+def extract_fields_from_text(title: str, text: str) -> tuple[dict[str, str], str]:
+    """Rule-based (sentence per field, contribution type) from a title and a text."""
+    return _pick_fields(split_sentences(text)), classify_contribution(title, text)
+
+
+def fulltext_sections(fulltext: PaperFullText | None) -> list[tuple[str, str]]:
+    """(section name, text) of a GROBID full text, in paper order; [] when there is none."""
+    if fulltext is None or fulltext.source != "grobid" or fulltext.error:
+        return []
+    return [(sec.name, sec.text) for sec in fulltext.sections if sec.name in FULLTEXT_SECTIONS and sec.text.strip()]
+
+
+def evidence_source_text(paper: ScreenedPaper, fulltext: PaperFullText | None = None) -> str:
+    """Everything a quote may come from: title and abstract, plus the full-text sections."""
+    parts = [paper_source_text(paper)] + [text for _, text in fulltext_sections(fulltext)]
+    return "\n".join(parts)
+
+
+def extract_paper_evidence(paper: ScreenedPaper, fulltext: PaperFullText | None = None) -> PaperEvidence:
+    """One verbatim sentence per field, chosen by cue-phrase scores.
+
+    From the abstract, or -- when a GROBID full text is given -- from the abstract and the
+    introduction, method, experiments, limitations and conclusion sections, where a
+    sentence in a field's preferred section (PREFERRED_SECTIONS: a limitation in the
+    Limitations section, an evaluation focus in Experiments) gets a bonus.
+    Fields are filled greedily in the order method, evaluation_focus, limitation,
+    problem; a sentence already used for an earlier field is only reused when no other
+    sentence has any cue for the later field (so problem and limitation can coincide on
+    a single "However, ..." sentence, but prefer different ones). Position breaks ties:
+    problem prefers early sentences, evaluation late ones.
+    """
+    sections = fulltext_sections(fulltext)
+    if sections:
+        sentences, names = [], []
+        if not any(name == "abstract" for name, _ in sections):
+            sections = [("abstract", paper.abstract)] + sections
+        for name, text in sections:
+            for sentence in split_sentences(text):
+                sentences.append(sentence)
+                names.append(name)
+        chosen = _pick_fields(sentences, names)
+    else:
+        chosen = _pick_fields(split_sentences(paper.abstract))
+    evidence = PaperEvidence(
         arxiv_id=paper.arxiv_id,
         published=paper.published,
         problem=chosen["problem"],
@@ -225,23 +282,32 @@ def extract_paper_evidence(paper: ScreenedPaper) -> PaperEvidence:
         evaluation_focus=chosen["evaluation_focus"],
         limitation=chosen["limitation"],
         contribution_type=classify_contribution(paper.title, paper.abstract),
+        quote_source="fulltext" if sections else "abstract",
     )
+    evidence.unverified = unverified_fields(evidence, paper, fulltext)
+    return evidence
 
 
-def unverified_fields(evidence: PaperEvidence, paper: ScreenedPaper) -> list[str]:
-    """Names of sentence fields that are not verbatim in the paper text (should be [])."""
-    source = paper_source_text(paper)
+def unverified_fields(evidence: PaperEvidence, paper: ScreenedPaper,
+                      fulltext: PaperFullText | None = None) -> list[str]:
+    """Names of sentence fields whose quote is not verbatim in the paper's source text."""
+    source = evidence_source_text(paper, fulltext)
     return [f for f in SENTENCE_FIELDS if not verify_quote(getattr(evidence, f), source)]
 
 
 def rank_by_centrality(
-    vectors: np.ndarray, ids: list[str], labels: list[str], core_bonus: float = 0.05
+    vectors: np.ndarray, ids: list[str], labels: list[str], core_bonus: float = 0.05,
+    citations: dict[str, int] | None = None, citation_weight: float = 0.1,
 ) -> list[tuple[str, float]]:
     """Papers ordered by cosine to the (normalised) centroid, core papers nudged up.
 
     `core_bonus` is added to the cosine of core papers: among near-equally central
     papers the core one wins, but a clearly more central support paper still ranks
-    first. Ties break on arxiv_id so the order is deterministic.
+    first. With `citations` (counts as of the cutoff, e.g. from Semantic Scholar), each
+    paper also gets `citation_weight * log1p(c) / log1p(max c among these papers)`, so
+    the most cited paper gains at most `citation_weight` (about a typical spread of
+    centrality): central *and* cited papers lead. Offline there are no citation counts
+    and the order is centrality only. Ties break on arxiv_id so the order is deterministic.
     """
     if len(ids) == 0:
         return []
@@ -249,6 +315,11 @@ def rank_by_centrality(
     centroid = centroid / max(float(np.linalg.norm(centroid)), 1e-12)
     cos = vectors @ centroid
     scores = [float(c) + (core_bonus if lab == "core" else 0.0) for c, lab in zip(cos, labels)]
+    if citations:
+        top = max((citations.get(pid, 0) for pid in ids), default=0)
+        if top > 0:
+            scores = [sc + citation_weight * float(np.log1p(max(citations.get(pid, 0), 0)) / np.log1p(top))
+                      for sc, pid in zip(scores, ids)]
     order = sorted(range(len(ids)), key=lambda i: (-round(scores[i], 6), ids[i]))
     return [(ids[i], scores[i]) for i in order]
 
@@ -262,8 +333,18 @@ def build_evidence(
     n_representative: int = 5,
     n_supporting: int = 20,
     core_bonus: float = 0.05,
+    llm_client=None,
+    fulltexts: dict[str, PaperFullText] | None = None,
+    citations: dict[str, int] | None = None,
 ) -> tuple[list[EvidenceRecord], list[Failure]]:
     """Node evidence records plus a `Failure` row for every problem found on the way.
+
+    Modes: offline (default) quotes one sentence per field by cue-phrase rules; with an
+    online `llm_client` the model drafts the fields with verbatim quotes, which are
+    verified (`assets.evidence.llm_mode`). `fulltexts` (arxiv_id -> PaperFullText from
+    the `paper_fulltext` asset) lets both modes quote full-text sections instead of
+    the abstract. `citations` (counts as of the cutoff) joins centrality in ranking the
+    representative papers; without it the ranking is centrality only.
 
     One record per non-root node (parent_id set), in node order. Excluded papers are
     never chosen as evidence (the screen judged them off-domain). Unknown paper ids are
@@ -287,8 +368,8 @@ def build_evidence(
                      if pid in by_id and by_id[pid].label != "excluded"})
     index = {pid: i for i, pid in enumerate(needed)}
     vectors = embed([paper_source_text(by_id[pid]) for pid in needed]) if needed else np.zeros((0, 1))
-    evidence_cache: dict[str, PaperEvidence] = {}
     records: list[EvidenceRecord] = []
+    chosen_of: dict[str, list[str]] = {}
     for node in non_root:
         unknown = sorted({pid for pid in node.paper_ids if pid not in by_id})
         if unknown:
@@ -305,18 +386,29 @@ def build_evidence(
                                     reason="node has no usable cutoff-visible paper; empty evidence record"))
         ranked = rank_by_centrality(
             vectors[[index[pid] for pid in usable]] if usable else np.zeros((0, 1)),
-            usable, [by_id[pid].label for pid in usable], core_bonus=core_bonus,
+            usable, [by_id[pid].label for pid in usable], core_bonus=core_bonus, citations=citations,
         )
         chosen = [pid for pid, _ in ranked[: n_representative + n_supporting]]
         representative, supporting = chosen[:n_representative], chosen[n_representative:]
-        for pid in chosen:
-            if pid not in evidence_cache:
-                evidence_cache[pid] = extract_paper_evidence(by_id[pid])
         records.append(EvidenceRecord(
             record_id=f"ev:{node.node_id}", node_id=node.node_id, domain=node.domain, cutoff=cutoff,
             node_label=node.label, representative_ids=representative, supporting_ids=supporting,
-            papers=[evidence_cache[pid] for pid in chosen],
+            papers=[], rank_basis="centrality+citations" if citations else "centrality",
         ))
+        chosen_of[records[-1].record_id] = chosen
+    # Evidence of every chosen paper, once (a paper can support several nodes).
+    wanted = sorted({pid for ids in chosen_of.values() for pid in ids})
+    fulltexts = fulltexts or {}
+    if llm_client is not None and not getattr(llm_client, "offline", True):
+        from assets.evidence.llm_mode import extract_evidence_llm
+
+        evidence_cache, llm_failures = extract_evidence_llm([by_id[pid] for pid in wanted], llm_client,
+                                                            fulltexts=fulltexts)
+        failures += llm_failures
+    else:
+        evidence_cache = {pid: extract_paper_evidence(by_id[pid], fulltexts.get(pid)) for pid in wanted}
+    for record in records:
+        record.papers = [evidence_cache[pid] for pid in chosen_of[record.record_id]]
     return records, failures
 
 
@@ -328,8 +420,9 @@ def build_evidence_records(
     *,
     n_representative: int = 5,
     n_supporting: int = 20,
+    **kwargs,
 ) -> list[EvidenceRecord]:
-    """Node evidence records only (see `build_evidence` for the failure rows)."""
+    """Node evidence records only (see `build_evidence` for the failure rows and options)."""
     records, _ = build_evidence(nodes, papers, cutoff, embed,
-                                n_representative=n_representative, n_supporting=n_supporting)
+                                n_representative=n_representative, n_supporting=n_supporting, **kwargs)
     return records

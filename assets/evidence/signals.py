@@ -145,6 +145,35 @@ def quarterly_shares(paper_dates: list[date], volume: dict[str, int], cutoff: da
     return {q: round(share(counts, volume, quarters[q]), 6) for q in keys}
 
 
+def slice_shares(paper_dates: list[date], volume: dict[str, int], cutoff: date, *, recent_months: int = 6,
+                 n_slices: int = 6) -> dict[str, float]:
+    """Share of the domain's volume per taxonomy slice (quarters early, months near the
+    cutoff, as `assets.taxonomy.logic.slice_starts`), the last `n_slices` slices."""
+    from assets.taxonomy.logic import slice_starts
+
+    months = sorted(m for m in volume if m <= month_key(cutoff))
+    if not months:
+        return {}
+    first = date(int(months[0][:4]), int(months[0][5:]), 1)
+    starts = slice_starts(first, cutoff, recent_months)
+    counts = Counter(month_key(d) for d in paper_dates if d <= cutoff)
+    out: dict[str, float] = {}
+    for k, (label, start) in enumerate(starts):
+        end = starts[k + 1][1] if k + 1 < len(starts) else date(cutoff.year + 1, 1, 1)
+        ms = [m for m in months if month_key(start) <= m < month_key(end)]
+        out[label] = round(share(counts, volume, ms), 6)
+    return dict(list(out.items())[-n_slices:])
+
+
+def slice_growth(series: dict[str, float]) -> float:
+    """Last slice's share over the mean of the slices before it (capped like `growth`)."""
+    values = list(series.values())
+    if len(values) < 2 or values[-1] <= 0:
+        return 0.0
+    prior = float(np.mean(values[:-1]))
+    return round(min(GROWTH_CAP, values[-1] / max(prior, EPS)), 4)
+
+
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -505,13 +534,23 @@ def build_signals(
     max_development: int = 40,
     max_bottlenecks: int = 30,
     venue_papers=None,
+    llm_client=None,
+    failures: list | None = None,
 ) -> list[Signal]:
     """All high-order signals of one domain at one cutoff, in a deterministic order.
 
     `papers` are the screened papers (at least every paper the nodes reference); only
     those dated <= cutoff are used. `venue_papers` (from `venues.load_venue_lists`)
     adds the venue_profile signals; without it none are produced.
+
+    LLM mode (an online `llm_client`): the model re-classifies each method-development
+    relation (given the rule's answer and the numbers) and names and categorises each
+    bottleneck theme from its verbatim quotes, in batches; the rule's answer is kept in
+    `details` ("rule_relation", "rule_category") and is used whenever a call fails
+    (a `Failure` row is appended to `failures` when given). Everything else is computed.
     """
+    failures = [] if failures is None else failures
+    use_llm = llm_client is not None and not getattr(llm_client, "offline", True)
     public = [p for p in papers if p.published <= cutoff]
     dates = {p.arxiv_id: p.published for p in public}
     by_paper = {p.arxiv_id: p for p in public}
@@ -555,7 +594,21 @@ def build_signals(
     pairs = [(a, b, rel, rule) for a, b, rel, rule in pairs if b.node_id in rec_by_node]
     pairs.sort(key=lambda t: (-stats[t[1].node_id]["growth"], -stats[t[1].node_id]["n_papers"],
                               t[0].node_id, t[1].node_id))
-    for i, (src, dst, relation, rule) in enumerate(pairs[:max_development]):
+    pairs = pairs[:max_development]
+    llm_rel: dict = {}
+    if use_llm and pairs:
+        from assets.evidence.llm_mode import classify_relations_llm
+
+        items = [{"key": f"R{i}", "rule_relation": rel,
+                  "from": {"label": a.label, "dimension": a.dimension, "keywords": a.keywords[:6],
+                           "growth": stats[a.node_id]["growth"], "created": a.created_slice},
+                  "to": {"label": b.label, "dimension": b.dimension, "keywords": b.keywords[:6],
+                         "growth": stats[b.node_id]["growth"], "created": b.created_slice}}
+                 for i, (a, b, rel, _) in enumerate(pairs)]
+        llm_rel = classify_relations_llm(items, llm_client, failures=failures)
+    for i, (src, dst, rule_relation, rule) in enumerate(pairs):
+        answer = llm_rel.get(f"R{i}")
+        relation = answer.relation if answer else rule_relation
         ev, pids = evidence_of([dst.node_id, src.node_id])
         dst_dates = [dates[p] for p in dst.paper_ids if p in dates]
         src_dates = [dates[p] for p in src.paper_ids if p in dates]
@@ -566,6 +619,11 @@ def build_signals(
               "child_slope": stats[dst.node_id]["slope"]}
         st.update({f"child_share_{q}": v for q, v in series_dst.items()})
         st.update({f"parent_share_{q}": v for q, v in series_src.items()})
+        slices_dst = slice_shares(dst_dates, monthly_volume, cutoff)
+        slices_src = slice_shares(src_dates, monthly_volume, cutoff)
+        st.update({f"child_slice_share_{q}": v for q, v in slices_dst.items()})
+        st["child_slice_growth"] = slice_growth(slices_dst)
+        st["parent_slice_growth"] = slice_growth(slices_src)
         verb = {"extension": "extends", "adaptation": "adapts", "replacement": "replaces a sibling under",
                 "competition": "competes within", "component_reuse": "reuses components of"}[relation]
         signals.append(Signal(
@@ -576,22 +634,37 @@ def build_signals(
             node_ids=[src.node_id, dst.node_id], evidence_ids=ev, paper_ids=pids, stats=st,
             details={"relation": [relation], "from_node": [src.node_id], "to_node": [dst.node_id], "rule": [rule],
                      "child_series": [f"{q}:{v:.4f}" for q, v in series_dst.items()],
-                     "parent_series": [f"{q}:{v:.4f}" for q, v in series_src.items()]},
+                     "parent_series": [f"{q}:{v:.4f}" for q, v in series_src.items()],
+                     "child_slice_series": [f"{q}:{v:.4f}" for q, v in slices_dst.items()],
+                     "parent_slice_series": [f"{q}:{v:.4f}" for q, v in slices_src.items()],
+                     "rule_relation": [rule_relation], "decided_by": ["llm" if answer else "rule"],
+                     **({"llm_rationale": [answer.rationale]} if answer and answer.rationale else {})},
         ))
 
     # (3) bottlenecks
     themes = bottleneck_themes(records, embed)[:max_bottlenecks]
+    llm_bn: dict = {}
+    if use_llm and themes:
+        from assets.evidence.llm_mode import name_bottlenecks_llm
+
+        llm_bn = name_bottlenecks_llm([{"key": f"B{i}", "quotes": t["quotes"][:8], "rule_category": t["category"]}
+                                       for i, t in enumerate(themes)], llm_client, failures=failures)
     bottleneck_signals: list[Signal] = []
     for i, t in enumerate(themes):
         pids = _check_dates(t["paper_ids"], dates, cutoff)
         title = " / ".join(t["terms"]) if t["terms"] else t["quotes"][0][:60]
+        named = llm_bn.get(f"B{i}")
+        rule_category = t["category"]
+        if named:
+            title, t = named.title.strip(), dict(t, category=named.category)
         sig = Signal(
             signal_id=f"sig:bottleneck:{i:03d}", kind="bottleneck", domain=domain, cutoff=cutoff,
             title=title, summary=t["quotes"][0], node_ids=t["nodes"], evidence_ids=t["records"], paper_ids=pids,
             stats={"recurrence": float(len(set(pids))), "n_nodes": float(len(t["nodes"])),
                    "cohesion": round(t["cohesion"], 4)},
             details={"quotes": t["quotes"][: t["max_quotes"]], "quote_papers": pids[: t["max_quotes"]],
-                     "category": [t["category"]], "nodes": t["nodes"], "terms": t["terms"]},
+                     "category": [t["category"]], "nodes": t["nodes"], "terms": t["terms"],
+                     "rule_category": [rule_category], "decided_by": ["llm" if named else "rule"]},
         )
         signals.append(sig)
         bottleneck_signals.append(sig)

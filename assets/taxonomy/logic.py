@@ -30,6 +30,16 @@ control flow and replace the LLM by embeddings, clustering and TF-IDF:
 6. Finally every node is labelled by the TF-IDF terms that distinguish its papers from
    its siblings' papers.
 
+LLM mode (`llm_client=` an online LLMClient or the counting stub) keeps steps 1-5 and
+lets the model make TaxoAdapt's decisions in batches: dimensions and child routing of the
+*ambiguous* papers (embeddings route the clear ones), label proposal for the papers that
+trigger an expansion, and one clustering call per expansion; labels and descriptions of
+the new nodes are the model's (`assets.taxonomy.llm_mode`, docs/taxonomy.md).
+
+Growth is kept: every node carries its `created_slice` and `created_by`;
+`nodes_created_between` answers "what emerged when", `growth_table` counts nodes per
+dimension and slice.
+
 No Dagster here. Deterministic: papers are processed in (published, arxiv_id) order and
 every clustering is seeded from `seed` and the node's path.
 """
@@ -46,7 +56,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
-from assets.records import ScreenedPaper, TaxonomyNode
+from assets.records import Failure, ScreenedPaper, TaxonomyNode
 
 DIMENSIONS: tuple[str, ...] = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 
@@ -88,6 +98,8 @@ large language llm llms lm lms method methods model models new novel paper perfo
 results show shows significantly state-of-the-art study task tasks using work achieve achieves demonstrate
 agent agents agentic llm-based effective effectively efficient various challenges""".split())
 
+KMEANS_N_INIT = 8  # restarts per k-means (best total cosine kept)
+
 _TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
 
 
@@ -126,6 +138,19 @@ class TaxonomyResult(BaseModel):
     dimension_counts: dict[str, int] = Field(default_factory=dict)  # papers routed to each dimension
     dimension_rule: str = DIMENSION_RULE
     params: dict[str, float] = Field(default_factory=dict)
+    mode: str = "offline"  # "offline" (embeddings + TF-IDF) or "llm"
+    llm_requests: dict[str, int] = Field(default_factory=dict)  # LLM requests made, per purpose
+    llm_papers_sent: dict[str, int] = Field(default_factory=dict)  # paper slots sent, per purpose
+    llm_decided: dict[str, int] = Field(default_factory=dict)  # routing decisions: embedding vs model
+    failures: list[Failure] = Field(default_factory=list)  # LLM batches that fell back to embeddings
+
+    @property
+    def llm_calls(self) -> int:
+        return sum(self.llm_requests.values())
+
+    @property
+    def llm_calls_per_paper(self) -> float:
+        return self.llm_calls / self.paper_vectors_used if self.paper_vectors_used else 0.0
 
 
 # ----------------------------------------------------------------------------- slices
@@ -260,6 +285,8 @@ class _Node:
     held: list[int] = field(default_factory=list)  # papers held here (members of a leaf, unfit at an inner node)
     centroid: np.ndarray | None = None
     threshold: float = -1.0
+    label: str | None = None  # LLM mode: the label/description the model gave the node
+    description: str | None = None
 
     @property
     def level(self) -> int:
@@ -357,7 +384,7 @@ def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int, 
     D = 1.0 - X[sample] @ X[sample].T
     best_groups, best_score = [], -np.inf
     for k in (k for k in range(2, max_k + 1) if k * min_votes <= n):
-        labels = spherical_kmeans(X, k, rng)
+        labels = spherical_kmeans(X, k, rng, n_init=KMEANS_N_INIT)
         groups = [g for g in (np.flatnonzero(labels == c) for c in range(k)) if len(g) >= min_votes]
         if len(groups) < min_groups or len(np.unique(labels[sample])) < 2:
             continue
@@ -399,11 +426,13 @@ class _Builder:
             self.route_down(child, idx[fit & (best == j)])
 
     def _add_children(self, node: _Node, groups: list[np.ndarray], members: np.ndarray, slice_label: str,
-                      created_by: str, counts: Counter) -> None:
+                      created_by: str, counts: Counter, texts: list[tuple[str, str]] | None = None) -> None:
         moved: set[int] = set()
-        for group in groups:
+        for g, group in enumerate(groups):
             child = _Node(path=node.path + (len(node.children),), dimension=node.dimension,
                           created_slice=slice_label, created_by=created_by, parent=node)
+            if texts is not None:
+                child.label, child.description = texts[g]
             child.held = [int(members[i]) for i in group]
             moved.update(child.held)
             self.refresh(child)
@@ -449,6 +478,135 @@ class _Builder:
     def refresh_all(self, root: _Node) -> None:
         for node in root.walk():
             self.refresh(node)
+
+
+class _LLMBuilder(_Builder):
+    """The same growth rules, with TaxoAdapt's decisions made by a model (see llm_mode)."""
+
+    def __init__(self, *args, agent, route_band: float, route_gap: float, titles: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.agent = agent
+        self.route_band, self.route_gap = route_band, route_gap
+        self.titles = titles
+        self.proposals: dict[tuple[str, tuple[int, ...]], dict[int, str]] = {}
+        self.attempts: dict[tuple[str, tuple[int, ...]], int] = {}  # held papers at the last expansion attempt
+        self.decided: Counter = Counter()
+
+    def node_label(self, node: _Node) -> str:
+        if node.parent is None:
+            return _humanise(node.dimension)
+        if node.label:
+            return node.label
+        members = node.subtree()  # a fallback child (its clustering call failed): name it by its central paper
+        if not members or node.centroid is None:
+            return f"subtopic {node.path[-1]}"
+        rep = members[int(np.argmax(self.V[np.array(members)] @ node.centroid))]
+        return f"papers like \"{self.titles[rep][:80]}\""
+
+    def node_description(self, node: _Node) -> str:
+        return node.description or f"{len(node.subtree())} papers"
+
+    def route_down(self, node: _Node, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        if not node.children:
+            node.held.extend(int(i) for i in idx)
+            return
+        centroids = np.stack([c.centroid for c in node.children])
+        thresholds = np.array([c.threshold for c in node.children])
+        sims = self.V[idx] @ centroids.T
+        best = sims.argmax(axis=1)
+        best_sim = sims[np.arange(len(idx)), best]
+        second = np.sort(sims, axis=1)[:, -2] if sims.shape[1] > 1 else np.full(len(idx), -np.inf)
+        fit = best_sim >= thresholds[best]
+        full = self.descend_when_full and len(node.children) >= self.max_children
+        if full:
+            fit[:] = True
+        from assets.taxonomy.llm_mode import ambiguous_routes
+
+        amb = ambiguous_routes(best_sim, second, thresholds[best], self.route_band, self.route_gap, full)
+        self.decided["embedding"] += int((~amb).sum())
+        if amb.any():
+            asked = [int(i) for i in idx[amb]]
+            answers = self.agent.route(asked, [(self.node_label(c), self.node_description(c)) for c in node.children],
+                                       self.node_label(node), node.dimension, allow_none=not full,
+                                       item_id=f"{node.dimension}:{'.'.join(map(str, node.path))}")
+            pos = {int(i): k for k, i in enumerate(idx)}
+            for i in asked:
+                if i not in answers:
+                    self.decided["embedding_fallback"] += 1
+                    continue
+                self.decided["model"] += 1
+                k, choice = pos[i], answers[i]
+                fit[k] = choice >= 0
+                if choice >= 0:
+                    best[k] = choice
+        node.held.extend(int(i) for i in idx[~fit])
+        for j, child in enumerate(node.children):
+            self.route_down(child, idx[fit & (best == j)])
+
+    def _llm_expand(self, node: _Node, room: int, slice_label: str, created_by: str, counts: Counter,
+                    min_groups: int) -> None:
+        members = list(node.held)
+        # An attempt that created nothing is retried only once enough new papers have arrived
+        # (a quarter of max_density): the same papers would get the same answer again.
+        last = self.attempts.get((node.dimension, node.path))
+        if last is not None and len(members) < last + max(1, self.max_density // 4):
+            return
+        self.attempts[(node.dimension, node.path)] = len(members)
+        known = self.proposals.setdefault((node.dimension, node.path), {})
+        item = f"{node.dimension}:{'.'.join(map(str, node.path))}:{slice_label}"
+        existing = [self.node_label(c) for c in node.children]
+        todo = [i for i in members if i not in known]
+        if todo:
+            known.update(self.agent.propose(todo, self.node_label(node), node.dimension, existing, item))
+        proposals = {i: known[i] for i in members if i in known}
+        clusters = self.agent.cluster(proposals, room, self.node_label(node), node.dimension, existing, item) \
+            if proposals else []
+        arr = np.array(members)
+        if clusters is None:  # the clustering call failed: cluster by embeddings, as offline
+            groups = cluster(self.V[arr], self.max_children, self.min_votes,
+                             _node_seed(self.seed, node.dimension, node.path, slice_label + created_by[0]),
+                             min_groups=min_groups)
+            if len(groups) >= min_groups:
+                self._add_children(node, groups[:room], arr, slice_label, created_by, counts)
+            return
+        pos = {i: k for k, i in enumerate(members)}
+        kept = sorted((c for c in clusters if len(c[2]) >= self.min_votes), key=lambda c: (-len(c[2]), c[0]))[:room]
+        if len(kept) < min_groups:
+            return
+        groups = [np.array([pos[i] for i in c[2]]) for c in kept]
+        self._add_children(node, groups, arr, slice_label, created_by, counts,
+                           texts=[(c[0], c[1]) for c in kept])
+        self.attempts.pop((node.dimension, node.path), None)
+
+    def expand(self, node: _Node, slice_label: str, counts: Counter) -> None:
+        if node.children:
+            room = self.max_children - len(node.children)
+            if len(node.held) > self.max_density and room > 0:
+                self._llm_expand(node, room, slice_label, "width", counts, min_groups=1)
+        elif node.level < self.max_depth and len(node.held) > (
+                self.initial_density if node.parent is None else self.max_density):
+            self._llm_expand(node, self.max_children, slice_label, "initial" if node.parent is None else "depth",
+                             counts, min_groups=2)
+        for child in node.children:
+            self.expand(child, slice_label, counts)
+
+
+def ambiguous_dimensions(scores: np.ndarray, margin: float, band: float) -> np.ndarray:
+    """Papers whose dimension membership is close to the rule's boundary (asked in LLM mode).
+
+    A non-best dimension j is a member iff s_j >= best - margin and s_j > 0; a paper is
+    ambiguous when some s_j lies within `band` of either bound (or the best two are
+    within `band`, so even the primary dimension is a near tie).
+    """
+    if scores.shape[1] == 1:
+        return np.zeros(len(scores), dtype=bool)
+    order = np.sort(scores, axis=1)
+    best, second = order[:, -1:], order[:, -2]
+    dist = np.minimum(np.abs(scores - (best - margin)), np.abs(scores))
+    dist[np.arange(len(scores)), scores.argmax(axis=1)] = np.inf
+    return (dist.min(axis=1) < band) | ((best[:, 0] - second) < band)
 
 
 # ----------------------------------------------------------------------------- labels
@@ -526,11 +684,25 @@ def induce_taxonomy(
     dimension_margin: float = 0.5,
     descend_when_full: bool = True,
     initial_density: int | None = None,
+    llm_client=None,
+    field: str | None = None,
+    llm_batch_size: int = 25,
+    route_band: float = 0.03,
+    route_gap: float = 0.02,
+    dimension_band: float = 0.25,
 ) -> TaxonomyResult:
     """Induce the temporal taxonomy of one domain at one cutoff (see module docstring).
 
     `embed` maps a list of texts to L2-normalised vectors. Raises ValueError when there
     is no input or no usable (cutoff-visible, non-excluded) paper.
+
+    Two modes behind this one function: offline (default; `llm_client` None or offline)
+    and LLM mode (`llm_client` an online `LLMClient`, or any object with its
+    `offline`/`structured` API such as the counting stub): the same slices and density
+    rules, with dimension and child classification of the ambiguous papers, label
+    proposal and label clustering made by the model in batches of `llm_batch_size`
+    (see `assets.taxonomy.llm_mode`; `route_band`, `route_gap` and `dimension_band`
+    decide which papers are ambiguous). `field` names the domain in prompts.
     """
     if not papers:
         raise ValueError(f"taxonomy {domain}@{cutoff}: no papers given")
@@ -558,11 +730,29 @@ def induce_taxonomy(
     starts = slice_starts(usable[0].published, cutoff, recent_months)
     labels = [s for s, _ in starts]
     paper_slice = slice_index([p.published for p in usable], starts)
-    membership = route_dimensions(dimension_scores(vectors, titles, abstracts, embed, dimensions), dimension_margin)
+    scores = dimension_scores(vectors, titles, abstracts, embed, dimensions)
+    membership = route_dimensions(scores, dimension_margin)
 
     initial_density = 3 * max_density if initial_density is None else initial_density
-    builder = _Builder(vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile,
-                       descend_when_full, initial_density)
+    llm_mode = llm_client is not None and not getattr(llm_client, "offline", True)
+    builder_args = (vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile,
+                    descend_when_full, initial_density)
+    agent = None
+    dimension_decided: Counter = Counter()
+    if llm_mode:
+        from assets.taxonomy.llm_mode import LLMTaxonomyAgent
+
+        agent = LLMTaxonomyAgent(llm_client, field=field or domain, titles=titles, abstracts=abstracts, seed=seed,
+                                 batch_size=llm_batch_size)
+        ambiguous = np.flatnonzero(ambiguous_dimensions(scores, dimension_margin, dimension_band))
+        answers = agent.dimensions([int(i) for i in ambiguous], dimensions, DIMENSION_DESCRIPTIONS)
+        for i, dims in answers.items():
+            membership[i] = [d in dims for d in dimensions]
+        dimension_decided.update({"embedding": len(usable) - len(ambiguous), "model": len(answers),
+                                  "embedding_fallback": len(ambiguous) - len(answers)})
+        builder = _LLMBuilder(*builder_args, agent=agent, route_band=route_band, route_gap=route_gap, titles=titles)
+    else:
+        builder = _Builder(*builder_args)
     roots = {d: _Node(path=(0,), dimension=d, created_slice=labels[0], created_by="initial") for d in dimensions}
     growth = {s: 0 for s in labels}
     expansions = {s: {"initial": 0, "width": 0, "depth": 0} for s in labels}
@@ -591,7 +781,14 @@ def induce_taxonomy(
         params={"max_depth": max_depth, "max_density": max_density, "max_children": max_children,
                 "min_votes": min_votes, "recent_months": recent_months, "fit_quantile": fit_quantile,
                 "dimension_margin": dimension_margin, "descend_when_full": float(descend_when_full),
-                "initial_density": initial_density},
+                "initial_density": initial_density, "llm_batch_size": llm_batch_size, "route_band": route_band,
+                "route_gap": route_gap, "dimension_band": dimension_band},
+        mode="llm" if llm_mode else "offline",
+        llm_requests=dict(sorted(agent.requests.items())) if agent else {},
+        llm_papers_sent=dict(sorted(agent.papers_sent.items())) if agent else {},
+        llm_decided=({f"dimension_{k}": v for k, v in dimension_decided.items()}
+                     | {f"route_{k}": v for k, v in builder.decided.items()}) if agent else {},
+        failures=list(agent.failures) if agent else [],
     )
 
 
@@ -617,7 +814,7 @@ def _export(roots: dict[str, _Node], usable: list[ScreenedPaper], vectors: np.nd
                 sib = sorted({i for c in parent.children if c is not child for i in subtrees[id(c)]})
                 ranked = labeller.ranked(subtrees[id(child)], sib)
                 keywords = _pick_terms(ranked, 8) or ranked[:8]
-                label = " / ".join(keywords[:3]) or f"group {child.path[-1]}"
+                label = child.label or " / ".join(keywords[:3]) or f"group {child.path[-1]}"
                 extra = [t for t in ranked if t not in keywords[:3]]
                 while label in taken and extra:
                     label = f"{label} / {extra.pop(0)}"
@@ -638,6 +835,8 @@ def _export(roots: dict[str, _Node], usable: list[ScreenedPaper], vectors: np.nd
                 topic = ", ".join(keywords[:3]) if keywords else "no distinctive terms"
                 description = (f"{len(members)} cutoff-visible papers in the {_humanise(node.dimension).lower()} "
                                f"dimension on {topic}; representative: \"{titles[rep]}\".")
+                if node.description:  # LLM mode: the model's description first
+                    description = f"{node.description.rstrip('.')}. {description}"
             else:
                 description = f"No papers yet in the {_humanise(node.dimension).lower()} dimension."
             nodes.append(TaxonomyNode(
@@ -655,3 +854,57 @@ def _export(roots: dict[str, _Node], usable: list[ScreenedPaper], vectors: np.nd
                                                   fit=not node.children))
     assignments.sort(key=lambda a: (a.dimension, a.arxiv_id))
     return nodes, assignments
+
+
+# ------------------------------------------------------------------- growth queries
+
+
+def slice_first_day(label: str) -> date:
+    """First day of a slice label: "2024-Q3" -> 2024-07-01, "2025-11" -> 2025-11-01."""
+    m = re.fullmatch(r"(\d{4})-Q([1-4])", label.strip())
+    if m:
+        return date(int(m.group(1)), 3 * int(m.group(2)) - 2, 1)
+    m = re.fullmatch(r"(\d{4})-(\d{2})", label.strip())
+    if m and 1 <= int(m.group(2)) <= 12:
+        return date(int(m.group(1)), int(m.group(2)), 1)
+    raise ValueError(f"not a slice label: {label!r} (expected YYYY-Qn or YYYY-MM)")
+
+
+def nodes_created_between(nodes: list[TaxonomyNode], start_slice: str | date, end_slice: str | date,
+                          *, created_by: tuple[str, ...] = ("initial", "width", "depth"),
+                          include_roots: bool = False) -> list[TaxonomyNode]:
+    """Nodes that emerged in the slices from `start_slice` to `end_slice` (both inclusive).
+
+    Slices are compared by their first day, so a quarter label and a month label mix
+    ("2025-Q3" .. "2026-02"); dates may be passed instead of labels. Roots (the
+    dimensions themselves) are left out unless `include_roots`. Ordered by creation
+    slice, then node id: "what emerged when" for later stages.
+    """
+    lo = start_slice if isinstance(start_slice, date) else slice_first_day(start_slice)
+    hi = end_slice if isinstance(end_slice, date) else slice_first_day(end_slice)
+    out = [n for n in nodes if lo <= slice_first_day(n.created_slice) <= hi and n.created_by in created_by
+           and (include_roots or n.parent_id is not None)]
+    return sorted(out, key=lambda n: (slice_first_day(n.created_slice), n.node_id))
+
+
+def growth_table(nodes: list[TaxonomyNode], slices: list[str] | None = None) -> dict[str, dict[str, int]]:
+    """Nodes created per dimension and slice: {dimension: {slice: count}} (every slice listed)."""
+    slices = slices or sorted({n.created_slice for n in nodes}, key=slice_first_day)
+    table = {d: {s: 0 for s in slices} for d in sorted({n.dimension for n in nodes})}
+    for n in nodes:
+        table[n.dimension][n.created_slice] = table[n.dimension].get(n.created_slice, 0) + 1
+    return table
+
+
+def growth_markdown(nodes: list[TaxonomyNode], slices: list[str] | None = None) -> str:
+    """The growth table as markdown: one row per slice, one column per dimension, plus totals."""
+    table = growth_table(nodes, slices)
+    dims = list(table)
+    slices = slices or sorted({n.created_slice for n in nodes}, key=slice_first_day)
+    head = "| slice | " + " | ".join(dims) + " | total | cumulative |\n|" + "---|" * (len(dims) + 3) + "\n"
+    rows, cum = [], 0
+    for s in slices:
+        counts = [table[d].get(s, 0) for d in dims]
+        cum += sum(counts)
+        rows.append(f"| {s} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} | {cum} |")
+    return head + "\n".join(rows) + "\n"
