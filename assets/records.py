@@ -340,6 +340,7 @@ class DuplicateLink(BaseModel):
     similarity: float = 1.0
     dropped_title: str = ""
     kept_title: str = ""
+    dropped_published: date | None = None
 
 
 class PairwiseComparison(BaseModel):

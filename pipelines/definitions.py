@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.agents.definitions import agent_answers
-from assets.corpus.definitions import corpus_snapshot, future_window
+from assets.corpus.definitions import corpus_snapshot, corpus_volume, future_window, paper_fulltext, paper_metadata
 from assets.evidence.definitions import evidence_records, research_signals
 from assets.gold.definitions import gold_targets
 from assets.judging.definitions import judge_scores
@@ -20,11 +20,11 @@ from pipelines.registry import load_registry
 from pipelines.resources import default_resources
 
 ALL_ASSETS = [
-    corpus_snapshot, future_window, knowledge_base, taxonomy, evidence_records, research_signals,
+    corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
     tasks, gold_targets, task_ranking, agent_answers, judge_scores, release_package, leaderboard,
 ]
 # Assets whose content may be published or shown to agents: none may depend on hidden ones.
-PUBLIC_ASSETS = ["corpus_snapshot", "knowledge_base", "taxonomy", "evidence_records", "research_signals", "tasks"]
+PUBLIC_ASSETS = ["corpus_snapshot", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy", "evidence_records", "research_signals", "tasks"]
 HIDDEN_ASSETS = ["future_window", "gold_targets"]
 
 release_job = dg.define_asset_job(

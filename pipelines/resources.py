@@ -4,8 +4,10 @@ import os
 
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
+from resources.grobid import GrobidResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
+from resources.semantic_scholar import SemanticScholarResource
 from resources.storage import StorageResource
 
 
@@ -18,6 +20,8 @@ def default_resources() -> dict:
         "embeddings": EmbeddingResource(),
         "lance": LanceResource(),
         "llm": LLMResource(),
+        "grobid": GrobidResource(),
+        "semantic_scholar": SemanticScholarResource(),
         # The judge is configured apart from the agents, so no model grades itself by accident.
         "judge_llm": LLMResource(model=os.environ.get("FORESCI_JUDGE_MODEL", ""),
                                  api_base=os.environ.get("FORESCI_JUDGE_API_BASE") or None),

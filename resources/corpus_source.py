@@ -1,22 +1,42 @@
-"""Where papers come from. The default is the corpus shipped in the repo (offline)."""
+"""Where papers come from: the corpus shipped in the repo (default, offline) or live arXiv."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Literal
 
 import dagster as dg
 from pydantic import Field
 
+from assets.corpus.harvest import month_of, month_windows
 from assets.corpus.logic import SHIPPED_DIR, read_jsonl
 from assets.records import Failure, Paper
+from pipelines.registry import DomainSpec
+from resources.arxiv import ArxivConfig
+
+
+@dataclass
+class SourceLoad:
+    papers: list[Paper]
+    failures: list[Failure]
+    info: dict = field(default_factory=dict)
 
 
 class CorpusSourceResource(dg.ConfigurableResource):
-    """Source of a domain's papers: `shipped` reads `<shipped_dir>/<domain file>`."""
+    """Source of a domain's papers, chosen by `kind`; the corpus assets use `load_domain`
+    either way, so the same asset code handles both.
 
-    kind: Literal["shipped"] = "shipped"
+    - `shipped`: `<shipped_dir>/<domain file>` (the real corpus shipped in the repo).
+    - `arxiv`: harvest the domain's registry `query` month by month from `arxiv.start_month`
+      through the month of `until` (never past today), incrementally (see
+      `assets.corpus.harvest`), then read every stored window.
+    """
+
+    kind: Literal["shipped", "arxiv"] = "shipped"
     shipped_dir: str = Field(default="", description="folder of <domain>.jsonl.gz files; empty: the shipped corpus")
+    arxiv: ArxivConfig = Field(default_factory=ArxivConfig, description="harvest settings (kind=arxiv)")
 
     def load(self, shipped_file: str) -> tuple[list[Paper], list[Failure]]:
         folder = Path(self.shipped_dir) if self.shipped_dir else SHIPPED_DIR
@@ -24,3 +44,15 @@ class CorpusSourceResource(dg.ConfigurableResource):
         if not path.exists():
             raise FileNotFoundError(f"corpus file {path} not found (shipped_dir={folder})")
         return read_jsonl(path)
+
+    def load_domain(self, spec: DomainSpec, until: date) -> SourceLoad:
+        if self.kind == "shipped":
+            papers, failures = self.load(spec.shipped_file)
+            return SourceLoad(papers, failures, {"source": "shipped", "file": spec.shipped_file})
+        arxiv = self.arxiv
+        today = datetime.now(timezone.utc).date()
+        months = month_windows(arxiv.start_month, min(until, today))
+        report = arxiv.harvester().harvest(arxiv.store(spec.name), spec.name, spec.query, months)
+        info = {"source": "arxiv", "query": spec.query, "months": f"{months[0]}..{month_of(min(until, today))}"
+                if months else "", **report.as_metadata()}
+        return SourceLoad(report.papers, report.failures, info)

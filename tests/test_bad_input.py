@@ -12,6 +12,7 @@ from pipelines.cli import main
 from pipelines.partitions import partition_key
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
+from resources.llm import LLMResource
 from resources.storage import StorageResource
 
 
@@ -23,7 +24,8 @@ def _resources(tmp_path, **source):
             dst.writelines(itertools.islice(src, 300))
         source = {"shipped_dir": str(corpus)}
     return {"storage": StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb")),
-            "corpus_source": CorpusSourceResource(**source), "embeddings": EmbeddingResource()}
+            "corpus_source": CorpusSourceResource(**source), "embeddings": EmbeddingResource(),
+            "llm": LLMResource(model="", cache_dir=str(tmp_path / "llm"))}
 
 
 def _errors(result) -> str:

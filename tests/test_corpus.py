@@ -86,3 +86,56 @@ def test_add_months_clamps_to_month_end():
     assert add_months(date(2025, 8, 31), 6) == date(2026, 2, 28)
     assert add_months(date(2025, 12, 31), 6) == date(2026, 6, 30)
     assert add_months(date(2026, 5, 15), 3) == date(2026, 8, 15)
+
+
+def _screened(aid: str, day: date, label: str):
+    from assets.records import ScreenedPaper
+
+    return ScreenedPaper(arxiv_id=aid, title="t", abstract="a", published=day, domain="llm_agent", relevance=0.1,
+                         label=label, reason="r")
+
+
+def test_volume_by_label_counts_every_month_with_explicit_zeros():
+    from assets.corpus.logic import volume_by_label
+
+    papers = [_screened("1", date(2025, 1, 3), "core"), _screened("2", date(2025, 1, 9), "excluded"),
+              _screened("3", date(2025, 3, 1), "support"), _screened("4", date(2025, 3, 30), "core")]
+    rows = volume_by_label(papers)
+    assert [(r.month, r.total, r.core, r.support, r.excluded, r.relevant) for r in rows] == [
+        ("2025-01", 2, 1, 0, 1, 1), ("2025-02", 0, 0, 0, 0, 0), ("2025-03", 2, 1, 1, 0, 2)]
+    assert volume_by_label([]) == []
+
+
+def test_corpus_volume_asset_matches_the_snapshot(tmp_path):
+    import dagster as dg
+
+    from assets.corpus.definitions import corpus_volume
+    from assets.records import MonthVolume, ScreenedPaper
+    from pipelines.partitions import partition_key
+    from resources.storage import StorageResource
+
+    papers, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    screened = screen(papers, "llm_agent", DESCRIPTIONS, load_embedder().encode)
+    public, _, _ = split_at_cutoff(screened, date(2025, 12, 31), 6)
+    storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
+    storage.store().write_records("corpus_snapshot", "llm_agent", "2025-12-31", public, ScreenedPaper)
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("cutoff", ["2025-12-31"])
+    result = dg.materialize([corpus_volume], partition_key=partition_key("llm_agent", "2025-12-31"),
+                            instance=instance, resources={"storage": storage})
+    rows = storage.store().read_records("corpus_volume", "llm_agent", "2025-12-31", MonthVolume)
+    assert sum(r.total for r in rows) == len(public)
+    assert {r.month: r.total for r in rows if r.total} == monthly_volume(public)
+    assert all(r.relevant == r.core + r.support and r.total == r.relevant + r.excluded for r in rows)
+    [mat] = result.asset_materializations_for_node("corpus_volume")
+    assert mat.metadata["papers"].value == len(public) and mat.metadata["months"].value == len(rows)
+
+
+def test_shipped_source_through_load_domain():
+    from resources.corpus_source import CorpusSourceResource
+
+    spec = load_registry().domain("llm_agent")
+    loaded = CorpusSourceResource().load_domain(spec, date(2025, 12, 31))
+    assert loaded.info == {"source": "shipped", "file": "llm_agent.jsonl.gz"}
+    assert len(loaded.papers) == 11880 and loaded.failures == []
+    assert all(p.harvested_at is None for p in loaded.papers[:10])

@@ -25,7 +25,7 @@ def test_definitions_load_with_all_stages():
     graph = _graph()
     keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
     assert keys == {
-        "corpus_snapshot", "future_window", "knowledge_base", "taxonomy", "evidence_records", "research_signals",
+        "corpus_snapshot", "future_window", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy", "evidence_records", "research_signals",
         "tasks", "gold_targets", "task_ranking", "agent_answers", "judge_scores", "release_package", "leaderboard",
     }
     assert defs.resolve_job_def("release_job") is not None

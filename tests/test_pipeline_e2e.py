@@ -14,6 +14,8 @@ from pipelines.definitions import ALL_ASSETS
 from pipelines.partitions import partition_key
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
+from resources.grobid import GrobidResource
+from resources.semantic_scholar import SemanticScholarResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
@@ -39,6 +41,8 @@ def built(tmp_path_factory):
         "lance": LanceResource(uri=str(root / "lance")),
         "llm": LLMResource(model="", cache_dir=str(root / "cache")),
         "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "grobid": GrobidResource(),
+        "semantic_scholar": SemanticScholarResource(),
     }
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [CUTOFF])

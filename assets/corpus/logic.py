@@ -155,3 +155,24 @@ def monthly_volume(papers: list[Paper]) -> dict[str, int]:
     """Papers per calendar month: the normaliser for every volume-based signal."""
     counts = Counter(p.published.strftime("%Y-%m") for p in papers)
     return dict(sorted(counts.items()))
+
+
+def volume_by_label(papers: list[ScreenedPaper]) -> list["MonthVolume"]:
+    """Per-month paper counts by screen label, every month from the first to the last
+    (months without papers are explicit zeros, so a normaliser never divides by a gap)."""
+    from assets.records import MonthVolume
+
+    if not papers:
+        return []
+    counts: dict[str, Counter] = {}
+    for p in papers:
+        counts.setdefault(p.published.strftime("%Y-%m"), Counter())[p.label] += 1
+    first, last = min(counts), max(counts)
+    out, (year, month) = [], map(int, first.split("-"))
+    while f"{year:04d}-{month:02d}" <= last:
+        key = f"{year:04d}-{month:02d}"
+        c = counts.get(key, Counter())
+        out.append(MonthVolume(month=key, total=sum(c.values()), core=c["core"], support=c["support"],
+                               excluded=c["excluded"], relevant=c["core"] + c["support"]))
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return out
