@@ -171,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     lb.set_defaults(func=lambda a: print_leaderboard(a.cutoff) or 0)
     views = sub.add_parser("views", help="(re)create the DuckDB views")
     views.set_defaults(func=cmd_views)
+    from assets.release.importer import add_parser as add_import_parser
+
+    add_import_parser(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -16,6 +16,7 @@ from assets.release.leaderboard import leaderboard
 from assets.tasks.definitions import tasks
 from assets.taxonomy.definitions import taxonomy
 from pipelines.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
+from pipelines.prospective import PROSPECTIVE_ASSETS, PROSPECTIVE_JOBS, PROSPECTIVE_SCHEDULES, PROSPECTIVE_SENSORS
 from pipelines.registry import load_registry
 from pipelines.resources import default_resources
 
@@ -29,7 +30,7 @@ HIDDEN_ASSETS = ["future_window", "gold_targets"]
 
 release_job = dg.define_asset_job(
     "release_job",
-    selection=dg.AssetSelection.all(),
+    selection=dg.AssetSelection.all() - dg.AssetSelection.groups("prospective"),
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     description="Build one domain x cutoff release: corpus to leaderboard.",
 )
@@ -45,8 +46,9 @@ def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResu
 
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS,
-    jobs=[release_job],
-    sensors=[default_cutoffs_sensor],
+    assets=ALL_ASSETS + PROSPECTIVE_ASSETS,  # prospective assets need a frozen package first
+    jobs=[release_job, *PROSPECTIVE_JOBS],
+    schedules=PROSPECTIVE_SCHEDULES,
+    sensors=[default_cutoffs_sensor, *PROSPECTIVE_SENSORS],
     resources=default_resources(),
 )

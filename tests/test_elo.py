@@ -185,3 +185,95 @@ def test_top_n_ties_broken_by_id():
     assert top_n(ratings, 3) == ["c", "a", "b"]
     assert top_n(ratings, 10) == ["c", "a", "b", "d"]
     assert top_n(ratings, 0) == []
+
+
+# ----------------------------------------------------------------------------------------
+# rounds until stable, and the LLM judge (litellm mock responses)
+# ----------------------------------------------------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+from datetime import date, timedelta  # noqa: E402
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from assets.ranking.elo import run_elo_until_stable  # noqa: E402
+from assets.ranking.judge import llm_judge, offline_judge  # noqa: E402
+from assets.records import Task, TaskOption  # noqa: E402
+from resources.llm import LLMClient  # noqa: E402
+
+
+def test_until_stable_equals_run_elo_round_for_round_and_stops_once_stable():
+    quality = {f"t{i}": q for i, q in enumerate([0.9, 0.7, 0.5, 0.3, 0.2, 0.1])}
+    judge = offline_judge(quality)
+    capped = run_elo_until_stable(list(quality), judge, min_rounds=7, max_rounds=7, stable_correlation=1.1)
+    plain = run_elo(list(quality), judge, rounds=7)
+    assert capped.ratings == plain.ratings and capped.rounds == 7 and not capped.stable
+    res = run_elo_until_stable(list(quality), judge, min_rounds=5, max_rounds=300, stable_correlation=0.98, patience=3)
+    assert res.stable and 5 <= res.rounds < 300 and res.rank_correlation_last_two >= 0.98
+    # stopping is the first round after min_rounds with 3 consecutive correlations >= 0.98
+    corr = [spearman([res.history[r - 1][i] for i in sorted(quality)], [res.history[r][i] for i in sorted(quality)])
+            for r in range(1, res.rounds)]
+    assert all(c >= 0.98 for c in corr[-3:])
+    assert top_n(res.ratings, 3) == ["t0", "t1", "t2"]
+    with pytest.raises(ValueError):
+        run_elo_until_stable(["a"], judge, min_rounds=0)
+
+
+def _task(task_id: str, title: str) -> Task:
+    cut = date(2025, 12, 31)
+    return Task(task_id=task_id, family="direction", domain="llm_agent", cutoff=cut, window_start=cut + timedelta(days=1),
+                window_end=date(2026, 6, 30), horizon="6-month", title=title, question=f"{title}?", instructions="i",
+                answer_requirements=["r"], options=[TaskOption(option_id="A", text="x"), TaskOption(option_id="B", text="y")])
+
+
+class JudgeClient(LLMClient):
+    """A real LLMClient replying with litellm mock responses: prefers the task titled
+    'good' with confidence 0.8, or (biased=True) always the first-shown task."""
+
+    def __init__(self, tmp_path, biased: bool = False, broken: bool = False):
+        super().__init__("openai/mock-judge", api_key="k", cache_dir=str(tmp_path / "cache"), backoff_s=0.0, max_retries=1)
+        self.biased, self.broken, self.prompts = biased, broken, []
+
+    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None, mock_response=None):
+        user = messages[-1]["content"]
+        self.prompts.append(user)
+        first_good = user.index("Title: good") < user.index("Task B") if "Title: good" in user else False
+        winner = "A" if self.biased or first_good else "B"
+        reply = "nope" if self.broken else json.dumps({"winner": winner, "confidence": 0.8, "reason": "r"})
+        return super().structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
+                                  max_tokens=max_tokens, mock_response=reply)
+
+
+def test_llm_judge_one_round_matches_the_hand_computed_update(tmp_path):
+    tasks = {"g": _task("g", "good"), "p": _task("p", "poor")}
+    client = JudgeClient(tmp_path)
+    res = run_elo(["g", "p"], llm_judge(client, tasks), rounds=1)
+    # both orders prefer "good" with c = 0.8: g = 1200 + 32 * 0.3 = 1209.6, p = 1190.4
+    assert res.ratings == pytest.approx({"g": 1209.6, "p": 1190.4})
+    assert res.comparisons == 2 and res.ties == 0 and len(client.prompts) == 2
+    assert all("Title: good" in p and "Title: poor" in p and "preferred_ranking" not in p for p in client.prompts)
+    # second round (cached replies): p - g = -19.2 -> E_g = 1 / (1 + 10^(-19.2/400)) = 0.527603
+    # g = 1209.6 + 32 (0.8 - 0.527603) = 1218.3167
+    res2 = run_elo(["g", "p"], llm_judge(client, tasks), rounds=2)
+    assert res2.ratings["g"] == pytest.approx(1218.3167, abs=1e-4)
+    assert client.usage.cache_hits >= 2
+
+
+def test_llm_judge_position_bias_is_a_tie(tmp_path):
+    tasks = {"g": _task("g", "good"), "p": _task("p", "poor")}
+    res = run_elo(["g", "p"], llm_judge(JudgeClient(tmp_path, biased=True), tasks), rounds=3)
+    assert res.ties == 3 and res.ratings == pytest.approx({"g": 1200.0, "p": 1200.0})
+
+
+def test_llm_judge_failure_falls_back_to_the_offline_criteria(tmp_path):
+    tasks = {"g": _task("g", "good"), "p": _task("p", "poor")}
+    errors: list[str] = []
+    judge = llm_judge(JudgeClient(tmp_path, broken=True), tasks, fallback=offline_judge({"g": 0.2, "p": 0.5}),
+                      errors=errors)
+    res = run_elo(["g", "p"], judge, rounds=1)
+    # offline: p wins with c = 0.5 + 0.3 = 0.8 in both orders
+    assert res.ratings == pytest.approx({"g": 1190.4, "p": 1209.6})
+    assert len(errors) == 2
+    with pytest.raises(Exception, match="LLM call"):
+        llm_judge(JudgeClient(tmp_path, broken=True), tasks)("g", "p")

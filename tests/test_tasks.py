@@ -206,3 +206,157 @@ def test_leaky_drafter_output_is_dropped():
 
     tasks, _ = build(signals, records, drafter=leaky)
     assert by_family(tasks, "direction") == [] and by_family(tasks, "planning")
+
+
+# ----------------------------------------------------------------------------------------
+# curation knobs
+# ----------------------------------------------------------------------------------------
+
+from assets.records import Failure  # noqa: E402
+from assets.tasks.logic import Curation, clear_decision, premise_ok  # noqa: E402
+
+
+def test_unstable_premise_candidates_are_never_options_and_are_reported():
+    signals, records = make_inputs()
+    young = next(s for s in signals if s.signal_id == "sig:cand:0")
+    young.stats["share_prior"] = 0.0  # only recent papers: no stable premise
+    failures: list[Failure] = []
+    tasks, builds = build(signals, records, failures=failures)
+    assert not premise_ok(young, Curation())
+    assert all("sig:cand:0" not in b.signal_ids for b in builds)
+    assert any(f.item_id == "sig:cand:0" and "stable historical premise" in f.reason for f in failures)
+    assert all(b.curation["premise"] == "pass" for b in builds)
+
+
+def test_family_min_and_max_overrides_are_configurable():
+    signals, records = make_inputs()
+    failures: list[Failure] = []
+    tasks, _ = build(signals, records, curation=Curation(family_max={"direction": 1, "venue": 3},
+                                                         family_min={"bottleneck": 5}), failures=failures)
+    counts = {f: len(by_family(tasks, f)) for f in ("direction", "bottleneck", "planning", "venue")}
+    assert counts["direction"] == 1 and counts["venue"] == 3 and counts["planning"] >= 2
+    assert counts["bottleneck"] == 3
+    assert any("family bottleneck has 3 task(s), below its minimum 5" in f.reason for f in failures)
+
+
+def test_unclear_decision_and_duplicate_decisions_are_dropped():
+    signals, records = make_inputs()
+    tasks, _ = build(signals, records)
+    t = by_family(tasks, "direction")[0]
+    same = t.model_copy(update={"options": [t.options[0], t.options[0].model_copy(update={"option_id": "B"})]})
+    assert "near-identical" in clear_decision(same, Curation())
+    vague = t.model_copy(update={"question": "Discuss the field."})
+    assert "does not ask" in clear_decision(vague, Curation())
+    # a drafter that makes every direction question identical in its decision words still
+    # keeps distinct option sets apart; a strict duplicate threshold collapses near-duplicates
+    failures: list[Failure] = []
+    strict, _ = build(signals, records, curation=Curation(duplicate_jaccard=0.3), failures=failures)
+    assert len(by_family(strict, "direction")) < len(by_family(tasks, "direction"))
+    assert any("duplicate decision of" in f.reason for f in failures)
+
+
+def test_template_build_trace_is_recorded():
+    signals, records = make_inputs()
+    _, builds = build(signals, records, per_family_max=2)
+    for b in builds:
+        assert b.drafted_by == "template"
+        assert [s.step for s in b.build_trace] == ["template"] and b.build_trace[0].accepted
+
+
+# ----------------------------------------------------------------------------------------
+# LLM mode: draft, judge, rewrite through the LLM client (litellm mock responses)
+# ----------------------------------------------------------------------------------------
+
+import json as _json  # noqa: E402
+
+from assets.tasks.llm_drafting import LLMDrafter  # noqa: E402
+from resources.llm import LLMClient  # noqa: E402
+
+
+class DraftingClient(LLMClient):
+    """A real LLMClient (cache, accounting) whose replies are litellm mock responses made
+    from the prompt: drafts prefix the reference question with "Polished:", the judge gives
+    0.5 to a polished draft and 0.95 to a rewritten one, rewrites prefix "Rewritten:"."""
+
+    def __init__(self, tmp_path, leak_family: str | None = None, broken: bool = False):
+        super().__init__("openai/mock-drafter", api_key="k", cache_dir=str(tmp_path / "llm_cache"), backoff_s=0.0,
+                         max_retries=1)
+        self.leak_family, self.broken = leak_family, broken
+        self.purposes: list[str] = []
+
+    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None,
+                   mock_response=None):
+        self.purposes.append(purpose)
+        user = messages[-1]["content"]
+        family = purpose.split(":")[-1]
+        if self.broken:
+            reply = "no json here"
+        elif purpose.startswith("task_draft"):
+            q = re.search(r"^Question: (.*)$", user, flags=re.M).group(1)
+            extra = " It resolves on 2026-09-30." if family == self.leak_family else ""
+            reply = _json.dumps({"title": "Polished title", "question": f"Polished: {q}{extra}"})
+        elif purpose.startswith("task_judge"):
+            q = re.search(r"^Draft question: (.*)$", user, flags=re.M).group(1)
+            s = 0.95 if q.startswith("Rewritten:") else 0.5
+            reply = _json.dumps({"clarity": s, "clear_decision": s, "temporal_discipline": s, "no_internal_ids": s,
+                                 "family_fit": s, "feedback": "State the decision more directly."})
+        else:  # rewrite
+            q = re.search(r"^Current question: (.*)$", user, flags=re.M).group(1)
+            reply = _json.dumps({"title": "Rewritten title", "question": "Rewritten: " + q.removeprefix("Polished: ")})
+        return super().structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
+                                  max_tokens=max_tokens, mock_response=reply)
+
+
+def test_llm_mode_drafts_judges_rewrites_and_keeps_the_trace(tmp_path):
+    signals, records = make_inputs()
+    client = DraftingClient(tmp_path)
+    tasks, builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client, threshold=0.8, max_rounds=2))
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    for t, b in zip(tasks, builds):
+        assert t.title == "Rewritten title" and t.question.startswith("Rewritten: ")
+        assert b.drafted_by == "openai/mock-drafter"
+        assert [(s.step, s.round) for s in b.build_trace] == [("draft", 0), ("judge", 0), ("rewrite", 1), ("judge", 1)]
+        judged = [s for s in b.build_trace if s.step == "judge"]
+        assert [s.score for s in judged] == [0.5, 0.95] and [s.accepted for s in judged] == [False, True]
+        assert all(len(s.request_sha) == 16 for s in b.build_trace)
+    # the template's facts survive the polish (window, options, project)
+    d = by_family(tasks, "direction")[0]
+    assert "Between 2026-01-01 and 2026-06-30" in d.question and len(d.options) >= 4
+    calls = client.usage.calls
+    assert calls == 4 * len(tasks)
+    # a rebuild is free: every step is served from the cache, and the result is identical
+    again, again_builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client))
+    assert client.usage.calls == calls and client.usage.cache_hits >= 4 * len(tasks)
+    assert [t.model_dump() for t in again] == [t.model_dump() for t in tasks]
+
+
+def test_llm_draft_that_leaks_falls_back_to_the_template(tmp_path):
+    signals, records = make_inputs()
+    client = DraftingClient(tmp_path, leak_family="direction")
+    tasks, builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client, max_rounds=0))
+    direction = by_family(tasks, "direction")
+    assert len(direction) == 2  # kept, with the template text
+    for t in direction:
+        b = next(b for b in builds if b.task_id == t.task_id)
+        assert "2026-09-30" not in t.question and t.question.startswith("Between 2026-01-01")
+        assert b.drafted_by == "template" and b.build_trace[-1].step == "fallback"
+        assert "after the cutoff" in b.build_trace[-1].error
+    others = [b for b in builds if "-direction-" not in b.task_id]
+    assert all(b.drafted_by == "openai/mock-drafter" for b in others)
+
+
+def test_llm_call_failure_falls_back_to_the_template(tmp_path):
+    signals, records = make_inputs()
+    client = DraftingClient(tmp_path, broken=True)
+    tasks, builds = build(signals, records, per_family_max=1, drafter=LLMDrafter(client))
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    template, _ = build(signals, records, per_family_max=1)
+    assert [t.question for t in tasks] == [t.question for t in template]
+    for b in builds:
+        assert b.drafted_by == "template" and b.build_trace[-1].step == "fallback" and "LLM call" in b.build_trace[-1].error
+    assert client.usage.failures == len(tasks)
+
+
+def test_llm_drafter_refuses_an_offline_client(tmp_path):
+    with pytest.raises(ValueError, match="online"):
+        LLMDrafter(LLMClient(None, cache_dir=str(tmp_path)))

@@ -6,13 +6,23 @@ from collections import Counter
 import dagster as dg
 
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
-from assets.gold.leakage import assert_clean
+from assets.gold.leakage import assert_clean, future_only_terms
 from assets.gold.logic import build_gold
 from assets.records import GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
 from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
 from pipelines.stage import current_partition
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
+
+
+def template_vocabulary() -> list[str]:
+    """Texts every task may use whatever the corpus says: instructions, requirements, templates."""
+    from assets.tasks.logic import INSTRUCTIONS, REQUIREMENTS
+
+    return list(INSTRUCTIONS.values()) + [r for reqs in REQUIREMENTS.values() for r in reqs] + [
+        "Which direction gains momentum? accelerating, fragmenting, steady or cooling. Root bottleneck and "
+        "opportunity. research plan. Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV "
+        "ICLR/ICML/NeurIPS SIGIR/KDD"]
 
 
 @dg.asset(
@@ -48,12 +58,14 @@ def gold_targets(
     golds = build_gold(public_tasks, builds, signals, nodes, public_papers, future, embed,
                        cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer)
     internal_ids = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
+    novel = future_only_terms([f"{p.title} {p.abstract}" for p in public_papers], [p.title for p in future],
+                              allowed=template_vocabulary())
     assert_clean(public_tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=part.cutoff,
-                 internal_ids=internal_ids)
+                 internal_ids=internal_ids, novel_terms=novel)
     path = store.write_records("gold_targets", d, c, golds, GoldTarget, visibility="hidden")
     return dg.MaterializeResult(metadata={
         "rows": len(golds), "future_papers": len(future),
         "trajectories": dg.MetadataValue.json(dict(Counter(g.trajectory for g in golds if g.trajectory))),
         "validated": sum(g.strength > 0 for g in golds), "claims": sum(len(g.claims) for g in golds),
-        "leakage_check": "passed", "path": dg.MetadataValue.path(path),
+        "leakage_check": "passed", "future_only_terms": len(novel), "path": dg.MetadataValue.path(path),
     })

@@ -12,9 +12,21 @@ A public task is everything an agent sees (`Task`). It must not contain
   those in `GoldTarget.numbers` as ``future_variant:<slot>:<index>`` = 1);
 * any date after the cutoff other than the task's own window bounds.
 
+* a method or subdirection name first seen after the cutoff: a term (1-3 words) that
+  appears in >= NOVEL_MIN_PAPERS future titles and nowhere in the pre-cutoff text
+  (`future_only_terms`), or the label of a subdirection created after the cutoff (gold
+  taxonomy claims);
+* another task's answer (cross-task leakage): every public field is compared with every
+  gold's answer-revealing content (claims of the gold-only types, future-derived slot
+  variants, trajectory slots), exactly and by content-word containment >=
+  CROSS_TASK_CONTAINMENT (`answer_revealing`), so a paraphrase that restates another
+  task's outcome is caught too.
+
 `check_public_tasks` returns every violation as a message that starts with the task id;
 `assert_clean` raises them all at once. `internal_violations` is the subset that needs no
-future data; the task builder runs it on every draft before it keeps a task.
+future data; the task builder runs it on every draft before it keeps a task. The
+prefix-continuation contamination probe (a model reproducing a task) is in
+`assets/gold/contamination.py`.
 """
 
 from __future__ import annotations
@@ -33,6 +45,11 @@ GOLD_ONLY_KEYS = frozenset(
 GOLD_ONLY_CLAIM_TYPES = ("future-realisation", "statistical", "taxonomy")
 MIN_TITLE_CHARS = 20  # shorter future titles ("Agents") would match by coincidence, not leakage
 MIN_VARIANT_CHARS = 12  # same for future-derived slot variants
+NOVEL_MIN_PAPERS = 3  # a future-only term must appear in this many future titles
+NOVEL_MAX_N = 3
+CROSS_TASK_CONTAINMENT = 0.9  # share of an answer's content words found in one public field
+CROSS_TASK_MIN_WORDS = 5  # shorter answers are checked only exactly
+ANSWER_SLOTS = ("trajectory",)  # slots whose every variant states an outcome
 FUTURE_VARIANT_KEY = "future_variant"  # numbers[f"future_variant:{slot}:{i}"] = 1.0
 
 _NODE_ID = re.compile(r"\b[a-z0-9_]+:(?:%s)\b" % "|".join(DIMENSIONS))
@@ -161,13 +178,17 @@ def check_public_tasks(
     *,
     cutoff: date,
     internal_ids: Iterable[str] = (),
+    novel_terms: Iterable[str] = (),
 ) -> list[str]:
     """Every leakage violation in the public tasks (empty list = clean).
 
     Gold content of *any* task counts (a claim of task A quoted in task B is still a
-    leak). Messages start with the offending task id.
+    leak). `novel_terms` are the terms first seen after the cutoff (`future_only_terms`).
+    Messages start with the offending task id.
     """
     messages = internal_violations(tasks, cutoff=cutoff, internal_ids=internal_ids)
+    messages += novel_term_violations(tasks, novel_terms, post_cutoff_labels(golds))
+    messages += cross_task_violations(tasks, golds)
     future_ids = {_strip_version(i) for i in future_paper_ids}
     titles = sorted({_norm(t) for t in future_titles if len(_norm(t)) >= MIN_TITLE_CHARS})
     hidden: list[tuple[str, str]] = []  # (normalised text, where it comes from)
@@ -202,9 +223,192 @@ def assert_clean(
     *,
     cutoff: date,
     internal_ids: Iterable[str] = (),
+    novel_terms: Iterable[str] = (),
 ) -> None:
     """Raise `LeakageError` listing all violations, if there is any."""
     messages = check_public_tasks(tasks, golds, future_paper_ids, future_titles, cutoff=cutoff,
-                                  internal_ids=internal_ids)
+                                  internal_ids=internal_ids, novel_terms=novel_terms)
     if messages:
         raise LeakageError(f"{len(messages)} leakage violation(s):\n" + "\n".join(messages))
+
+
+# --------------------------------------------------------------------------------------
+# terms first seen after the cutoff
+# --------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9\-\+\.]*[a-z0-9+]|[a-z0-9]")
+_TERM_STOP = frozenset("""
+a about above after again against all also an and any are as at be been before being between both but by can
+could did do does for from further had has have how if in into is it its more most no nor not of off on once
+only or other our out over own same should so some such than that the their them then there these they this
+those through to too under until up very via was we were what when where which while who whom why will with
+within without would you your new towards toward using based vs versus via beyond large language model models
+llm llms agent agents
+""".split())
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def _ngrams(tokens: list[str], max_n: int) -> set[str]:
+    out = set()
+    for n in range(1, max_n + 1):
+        for i in range(len(tokens) - n + 1):
+            gram = tokens[i:i + n]
+            if gram[0] in _TERM_STOP or gram[-1] in _TERM_STOP or all(t.isdigit() for t in gram):
+                continue
+            if n == 1 and (len(gram[0]) < 4 or gram[0].replace(".", "").isdigit()):
+                continue
+            out.add(" ".join(gram))
+    return out
+
+
+def future_only_terms(
+    pre_cutoff_texts: Iterable[str],
+    future_titles: Iterable[str],
+    *,
+    min_papers: int = NOVEL_MIN_PAPERS,
+    max_n: int = NOVEL_MAX_N,
+    allowed: Iterable[str] = (),
+) -> set[str]:
+    """Terms (1-3 word n-grams of titles) in >= `min_papers` future titles, absent from all pre-cutoff text.
+
+    Pre-cutoff text is every public title and abstract (of any label); `allowed` texts
+    (the task templates, the venue family names) never yield a term. A term made only of
+    stop words or numbers is never a term.
+    """
+    counts: dict[str, int] = {}
+    for title in future_titles:
+        for gram in _ngrams(_tokens(title), max_n):
+            counts[gram] = counts.get(gram, 0) + 1
+    candidates = {g for g, c in counts.items() if c >= min_papers}
+    firsts = {g.split(" ", 1)[0] for g in candidates}
+    for text in list(pre_cutoff_texts) + list(allowed):
+        if not candidates:
+            break
+        tokens = _tokens(text)
+        for i, tok in enumerate(tokens):
+            if tok in firsts:
+                for n in range(1, max_n + 1):
+                    gram = " ".join(tokens[i:i + n])
+                    if gram in candidates:
+                        candidates.discard(gram)
+    return candidates
+
+
+def novel_term_violations(tasks: Sequence[Task | dict], terms: Iterable[str], labels: Iterable[str] = ()) -> list[str]:
+    """A public field that names a future-only term or a post-cutoff subdirection label."""
+    items = sorted({t for t in terms if t}, key=lambda t: (-len(t), t))
+    label_items = sorted({_norm(x) for x in labels if len(_norm(x)) >= MIN_VARIANT_CHARS})
+    messages = []
+    for task in tasks:
+        task_id, _ = _task_meta(task)
+        for field, text in public_fields(task):
+            grams = _ngrams(_tokens(text), NOVEL_MAX_N)
+            for term in items:
+                if term in grams:
+                    messages.append(f"{task_id}: {field}: names {term!r}, a term first seen after the cutoff")
+            low = _norm(text)
+            for label in label_items:
+                if label in low:
+                    messages.append(f"{task_id}: {field}: names {label!r}, a subdirection created after the cutoff")
+    return messages
+
+
+_NEW_SUBDIRECTION = re.compile(r"New subdirection '([^']+)'")
+
+
+def post_cutoff_labels(golds: Sequence[GoldTarget]) -> list[str]:
+    """Labels of subdirections created after the cutoff (from the gold taxonomy claims)."""
+    out = []
+    for gold in golds:
+        for claim in gold.claims:
+            if claim.type == "taxonomy":
+                out += _NEW_SUBDIRECTION.findall(claim.text)
+    return sorted(set(out))
+
+
+# --------------------------------------------------------------------------------------
+# cross-task leakage: one task's public text revealing another task's answer
+# --------------------------------------------------------------------------------------
+
+_ISO = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
+
+
+def content_words(text: str) -> set[str]:
+    return {t for t in _tokens(text) if t not in _TERM_STOP and t not in STOP_CONTENT and not _ISO.match(t)}
+
+
+STOP_CONTENT = frozenset("between before after among options option domain papers paper share".split())
+
+
+def answer_revealing(gold: GoldTarget) -> list[tuple[str, str]]:
+    """(text, description) of every piece of a gold that states its outcome."""
+    out = []
+    for claim in gold.claims:
+        if (claim.type in GOLD_ONLY_CLAIM_TYPES and claim.importance > 0) or (
+                claim.type == "venue" and claim.importance >= 0.5):
+            out.append((claim.text, f"{claim.type} claim {claim.claim_id}"))
+    for slot in gold.slots:
+        for i, variant in enumerate(slot.variants):
+            future = gold.numbers.get(f"{FUTURE_VARIANT_KEY}:{slot.slot}:{i}", 0.0) > 0
+            if future or slot.slot in ANSWER_SLOTS:
+                out.append((variant, f"slot {slot.slot!r} variant {i}"))
+    return out
+
+
+def cross_task_violations(tasks: Sequence[Task | dict], golds: Sequence[GoldTarget],
+                          containment: float = CROSS_TASK_CONTAINMENT) -> list[str]:
+    """Public fields that restate a task's answer (any task's; another task's is the cross-task case).
+
+    Exact substrings are `check_public_tasks`' job; this catches restatements: a field holds
+    >= `containment` of the answer's content words (stop words and dates left out), for
+    answers of >= CROSS_TASK_MIN_WORDS content words.
+    """
+    answers = []
+    for gold in golds:
+        for text, what in answer_revealing(gold):
+            words = content_words(text)
+            if len(words) >= CROSS_TASK_MIN_WORDS:
+                answers.append((gold.task_id, what, words, text))
+    messages = []
+    for task in tasks:
+        task_id, _ = _task_meta(task)
+        for field, text in public_fields(task):
+            have = content_words(text)
+            if not have:
+                continue
+            for source, what, words, raw in answers:
+                share = len(words & have) / len(words)
+                if share >= containment:
+                    whose = "its own" if source == task_id else f"task {source}'s"
+                    kind = "" if source == task_id else "cross-task leakage: "
+                    messages.append(f"{task_id}: {field}: {kind}reveals {whose} answer ({what}, "
+                                    f"{share:.0%} of its content words): {raw[:80]!r}")
+    return messages
+
+
+def check_release_texts(
+    tasks: Sequence[Task | dict],
+    golds: Sequence[GoldTarget],
+    *,
+    novel_terms: Iterable[str] = (),
+) -> list[str]:
+    """The checks that need the gold but not the future papers: gold-only keys and content,
+    post-cutoff subdirection labels, future-only terms and cross-task leakage."""
+    messages = []
+    hidden = [(_norm(t), w) for g in golds for t, w in answer_revealing(g) if len(_norm(t)) >= MIN_VARIANT_CHARS]
+    for task in tasks:
+        task_id, _ = _task_meta(task)
+        if isinstance(task, dict):
+            for key in sorted(set(task) & GOLD_ONLY_KEYS):
+                messages.append(f"{task_id}: gold-only key {key!r} in a public task")
+        for field, text in public_fields(task):
+            low = _norm(text)
+            for content, what in hidden:
+                if content in low:
+                    messages.append(f"{task_id}: {field}: gold-only content ({what}): {content[:80]!r}")
+    messages += novel_term_violations(tasks, novel_terms, post_cutoff_labels(golds))
+    messages += cross_task_violations(tasks, golds)
+    return messages

@@ -5,19 +5,25 @@ from collections import defaultdict
 
 import dagster as dg
 
-from assets.ranking.elo import run_elo, top_n
-from assets.ranking.judge import offline_judge, task_quality
-from assets.records import GoldTarget, Task, TaskRating
+from assets.ranking.elo import run_elo_until_stable, top_n
+from assets.ranking.judge import llm_judge, offline_judge, task_quality
+from assets.records import Failure, GoldTarget, Task, TaskRating
 from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, md_table
+from pipelines.stage import current_partition, md_table, write_failures
 from resources.embeddings import EmbeddingResource
+from resources.llm import LLMResource
 from resources.storage import StorageResource
 
 
 class TaskRankingConfig(dg.Config):
-    top_n_per_family: int = 6
-    rounds: int = 30
+    top_n_per_family: int = 6  # the release keeps at most this many tasks per family (and domain)
+    top_n_by_family: dict[str, int] = {}  # per-family overrides
+    min_rounds: int = 10
+    max_rounds: int = 200
+    stable_correlation: float = 0.98  # stop once consecutive rounds' Spearman stays >= this ...
+    patience: int = 3  # ... for this many rounds
     seed: int = 0
+    llm_judge: bool = True  # use the LLM judge when a model is configured (else the offline criteria)
 
 
 @dg.asset(
@@ -31,10 +37,13 @@ def task_ranking(
     config: TaskRankingConfig,
     storage: StorageResource,
     embeddings: EmbeddingResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Elo rating of every task within its family (initial 1200, K=32, soft outcomes from
-    the judge's confidence, both presentation orders judged); the top-N per family are
-    released. Holds one row per task: elo, rank in family, released flag, quality."""
+    the judge's confidence, both presentation orders judged, disagreement = tie), run until
+    the ratings are stable. The judge is the LLM when a model is configured, otherwise the
+    documented offline criteria. The top-N per family of tasks whose gold could be
+    validated (strength > 0) are released. One row per task: elo, rank, released, quality."""
     part = current_partition(context)
     store = storage.store()
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
@@ -42,29 +51,46 @@ def task_ranking(
                                                          visibility="hidden")}
     embed = embeddings.embedder().encode
     quality = {t.task_id: task_quality(t, golds.get(t.task_id), embed) for t in tasks}
+    client = llm.client()
+    before = client.snapshot()
+    use_llm = config.llm_judge and not client.offline
+    by_id = {t.task_id: t for t in tasks}
     by_family: dict[str, list[Task]] = defaultdict(list)
     for t in tasks:
         by_family[t.family].append(t)
     ratings: list[TaskRating] = []
-    correlations = {}
+    correlations, rounds, errors = {}, {}, []
     for family, family_tasks in sorted(by_family.items()):
         ids = [t.task_id for t in family_tasks]
         # a task whose gold could not be validated (strength 0) is never released
         eligible = [i for i in ids if quality[i]["gold_strength"] > 0]
-        result = run_elo(ids, offline_judge({i: quality[i]["quality"] for i in ids}),
-                         rounds=config.rounds, seed=config.seed)
+        offline = offline_judge({i: quality[i]["quality"] for i in ids})
+        judge = llm_judge(client, by_id, fallback=offline, seed=config.seed, errors=errors) if use_llm else offline
+        result = run_elo_until_stable(ids, judge, min_rounds=config.min_rounds, max_rounds=config.max_rounds,
+                                      stable_correlation=config.stable_correlation, patience=config.patience,
+                                      seed=config.seed)
         correlations[family] = result.rank_correlation_last_two
+        rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}
         order = top_n(result.ratings, len(ids))
-        keep = set([i for i in order if i in eligible][: config.top_n_per_family])
+        n_keep = config.top_n_by_family.get(family, config.top_n_per_family)
+        keep = set([i for i in order if i in eligible][:n_keep])
         for rank, task_id in enumerate(order, start=1):
+            note = "" if task_id in keep else (
+                "insufficient future evidence to validate (gold strength 0)" if task_id not in eligible
+                else f"below the top {n_keep} of its family")
             ratings.append(TaskRating(task_id=task_id, family=family, elo=round(result.ratings[task_id], 4),
                                       rank_in_family=rank, released=task_id in keep,
-                                      quality=round(quality[task_id]["quality"], 4)))
+                                      quality=round(quality[task_id]["quality"], 4), note=note,
+                                      judge=client.model if use_llm else "offline"))
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
+    write_failures(store, "task_ranking", part,
+                   [Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])
+                    for e in errors])
     released = [r for r in ratings if r.released]
     return dg.MaterializeResult(metadata={
-        "rows": len(ratings), "released": len(released),
+        "rows": len(ratings), "released": len(released), "judge": client.model if use_llm else "offline",
         "rank_correlation_last_two_rounds": dg.MetadataValue.json(correlations),
+        "rounds": dg.MetadataValue.json(rounds), "judge_fallbacks": len(errors),
         "top_tasks": md_table([r.model_dump() for r in released], ["task_id", "family", "elo", "quality"], 12),
-        "path": dg.MetadataValue.path(path),
+        "path": dg.MetadataValue.path(path), **client.usage_since(before).as_metadata(),
     })

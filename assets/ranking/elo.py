@@ -61,6 +61,8 @@ class EloResult:
     rank_correlation_last_two: float | None = None
     comparisons: int = 0
     ties: int = 0
+    rounds: int = 0
+    stable: bool = False
 
 
 def _ranks(xs: Sequence[float]) -> list[float]:
@@ -160,7 +162,62 @@ def run_elo(
         rank_correlation_last_two=corr,
         comparisons=comparisons,
         ties=ties,
+        rounds=len(history),
     )
+
+
+def run_elo_until_stable(
+    item_ids: Sequence[str],
+    judge: Judge,
+    *,
+    min_rounds: int = 10,
+    max_rounds: int = 200,
+    stable_correlation: float = 0.98,
+    patience: int = 3,
+    k: float = K_FACTOR,
+    initial: float = INITIAL_RATING,
+    seed: int = 0,
+) -> EloResult:
+    """`run_elo` that stops once the ratings have stabilised.
+
+    Rounds are exactly those of `run_elo` (same pairing per round for the same seed). After
+    `min_rounds`, it stops when the Spearman correlation between consecutive rounds'
+    ratings has been >= `stable_correlation` for `patience` rounds in a row (or is
+    undefined because fewer than two items are rated), and at `max_rounds` regardless;
+    `stable` says which. The correlation of the last two rounds is recorded as in `run_elo`.
+    """
+    ids = sorted(item_ids)
+    if len(set(ids)) != len(ids):
+        raise ValueError("run_elo_until_stable: duplicate item ids")
+    if not 1 <= min_rounds <= max_rounds:
+        raise ValueError("run_elo_until_stable: need 1 <= min_rounds <= max_rounds")
+    ratings = {i: float(initial) for i in ids}
+    history: list[dict[str, float]] = []
+    comparisons = ties = streak = 0
+    stable = False
+    for r in range(max_rounds):
+        order = list(ids)
+        random.Random(seed + r).shuffle(order)
+        for p in range(0, len(order) - 1, 2):
+            a, b = order[p], order[p + 1]
+            s_a, tied = _judge_pair(judge, a, b)
+            comparisons += 2
+            ties += tied
+            ratings[a], ratings[b] = elo_update(ratings[a], ratings[b], s_a, k=k)
+        history.append(dict(ratings))
+        if len(ids) < 2:
+            stable = True
+        elif len(history) >= 2:
+            c = spearman([history[-2][i] for i in ids], [history[-1][i] for i in ids])
+            streak = streak + 1 if c is not None and c >= stable_correlation else 0
+            stable = streak >= patience
+        if stable and len(history) >= min_rounds:
+            break
+    corr = None
+    if len(history) >= 2 and len(ids) >= 2:
+        corr = spearman([history[-2][i] for i in ids], [history[-1][i] for i in ids])
+    return EloResult(ratings=dict(ratings), history=history, rank_correlation_last_two=corr,
+                     comparisons=comparisons, ties=ties, rounds=len(history), stable=stable)
 
 
 def top_n(ratings: Mapping[str, float], n: int) -> list[str]:

@@ -1,51 +1,91 @@
-"""Release package asset: the versioned, reproducible release of one partition."""
+"""Release package asset: the versioned, immutable, reproducible release of one partition."""
 
 
 import dagster as dg
 import pyarrow as pa
 
-from assets.records import GoldTarget, Task, TaskRating
-from assets.release.logic import release_files
+from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
+from assets.gold.leakage import LeakageError, future_only_terms
+from assets.records import GoldTarget, ScreenedPaper, Task, TaskRating
+from assets.release.logic import publish_release, release_files, release_id, sha256, validate_release
 from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition
+from pipelines.stage import current_partition, write_failures
+from resources.llm import LLMResource
 from resources.storage import StorageResource
+
+
+class ReleaseConfig(dg.Config):
+    release_name: str = ""  # e.g. "v1.0"; empty: the content hash names the release
+    contamination_probe: bool = True  # run the prefix-continuation probe when a model is configured
+    probe_threshold: float = 0.7
 
 
 @dg.asset(
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"json", "parquet"},
-    deps=["tasks", "task_ranking", "gold_targets", "knowledge_base", "corpus_snapshot", "taxonomy"],
+    deps=["tasks", "task_ranking", "gold_targets", "knowledge_base", "corpus_snapshot", "taxonomy", "future_window"],
 )
-def release_package(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
+def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, storage: StorageResource,
+                    llm: LLMResource) -> dg.MaterializeResult:
     """The partition's release: public `tasks.jsonl`, `kb_manifest.jsonl` and `manifest.json`
-    (counts, versions, hashes) under public/_artifacts/release, and the hidden `gold.jsonl`
-    under hidden/_artifacts/release. Byte-identical when rebuilt from the same inputs."""
+    (counts by family, domain and horizon, cutoffs, corpus and taxonomy versions, hashes)
+    and the hidden `gold.jsonl`, written once per version under
+    public|hidden/_artifacts/releases/.../<version>/ (immutable) and as the partition's
+    latest under public|hidden/_artifacts/release/. Byte-identical when rebuilt from the
+    same inputs. Fails if the public files leak gold, post-cutoff terms or another task's
+    answer, or if a configured model reproduces a task (contamination probe)."""
     part = current_partition(context)
     store = storage.store()
     d, c = part.domain, part.cutoff_key
     kb = store.read_table("knowledge_base", d, c)
     kb_rows = [{"arxiv_id": r["arxiv_id"], "title": r["title"], "published": str(r["published"])} for r in kb.to_pylist()]
-    corpus_hash = store.read_table("corpus_snapshot", d, c).column("arxiv_id").to_pylist()
+    corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
-    from assets.release.logic import sha256
-
+    golds = store.read_records("gold_targets", d, c, GoldTarget, visibility="hidden")
+    tasks = store.read_records("tasks", d, c, Task)
+    ratings = store.read_records("task_ranking", d, c, TaskRating)
     public, hidden, manifest = release_files(
-        store.read_records("tasks", d, c, Task), store.read_records("task_ranking", d, c, TaskRating),
-        store.read_records("gold_targets", d, c, GoldTarget, visibility="hidden"), kb_rows,
+        tasks, ratings, golds, kb_rows,
         domain=d, cutoff=c, window_end=str(part.window_end), horizon_months=part.horizon_months,
-        corpus_version=sha256("\n".join(corpus_hash).encode())[:16],
+        corpus_version=sha256("\n".join(p.arxiv_id for p in corpus).encode())[:16],
         taxonomy_version=sha256("\n".join(taxonomy_ids).encode())[:16],
+        window_start=str(part.window_start), release_name=config.release_name,
     )
+    future = store.read_records("future_window", d, c, ScreenedPaper, visibility="hidden")
+    from assets.gold.definitions import template_vocabulary
+
+    novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
+                              allowed=template_vocabulary())
+    problems = validate_release(public, golds, novel_terms=novel)
+    client = llm.client()
+    before = client.snapshot()
+    probe: list[ProbeResult] = []
+    if config.contamination_probe and not client.offline:
+        released = {r.task_id for r in ratings if r.released}
+        probe, probe_failures = run_probe([t for t in tasks if t.task_id in released], client,
+                                          threshold=config.probe_threshold)
+        store.write_records("contamination_probe", d, c, probe, ProbeResult)
+        write_failures(store, "contamination_probe", part, probe_failures)
+        problems += flagged_messages(probe)
+    if problems:
+        raise LeakageError(f"release of {d} @ {c} refused, {len(problems)} violation(s):\n" + "\n".join(problems))
+    version = release_id(manifest)
+    versioned = publish_release(store, d, c, version, public, hidden)
     paths = {name: store.write_bytes(store.artifact_path("release", d, c, name), data) for name, data in public.items()}
     for name, data in hidden.items():
         store.write_bytes(store.artifact_path("release", d, c, name, visibility="hidden"), data)
     store.write_table("release_package", d, c, pa.table({
-        "release_version": [manifest["release_version"]], "tasks": [manifest["counts"]["tasks"]],
-        "manifest_json": [public["manifest.json"].decode()]}))
+        "release_version": [manifest["release_version"]], "release_id": [version],
+        "tasks": [manifest["counts"]["tasks"]], "manifest_json": [public["manifest.json"].decode()]}))
     return dg.MaterializeResult(metadata={
-        "release_version": manifest["release_version"], "tasks": manifest["counts"]["tasks"],
+        "release_version": manifest["release_version"], "release_id": version,
+        "tasks": manifest["counts"]["tasks"],
         "by_family": dg.MetadataValue.json(manifest["counts"]["by_family"]),
+        "by_horizon": dg.MetadataValue.json(manifest["counts"]["by_horizon"]),
+        "leakage_check": "passed", "contamination_probe": len(probe) if probe else "not run (no model)",
         "tasks_jsonl": dg.MetadataValue.path(paths["tasks.jsonl"]),
         "manifest": dg.MetadataValue.path(paths["manifest.json"]),
+        "versioned_dir": dg.MetadataValue.path(versioned["manifest.json"].rsplit("/", 1)[0]),
+        **client.usage_since(before).as_metadata(),
     })

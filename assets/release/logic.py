@@ -3,6 +3,12 @@
 A release is byte-reproducible: files are canonical JSON Lines (sorted keys, records
 sorted by id) with no timestamps, and its version is the hash of its contents. The
 hidden gold file is written apart from the public package (hidden/ subtree).
+
+A release is also immutable: `publish_release` writes it once under its version
+(`<release_name or release_version>`); publishing the same version again with the same
+bytes is a no-op, with different bytes it raises `ReleaseImmutableError`. Before
+anything is written, `validate_release` re-reads the public files as a consumer would and
+fails on gold-only keys or content, post-cutoff terms and cross-task leakage.
 """
 
 from __future__ import annotations
@@ -12,8 +18,16 @@ import io
 import json
 from collections import Counter, defaultdict
 
+from assets.gold.leakage import GOLD_ONLY_KEYS, check_release_texts
 from assets.judging.metrics import bootstrap_ci
 from assets.records import GoldTarget, Score, Task, TaskRating
+
+PUBLIC_FILES = ("tasks.jsonl", "kb_manifest.jsonl", "manifest.json")
+HIDDEN_FILES = ("gold.jsonl",)
+
+
+class ReleaseImmutableError(RuntimeError):
+    """A release version already exists with different content."""
 
 METRICS = ("fta", "fact", "trace", "trace_linkage", "pers")
 
@@ -29,29 +43,102 @@ def sha256(data: bytes) -> str:
 def release_files(
     tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], kb_rows: list[dict],
     *, domain: str, cutoff: str, window_end: str, horizon_months: int, corpus_version: str, taxonomy_version: str,
+    window_start: str | None = None, release_name: str = "",
 ) -> tuple[dict[str, bytes], dict[str, bytes], dict]:
-    """Public files, hidden files and the manifest of one partition's release."""
+    """Public files, hidden files and the manifest of one partition's release.
+
+    The manifest holds counts by family, domain and horizon, the cutoffs and windows,
+    the corpus and taxonomy versions and the sha256 of every file; `release_version` is
+    the hash of the manifest itself, so equal inputs give an equal version.
+    """
     released = {r.task_id for r in ratings if r.released}
     public_tasks = sorted((t for t in tasks if t.task_id in released), key=lambda t: t.task_id)
     hidden_gold = sorted((g for g in golds if g.task_id in released), key=lambda g: g.task_id)
     tasks_bytes = canonical_jsonl([t.model_dump(mode="json") for t in public_tasks])
     kb_bytes = canonical_jsonl(sorted(kb_rows, key=lambda r: r["arxiv_id"]))
     gold_bytes = canonical_jsonl([g.model_dump(mode="json") for g in hidden_gold])
+    windows = sorted({(str(t.window_start), str(t.window_end)) for t in public_tasks})
     manifest = {
+        "format": "foresci-release/1",
         "domain": domain, "cutoff": cutoff, "window_end": window_end, "horizon_months": horizon_months,
+        "cutoffs": sorted({str(t.cutoff) for t in public_tasks} | {cutoff}),
+        "windows": [{"start": a, "end": b} for a, b in windows] or (
+            [{"start": window_start, "end": window_end}] if window_start else []),
         "counts": {
             "tasks": len(public_tasks),
             "by_family": dict(sorted(Counter(t.family for t in public_tasks).items())),
+            "by_domain": dict(sorted(Counter(t.domain for t in public_tasks).items())),
             "by_horizon": dict(sorted(Counter(t.horizon for t in public_tasks).items())),
+            "by_family_horizon": dict(sorted(Counter(f"{t.family}/{t.horizon}" for t in public_tasks).items())),
             "kb_papers": len(kb_rows),
+            "gold_targets": len(hidden_gold),
         },
         "corpus_version": corpus_version, "taxonomy_version": taxonomy_version,
         "sha256": {"tasks.jsonl": sha256(tasks_bytes), "kb_manifest.jsonl": sha256(kb_bytes), "gold.jsonl": sha256(gold_bytes)},
     }
+    if release_name:
+        manifest["release_name"] = release_name
     manifest["release_version"] = sha256(json.dumps(manifest, sort_keys=True).encode())[:16]
     public = {"tasks.jsonl": tasks_bytes, "kb_manifest.jsonl": kb_bytes,
               "manifest.json": (json.dumps(manifest, sort_keys=True, indent=2) + "\n").encode()}
     return public, {"gold.jsonl": gold_bytes}, manifest
+
+
+def release_id(manifest: dict) -> str:
+    """The folder name of a release: its name if given, else r-<content hash>."""
+    return manifest.get("release_name") or f"r-{manifest['release_version']}"
+
+
+def validate_release(public: dict[str, bytes], golds: list[GoldTarget], *, novel_terms=()) -> list[str]:
+    """Leakage checks on the public files as a consumer reads them (empty list = clean).
+
+    tasks.jsonl rows are checked as plain dicts (so an unexpected gold-only key is seen),
+    against every gold of the partition (cross-task); manifest.json and kb_manifest.jsonl
+    may hold no gold-only key either.
+    """
+    messages: list[str] = []
+    rows = [json.loads(line) for line in public["tasks.jsonl"].decode().splitlines() if line.strip()]
+    messages += check_release_texts(rows, golds, novel_terms=novel_terms)
+    manifest = json.loads(public["manifest.json"])
+
+    def keys(obj, path=""):
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                yield k, f"{path}.{k}" if path else k
+                yield from keys(v, f"{path}.{k}" if path else k)
+    for key, where in keys(manifest):
+        if key in GOLD_ONLY_KEYS:
+            messages.append(f"manifest.json: gold-only key {where!r}")
+    for line in public.get("kb_manifest.jsonl", b"").decode().splitlines():
+        if line.strip() and set(json.loads(line)) & GOLD_ONLY_KEYS:
+            messages.append(f"kb_manifest.jsonl: gold-only key in {line[:80]!r}")
+    return messages
+
+
+def publish_release(store, domain: str, cutoff: str, version: str, public: dict[str, bytes],
+                    hidden: dict[str, bytes]) -> dict[str, str]:
+    """Write a release version once. Same bytes again: no-op; different bytes: ReleaseImmutableError.
+
+    `store` is a `PartitionStore` (duck-typed: artifact_path, fs, read_bytes, write_bytes).
+    Public files go to public/_artifacts/releases/domain=<d>/cutoff=<t>/<version>/, the gold
+    to the same place under hidden/. Every file is compared before any is written, so a
+    refused publish leaves the existing version untouched. Returns name -> written path.
+    """
+    import pyarrow.fs as pafs
+
+    planned = [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
+               for name, data in sorted(public.items())]
+    planned += [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}", visibility="hidden"))
+                for name, data in sorted(hidden.items())]
+    existing = {path: store.fs.get_file_info(path).type == pafs.FileType.File for _, _, path in planned}
+    if any(existing.values()):
+        differing = [name for name, data, path in planned if not existing[path] or store.read_bytes(path) != data]
+        if differing:
+            raise ReleaseImmutableError(
+                f"release {version} of {domain} @ {cutoff} already exists and differs in {', '.join(differing)}; "
+                "a release version is immutable: publish under a new version")
+        return {name: store.uri(path) for name, _, path in planned}
+    return {name: store.write_bytes(path, data) for name, data, path in planned}
 
 
 def leaderboard_rows(scores: list[Score], released: set[str]) -> list[dict]:
@@ -115,3 +202,73 @@ def leaderboard_png(rows: list[dict], title: str) -> bytes:
     fig.savefig(buf, format="png")
     plt.close(fig)
     return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------
+# prospective packages: forecasts frozen (hash + timestamp) before the window opens
+# --------------------------------------------------------------------------------------
+
+PROSPECTIVE_FILES = ("tasks.jsonl", "forecasts.jsonl", "freeze.json")
+
+
+class FrozenForecastError(RuntimeError):
+    """A frozen prospective package is missing, altered, or not yet scorable."""
+
+
+def freeze_package(tasks: list[Task], answers: list, *, domain: str, cutoff: str, window_start: str,
+                   window_end: str, created_at: str) -> dict[str, bytes]:
+    """The files of a prediction-only package: tasks, forecasts and freeze.json.
+
+    freeze.json records the sha256 of tasks.jsonl and forecasts.jsonl, their combined
+    `package_sha256`, the UTC `created_at` timestamp and whether it precedes the window
+    (`frozen_before_window`); a package frozen after the window opened is a replay.
+    """
+    tasks_bytes = canonical_jsonl([t.model_dump(mode="json") for t in sorted(tasks, key=lambda t: t.task_id)])
+    fc_bytes = canonical_jsonl([a.model_dump(mode="json") for a in sorted(answers, key=lambda a: a.answer_id)])
+    hashes = {"tasks.jsonl": sha256(tasks_bytes), "forecasts.jsonl": sha256(fc_bytes)}
+    freeze = {
+        "domain": domain, "cutoff": cutoff, "window_start": window_start, "window_end": window_end,
+        "created_at": created_at, "frozen_before_window": created_at[:10] < window_start,
+        "n_tasks": len(tasks), "n_forecasts": len(answers),
+        "by_family": dict(sorted(Counter(t.family for t in tasks).items())),
+        "methods": sorted({a.method for a in answers}),
+        "sha256": hashes, "package_sha256": sha256(json.dumps(hashes, sort_keys=True).encode()),
+    }
+    return {"tasks.jsonl": tasks_bytes, "forecasts.jsonl": fc_bytes,
+            "freeze.json": (json.dumps(freeze, sort_keys=True, indent=2) + "\n").encode()}
+
+
+def verify_package(files: dict[str, bytes]) -> dict:
+    """The freeze record, after checking every file against its recorded hash."""
+    freeze = json.loads(files["freeze.json"])
+    for name, digest in freeze["sha256"].items():
+        if sha256(files[name]) != digest:
+            raise FrozenForecastError(f"{name} of the frozen package {freeze['domain']} @ {freeze['cutoff']} "
+                                      "does not match its frozen sha256: the package was altered after freezing")
+    if sha256(json.dumps(freeze["sha256"], sort_keys=True).encode()) != freeze["package_sha256"]:
+        raise FrozenForecastError("freeze.json's package_sha256 does not match its file hashes")
+    return freeze
+
+
+def write_frozen(store, domain: str, cutoff: str, files: dict[str, bytes]) -> tuple[dict, bool]:
+    """Write a package once; never overwrite. Returns (freeze record, newly_written).
+
+    If a package already exists it is verified and returned untouched (a rerun of the
+    prediction job cannot change frozen forecasts).
+    """
+    existing = read_frozen(store, domain, cutoff)
+    if existing is not None:
+        return verify_package(existing), False
+    # forecasts and tasks first, freeze.json last: a package without freeze.json is not frozen
+    for name in PROSPECTIVE_FILES:
+        store.write_bytes(store.artifact_path("prospective", domain, cutoff, name), files[name])
+    return verify_package(files), True
+
+
+def read_frozen(store, domain: str, cutoff: str) -> dict[str, bytes] | None:
+    import pyarrow.fs as pafs
+
+    paths = {n: store.artifact_path("prospective", domain, cutoff, n) for n in PROSPECTIVE_FILES}
+    if store.fs.get_file_info(paths["freeze.json"]).type != pafs.FileType.File:
+        return None
+    return {n: store.read_bytes(p) for n, p in paths.items()}

@@ -6,16 +6,25 @@ from collections import Counter
 import dagster as dg
 
 from assets.records import EvidenceRecord, Signal, Task, TaskBuild
-from assets.tasks.logic import build_tasks
+from assets.tasks.logic import Curation, build_tasks
 from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, md_table
+from pipelines.stage import current_partition, md_table, write_failures
+from resources.llm import LLMResource
 from resources.storage import StorageResource
 
 
 class TaskBuildConfig(dg.Config):
     per_family_max: int = 8
     per_family_min: int = 1
+    family_max: dict[str, int] = {}  # per-family overrides, e.g. {"venue": 4}
+    family_min: dict[str, int] = {}
+    min_option_papers: int = 3  # stable historical premise: papers behind every candidate
+    require_prior_papers: bool = True  # ... some of them before the recent window
+    duplicate_jaccard: float = 0.8  # two decisions this similar are duplicates
     seed: int = 0
+    llm_drafting: bool = True  # draft with the LLM when a model is configured (else templates)
+    judge_threshold: float = 0.8
+    max_rewrite_rounds: int = 2
 
 
 @dg.asset(
@@ -24,23 +33,43 @@ class TaskBuildConfig(dg.Config):
     kinds={"parquet", "python"},
     deps=["research_signals", "evidence_records"],
 )
-def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: StorageResource) -> dg.MaterializeResult:
+def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: StorageResource,
+          llm: LLMResource) -> dg.MaterializeResult:
     """Public tasks (ForeSci §3.4): direction forecasting, bottleneck-opportunity discovery,
     strategic research planning and venue-conditioned positioning, each with question,
     cutoff, window, instructions, answer requirements, options and a pre-cutoff support
-    packet. The construction record (which signals each task came from) is kept internal."""
+    packet. Offline the text comes from documented templates; with a model, an LLM drafts
+    and a judge-rewrite loop polishes it. The construction record (signals, build trace,
+    curation) is kept internal in the hidden `task_builds` table."""
     part = current_partition(context)
     store = storage.store()
     signals = store.read_records("research_signals", part.domain, part.cutoff_key, Signal)
     records = store.read_records("evidence_records", part.domain, part.cutoff_key, EvidenceRecord)
+    client = llm.client()
+    before = client.snapshot()
+    drafter = None
+    if config.llm_drafting and not client.offline:
+        from assets.tasks.llm_drafting import LLMDrafter
+
+        drafter = LLMDrafter(client, threshold=config.judge_threshold, max_rounds=config.max_rewrite_rounds,
+                             seed=config.seed)
+    curation = Curation(min_option_papers=config.min_option_papers, require_prior_papers=config.require_prior_papers,
+                        duplicate_jaccard=config.duplicate_jaccard, family_min=dict(config.family_min),
+                        family_max=dict(config.family_max))
+    failures = []
     built, builds = build_tasks(signals, records, domain=part.domain, domain_title=part.spec.title,
                                 cutoff=part.cutoff, window_end=part.window_end, horizon_months=part.horizon_months,
                                 seed=config.seed, per_family_max=config.per_family_max,
-                                per_family_min=config.per_family_min)
+                                per_family_min=config.per_family_min, drafter=drafter, curation=curation,
+                                failures=failures)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild, visibility="hidden")
+    write_failures(store, "tasks", part, failures)
     return dg.MaterializeResult(metadata={
         "rows": len(built), "by_family": dg.MetadataValue.json(dict(Counter(t.family for t in built))),
+        "drafted_by": dg.MetadataValue.json(dict(Counter(b.drafted_by for b in builds))),
+        "fallbacks": sum(any(s.step == "fallback" for s in b.build_trace) for b in builds),
+        "failures": len(failures),
         "preview": md_table([t.model_dump() for t in built], ["task_id", "family", "title"], 12),
-        "path": dg.MetadataValue.path(path),
+        "path": dg.MetadataValue.path(path), **client.usage_since(before).as_metadata(),
     })

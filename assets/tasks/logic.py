@@ -20,15 +20,27 @@ Offline the question text comes from documented templates (`template_drafter`); 
 title + question). Whatever the drafter writes is checked by `internal_violations`
 (internal ids, post-cutoff dates) and a failing draft is dropped, not repaired silently.
 
-Curation (B.7): duplicates are dropped (same option set, or same subdirection, within a
-family), a task needs >= MIN_SUPPORT_PAPERS support papers, each family is capped at
-`per_family_max`. Public text never carries node ids, "ev:" record ids or signal ids: the
+Curation (B.7) checks three properties before a task is kept (`Curation` holds the knobs):
+* a stable historical premise: every candidate behind the task has >= `min_option_papers`
+  pre-cutoff papers, some of them from before the recent window (`share_prior` > 0: the
+  direction did not appear only in the last months), and the task has >=
+  MIN_SUPPORT_PAPERS support papers;
+* a clear decision: option texts are distinct (word-set Jaccard below `option_jaccard`)
+  and the question asks the family's decision (`clear_decision`);
+* enough future evidence to validate: measured later (gold strength > 0), and the ranking
+  stage never releases a task with strength 0.
+Duplicates (two tasks asking the same decision: the same option set, the same or an
+entangled subdirection, or a decision signature with Jaccard >= `duplicate_jaccard`) are
+dropped; each family is capped at `per_family_max` (per-family overrides in
+`Curation.family_max`), and a family that ends below its minimum is reported as a
+`Failure` row (`failures=`), as is every dropped draft. Public text never carries node ids, "ev:" record ids or signal ids: the
 support packet lists papers and paper-level evidence ids "<arxiv_id>#<field>" (a field of
 that paper's `PaperEvidence`), while the record ids stay in `TaskBuild`.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -36,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from assets.gold.leakage import internal_violations
-from assets.records import EvidenceRecord, Signal, Task, TaskBuild, TaskOption
+from assets.records import BuildStep, EvidenceRecord, Failure, Signal, Task, TaskBuild, TaskOption
 
 MIN_SUPPORT_PAPERS = 5
 MIN_OPTIONS, MAX_OPTIONS = 4, 5
@@ -47,6 +59,7 @@ SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this 
 TEAM_SIZES = (3, 4, 5, 6, 8)
 EVIDENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation", "contribution_type")
 OPTION_LETTERS = "ABCDE"
+FAMILIES_ORDER = ("direction", "bottleneck", "planning", "venue")
 
 INSTRUCTIONS = {
     "direction": (
@@ -122,7 +135,74 @@ class Draft:
     project: str = ""
 
 
-Drafter = Callable[[Draft], tuple[str, str]]  # draft -> (title, question)
+Drafter = Callable[[Draft], "tuple[str, str] | object"]  # draft -> (title, question) or a DraftResult
+
+
+@dataclass
+class Curation:
+    """Curation knobs (ForeSci B.7); defaults are the documented ones."""
+
+    min_option_papers: int = 3
+    require_prior_papers: bool = True  # the candidate has papers before the recent window (share_prior > 0)
+    duplicate_jaccard: float = 0.8  # two tasks' decision signatures this similar: duplicates
+    option_jaccard: float = 0.8  # two options of one task this similar: no clear decision
+    family_min: dict[str, int] = field(default_factory=dict)  # per-family overrides of per_family_min
+    family_max: dict[str, int] = field(default_factory=dict)  # per-family overrides of per_family_max
+
+
+_WORDS = re.compile(r"[a-z0-9][a-z0-9\-]+")
+_SIGNATURE_STOP = frozenset("keywords e.g feasibility support pre-cutoff papers agents the of and for in with a an to on".split())
+
+
+def word_set(text: str) -> set[str]:
+    return {w for w in _WORDS.findall(text.lower()) if w not in _SIGNATURE_STOP}
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def premise_ok(signal: Signal, curation: Curation) -> bool:
+    """Stable historical premise: enough pre-cutoff papers, not all of them recent (missing stats pass).
+
+    (The taxonomy's `age_months` is when a node was created, which finer slices near the
+    cutoff make recent for long-standing topics, so the premise uses the papers instead.)
+    """
+    n = signal.stats.get("n_papers", float(len(signal.paper_ids)))
+    prior_ok = not curation.require_prior_papers or signal.stats.get("share_prior", 1.0) > 0
+    return n >= curation.min_option_papers and prior_ok
+
+
+DECISION_CUES = {
+    "direction": ("which", "choose", "gain momentum"),
+    "bottleneck": ("bottleneck",),
+    "planning": ("rank", "priorit"),
+    "venue": ("rank", "venue"),
+}
+
+
+def clear_decision(task: Task, curation: Curation) -> str | None:
+    """None if the task asks one clear decision, else the reason it does not."""
+    q = task.question.lower()
+    if not any(cue in q for cue in DECISION_CUES[task.family]):
+        return f"question does not ask the {task.family} decision"
+    if task.family == "bottleneck" and "opportunit" not in q:
+        return "bottleneck question does not ask for the opportunity"
+    sets = [word_set(o.text.split(" Feasibility:")[0]) for o in task.options]
+    for i in range(len(sets)):
+        for j in range(i + 1, len(sets)):
+            if jaccard(sets[i], sets[j]) >= curation.option_jaccard:
+                return f"options {task.options[i].option_id} and {task.options[j].option_id} are near-identical"
+    return None
+
+
+def decision_signature(task: Task, subject: str = "") -> set[str]:
+    """Words that identify the decision a task asks (its option names, or its subdirection)."""
+    if task.family == "venue":
+        return word_set(subject)
+    if task.options:
+        return set().union(*(word_set(o.text.split(";")[0].split(" (keywords")[0]) for o in task.options))
+    return word_set(subject)
 
 
 def template_drafter(draft: Draft) -> tuple[str, str]:
@@ -334,18 +414,35 @@ def build_tasks(
     per_family_max: int = 8,
     per_family_min: int = 1,
     drafter: Drafter | None = None,
+    curation: Curation | None = None,
+    failures: list[Failure] | None = None,
 ) -> tuple[list[Task], list[TaskBuild]]:
     """Public tasks of all four families and their internal construction records.
 
     Deterministic for fixed inputs and seed. If a family ends below `per_family_min`
     with same-dimension option sets, direction/planning relax to mixed-dimension sets.
+    `drafter` returns (title, question) or a `DraftResult` (LLM mode, with its trace); an
+    LLM draft that fails the leakage or decision check falls back to the template text,
+    any other failing draft is dropped. Dropped drafts, duplicates and families below
+    their minimum are appended to `failures` when given.
     """
     drafter = drafter or template_drafter
+    curation = curation or Curation()
+    failures = failures if failures is not None else []
+    fam_max = {f: curation.family_max.get(f, per_family_max) for f in FAMILIES_ORDER}
+    fam_min = {f: curation.family_min.get(f, per_family_min) for f in FAMILIES_ORDER}
     window_start = cutoff + timedelta(days=1)
     by_kind: dict[str, list[Signal]] = {}
     for s in sorted(signals, key=lambda s: s.signal_id):
         by_kind.setdefault(s.kind, []).append(s)
-    candidates = by_kind.get("candidate_direction", [])
+    all_candidates = by_kind.get("candidate_direction", [])
+    candidates = [c for c in all_candidates if premise_ok(c, curation)]
+    for c in all_candidates:
+        if c not in candidates:
+            failures.append(Failure(stage="tasks", item_id=c.signal_id, reason=(
+                f"curation: candidate '{direction_name(c)}' has no stable historical premise "
+                f"({int(c.stats.get('n_papers', len(c.paper_ids)))} papers, prior-window share "
+                f"{c.stats.get('share_prior', 0):.4f}); not used")))
     records_by_node = {r.node_id: r for r in sorted(records, key=lambda r: r.record_id)}
     feas_by_node: dict[str, Signal] = {}
     for f in by_kind.get("feasibility", []):
@@ -358,22 +455,57 @@ def build_tasks(
     builds: list[TaskBuild] = []
     base = dict(domain=domain, cutoff=cutoff, window_start=window_start, window_end=window_end)
 
+    signatures: dict[str, list[tuple[str, set[str]]]] = {}
+
     def emit(family: str, draft: Draft, options: list[TaskOption], opt_signals: dict[str, Signal],
-             used: list[Signal], support: list[str], support_ev: list[str], horizon: str) -> bool:
+             used: list[Signal], support: list[str], support_ev: list[str], horizon: str, subject: str = "") -> bool:
         n = sum(t.family == family for t in tasks) + 1
         task_id = f"{domain}-{cutoff.isoformat()}-{family}-{n:02d}"
-        title, question = drafter(draft)
-        task = Task(task_id=task_id, family=family, horizon=horizon, title=title, question=question,
-                    instructions=INSTRUCTIONS[family], answer_requirements=list(REQUIREMENTS[family]),
-                    options=options, support_paper_ids=support, support_evidence_ids=support_ev, **base)
-        if internal_violations([task], cutoff=cutoff, internal_ids=internal_ids):
+        result = drafter(draft)
+        if isinstance(result, tuple):
+            title, question = result
+            trace, drafted_by = [BuildStep(step="template" if drafter is template_drafter else "draft",
+                                           output=json.dumps({"title": title, "question": question}),
+                                           accepted=True)], ("template" if drafter is template_drafter else "custom")
+        else:
+            title, question, trace, drafted_by = result.title, result.question, list(result.trace), result.drafted_by
+
+        def make(title: str, question: str) -> Task:
+            return Task(task_id=task_id, family=family, horizon=horizon, title=title, question=question,
+                        instructions=INSTRUCTIONS[family], answer_requirements=list(REQUIREMENTS[family]),
+                        options=options, support_paper_ids=support, support_evidence_ids=support_ev, **base)
+
+        task = make(title, question)
+        problems = internal_violations([task], cutoff=cutoff, internal_ids=internal_ids)
+        unclear = clear_decision(task, curation)
+        if (problems or unclear) and drafted_by not in ("template", "custom"):
+            why = "; ".join(problems[:3]) or unclear
+            t_title, t_question = template_drafter(draft)
+            trace.append(BuildStep(step="fallback", error=f"LLM draft rejected: {why}"[:500],
+                                   output=json.dumps({"title": t_title, "question": t_question}), accepted=True))
+            task, drafted_by = make(t_title, t_question), "template"
+            problems = internal_violations([task], cutoff=cutoff, internal_ids=internal_ids)
+            unclear = clear_decision(task, curation)
+        if problems or unclear:
+            failures.append(Failure(stage="tasks", item_id=task_id, reason=(
+                f"draft dropped: {'; '.join(problems[:3]) or unclear}")[:1000], raw=task.model_dump_json()))
             return False
+        sig = decision_signature(task, subject)
+        for other_id, other in signatures.get(family, []):
+            if sig and jaccard(sig, other) >= curation.duplicate_jaccard:
+                failures.append(Failure(stage="tasks", item_id=task_id, reason=(
+                    f"curation: duplicate decision of {other_id} (Jaccard {jaccard(sig, other):.2f})")))
+                return False
+        signatures.setdefault(family, []).append((task_id, sig))
         tasks.append(task)
         builds.append(TaskBuild(
             task_id=task_id,
             signal_ids=list(dict.fromkeys(s.signal_id for s in used)),
             node_ids=list(dict.fromkeys(n for s in used if s.kind != "venue_profile" for n in s.node_ids)),
             option_signal_ids={k: v.signal_id for k, v in opt_signals.items()},
+            drafted_by=drafted_by, build_trace=trace,
+            curation={"premise": "pass", "decision": "pass", "duplicate": "pass",
+                      "future_evidence": "checked by gold strength > 0 before release"},
         ))
         return True
 
@@ -382,14 +514,14 @@ def build_tasks(
         if family == "planning" and feas_by_node:
             with_feas = [c for c in candidates if any(n in feas_by_node for n in c.node_ids)]
             pool_cands = with_feas if len(with_feas) >= MIN_OPTIONS else candidates
-        per_pool = [sample_option_sets(c, f"{seed}-{domain}-{cutoff}-{family}-{dim}", per_family_max * 2)
+        per_pool = [sample_option_sets(c, f"{seed}-{domain}-{cutoff}-{family}-{dim}", fam_max[family] * 2)
                     for dim, c in _pools(pool_cands)]
         sets = _round_robin(per_pool)
-        if len(sets) < per_family_min:  # relax: mix dimensions
-            sets += sample_option_sets(pool_cands, f"{seed}-{domain}-{cutoff}-{family}-mixed", per_family_max * 2)
+        if len(sets) < fam_min[family]:  # relax: mix dimensions
+            sets += sample_option_sets(pool_cands, f"{seed}-{domain}-{cutoff}-{family}-mixed", fam_max[family] * 2)
         seen: set[frozenset[str]] = set()
         for group in sets:
-            if sum(t.family == family for t in tasks) >= per_family_max:
+            if sum(t.family == family for t in tasks) >= fam_max[family]:
                 break
             key = frozenset(s.signal_id for s in group)
             if key in seen or key in avoid:
@@ -425,7 +557,7 @@ def build_tasks(
     ranked = sorted(((c, linked(c)) for c in candidates), key=lambda x: (-len(x[1]), -len(x[0].paper_ids), x[0].signal_id))
     chosen: list[Signal] = []
     for cand, bns in ranked:
-        if sum(t.family == "bottleneck" for t in tasks) >= per_family_max:
+        if sum(t.family == "bottleneck" for t in tasks) >= fam_max["bottleneck"]:
             break
         if not bns or any(overlap(cand, c) > SAME_SUBDIRECTION_OVERLAP for c in chosen):
             continue
@@ -435,7 +567,8 @@ def build_tasks(
         draft = Draft(family="bottleneck", domain_title=domain_title, cutoff=cutoff, window_start=window_start,
                       window_end=window_end, horizon_months=horizon_months, subdirection=direction_name(cand))
         ev = evidence_item_ids(records_by_node, cand.node_ids, set(support))
-        if emit("bottleneck", draft, [], {}, [cand] + bns, support, ev, f"{horizon_months}-month"):
+        if emit("bottleneck", draft, [], {}, [cand] + bns, support, ev, f"{horizon_months}-month",
+                subject=direction_name(cand)):
             chosen.append(cand)
 
     option_family("planning", lambda s: f"{direction_text(s, 3)} Feasibility: "
@@ -448,7 +581,7 @@ def build_tasks(
     if len(venues) >= 2:
         chosen = []
         for cand in sorted(candidates, key=lambda c: (-len(c.paper_ids), c.signal_id)):
-            if sum(t.family == "venue" for t in tasks) >= per_family_max:
+            if sum(t.family == "venue" for t in tasks) >= fam_max["venue"]:
                 break
             if any(overlap(cand, c) > SAME_SUBDIRECTION_OVERLAP for c in chosen):
                 continue
@@ -464,8 +597,13 @@ def build_tasks(
                           window_end=window_end, horizon_months=horizon_months, options=options, project=description)
             ev = [e for e in evidence_item_ids(records_by_node, cand.node_ids, set(support))]
             if emit("venue", draft, options, dict(zip((o.option_id for o in options), venues)), [cand] + venues,
-                    support, ev, "venue cycle"):
+                    support, ev, "venue cycle", subject=description):
                 chosen.append(cand)
+    for family in FAMILIES_ORDER:
+        have = sum(t.family == family for t in tasks)
+        if have < fam_min[family]:
+            failures.append(Failure(stage="tasks", item_id=f"{domain}-{cutoff.isoformat()}-{family}",
+                                    reason=f"curation: family {family} has {have} task(s), below its minimum {fam_min[family]}"))
     return tasks, builds
 
 

@@ -1,0 +1,439 @@
+"""Import an external release in the ForeSci (ResearchForesight) authors' public format.
+
+Their public `tasks.jsonl` rows carry task_id, family, subtype, domain, horizon, title,
+question, time_cutoff and deliverable_spec {format, requirements}; their hidden
+evaluation JSONL (`tasks_hidden_eval.jsonl`) carries, per task_id, gold_answer,
+expected_answer_points and ground_truth (plus judge scores). `import_release` maps both
+into foresci `Task` and `GoldTarget` records, so the agents (assets/agents/runner.py) and
+judges (assets/judging/scoring.py) run on them unchanged; `write_import` stores them as
+the tasks / gold_targets / task_builds / task_ranking partitions of each (domain, cutoff).
+
+Mapping (also in docs/releases.md):
+
+| theirs | foresci |
+|---|---|
+| family `direction_forecasting` | `direction` |
+| family `bottleneck_opportunity_discovery` | `bottleneck` |
+| family `strategic_research_planning` | `planning` |
+| family `venue_aware_research_positioning` (paper: Venue-Conditioned Positioning) | `venue` |
+| domain "LLM agents" | `llm_agent` |
+| domain "LLM fine-tuning and post-training" | `llm_finetuning_post_training` |
+| domain "RAG and retrieval structuring" | `rag_and_retrieval_structuring` |
+| domain "Visual generative modeling and diffusion" | `visual_generative_modeling_and_diffusion` |
+| horizon `quarter` / `half_year` / `venue_cycle` | "3-month" / "6-month" / "venue cycle" (window 3 / 6 / 6 months) |
+| time_cutoff | cutoff; window = cutoff + 1 day .. cutoff + horizon |
+| deliverable_spec.requirements | answer_requirements; deliverable_spec.format -> instructions |
+| (optional) options: [str or {option_id, text}] | options (their question lists options inline, if any) |
+| venue tasks | options = the five venue families of ForeSci B.5 (a fixed public list) |
+| gold_answer | slot "gold_answer" (its sentences as variants) + a future-realisation claim |
+| expected_answer_points | historical claims with time_scope "rubric" (evaluation criteria, not outcomes) |
+| ground_truth (direction) | future_terminal / emergent_descendants names -> slot primary_direction; trajectory.trajectory_label -> trajectory |
+| ground_truth (bottleneck) | historical_limitation_cluster -> slot root_bottleneck (ranking by count); realized_opportunity_directions -> slot opportunity |
+| ground_truth (venue) | venue_forecast.top_venue_buckets (else future window buckets) -> preferred ranking of venue families |
+| ground_truth (planning) | preferred_ranking or ranked candidate_directions, matched to the options |
+| numeric leaves of ground_truth | numbers (dotted paths) |
+| future paper ids in ground_truth | future_paper_ids |
+| judge.overall_score / avg_score | strength (1.0 if absent) |
+
+Rows that cannot be mapped (unknown family or domain, bad date, missing fields) become
+`Failure` rows; the rest import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from datetime import date, timedelta
+from pathlib import Path
+
+from assets.corpus.logic import add_months
+from assets.records import Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild, TaskOption, TaskRating
+
+FAMILY_MAP = {
+    "direction_forecasting": "direction",
+    "bottleneck_opportunity_discovery": "bottleneck",
+    "strategic_research_planning": "planning",
+    "venue_aware_research_positioning": "venue",
+    "venue_conditioned_positioning": "venue",
+    "direction": "direction", "bottleneck": "bottleneck", "planning": "planning", "venue": "venue",
+}
+DOMAIN_MAP = {
+    "llm agents": "llm_agent",
+    "llm fine-tuning and post-training": "llm_finetuning_post_training",
+    "rag and retrieval structuring": "rag_and_retrieval_structuring",
+    "visual generative modeling and diffusion": "visual_generative_modeling_and_diffusion",
+    "llm_agent": "llm_agent",
+    "llm_finetuning_post_training": "llm_finetuning_post_training",
+    "rag_and_retrieval_structuring": "rag_and_retrieval_structuring",
+    "visual_generative_modeling_and_diffusion": "visual_generative_modeling_and_diffusion",
+}
+HORIZON_MAP = {
+    "quarter": ("3-month", 3), "three_month": ("3-month", 3), "3-month": ("3-month", 3),
+    "half_year": ("6-month", 6), "six_month": ("6-month", 6), "6-month": ("6-month", 6),
+    "venue_cycle": ("venue cycle", 6), "venue cycle": ("venue cycle", 6),
+}
+# ForeSci B.5 venue families, in the order the task builder lists them (sorted by name)
+VENUE_FAMILIES = ("AAAI/IJCAI", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS", "SIGIR/KDD")
+VENUE_BUCKETS = {
+    "AAAI": "AAAI/IJCAI", "IJCAI": "AAAI/IJCAI",
+    "ACL": "ACL/EMNLP/NAACL", "EMNLP": "ACL/EMNLP/NAACL", "NAACL": "ACL/EMNLP/NAACL", "EACL": "ACL/EMNLP/NAACL",
+    "COLING": "ACL/EMNLP/NAACL",
+    "CVPR": "CVPR/ICCV/ECCV", "ICCV": "CVPR/ICCV/ECCV", "ECCV": "CVPR/ICCV/ECCV",
+    "ICLR": "ICLR/ICML/NeurIPS", "ICML": "ICLR/ICML/NeurIPS", "NEURIPS": "ICLR/ICML/NeurIPS",
+    "SIGIR": "SIGIR/KDD", "KDD": "SIGIR/KDD", "WSDM": "SIGIR/KDD", "WWW": "SIGIR/KDD", "CIKM": "SIGIR/KDD",
+}
+OPTION_LETTERS = "ABCDEFGHIJ"
+STAGE = "import_release"
+_WORD = re.compile(r"[a-z0-9]+")
+_ARXIV = re.compile(r"^\d{4}\.\d{4,5}$")
+
+
+class ImportResult:
+    def __init__(self):
+        self.tasks: list[Task] = []
+        self.golds: list[GoldTarget] = []
+        self.failures: list[Failure] = []
+
+    def partitions(self) -> list[tuple[str, str]]:
+        return sorted({(t.domain, t.cutoff.isoformat()) for t in self.tasks})
+
+
+def read_jsonl(path: Path | str) -> tuple[list[dict], list[Failure]]:
+    rows, failures = [], []
+    for i, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict):
+                raise ValueError("not a JSON object")
+            rows.append(row)
+        except ValueError as exc:
+            failures.append(Failure(stage=STAGE, item_id=f"{Path(path).name}:{i}", reason=f"bad JSON line: {exc}",
+                                    raw=line[:2000]))
+    return rows, failures
+
+
+def _humanise(name: str) -> str:
+    return " ".join(str(name).replace("_", " ").split())
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text or "") if len(s.strip()) > 10]
+
+
+def _options(row: dict, family: str) -> list[TaskOption]:
+    raw = row.get("options") or (row.get("deliverable_spec") or {}).get("options") or []
+    out = []
+    for i, item in enumerate(raw):
+        if isinstance(item, dict):
+            out.append(TaskOption(option_id=str(item.get("option_id") or OPTION_LETTERS[i]), text=str(item["text"])))
+        else:
+            out.append(TaskOption(option_id=OPTION_LETTERS[i], text=str(item)))
+    if not out and family == "venue":
+        out = [TaskOption(option_id=OPTION_LETTERS[i], text=f) for i, f in enumerate(VENUE_FAMILIES)]
+    return out
+
+
+def map_task(row: dict, *, source: str = "external") -> Task:
+    """One row of their public tasks.jsonl as a foresci Task (raises ValueError if unmappable)."""
+    for key in ("task_id", "family", "domain", "horizon", "question", "time_cutoff"):
+        if not row.get(key):
+            raise ValueError(f"missing field {key!r}")
+    family = FAMILY_MAP.get(str(row["family"]).strip().lower())
+    if family is None:
+        raise ValueError(f"unknown family {row['family']!r}; known: {sorted(FAMILY_MAP)}")
+    domain = DOMAIN_MAP.get(str(row["domain"]).strip().lower())
+    if domain is None:
+        raise ValueError(f"unknown domain {row['domain']!r}; known: {sorted(DOMAIN_MAP)}")
+    horizon = HORIZON_MAP.get(str(row["horizon"]).strip().lower())
+    if horizon is None:
+        raise ValueError(f"unknown horizon {row['horizon']!r}; known: {sorted(HORIZON_MAP)}")
+    cutoff = date.fromisoformat(str(row["time_cutoff"])[:10])
+    label, months = horizon
+    spec = row.get("deliverable_spec") or {}
+    requirements = [str(r) for r in spec.get("requirements", [])] or ["a concrete, literature-grounded answer"]
+    fmt = spec.get("format", "free_form_research_analysis")
+    instructions = (f"Use only the evidence available up to the cutoff ({cutoff.isoformat()}): the offline knowledge "
+                    f"base. Deliverable format: {_humanise(fmt)}. Imported from {source} (task {row['task_id']}, "
+                    f"subtype {_humanise(row.get('subtype', '') or 'none')}).")
+    return Task(task_id=str(row["task_id"]), family=family, domain=domain, cutoff=cutoff,
+                window_start=cutoff + timedelta(days=1), window_end=add_months(cutoff, months), horizon=label,
+                title=str(row.get("title") or row["question"][:80]), question=str(row["question"]),
+                instructions=instructions, answer_requirements=requirements, options=_options(row, family),
+                subtype=str(row.get("subtype", "")))
+
+
+def _numbers(obj, prefix: str = "", depth: int = 0) -> dict[str, float]:
+    out: dict[str, float] = {}
+    if depth > 3:
+        return out
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            key = f"{prefix}.{k}" if prefix else str(k)
+            if isinstance(v, bool):
+                out[key] = float(v)
+            elif isinstance(v, (int, float)):
+                out[key] = float(v)
+            elif isinstance(v, dict):
+                out.update(_numbers(v, key, depth + 1))
+    return out
+
+
+def _paper_ids(obj, future: bool = False) -> Iterable[str]:
+    """Paper ids under keys that name the future (future_*, target_window_*, realized_*)."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            fut = future or str(k).startswith(("future", "target_window", "realized"))
+            if k == "paper_id" and fut and isinstance(v, str):
+                yield v
+            else:
+                yield from _paper_ids(v, fut)
+    elif isinstance(obj, list):
+        for item in obj:
+            yield from _paper_ids(item, future)
+
+
+def _rank_options(options: list[TaskOption], targets: list[str]) -> list[str]:
+    """Options ordered by their best word-set Jaccard with the targets (earlier targets win ties)."""
+    if not options or not targets:
+        return []
+
+    def score(o: TaskOption) -> tuple:
+        best = (0.0, len(targets))
+        for rank, t in enumerate(targets):
+            a, b = _words(o.text), _words(t)
+            j = len(a & b) / len(a | b) if a | b else 0.0
+            best = max(best, (j, -rank))
+        return best
+    return [o.option_id for o in sorted(options, key=lambda o: (-score(o)[0], -score(o)[1], o.option_id))]
+
+
+def map_gold(task: Task, hidden: dict) -> GoldTarget:
+    """Their hidden evaluation row as a foresci GoldTarget for `task`."""
+    gt = hidden.get("ground_truth") or {}
+    scope = f"{task.window_start} to {task.window_end}"
+    claims: list[GoldClaim] = []
+    slots: list[GoldSlot] = []
+
+    def claim(text, type_, time_scope, importance):
+        claims.append(GoldClaim(claim_id=f"{task.task_id}-c{len(claims) + 1:02d}", text=str(text), type=type_,
+                                time_scope=time_scope, importance=importance))
+
+    def slot(name, variants):
+        variants = list(dict.fromkeys(v.strip() for v in variants if v and str(v).strip()))
+        if variants:
+            slots.append(GoldSlot(slot=name, variants=variants))
+
+    answer = str(hidden.get("gold_answer") or "")
+    if answer:
+        claim(answer, "future-realisation", scope, 1.0)
+    for point in hidden.get("expected_answer_points") or []:
+        claim(point, "historical", "rubric", 0.5)
+    preferred: list[str] = []
+    trajectory = None
+    if task.family == "direction":
+        names = []
+        if isinstance(gt.get("future_terminal"), dict):
+            names.append(_humanise(gt["future_terminal"].get("display_name", "")))
+        names += [_humanise(d.get("display_name", "")) for d in gt.get("emergent_descendants", []) if isinstance(d, dict)]
+        slot("primary_direction", names)
+        trajectory = (gt.get("trajectory") or {}).get("trajectory_label")
+        if trajectory and names:
+            slot("trajectory", [f"{names[0]} is {trajectory}"])
+            claim(f"Between {task.window_start} and {task.window_end}, {names[0]} is {trajectory}.",
+                  "future-realisation", scope, 0.8)
+        given = [str(x) for x in gt.get("preferred_ranking") or []]
+        preferred = given if given and set(given) <= {o.option_id for o in task.options} else (
+            _rank_options(task.options, names))
+    elif task.family == "bottleneck":
+        lim = sorted((x for x in gt.get("historical_limitation_cluster", []) if isinstance(x, dict)),
+                     key=lambda x: -float(x.get("count", 0)))
+        slot("root_bottleneck", [x.get("name", "") for x in lim] + [x.get("description", "") for x in lim])
+        opp = [_humanise(x.get("display_name", "")) for x in gt.get("realized_opportunity_directions", [])
+               if isinstance(x, dict)]
+        slot("opportunity", opp)
+        preferred = [x.get("name", "") for x in lim if x.get("name")]
+        for o in opp[:3]:
+            claim(f"After {task.cutoff}, work on {o} was realised.", "taxonomy", scope, 0.5)
+    elif task.family == "planning":
+        option_ids = [o.option_id for o in task.options]
+        given = [str(x) for x in gt.get("preferred_ranking") or []]
+        cands = [_humanise(c.get("display_name") or c.get("name") or "") if isinstance(c, dict) else str(c)
+                 for c in gt.get("candidate_directions", [])]
+        if given and set(given) <= set(option_ids):
+            preferred = given
+        elif task.options:
+            preferred = _rank_options(task.options, [c for c in (given or cands) if c])
+        else:
+            preferred = [c for c in (given or cands) if c]
+        if preferred and task.options:
+            top = next(o.text for o in task.options if o.option_id == preferred[0])
+            slot("top_priority", [top])
+            claim(f"{top} should be the top priority for a plan starting after {task.cutoff}.",
+                  "future-realisation", scope, 0.9)
+    else:  # venue
+        vf = gt.get("venue_forecast") or {}
+        buckets = vf.get("top_venue_buckets") or (gt.get("future_half_stats") or {}).get("top_venue_buckets") or {}
+        fam_counts: dict[str, float] = {}
+        for bucket, n in buckets.items():
+            fam = VENUE_BUCKETS.get(str(bucket).upper())
+            if fam:
+                fam_counts[fam] = fam_counts.get(fam, 0.0) + float(n)
+        by_text = {o.text: o.option_id for o in task.options}
+        ranked = sorted(fam_counts, key=lambda f: (-fam_counts[f], f))
+        preferred = [by_text[f] for f in ranked if f in by_text]
+        preferred += [o.option_id for o in task.options if o.option_id not in preferred and preferred]
+        likely = vf.get("likely_bucket")
+        if likely or ranked:
+            slot("best_venue", [x for x in (likely, ranked[0] if ranked else None) if x])
+            claim(f"{ranked[0] if ranked else likely} is the best fit in the next venue cycle.", "venue", scope, 1.0)
+    if answer:
+        slot("gold_answer", _sentences(answer)[:4] or [answer])
+    judge = hidden.get("judge") or {}
+    strength = judge.get("overall_score", judge.get("avg_score", 1.0))
+    future_ids = sorted({p for p in _paper_ids(gt) if _ARXIV.match(p)})
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      preferred_ranking=[p for p in preferred if p], trajectory=trajectory, slots=slots,
+                      claims=claims, numbers=_numbers(gt), future_paper_ids=future_ids,
+                      strength=float(max(0.0, min(1.0, strength if strength is not None else 1.0))))
+
+
+def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None, *, domain: str | None = None,
+                   cutoff: str | None = None, source: str | None = None) -> ImportResult:
+    """Read their tasks.jsonl (and hidden evaluation JSONL) into foresci tasks and gold.
+
+    `domain` / `cutoff` keep only that foresci domain / cutoff (YYYY-MM-DD). A task with no
+    hidden row imports without gold (a Failure row says so); a hidden row with no task is
+    reported too.
+    """
+    out = ImportResult()
+    source = source or Path(tasks_path).parent.name
+    rows, failures = read_jsonl(tasks_path)
+    out.failures += failures
+    hidden_rows: dict[str, dict] = {}
+    if hidden_path is not None:
+        hrows, hfail = read_jsonl(hidden_path)
+        out.failures += hfail
+        hidden_rows = {str(r.get("task_id")): r for r in hrows}
+    seen: set[str] = set()
+    for row in rows:
+        tid = str(row.get("task_id", "?"))
+        try:
+            task = map_task(row, source=source)
+        except (ValueError, KeyError, TypeError) as exc:
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason=f"task not imported: {exc}",
+                                        raw=json.dumps(row)[:2000]))
+            continue
+        if (domain and task.domain != domain) or (cutoff and task.cutoff.isoformat() != cutoff):
+            continue
+        if task.task_id in seen:
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason="duplicate task_id; later row skipped"))
+            continue
+        seen.add(task.task_id)
+        out.tasks.append(task)
+        if hidden_path is None:
+            continue
+        hidden = hidden_rows.get(task.task_id)
+        if hidden is None:
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason="no hidden evaluation row: imported without gold"))
+            continue
+        try:
+            out.golds.append(map_gold(task, hidden))
+        except (ValueError, KeyError, TypeError) as exc:
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason=f"gold not imported: {exc}"))
+    for tid in sorted(set(hidden_rows) - {str(r.get("task_id")) for r in rows}):
+        out.failures.append(Failure(stage=STAGE, item_id=tid, reason="hidden evaluation row without a public task"))
+    return out
+
+
+def write_import(store, result: ImportResult, *, source: str = "external") -> dict[tuple[str, str], int]:
+    """Store the import as the tasks / task_builds / gold_targets / task_ranking partitions.
+
+    Every imported task is released (the external curators already chose them), with Elo
+    1200 and judge "imported". `store` is a PartitionStore. Returns tasks per partition.
+    """
+    counts = {}
+    for d, c in result.partitions():
+        tasks = sorted((t for t in result.tasks if t.domain == d and t.cutoff.isoformat() == c), key=lambda t: t.task_id)
+        ids = {t.task_id for t in tasks}
+        golds = [g for g in result.golds if g.task_id in ids]
+        store.write_records("tasks", d, c, tasks, Task)
+        store.write_records("task_builds", d, c, [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[],
+                                                            drafted_by=f"imported:{source}") for t in tasks],
+                            TaskBuild, visibility="hidden")
+        store.write_records("gold_targets", d, c, golds, GoldTarget, visibility="hidden")
+        ratings = []
+        for family in sorted({t.family for t in tasks}):
+            fam = [t for t in tasks if t.family == family]
+            ratings += [TaskRating(task_id=t.task_id, family=family, elo=1200.0, rank_in_family=i, released=True,
+                                   quality=1.0, note=f"imported from {source}", judge="imported")
+                        for i, t in enumerate(fam, start=1)]
+        store.write_records("task_ranking", d, c, ratings, TaskRating)
+        store.write_records("import_release_failures", d, c, [f for f in result.failures], Failure)
+        counts[(d, c)] = len(tasks)
+    return counts
+
+
+# --------------------------------------------------------------------------------------
+# command line: `foresci import-release PATH [--hidden PATH] [--domain D] [--cutoff T]`
+# --------------------------------------------------------------------------------------
+
+
+def add_parser(sub) -> None:
+    """Register `import-release` on the `foresci` CLI's subparsers (for pipelines/cli.py)."""
+    p = sub.add_parser("import-release", help="import a release in the ForeSci authors' format")
+    p.add_argument("tasks", help="their public tasks.jsonl")
+    p.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
+    p.add_argument("--domain", help="keep only this foresci domain")
+    p.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")
+    p.set_defaults(func=cmd_import_release)
+
+
+def cmd_import_release(args) -> int:
+    from pipelines.registry import save_user_cutoff
+    from pipelines.resources import default_resources
+
+    result = import_release(args.tasks, args.hidden, domain=args.domain, cutoff=args.cutoff)
+    store = default_resources()["storage"].store()
+    counts = write_import(store, result, source=Path(args.tasks).parent.name)
+    for (d, c), n in counts.items():
+        horizons = {t.horizon for t in result.tasks if t.domain == d and t.cutoff.isoformat() == c}
+        try:
+            save_user_cutoff(c, 3 if horizons == {"3-month"} else 6)
+        except ValueError:
+            pass
+        print(f"{d} @ {c}: {n} tasks, {sum(g.domain == d and g.cutoff.isoformat() == c for g in result.golds)} gold")
+    try:
+        from pipelines.cli import _instance, seed_cutoffs
+
+        seed_cutoffs(_instance(), sorted({c for _, c in counts}))
+    except Exception as exc:  # noqa: BLE001 - the files are written; partitions can be added later
+        print(f"note: could not register the cutoff partitions in Dagster ({exc}); run `foresci add-cutoff`")
+    print(f"{len(result.failures)} failure row(s)")
+    for f in result.failures[:10]:
+        print(f"  {f.item_id}: {f.reason}")
+    print("Next: materialize corpus_snapshot and knowledge_base for each partition, then agent_answers, "
+          "judge_scores and leaderboard (never `tasks`, which would replace the import).")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m assets.release.importer")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_parser(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
