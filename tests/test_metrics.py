@@ -216,3 +216,112 @@ def test_bootstrap_ci():
     # 0.5 +- 0.155; allow slack for resampling noise
     assert 0.30 < lo < 0.40 and 0.60 < hi < 0.70
     assert bootstrap_ci(vals, n_boot=2000, seed=1) == (mean, lo, hi)  # seeded -> reproducible
+
+
+# ---------------------------------------------------------------- diagnostics (ForeSci §5.2, App. F)
+
+from assets.judging import diagnostics as dx  # noqa: E402
+
+
+def test_low_score_ids_rank_selected_bottom_20_percent():
+    rows = [{"answer_id": k, "fta": v} for k, v in zip("abcdef", [0.1, 0.5, 0.3, 0.9, 0.2, None])]
+    # 5 rows have FTA: k = round(0.2 * 5) = 1 -> the single lowest
+    assert dx.low_score_ids(rows, "fta") == {"a"}
+    ten = [{"answer_id": f"x{i}", "fta": v} for i, v in enumerate([0.3, 0.1, 0.1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.2])]
+    # k = 2; the two 0.1 values (x1, x2) — ties broken by id
+    assert dx.low_score_ids(ten, "fta") == {"x1", "x2"}
+    assert dx.low_score_ids(rows, "fact") == set()
+
+
+def test_low_score_rates_table_a10_shape():
+    rows = [
+        {"answer_id": "1", "family": "planning", "method": "m1", "fta": 0.0, "trace": None},
+        {"answer_id": "2", "family": "planning", "method": "m2", "fta": 0.1, "trace": 0.9},
+        {"answer_id": "3", "family": "direction", "method": "m1", "fta": 0.8, "trace": None},
+        {"answer_id": "4", "family": "direction", "method": "m2", "fta": 0.9, "trace": 0.2},
+        {"answer_id": "5", "family": "direction", "method": "m2", "fta": 0.7, "trace": 0.5},
+    ]
+    out = {(r["grouping"], r["unit"]): r for r in dx.low_score_rates(rows, metrics=("fta", "trace"))}
+    # FTA: 5 rows -> 1 low ("1"); planning has 1 of 2 low, direction 0 of 3
+    assert out[("family", "planning")]["low_fta"] == 0.5
+    assert out[("family", "direction")]["low_fta"] == 0.0
+    assert out[("method", "m1")]["low_fta"] == 0.5
+    # Trace: only 3 rows have it (m1 has no support artifact) -> k = round(0.6) = 1 -> "4"
+    assert out[("method", "m1")]["low_trace"] is None and out[("method", "m1")]["n_trace"] == 0
+    assert out[("method", "m2")]["low_trace"] == pytest.approx(1 / 3)
+    assert out[("family", "planning")]["low_trace"] == 0.0
+
+
+def test_delta_norm_hand_computed():
+    # aligned (s=0): 1, 1; severe (s>=2): 0, 0; s=1 is audited (counts in SD) but in neither group
+    # values 1, 1, 0, 0, 0.5 -> mean .5, population SD sqrt((.25*4 + 0)/5) = sqrt(.2)
+    out = dx.delta_norm([1, 1, 0, 0, 0.5], [0, 0, 2, 3, 1])
+    assert out["mean_aligned"] == 1.0 and out["mean_severe"] == 0.0
+    assert out["n_aligned"] == 2 and out["n_severe"] == 2
+    assert out["delta_norm"] == pytest.approx(1.0 / math.sqrt(0.2))
+    # a missing metric or severity drops the row; no severe rows -> None
+    assert dx.delta_norm([1, None, 0], [0, 3, 1])["delta_norm"] is None
+    assert dx.delta_norm([0.5, 0.5], [0, 3])["delta_norm"] is None  # SD 0
+
+
+def test_drift_effects_overall_and_by_family():
+    rows = [{"family": "planning", "fta": 1.0, "drift": {"causal_role": 0}},
+            {"family": "planning", "fta": 0.0, "drift": {"causal_role": 3}},
+            {"family": "venue", "fta": 0.6, "drift": {"causal_role": 0}},
+            {"family": "venue", "fta": 0.2, "drift": {}}]  # no labels: ignored
+    out = {(r["family"], r["drift_type"], r["metric"]): r for r in
+           dx.drift_effects(rows, metrics=("fta",), drift_types=("causal_role",))}
+    # overall: aligned 1.0, 0.6 -> .8; severe 0.0; SD of (1, 0, .6) population
+    sd = float(np.std([1.0, 0.0, 0.6]))
+    assert out[("all", "causal_role", "fta")]["delta_norm"] == pytest.approx(0.8 / sd)
+    assert out[("planning", "causal_role", "fta")]["delta_norm"] == pytest.approx(1.0 / 0.5)
+    assert out[("venue", "causal_role", "fta")]["delta_norm"] is None
+    assert dx.drift_effects([{"family": "x", "fta": 1, "drift": {}}]) == []
+
+
+def test_bradley_terry_hand_computed():
+    comps = [{"system_a": "A", "system_b": "B", "winner": "a"}, {"system_a": "B", "system_b": "A", "winner": "b"},
+             {"system_a": "A", "system_b": "B", "winner": "b"}]
+    # A: 2 wins of 3, + one virtual tie -> 2.5 of 4; MLE p_A / p_B = 2.5 / 1.5
+    p = dx.bradley_terry(comps)
+    assert p["A"] / p["B"] == pytest.approx(2.5 / 1.5, rel=1e-6)
+    assert p["A"] * p["B"] == pytest.approx(1.0)  # geometric mean 1
+    assert dx.bt_rating(p["A"]) == pytest.approx(1200 + 400 * math.log10(math.sqrt(5 / 3)), rel=1e-6)
+    # an undefeated system stays finite; ties count half
+    p2 = dx.bradley_terry([{"system_a": "A", "system_b": "B", "winner": "a"}] * 3)
+    assert p2["A"] / p2["B"] == pytest.approx(3.5 / 0.5, rel=1e-6)
+    p3 = dx.bradley_terry([{"system_a": "A", "system_b": "B", "winner": "tie"}] * 4)
+    assert p3["A"] == pytest.approx(1.0) and p3["B"] == pytest.approx(1.0)
+
+
+def test_elo_and_method_ratings():
+    one = [{"system_a": "A", "system_b": "B", "winner": "a"}]
+    # one game from 1200/1200: E = .5, K = 32 -> 1216 / 1184 whatever the order
+    assert dx.elo_ratings(one, permutations=5) == {"A": pytest.approx(1216.0), "B": pytest.approx(1184.0)}
+    comps = one * 3 + [{"system_a": "B", "system_b": "C", "winner": "tie"}, {"system_a": "A", "system_b": "C", "winner": "a"}]
+    rows = {r["system"]: r for r in dx.method_ratings([{**c, "source": "metric:fta"} for c in comps])}
+    assert (rows["A"]["wins"], rows["A"]["losses"], rows["A"]["ties"]) == (4, 0, 0)
+    assert (rows["B"]["wins"], rows["B"]["losses"], rows["B"]["ties"]) == (0, 3, 1)
+    assert rows["A"]["bt_rating"] > rows["C"]["bt_rating"] and rows["A"]["elo"] > rows["B"]["elo"]
+    assert dx.elo_ratings(comps, seed=1) == dx.elo_ratings(comps, seed=1)  # deterministic
+
+
+def test_pairwise_from_scores_averages_seeds():
+    rows = [{"task_id": "t", "family": "venue", "method": "m1", "backbone": "b", "fta": v} for v in (0.2, 0.6)]
+    rows += [{"task_id": "t", "family": "venue", "method": "m2", "backbone": "b", "fta": 0.4},
+             {"task_id": "t", "family": "venue", "method": "m3", "backbone": "b", "fta": None}]
+    out = dx.pairwise_from_scores(rows, "fta")
+    assert [(c["system_a"], c["system_b"], c["winner"]) for c in out] == [("m1@b", "m2@b", "tie")]  # .4 vs .4
+    assert dx.swap_verdict("a", "a") == "a" and dx.swap_verdict("a", "b") == "tie"
+
+
+def test_agreement_statistics():
+    # po = 3/4; pe = .5*.25 + .5*.75 = .5 -> kappa = .5
+    assert dx.cohen_kappa(["x", "x", "y", "y"], ["x", "y", "y", "y"]) == pytest.approx(0.5)
+    assert dx.cohen_kappa([], []) is None
+    out = dx.score_agreement([0.5, 0.2, 1.0, None], [0.55, 0.5, 1.0, 0.3])
+    assert out["n"] == 3 and out["mean_abs_diff"] == pytest.approx((0.05 + 0.3 + 0) / 3)
+    assert out["share_within_0.1"] == pytest.approx(2 / 3)
+    assert out["spearman"] == pytest.approx(1.0)
+    m = dx.spearman_matrix([{"a": i, "b": -i, "c": 1} for i in range(4)], ["a", "b", "c"])
+    assert m["a"]["b"] == pytest.approx(-1.0) and m["a"]["c"] is None and m["a"]["a"] == 1.0

@@ -1,37 +1,98 @@
-"""Leaderboard asset: per-partition leaderboard table, plot and DuckDB views."""
+"""Leaderboard asset: per-partition leaderboard tables, diagnostics, plot, HTML report, DuckDB views."""
 
 import dagster as dg
 import pyarrow as pa
 
-from assets.records import Score, TaskRating
-from assets.release.logic import leaderboard_markdown, leaderboard_png, leaderboard_rows
+from assets.records import PairwiseComparison, Score, TaskRating
+from assets.release import report
 from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
 from pipelines.stage import current_partition
 from resources.storage import StorageResource
 
 
+ARROW_TYPES = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
+
+
+def rows_table(rows: list[dict], asset: str) -> pa.Table:
+    """Rows as an Arrow table with the asset's declared column types (also when empty), so
+    partitions union cleanly and the DuckDB views always bind; extra columns are inferred."""
+    schema = report.empty_schemas()[asset]
+    if not rows:
+        return pa.table({k: pa.array([], ARROW_TYPES[t]) for k, t in schema.items()})
+    table = pa.Table.from_pylist(rows)
+    for i, f in enumerate(table.schema):
+        if f.name in schema and f.type != ARROW_TYPES[schema[f.name]]:
+            table = table.set_column(i, pa.field(f.name, ARROW_TYPES[schema[f.name]]),
+                                     table.column(i).cast(ARROW_TYPES[schema[f.name]]))
+    for i, f in enumerate(table.schema):
+        if pa.types.is_null(f.type):
+            table = table.set_column(i, pa.field(f.name, pa.float64()), table.column(i).cast(pa.float64()))
+    return table
+
+
+def judge_summary(scores: list[Score]) -> dict:
+    """Judge model, prompt versions and per-answer cost accounting of the judged answers."""
+    judged = [s for s in scores if s.judge_model]
+    calls = [s.judge_calls for s in judged]
+    chars = [s.judge_prompt_chars for s in judged]
+    return {
+        "judge_model": ",".join(sorted({s.judge_model for s in judged})) or None,
+        "prompt_version": ",".join(sorted({s.prompt_version for s in judged if s.prompt_version})) or None,
+        "repeats": max((s.repeats for s in judged), default=0),
+        "answers": len(scores), "judged_answers": len(judged),
+        "calls_per_answer": round(sum(calls) / len(calls), 2) if calls else 0.0,
+        "calls_per_answer_max": max(calls, default=0),
+        "prompt_chars_per_answer": round(sum(chars) / len(chars)) if chars else 0,
+        "prompt_chars_per_answer_max": max(chars, default=0),
+    }
+
+
 @dg.asset(
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
-    kinds={"parquet", "duckdb"},
+    kinds={"parquet", "duckdb", "html"},
     deps=["judge_scores", "task_ranking"],
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
-    """Leaderboard of the partition's released tasks: family x method means with bootstrap
-    95% intervals for every metric (null where the metric needs a judge model), and a PNG
-    bar chart. Also refreshes the DuckDB views."""
+    """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
+    means with bootstrap 95% intervals for every metric (null where the metric needs a judge
+    model), Table A10 low-score rates, drift effects, Bradley–Terry/Elo method ratings, a PNG
+    and a self-contained HTML report (linked below). Also refreshes the DuckDB views."""
     part = current_partition(context)
     store = storage.store()
-    released = {r.task_id for r in store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
-                if r.released}
-    scores = store.read_records("judge_scores", part.domain, part.cutoff_key, Score)
-    rows = leaderboard_rows(scores, released)
-    path = store.write_table("leaderboard", part.domain, part.cutoff_key, pa.Table.from_pylist(rows) if rows
-                             else pa.table({"family": pa.array([], pa.string())}))
-    png = store.write_bytes(store.artifact_path("leaderboard", part.domain, part.cutoff_key, "leaderboard.png"),
-                            leaderboard_png(rows, f"{part.spec.title} — cutoff {part.cutoff_key}"))
+    d, c = part.domain, part.cutoff_key
+    released = {r.task_id for r in store.read_records("task_ranking", d, c, TaskRating) if r.released}
+    scores = store.read_records("judge_scores", d, c, Score)
+    comparisons = (store.read_records("judge_pairwise", d, c, PairwiseComparison)
+                   if store.exists("judge_pairwise", d, c) else [])
+    rows = report.leaderboard_rows(scores, released)
+    low = report.low_score_table(scores, released)
+    drift = report.drift_table(scores, released)
+    ratings = report.ratings_table(comparisons, released)
+    judge = judge_summary([s for s in scores if s.task_id in released])
+
+    path = store.write_table("leaderboard", d, c, rows_table(rows, "leaderboard"))
+    store.write_table("leaderboard_low_scores", d, c, rows_table(low, "leaderboard_low_scores"))
+    store.write_table("leaderboard_drift", d, c, rows_table(drift, "leaderboard_drift"))
+    store.write_table("leaderboard_ratings", d, c, rows_table(ratings, "leaderboard_ratings"))
+    title = f"{part.spec.title} — cutoff {c}"
+    png = store.write_bytes(store.artifact_path("leaderboard", d, c, "leaderboard.png"),
+                            report.family_bars_png(rows, title) if rows else b"")
+    release = {"domain": d, "cutoff": c, "window_end": str(part.window_end), "released_tasks": len(released)}
+    if store.exists("release_package", d, c):
+        release["release_version"] = store.read_table("release_package", d, c).column("release_version")[0].as_py()
+    html_path = store.write_bytes(
+        store.artifact_path("leaderboard", d, c, "report.html"),
+        report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
+                           ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
+                           release=release).encode())
     views = store.refresh_views()
+    top = sorted((r for r in ratings if r["source"] == "metric:fta"), key=lambda r: -r["bt_rating"])
     return dg.MaterializeResult(metadata={
-        "rows": len(rows), "leaderboard": dg.MetadataValue.md(leaderboard_markdown(rows)),
+        "rows": len(rows), "leaderboard": dg.MetadataValue.md(report.leaderboard_markdown(rows)),
+        "table2": dg.MetadataValue.md(report.table2_markdown(rows)),
+        "report": dg.MetadataValue.url(f"file://{html_path}"), "report_path": dg.MetadataValue.path(html_path),
         "plot": dg.MetadataValue.path(png), "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
+        "judge": dg.MetadataValue.json(judge),
+        "top_system_by_fta_bt": top[0]["system"] if top else None,
     })

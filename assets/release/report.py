@@ -1,0 +1,355 @@
+"""Leaderboard tables (ForeSci Table 2 / A7 / A10 shapes), method ratings and the HTML report.
+
+Plain functions over `Score` / `PairwiseComparison` records (no Dagster):
+
+* `leaderboard_rows`: family × method × backbone (family "all" = Table 2, the others =
+  Table A7). Seeds are averaged per task first; each metric's mean and percentile
+  bootstrap 95% interval (1,000 resamples of tasks, seed 0) plus `n_<metric>` (tasks that
+  have it: LLM-only metrics are null offline, Trace is null without a support artifact).
+* `low_score_table` (Table A10), `drift_table` (Δnorm of severe drift, §5.2),
+  `ratings_table` (Bradley–Terry and Elo from pairwise comparisons).
+* `report_html`: one self-contained HTML file (plots embedded as PNG): per-family bars
+  with intervals, the metric correlation heatmap, drift effects, the tables, and the
+  judge's cost accounting.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections import defaultdict
+from collections.abc import Sequence
+
+from assets.judging import diagnostics
+from assets.judging.metrics import bootstrap_ci
+from assets.records import PairwiseComparison, Score
+
+METRICS = ("fact", "fact_precision", "fact_recall", "fta", "trace", "trace_linkage", "pers")
+HEADLINE = ("fact", "fta", "trace", "pers")
+LABELS = {"fact": "Fact", "fta": "FTA", "trace": "Trace", "pers": "Pers", "trace_linkage": "Trace-link",
+          "fact_precision": "Fact P", "fact_recall": "Fact R"}
+FAMILY_ORDER = ("bottleneck", "direction", "planning", "venue")
+
+
+def empty_schemas() -> dict[str, dict[str, str]]:
+    """Column types of the leaderboard tables when a partition has no rows (so the DuckDB
+    views, which name columns, still bind): 'str', 'int' or 'float'."""
+    lb = {"family": "str", "method": "str", "backbone": "str", "n_answers": "int", "n_tasks": "int"}
+    for m in METRICS:
+        lb.update({m: "float", f"{m}_lo": "float", f"{m}_hi": "float", f"n_{m}": "int"})
+    lb.update({"mean_pers_std": "float", "mean_trace_std": "float", "judge_model": "str", "prompt_version": "str",
+               "repeats": "int"})
+    low = {"grouping": "str", "unit": "str", "n_rows": "int"}
+    for m in diagnostics.DIAGNOSTIC_METRICS:
+        low.update({f"n_{m}": "int", f"low_{m}": "float"})
+    drift = {"family": "str", "drift_type": "str", "metric": "str", "delta_norm": "float", "mean_aligned": "float",
+             "mean_severe": "float", "sd": "float", "n_aligned": "int", "n_severe": "int"}
+    ratings = {"system": "str", "method": "str", "backbone": "str", "wins": "int", "losses": "int", "ties": "int",
+               "n_comparisons": "int", "bt_strength": "float", "bt_rating": "float", "elo": "float", "source": "str"}
+    return {"leaderboard": lb, "leaderboard_low_scores": low, "leaderboard_drift": drift, "leaderboard_ratings": ratings}
+
+
+def _released(scores: Sequence[Score], released: set[str] | None) -> list[Score]:
+    return [s for s in scores if released is None or s.task_id in released]
+
+
+def answer_rows(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
+    """Answer-level dicts (what the diagnostics rank): metrics, family, method, backbone, drift."""
+    return [{"answer_id": s.answer_id, "task_id": s.task_id, "family": s.family, "method": s.method,
+             "backbone": s.backbone, "drift": dict(s.drift), **{m: getattr(s, m) for m in METRICS}}
+            for s in _released(scores, released)]
+
+
+def task_rows(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
+    """One row per (task, method, backbone): every metric averaged over seeds (None if no seed has it)."""
+    groups: dict[tuple[str, str, str], list[Score]] = defaultdict(list)
+    for s in _released(scores, released):
+        groups[(s.task_id, s.method, s.backbone)].append(s)
+    out = []
+    for (task_id, method, backbone), group in sorted(groups.items()):
+        row = {"task_id": task_id, "family": group[0].family, "method": method, "backbone": backbone,
+               "n_seeds": len(group)}
+        for m in METRICS + ("pers_std", "trace_std"):
+            vals = [getattr(s, m) for s in group if getattr(s, m) is not None]
+            row[m] = sum(vals) / len(vals) if vals else None
+        out.append(row)
+    return out
+
+
+def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, n_boot: int = 1000) -> list[dict]:
+    """Family (and "all") × method × backbone: mean and bootstrap 95% CI of every metric."""
+    rows = task_rows(scores, released)
+    answers = _released(scores, released)
+    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[(r["family"], r["method"], r["backbone"])].append(r)
+        groups[("all", r["method"], r["backbone"])].append(r)
+    meta: dict[tuple[str, str], dict] = defaultdict(lambda: {"n_answers": defaultdict(int), "models": set(),
+                                                             "versions": set(), "repeats": set()})
+    for s in answers:
+        for fam in (s.family, "all"):
+            meta[(s.method, s.backbone)]["n_answers"][fam] += 1
+        if s.judge_model:
+            meta[(s.method, s.backbone)]["models"].add(s.judge_model)
+        if s.prompt_version:
+            meta[(s.method, s.backbone)]["versions"].add(s.prompt_version)
+        if s.repeats:
+            meta[(s.method, s.backbone)]["repeats"].add(s.repeats)
+    out = []
+    for (family, method, backbone), group in sorted(groups.items()):
+        m = meta[(method, backbone)]
+        row = {"family": family, "method": method, "backbone": backbone,
+               "n_answers": m["n_answers"][family], "n_tasks": len(group)}
+        for metric in METRICS:
+            vals = [r[metric] for r in group]
+            mean, lo, hi = bootstrap_ci(vals, n_boot=n_boot)
+            row[metric], row[f"{metric}_lo"], row[f"{metric}_hi"] = mean, lo, hi
+            row[f"n_{metric}"] = sum(v is not None for v in vals)
+        for sd in ("pers_std", "trace_std"):
+            vals = [r[sd] for r in group if r[sd] is not None]
+            row[f"mean_{sd}"] = sum(vals) / len(vals) if vals else None
+        row["judge_model"] = ",".join(sorted(m["models"])) or None
+        row["prompt_version"] = ",".join(sorted(m["versions"])) or None
+        row["repeats"] = max(m["repeats"]) if m["repeats"] else 0
+        out.append(row)
+    return out
+
+
+def low_score_table(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
+    """Table A10: bottom-20% low-score rates by family and by method (answer-level rows)."""
+    return diagnostics.low_score_rates(answer_rows(scores, released))
+
+
+def drift_table(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
+    """Δnorm of severe drift per drift type × metric, overall and per family ([] offline)."""
+    return diagnostics.drift_effects(answer_rows(scores, released))
+
+
+def ratings_table(comparisons: Sequence[PairwiseComparison], released: set[str] | None = None) -> list[dict]:
+    """Bradley–Terry and Elo per system, separately per comparison source (metric:fta, llm)."""
+    by_source: dict[str, list[dict]] = defaultdict(list)
+    for c in comparisons:
+        if released is None or c.task_id in released:
+            by_source[c.source].append(c.model_dump())
+    out = []
+    for source in sorted(by_source):
+        for r in diagnostics.method_ratings(by_source[source]):
+            out.append({**r, "source": source})
+    return out
+
+
+def correlation_matrix(scores: Sequence[Score], released: set[str] | None = None) -> dict:
+    return diagnostics.spearman_matrix(answer_rows(scores, released), ("fact", "fta", "trace", "pers", "trace_linkage"))
+
+
+# --------------------------------------------------------------------------------------
+# Markdown
+# --------------------------------------------------------------------------------------
+
+
+def _fmt(v, ci=None) -> str:
+    if v is None:
+        return "–"
+    return f"{v:.3f}" if ci is None or ci[0] is None else f"{v:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def table2_markdown(rows: Sequence[dict], family: str = "all") -> str:
+    """Table 2 shape: one line per method, a column block per backbone (Fact, FTA, Trace, Pers)."""
+    sel = [r for r in rows if r["family"] == family]
+    backbones = sorted({r["backbone"] for r in sel})
+    methods = sorted({r["method"] for r in sel})
+    by = {(r["method"], r["backbone"]): r for r in sel}
+    head = "| method | " + " | ".join(f"{b} {LABELS[m]}" for b in backbones for m in HEADLINE) + " |"
+    lines = [head, "|---|" + "---|" * (len(backbones) * len(HEADLINE))]
+    for method in methods:
+        cells = []
+        for b in backbones:
+            r = by.get((method, b))
+            cells += [_fmt(r[m], (r[f"{m}_lo"], r[f"{m}_hi"])) if r else "" for m in HEADLINE]
+        lines.append(f"| {method} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def leaderboard_markdown(rows: Sequence[dict]) -> str:
+    lines = ["| family | method | backbone | n | Fact | FTA [95% CI] | Trace | Trace-link | Pers |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['family']} | {r['method']} | {r['backbone']} | {r['n_answers']} | {_fmt(r['fact'])} | "
+                     f"{_fmt(r['fta'], (r['fta_lo'], r['fta_hi']))} | {_fmt(r['trace'])} | "
+                     f"{_fmt(r['trace_linkage'])} | {_fmt(r['pers'])} |")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# Plots
+# --------------------------------------------------------------------------------------
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    _plt().close(fig)
+    return buf.getvalue()
+
+
+def family_bars_png(rows: Sequence[dict], title: str = "") -> bytes:
+    """One panel per metric with data: bars per family × system with 95% intervals."""
+    plt = _plt()
+    metrics = [m for m in HEADLINE + ("trace_linkage",) if any(r[m] is not None for r in rows)] or ["fta"]
+    families = [f for f in FAMILY_ORDER if any(r["family"] == f for r in rows)] + ["all"]
+    systems = sorted({(r["method"], r["backbone"]) for r in rows})
+    by = {(r["family"], r["method"], r["backbone"]): r for r in rows}
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(9, 2.6 * len(metrics) + 0.6), dpi=100, squeeze=False)
+    width = 0.8 / max(len(systems), 1)
+    for ax, metric in zip(axes[:, 0], metrics):
+        for j, (method, backbone) in enumerate(systems):
+            xs, ys, err = [], [], [[], []]
+            for i, fam in enumerate(families):
+                r = by.get((fam, method, backbone))
+                if r is None or r[metric] is None:
+                    continue
+                xs.append(i + (j - (len(systems) - 1) / 2) * width)
+                ys.append(r[metric])
+                err[0].append(max(0.0, r[metric] - r[f"{metric}_lo"]))
+                err[1].append(max(0.0, r[f"{metric}_hi"] - r[metric]))
+            label = method if len({b for _, b in systems}) == 1 else f"{method} ({backbone})"
+            ax.bar(xs, ys, width=width, yerr=err, capsize=2, label=label)
+        ax.set_xticks(range(len(families)), families)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel(LABELS.get(metric, metric))
+    axes[0, 0].set_title(title or "Metrics by task family (bootstrap 95% intervals)")
+    axes[0, 0].legend(fontsize=7, loc="upper right", ncol=2)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabels: Sequence[str], title: str,
+                vmin: float = -1.0, vmax: float = 1.0, cmap: str = "RdBu_r") -> bytes:
+    import numpy as np
+
+    plt = _plt()
+    data = np.array([[np.nan if v is None else v for v in row] for row in matrix], dtype=float)
+    fig, ax = plt.subplots(figsize=(1.3 * len(xlabels) + 2.5, 0.6 * len(ylabels) + 1.8), dpi=100)
+    im = ax.imshow(data, vmin=vmin, vmax=vmax, cmap=cmap)
+    ax.set_xticks(range(len(xlabels)), xlabels, rotation=30, ha="right")
+    ax.set_yticks(range(len(ylabels)), ylabels)
+    for i in range(len(ylabels)):
+        for j in range(len(xlabels)):
+            ax.text(j, i, "–" if np.isnan(data[i, j]) else f"{data[i, j]:.2f}", ha="center", va="center", fontsize=8)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def correlation_png(matrix: dict) -> bytes:
+    names = list(matrix)
+    return heatmap_png([[matrix[a][b] for b in names] for a in names], [LABELS.get(n, n) for n in names],
+                       [LABELS.get(n, n) for n in names], "Spearman correlation between metrics (answers)")
+
+
+def drift_png(drift_rows: Sequence[dict]) -> bytes:
+    overall = [r for r in drift_rows if r["family"] == "all"]
+    metrics = list(dict.fromkeys(r["metric"] for r in overall))
+    types = list(dict.fromkeys(r["drift_type"] for r in overall))
+    by = {(r["drift_type"], r["metric"]): r["delta_norm"] for r in overall}
+    return heatmap_png([[by.get((t, m)) for t in types] for m in metrics], types, [LABELS.get(m, m) for m in metrics],
+                       "Δnorm of severe drift: (E[m|s=0] − E[m|s≥2]) / SD(m)", vmin=-1.5, vmax=1.5)
+
+
+# --------------------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------------------
+
+
+def _img(png: bytes, alt: str) -> str:
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+
+
+def _table(rows: Sequence[dict], columns: Sequence[str], headers: Sequence[str] | None = None) -> str:
+    def cell(v):
+        if v is None:
+            return "–"
+        if isinstance(v, float):
+            return f"{v:.3f}"
+        return html.escape(str(v))
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in (headers or columns))
+    body = "".join("<tr>" + "".join(f"<td>{cell(r.get(c))}</td>" for c in columns) + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _ci_rows(rows: Sequence[dict]) -> list[dict]:
+    out = []
+    for r in rows:
+        d = {k: r[k] for k in ("family", "method", "backbone", "n_answers", "n_tasks")}
+        for m in HEADLINE + ("trace_linkage",):
+            d[m] = _fmt(r[m], (r[f"{m}_lo"], r[f"{m}_hi"]))
+        d["pers_sd"] = r.get("mean_pers_std")
+        out.append(d)
+    return out
+
+
+CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
+th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}.note{color:#666;font-size:13px}"""
+
+
+def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
+                ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None) -> str:
+    """The release report: tables with intervals, plots, diagnostics and judge cost accounting."""
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
+    if release:
+        parts.append("<p class='note'>" + " · ".join(f"{html.escape(str(k))}: {html.escape(str(v))}"
+                                                     for k, v in release.items()) + "</p>")
+    model = judge.get("judge_model") or "none"
+    parts.append(f"<p>Judge model: <b>{html.escape(str(model))}</b>; prompt versions: "
+                 f"{html.escape(str(judge.get('prompt_version') or '–'))}; rubric repeats: {judge.get('repeats', 0)}. "
+                 + ("" if judge.get("judge_model") else "Without a judge model Fact, Trace and Pers are null (–): "
+                    "only FTA and the deterministic evidence linkage are computed.") + "</p>")
+    overall = [r for r in rows if r["family"] == "all"]
+    parts.append("<h2>Overall (Table 2 shape)</h2><p class='note'>Mean over tasks (seeds averaged first) with "
+                 "percentile-bootstrap 95% intervals; – = not computed or not applicable.</p>")
+    cols = ["method", "backbone", "n_answers", "fact", "fta", "trace", "pers", "trace_linkage", "pers_sd"]
+    parts.append(_table(_ci_rows(overall), cols, ["method", "backbone", "n", "Fact", "FTA", "Trace", "Pers",
+                                                  "Trace-link", "Pers SD (repeats)"]))
+    parts.append("<h2>By task family (Table A7 shape)</h2>")
+    parts.append(_table(_ci_rows([r for r in rows if r["family"] != "all"]), ["family"] + cols,
+                        ["family", "method", "backbone", "n", "Fact", "FTA", "Trace", "Pers", "Trace-link",
+                         "Pers SD"]))
+    if rows:
+        parts.append(_img(family_bars_png(rows), "per-family bars with 95% intervals"))
+    parts.append("<h2>Metric correlations</h2>")
+    if any(v is not None for a in correlations for b, v in correlations[a].items() if a != b):
+        parts.append(_img(correlation_png(correlations), "metric correlation heatmap"))
+    else:
+        parts.append("<p class='note'>Too few metrics with data to correlate.</p>")
+    parts.append("<h2>Low-score rates (Table A10 shape)</h2><p class='note'>Rank-selected bottom 20% of answers per "
+                 "metric; rate = share of a group's answers in that set.</p>")
+    parts.append(_table(low_rows, ["grouping", "unit", "low_fact", "low_fta", "low_pers", "low_trace", "n_rows"],
+                        ["grouping", "unit", "low Fact", "low FTA", "low Pers", "low Trace", "answers"]))
+    parts.append("<h2>Evidence-to-decision drift</h2>")
+    if drift_rows:
+        parts.append(_img(drift_png(drift_rows), "drift effects heatmap"))
+        parts.append(_table([r for r in drift_rows if r["family"] == "all"],
+                            ["drift_type", "metric", "delta_norm", "mean_aligned", "mean_severe", "n_aligned", "n_severe"]))
+    else:
+        parts.append("<p class='note'>No drift labels: they need a judge model.</p>")
+    parts.append("<h2>Method ratings from pairwise comparisons</h2><p class='note'>Bradley–Terry (MM, one virtual "
+                 "tie per pair) and Elo (K = 32, averaged over 200 seeded orders); source metric:fta = per-task FTA "
+                 "comparison, llm = judge preference asked in both orders (disagreement = tie).</p>")
+    parts.append(_table(ratings, ["source", "method", "backbone", "wins", "losses", "ties", "bt_rating", "elo"]))
+    parts.append("<h2>Judge cost accounting</h2>")
+    parts.append(_table([judge], [k for k in judge if k not in ("judge_model", "prompt_version")]))
+    parts.append("</body></html>")
+    return "\n".join(parts)
