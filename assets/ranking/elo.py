@@ -116,6 +116,21 @@ def _judge_pair(judge: Judge, a: str, b: str) -> tuple[float, bool]:
     return (c if w1 == a else 1.0 - c), False
 
 
+def _play_round(ids: list[str], ratings: dict[str, float], judge, *, k: float, seed: int) -> tuple[int, int]:
+    """One round: shuffle with `seed`, pair disjointly (an odd one sits out), judge each pair
+    in both orders, update `ratings` in place. Returns (judge calls, ties)."""
+    order = list(ids)
+    random.Random(seed).shuffle(order)
+    comparisons = ties = 0
+    for p in range(0, len(order) - 1, 2):
+        a, b = order[p], order[p + 1]
+        s_a, tied = _judge_pair(judge, a, b)
+        comparisons += 2
+        ties += tied
+        ratings[a], ratings[b] = elo_update(ratings[a], ratings[b], s_a, k=k)
+    return comparisons, ties
+
+
 def run_elo(
     item_ids: Sequence[str],
     judge: Judge,
@@ -142,14 +157,9 @@ def run_elo(
     comparisons = 0
     ties = 0
     for r in range(rounds):
-        order = list(ids)
-        random.Random(seed + r).shuffle(order)
-        for p in range(0, len(order) - 1, 2):
-            a, b = order[p], order[p + 1]
-            s_a, tied = _judge_pair(judge, a, b)
-            comparisons += 2
-            ties += tied
-            ratings[a], ratings[b] = elo_update(ratings[a], ratings[b], s_a, k=k)
+        played, tied = _play_round(ids, ratings, judge, k=k, seed=seed + r)
+        comparisons += played
+        ties += tied
         history.append(dict(ratings))
 
     corr = None
@@ -196,14 +206,9 @@ def run_elo_until_stable(
     comparisons = ties = streak = 0
     stable = False
     for r in range(max_rounds):
-        order = list(ids)
-        random.Random(seed + r).shuffle(order)
-        for p in range(0, len(order) - 1, 2):
-            a, b = order[p], order[p + 1]
-            s_a, tied = _judge_pair(judge, a, b)
-            comparisons += 2
-            ties += tied
-            ratings[a], ratings[b] = elo_update(ratings[a], ratings[b], s_a, k=k)
+        played, tied = _play_round(ids, ratings, judge, k=k, seed=seed + r)
+        comparisons += played
+        ties += tied
         history.append(dict(ratings))
         if len(ids) < 2:
             stable = True
