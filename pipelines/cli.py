@@ -102,7 +102,7 @@ def cmd_demo(args) -> int:
     print(f"  Parquet warehouse: {store.root}")
     print(f"  DuckDB views:      {store.duckdb_path}")
     print(f"  Releases:          {store.root}/public/_artifacts/release/")
-    print(f"  Leaderboard plots: {store.root}/public/_artifacts/leaderboard/")
+    print(f"  Leaderboards:      {store.root}/public/_artifacts/leaderboard/ (report.html, leaderboard.png)")
     print(f"  Dagster runs:      {os.environ['DAGSTER_HOME']} (make ui)\n")
     print(f"Leaderboard (released tasks, cutoff {args.cutoff}; Fact/Pers need a judge model):")
     print_leaderboard(args.cutoff)
