@@ -354,7 +354,7 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     result = dg.materialize([judge_scores], partition_key=partition_key(domain, cutoff), instance=instance,
                             resources={"storage": storage, "lance": lance, "embeddings": embeddings,
                                        "judge_llm": MockedJudge()},
-                            run_config={"ops": {"judge_scores": {"config": {"workers": 2, "agreement_sample": 1}}}})
+                            run_config={"ops": {"judge_scores": {"config": {"workers": 1, "agreement_sample": 1}}}})
     assert result.success
     [mat] = result.asset_materializations_for_node("judge_scores")
     meta = {k: v.value for k, v in mat.metadata.items()}
@@ -363,7 +363,8 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     assert meta["judge_calls_per_answer"] == 4.0 and meta["judge_calls_per_answer_max"] == 4
     assert 0 < meta["judge_prompt_chars_per_answer"] <= meta["judge_prompt_chars_per_answer_max"] <= 40_000
     assert meta["cost_target_met"] is True
-    assert meta["llm_calls"] == 8 and meta["prompt_chars"] == sum(
+    # 8 requests; two answers may share an identical request, which the cache answers
+    assert meta["llm_calls"] + meta["llm_cache_hits"] == 8 and 0 < meta["prompt_chars"] <= sum(
         len(m["content"]) for p, msgs in mock.seen for m in msgs if p in ("judge:fact", "judge:rubric"))
     scores = {s.method: s for s in store.read_records("judge_scores", domain, cutoff, Score)}
     assert scores["aris"].trace is not None and scores["native_llm"].trace is None

@@ -178,7 +178,6 @@ def render_answer(
     if not isinstance(parsed, expected):
         raise TypeError(f"{task.task_id}: family {task.family} needs {expected.__name__}, got {type(parsed).__name__}")
     hits = _retrieved_map(retrieved)
-    options = {o.option_id: o.text for o in task.options}
 
     choice: str | None = None
     ranking: list[str] = []

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import ValidationError
 
-from assets.records import Failure, Paper, ScreenedPaper
+from assets.records import Failure, MonthVolume, Paper, ScreenedPaper
 
 SHIPPED_DIR = Path(__file__).with_name("shipped")
 EARLIEST_VALID = date(1991, 8, 1)  # arXiv opened in August 1991
@@ -157,10 +157,9 @@ def monthly_volume(papers: list[Paper]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def volume_by_label(papers: list[ScreenedPaper]) -> list["MonthVolume"]:
+def volume_by_label(papers: list[ScreenedPaper]) -> list[MonthVolume]:
     """Per-month paper counts by screen label, every month from the first to the last
     (months without papers are explicit zeros, so a normaliser never divides by a gap)."""
-    from assets.records import MonthVolume
 
     if not papers:
         return []

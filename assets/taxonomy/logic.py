@@ -57,6 +57,9 @@ from pydantic import BaseModel, Field
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
 from assets.records import Failure, ScreenedPaper, TaxonomyNode
+from assets.taxonomy.clustering import KMEANS_N_INIT, cluster, cosine_silhouette, spherical_kmeans  # noqa: F401
+from assets.taxonomy.slices import (  # noqa: F401  (re-exported: callers import them from here)
+    growth_markdown, growth_table, nodes_created_between, slice_first_day, slice_index, slice_starts)
 
 DIMENSIONS: tuple[str, ...] = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 
@@ -98,7 +101,6 @@ large language llm llms lm lms method methods model models new novel paper perfo
 results show shows significantly state-of-the-art study task tasks using work achieve achieves demonstrate
 agent agents agentic llm-based effective effectively efficient various challenges""".split())
 
-KMEANS_N_INIT = 8  # restarts per k-means (best total cosine kept)
 
 _TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
 
@@ -154,56 +156,6 @@ class TaxonomyResult(BaseModel):
 
 
 # ----------------------------------------------------------------------------- slices
-
-
-def _quarter(day: date) -> tuple[int, int]:
-    return day.year, (day.month - 1) // 3 + 1
-
-
-def _month_shift(year: int, month: int, delta: int) -> tuple[int, int]:
-    index = year * 12 + (month - 1) + delta
-    return index // 12, index % 12 + 1
-
-
-def slice_starts(first: date, cutoff: date, recent_months: int = 6) -> list[tuple[str, date]]:
-    """Chronological slices from `first` to `cutoff`: (label, first day), in order.
-
-    The last `recent_months` calendar months up to and including the cutoff's month are
-    monthly slices ("2025-11"); everything before is quarterly ("2024-Q3"). A quarter cut
-    by the start of the monthly window keeps its label but covers only its earlier
-    months. Slices start at the one containing `first`; empty slices are kept so the
-    growth curve has a point for every period.
-    """
-    if first > cutoff:
-        raise ValueError(f"first paper date {first} is after the cutoff {cutoff}")
-    m_year, m_month = _month_shift(cutoff.year, cutoff.month, -(recent_months - 1))
-    monthly_start = date(m_year, m_month, 1)
-    starts: list[tuple[str, date]] = []
-    if first < monthly_start:
-        year, quarter = _quarter(first)
-        while True:
-            q_start = date(year, 3 * (quarter - 1) + 1, 1)
-            if q_start >= monthly_start:
-                break
-            starts.append((f"{year}-Q{quarter}", q_start))
-            year, quarter = (year + 1, 1) if quarter == 4 else (year, quarter + 1)
-        year, month = m_year, m_month
-    else:
-        year, month = first.year, first.month
-    while date(year, month, 1) <= cutoff:
-        starts.append((f"{year}-{month:02d}", date(year, month, 1)))
-        year, month = _month_shift(year, month, 1)
-    return starts
-
-
-def slice_index(published: list[date], starts: list[tuple[str, date]]) -> np.ndarray:
-    """Index of the slice each date falls into (dates before the first slice go to 0)."""
-    bounds = np.array([np.datetime64(s) for _, s in starts])
-    days = np.array([np.datetime64(d) for d in published])
-    return np.maximum(np.searchsorted(bounds, days, side="right") - 1, 0)
-
-
-# ------------------------------------------------------------------------- dimensions
 
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -307,91 +259,6 @@ class _Node:
 def _node_seed(seed: int, dimension: str, path: tuple[int, ...], slice_label: str) -> int:
     key = f"{dimension}:{'.'.join(map(str, path))}:{slice_label}".encode()
     return (seed * 1_000_003 + zlib.crc32(key)) % (2**31 - 1)
-
-
-def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 8,
-                     max_iter: int = 50) -> np.ndarray:
-    """Cosine k-means (k-means++ seeding, best of `n_init` by total cosine); returns labels.
-
-    Plain numpy on purpose: a taxonomy build runs hundreds of small clusterings, where
-    sklearn's per-call threading overhead dominates (and it is slow on a busy 2-core box).
-    """
-    n = len(X)
-    best_labels, best_obj = None, -np.inf
-    for _ in range(n_init):
-        centers = [int(rng.integers(n))]
-        closest = 1.0 - X @ X[centers[0]]
-        for _ in range(1, k):
-            weights = np.maximum(closest, 0.0) ** 2
-            total = weights.sum()
-            nxt = int(rng.choice(n, p=weights / total)) if total > 1e-12 else int(rng.integers(n))
-            centers.append(nxt)
-            closest = np.minimum(closest, 1.0 - X @ X[nxt])
-        C = X[centers].copy()
-        labels = np.full(n, -1)
-        for _ in range(max_iter):
-            sims = X @ C.T
-            new = sims.argmax(axis=1)
-            if np.array_equal(new, labels):
-                break
-            labels = new
-            for c in range(k):
-                members = X[labels == c]
-                if len(members) == 0:  # empty cluster: re-seed at the worst-served point
-                    far = int(sims[np.arange(n), labels].argmin())
-                    C[c] = X[far]
-                    labels[far] = c
-                    continue
-                mean = members.mean(axis=0)
-                C[c] = mean / max(float(np.linalg.norm(mean)), 1e-12)
-        obj = float((X @ C.T)[np.arange(n), labels].sum())
-        if obj > best_obj + 1e-9:
-            best_labels, best_obj = labels.copy(), obj
-    return best_labels
-
-
-def cosine_silhouette(X: np.ndarray, labels: np.ndarray, D: np.ndarray | None = None) -> float:
-    """Mean silhouette with cosine distance (singleton clusters score 0); D: 1 - X X^T if known."""
-    D = 1.0 - X @ X.T if D is None else D
-    ks = np.unique(labels)
-    onehot = (labels[:, None] == ks[None, :]).astype(np.float64)
-    counts = onehot.sum(axis=0)
-    sums = D @ onehot
-    own = np.searchsorted(ks, labels)
-    own_count = counts[own]
-    a = sums[np.arange(len(X)), own] / np.maximum(own_count - 1, 1)
-    mean_other = sums / counts
-    mean_other[np.arange(len(X)), own] = np.inf
-    b = mean_other.min(axis=1)
-    s = (b - a) / np.maximum(np.maximum(a, b), 1e-12)
-    s[own_count <= 1] = 0.0
-    return float(s.mean())
-
-
-def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int, min_groups: int = 1,
-            silhouette_sample: int = 500) -> list[np.ndarray]:
-    """Cluster rows into 2..max_k groups and keep the groups of >= min_votes papers.
-
-    k is chosen by cosine silhouette among the clusterings that leave at least
-    `min_groups` groups of >= min_votes (a depth split needs two; a width expansion can
-    add one sibling). Returns index arrays (into `vectors`), largest group first, or []
-    when no clustering qualifies.
-    """
-    X = vectors.astype(np.float64)
-    n = len(X)
-    rng = np.random.default_rng(random_state)
-    sample = np.sort(rng.choice(n, silhouette_sample, replace=False)) if n > silhouette_sample else np.arange(n)
-    D = 1.0 - X[sample] @ X[sample].T
-    best_groups, best_score = [], -np.inf
-    for k in (k for k in range(2, max_k + 1) if k * min_votes <= n):
-        labels = spherical_kmeans(X, k, rng, n_init=KMEANS_N_INIT)
-        groups = [g for g in (np.flatnonzero(labels == c) for c in range(k)) if len(g) >= min_votes]
-        if len(groups) < min_groups or len(np.unique(labels[sample])) < 2:
-            continue
-        score = cosine_silhouette(X[sample], labels[sample], D)
-        if score > best_score + 1e-9:
-            best_groups, best_score = groups, score
-    return sorted(best_groups, key=lambda g: (-len(g), int(g[0])))
 
 
 class _Builder:
@@ -857,54 +724,3 @@ def _export(roots: dict[str, _Node], usable: list[ScreenedPaper], vectors: np.nd
 
 
 # ------------------------------------------------------------------- growth queries
-
-
-def slice_first_day(label: str) -> date:
-    """First day of a slice label: "2024-Q3" -> 2024-07-01, "2025-11" -> 2025-11-01."""
-    m = re.fullmatch(r"(\d{4})-Q([1-4])", label.strip())
-    if m:
-        return date(int(m.group(1)), 3 * int(m.group(2)) - 2, 1)
-    m = re.fullmatch(r"(\d{4})-(\d{2})", label.strip())
-    if m and 1 <= int(m.group(2)) <= 12:
-        return date(int(m.group(1)), int(m.group(2)), 1)
-    raise ValueError(f"not a slice label: {label!r} (expected YYYY-Qn or YYYY-MM)")
-
-
-def nodes_created_between(nodes: list[TaxonomyNode], start_slice: str | date, end_slice: str | date,
-                          *, created_by: tuple[str, ...] = ("initial", "width", "depth"),
-                          include_roots: bool = False) -> list[TaxonomyNode]:
-    """Nodes that emerged in the slices from `start_slice` to `end_slice` (both inclusive).
-
-    Slices are compared by their first day, so a quarter label and a month label mix
-    ("2025-Q3" .. "2026-02"); dates may be passed instead of labels. Roots (the
-    dimensions themselves) are left out unless `include_roots`. Ordered by creation
-    slice, then node id: "what emerged when" for later stages.
-    """
-    lo = start_slice if isinstance(start_slice, date) else slice_first_day(start_slice)
-    hi = end_slice if isinstance(end_slice, date) else slice_first_day(end_slice)
-    out = [n for n in nodes if lo <= slice_first_day(n.created_slice) <= hi and n.created_by in created_by
-           and (include_roots or n.parent_id is not None)]
-    return sorted(out, key=lambda n: (slice_first_day(n.created_slice), n.node_id))
-
-
-def growth_table(nodes: list[TaxonomyNode], slices: list[str] | None = None) -> dict[str, dict[str, int]]:
-    """Nodes created per dimension and slice: {dimension: {slice: count}} (every slice listed)."""
-    slices = slices or sorted({n.created_slice for n in nodes}, key=slice_first_day)
-    table = {d: {s: 0 for s in slices} for d in sorted({n.dimension for n in nodes})}
-    for n in nodes:
-        table[n.dimension][n.created_slice] = table[n.dimension].get(n.created_slice, 0) + 1
-    return table
-
-
-def growth_markdown(nodes: list[TaxonomyNode], slices: list[str] | None = None) -> str:
-    """The growth table as markdown: one row per slice, one column per dimension, plus totals."""
-    table = growth_table(nodes, slices)
-    dims = list(table)
-    slices = slices or sorted({n.created_slice for n in nodes}, key=slice_first_day)
-    head = "| slice | " + " | ".join(dims) + " | total | cumulative |\n|" + "---|" * (len(dims) + 3) + "\n"
-    rows, cum = [], 0
-    for s in slices:
-        counts = [table[d].get(s, 0) for d in dims]
-        cum += sum(counts)
-        rows.append(f"| {s} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} | {cum} |")
-    return head + "\n".join(rows) + "\n"
