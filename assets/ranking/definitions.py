@@ -1,12 +1,10 @@
 """Task ranking asset: Elo over tasks (DeepResearch Arena), top-N per family released."""
 
 
-from collections import defaultdict
-
 import dagster as dg
 
-from assets.ranking.elo import run_elo_until_stable, top_n
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
+from assets.ranking.selection import rank_and_select
 from assets.records import Failure, GoldTarget, Task, TaskRating
 from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
 from pipelines.stage import current_partition, md_table, write_failures
@@ -55,33 +53,17 @@ def task_ranking(
     before = client.snapshot()
     use_llm = config.llm_judge and not client.offline
     by_id = {t.task_id: t for t in tasks}
-    by_family: dict[str, list[Task]] = defaultdict(list)
-    for t in tasks:
-        by_family[t.family].append(t)
-    ratings: list[TaskRating] = []
-    correlations, rounds, errors = {}, {}, []
-    for family, family_tasks in sorted(by_family.items()):
-        ids = [t.task_id for t in family_tasks]
-        # a task whose gold could not be validated (strength 0) is never released
-        eligible = [i for i in ids if quality[i]["gold_strength"] > 0]
+    errors: list[str] = []
+
+    def make_judge(ids: list[str]):
         offline = offline_judge({i: quality[i]["quality"] for i in ids})
-        judge = llm_judge(client, by_id, fallback=offline, seed=config.seed, errors=errors) if use_llm else offline
-        result = run_elo_until_stable(ids, judge, min_rounds=config.min_rounds, max_rounds=config.max_rounds,
-                                      stable_correlation=config.stable_correlation, patience=config.patience,
-                                      seed=config.seed)
-        correlations[family] = result.rank_correlation_last_two
-        rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}
-        order = top_n(result.ratings, len(ids))
-        n_keep = config.top_n_by_family.get(family, config.top_n_per_family)
-        keep = set([i for i in order if i in eligible][:n_keep])
-        for rank, task_id in enumerate(order, start=1):
-            note = "" if task_id in keep else (
-                "insufficient future evidence to validate (gold strength 0)" if task_id not in eligible
-                else f"below the top {n_keep} of its family")
-            ratings.append(TaskRating(task_id=task_id, family=family, elo=round(result.ratings[task_id], 4),
-                                      rank_in_family=rank, released=task_id in keep,
-                                      quality=round(quality[task_id]["quality"], 4), note=note,
-                                      judge=client.model if use_llm else "offline"))
+        return llm_judge(client, by_id, fallback=offline, seed=config.seed, errors=errors) if use_llm else offline
+
+    ratings, correlations, rounds = rank_and_select(
+        tasks, quality, make_judge, judge_name=client.model if use_llm else "offline",
+        top_n_per_family=config.top_n_per_family, top_n_by_family=config.top_n_by_family, seed=config.seed,
+        min_rounds=config.min_rounds, max_rounds=config.max_rounds,
+        stable_correlation=config.stable_correlation, patience=config.patience)
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
     write_failures(store, "task_ranking", part,
                    [Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])

@@ -1,0 +1,51 @@
+"""Rank tasks by Elo within each family and choose the release (top-N of validated tasks)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable
+
+from assets.ranking.elo import Judge, run_elo_until_stable, top_n
+from assets.records import Task, TaskRating
+
+
+def rank_and_select(
+    tasks: list[Task],
+    quality: dict[str, dict[str, float]],
+    make_judge: Callable[[list[str]], Judge],
+    *,
+    judge_name: str,
+    top_n_per_family: int,
+    top_n_by_family: dict[str, int] | None = None,
+    seed: int = 0,
+    **elo_options,
+) -> tuple[list[TaskRating], dict[str, float | None], dict[str, dict]]:
+    """Elo per family until stable; the top-N tasks whose gold was validated are released.
+
+    `quality[task_id]` holds `quality` and `gold_strength` (assets.ranking.judge.task_quality);
+    `make_judge(ids)` returns the judge for one family. Returns the ratings, the rank
+    correlation of the last two rounds per family, and the rounds played per family.
+    """
+    by_family: dict[str, list[str]] = defaultdict(list)
+    for t in tasks:
+        by_family[t.family].append(t.task_id)
+    ratings: list[TaskRating] = []
+    correlations: dict[str, float | None] = {}
+    rounds: dict[str, dict] = {}
+    for family, ids in sorted(by_family.items()):
+        # a task whose gold could not be validated (strength 0) is never released
+        eligible = [i for i in ids if quality[i]["gold_strength"] > 0]
+        result = run_elo_until_stable(ids, make_judge(ids), seed=seed, **elo_options)
+        correlations[family] = result.rank_correlation_last_two
+        rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}
+        order = top_n(result.ratings, len(ids))
+        n_keep = (top_n_by_family or {}).get(family, top_n_per_family)
+        keep = set([i for i in order if i in eligible][:n_keep])
+        for rank, task_id in enumerate(order, start=1):
+            note = "" if task_id in keep else (
+                "insufficient future evidence to validate (gold strength 0)" if task_id not in eligible
+                else f"below the top {n_keep} of its family")
+            ratings.append(TaskRating(task_id=task_id, family=family, elo=round(result.ratings[task_id], 4),
+                                      rank_in_family=rank, released=task_id in keep,
+                                      quality=round(quality[task_id]["quality"], 4), note=note, judge=judge_name))
+    return ratings, correlations, rounds

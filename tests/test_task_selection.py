@@ -1,0 +1,30 @@
+"""Release selection: Elo per family, top-N of the tasks whose gold was validated."""
+
+from datetime import date
+
+from assets.ranking.judge import offline_judge
+from assets.ranking.selection import rank_and_select
+from assets.records import Task
+
+
+def _task(task_id: str, family: str) -> Task:
+    return Task(task_id=task_id, family=family, domain="d", cutoff=date(2025, 12, 31), window_start=date(2026, 1, 1),
+                window_end=date(2026, 6, 30), horizon="6-month", title=task_id, question="q?", instructions="i",
+                answer_requirements=[])
+
+
+def test_best_validated_tasks_are_released_and_unvalidated_never():
+    tasks = [_task(f"d{i}", "direction") for i in range(4)] + [_task("v0", "venue")]
+    # d0 has the best quality but no validated gold; d3 is the weakest validated task
+    quality = {"d0": {"quality": 0.9, "gold_strength": 0.0}, "d1": {"quality": 0.8, "gold_strength": 0.5},
+               "d2": {"quality": 0.6, "gold_strength": 0.4}, "d3": {"quality": 0.1, "gold_strength": 0.1},
+               "v0": {"quality": 0.5, "gold_strength": 0.3}}
+    ratings, correlations, rounds = rank_and_select(
+        tasks, quality, lambda ids: offline_judge({i: quality[i]["quality"] for i in ids}),
+        judge_name="offline", top_n_per_family=2, min_rounds=10, max_rounds=50)
+    by_id = {r.task_id: r for r in ratings}
+    assert [r.task_id for r in sorted((r for r in ratings if r.family == "direction"), key=lambda r: r.rank_in_family)] \
+        == ["d0", "d1", "d2", "d3"]  # Elo follows the judge's quality
+    assert {i for i, r in by_id.items() if r.released} == {"d1", "d2", "v0"}
+    assert "gold strength 0" in by_id["d0"].note and "top 2" in by_id["d3"].note
+    assert set(correlations) == {"direction", "venue"} and rounds["direction"]["rounds"] >= 10
