@@ -40,9 +40,9 @@ AUTHORS = {"calls": 12, "calls_max": 15, "prompt_chars": 109_000, "note": "ForeS
 def build_partition(root: Path) -> dict:
     import dagster as dg
 
-    from assets.corpus.logic import SHIPPED_DIR
+    from assets.partitions import partition_key
+    from core.papers import SHIPPED_DIR
     from pipelines.definitions import ALL_ASSETS
-    from pipelines.partitions import partition_key
     from resources.corpus_source import CorpusSourceResource
     from resources.embeddings import EmbeddingResource
     from resources.lance import LanceResource
@@ -77,7 +77,7 @@ def build_partition(root: Path) -> dict:
 
 
 def load(resources: dict):
-    from assets.records import Answer, GoldTarget, Task, TaskRating
+    from core.records import Answer, GoldTarget, Task, TaskRating
 
     store = resources["storage"].store()
     released = {r.task_id for r in store.read_records("task_ranking", DOMAIN, CUTOFF, TaskRating) if r.released}
@@ -88,10 +88,11 @@ def load(resources: dict):
 
 
 def kb_view(resources: dict):
-    from pipelines.registry import load_registry
-    from pipelines.stage import Partition
     from datetime import date
+
     from assets.knowledge_base.definitions import open_view
+    from assets.stage import Partition
+    from core.registry import load_registry
 
     spec = load_registry().domain(DOMAIN)
     part = Partition(DOMAIN, CUTOFF, date.fromisoformat(CUTOFF), 6, spec)
@@ -180,9 +181,13 @@ def cost_accounting(tasks, golds, answers, kb, cache: str) -> dict:
 
 def server_run(tasks, golds, kb, n_tasks: int, repeats: int) -> dict:
     from assets.agents.llm_methods import hybrid_rag
-    from assets.judging.scoring import JudgeSettings, fact_agreement, reference_fact, score_answers
+    from assets.judging.scoring import (
+        JudgeSettings,
+        fact_agreement,
+        reference_fact,
+        score_answers,
+    )
     from resources.embeddings import load_embedder
-    from resources.llm import LLMClient
     from tests.local_llm import local_client, local_llm_server
 
     by_family: dict[str, list] = {}

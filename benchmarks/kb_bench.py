@@ -57,8 +57,9 @@ def current_rss_mb() -> float:
 
 
 def load_corpus(limit: int | None = None):
-    from assets.corpus.logic import SHIPPED_DIR, deduplicate, read_jsonl
-    from assets.records import ScreenedPaper
+    from assets.corpus.logic import deduplicate
+    from core.papers import SHIPPED_DIR, read_jsonl
+    from core.records import ScreenedPaper
 
     papers = []
     for path in sorted(SHIPPED_DIR.glob("*.jsonl.gz")):
@@ -98,7 +99,11 @@ def scenario(name: str, quick: bool) -> dict:
     import lancedb
     import numpy as np
 
-    from assets.knowledge_base.logic import HYBRID_TEXT_WEIGHT, KnowledgeBaseView, build_kb
+    from assets.knowledge_base.logic import (
+        HYBRID_TEXT_WEIGHT,
+        KnowledgeBaseView,
+        build_kb,
+    )
     from resources.embeddings import DEFAULT_MODEL, Embedder
 
     t_start = time.perf_counter()

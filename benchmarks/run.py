@@ -70,7 +70,7 @@ def bench_embedder(n: int = 5000) -> dict:
     """Throughput (no cache) and title -> abstract retrieval quality on shipped papers."""
     import numpy as np
 
-    from assets.corpus.logic import SHIPPED_DIR, read_jsonl
+    from core.papers import SHIPPED_DIR, read_jsonl
     from resources.embeddings import DEFAULT_MODEL, Embedder
 
     papers, _ = read_jsonl(SHIPPED_DIR / "rag_and_retrieval_structuring.jsonl.gz")

@@ -15,6 +15,7 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -25,7 +26,7 @@ def _instance():
     import dagster as dg
 
     if not os.environ.get("DAGSTER_HOME"):
-        from resources.paths import REPO_ROOT
+        from core.paths import REPO_ROOT
 
         os.environ["DAGSTER_HOME"] = str(REPO_ROOT / ".dagster_home")
     os.makedirs(os.environ["DAGSTER_HOME"], exist_ok=True)
@@ -33,8 +34,8 @@ def _instance():
 
 
 def seed_cutoffs(instance, extra: list[str] = ()) -> list[str]:
-    from pipelines.partitions import CUTOFF_PARTITIONS
-    from pipelines.registry import load_registry
+    from assets.partitions import CUTOFF_PARTITIONS
+    from core.registry import load_registry
 
     wanted = sorted(set(load_registry().default_cutoffs) | set(extra))
     existing = set(instance.get_dynamic_partitions(CUTOFF_PARTITIONS.name))
@@ -48,8 +49,8 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
     """Materialize every asset for one domain x cutoff partition; returns the result."""
     import dagster as dg
 
+    from assets.partitions import partition_key
     from pipelines.definitions import ALL_ASSETS
-    from pipelines.partitions import partition_key
     from pipelines.resources import default_resources
 
     run_config = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}} if quiet else {}
@@ -76,7 +77,7 @@ def print_leaderboard(cutoff: str | None = None) -> None:
 
 
 def cmd_demo(args) -> int:
-    from pipelines.registry import load_registry
+    from core.registry import load_registry
 
     instance = _instance()
     seed_cutoffs(instance)
@@ -118,7 +119,7 @@ def step_seconds(result) -> dict[str, float]:
 def _write_timings(timings: dict, total_s: float) -> None:
     import json
 
-    from resources.paths import state_dir
+    from core.paths import state_dir
 
     path = state_dir() / "demo_timings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,7 +127,7 @@ def _write_timings(timings: dict, total_s: float) -> None:
 
 
 def cmd_add_cutoff(args) -> int:
-    from pipelines.registry import save_user_cutoff
+    from core.registry import save_user_cutoff
 
     save_user_cutoff(args.cutoff, args.horizon)
     added = seed_cutoffs(_instance(), [args.cutoff])
@@ -147,6 +148,33 @@ def cmd_views(args) -> int:
 
     for name in default_resources()["storage"].store().refresh_views():
         print(name)
+    return 0
+
+
+def cmd_import_release(args) -> int:
+    from assets.release.importer import import_release, write_import
+    from core.registry import save_user_cutoff
+    from pipelines.resources import default_resources
+
+    result = import_release(args.tasks, args.hidden, domain=args.domain, cutoff=args.cutoff)
+    store = default_resources()["storage"].store()
+    counts = write_import(store, result, source=Path(args.tasks).parent.name)
+    for (d, c), n in counts.items():
+        horizons = {t.horizon for t in result.tasks if t.domain == d and t.cutoff.isoformat() == c}
+        try:
+            save_user_cutoff(c, 3 if horizons == {"3-month"} else 6)
+        except ValueError:
+            pass
+        print(f"{d} @ {c}: {n} tasks, {sum(g.domain == d and g.cutoff.isoformat() == c for g in result.golds)} gold")
+    try:
+        seed_cutoffs(_instance(), sorted({c for _, c in counts}))
+    except Exception as exc:  # noqa: BLE001 - the files are written; partitions can be added later
+        print(f"note: could not register the cutoff partitions in Dagster ({exc}); run `foresci add-cutoff`")
+    print(f"{len(result.failures)} failure row(s)")
+    for f in result.failures[:10]:
+        print(f"  {f.item_id}: {f.reason}")
+    print("Next: materialize corpus_snapshot and knowledge_base for each partition, then agent_answers, "
+          "judge_scores and leaderboard (never `tasks`, which would replace the import).")
     return 0
 
 
@@ -171,9 +199,12 @@ def main(argv: list[str] | None = None) -> int:
     lb.set_defaults(func=lambda a: print_leaderboard(a.cutoff) or 0)
     views = sub.add_parser("views", help="(re)create the DuckDB views")
     views.set_defaults(func=cmd_views)
-    from assets.release.importer import add_parser as add_import_parser
-
-    add_import_parser(sub)
+    imp = sub.add_parser("import-release", help="import a release in the ForeSci authors' format")
+    imp.add_argument("tasks", help="their public tasks.jsonl")
+    imp.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
+    imp.add_argument("--domain", help="keep only this foresci domain")
+    imp.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")
+    imp.set_defaults(func=cmd_import_release)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -5,19 +5,30 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.agents.definitions import agent_answers
-from assets.corpus.definitions import corpus_snapshot, corpus_volume, future_window, paper_fulltext, paper_metadata
+from assets.corpus.definitions import (
+    corpus_snapshot,
+    corpus_volume,
+    future_window,
+    paper_fulltext,
+    paper_metadata,
+)
 from assets.evidence.definitions import evidence_records, research_signals
 from assets.gold.definitions import gold_targets
 from assets.judging.definitions import judge_scores
 from assets.knowledge_base.definitions import knowledge_base
+from assets.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.definitions import task_ranking
 from assets.release.definitions import release_package
-from assets.release.leaderboard import leaderboard
+from assets.leaderboard.definitions import leaderboard
 from assets.tasks.definitions import tasks
 from assets.taxonomy.definitions import taxonomy
-from pipelines.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
-from pipelines.prospective import PROSPECTIVE_ASSETS, PROSPECTIVE_JOBS, PROSPECTIVE_SCHEDULES, PROSPECTIVE_SENSORS
-from pipelines.registry import load_registry
+from core.registry import load_registry
+from pipelines.prospective import (
+    PROSPECTIVE_ASSETS,
+    PROSPECTIVE_JOBS,
+    PROSPECTIVE_SCHEDULES,
+    PROSPECTIVE_SENSORS,
+)
 from pipelines.resources import default_resources
 
 ALL_ASSETS = [

@@ -37,12 +37,17 @@ from datetime import date, datetime, timezone
 import dagster as dg
 import pyarrow as pa
 
-from assets.records import Answer, Score, Task
-from assets.release.logic import (FrozenForecastError, freeze_package, read_frozen, verify_package,
-                                  write_frozen)
-from pipelines.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS, partition_key
-from pipelines.registry import load_registry, save_user_cutoff
-from pipelines.stage import current_partition, md_table, write_failures
+from assets.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS, partition_key
+from assets.release.logic import (
+    FrozenForecastError,
+    freeze_package,
+    read_frozen,
+    verify_package,
+    write_frozen,
+)
+from assets.stage import current_partition, md_table, write_failures
+from core.records import Answer, Score, Task
+from core.registry import load_registry, save_user_cutoff
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
@@ -192,7 +197,7 @@ def prospective_scores(
     row carries the package hash, its freeze time and `replay` (frozen after the window
     opened)."""
     from assets.judging.scoring import score_answers
-    from assets.records import GoldTarget
+    from core.records import GoldTarget
 
     part = current_partition(context)
     store = storage.store()
@@ -234,7 +239,7 @@ def prospective_scores(
 
 
 def records_table(scores: list[Score], freeze: dict, replay: bool) -> pa.Table:
-    from assets.tables import records_to_table
+    from core.tables import records_to_table
 
     table = records_to_table(scores, Score)
     n = table.num_rows

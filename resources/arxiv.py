@@ -9,13 +9,13 @@ from __future__ import annotations
 import dagster as dg
 from pydantic import Field
 
-from assets.corpus.harvest import ArxivHarvester, HarvestStore
-from assets.corpus.http import RetryPolicy
-from resources.paths import state_dir
+from core.http import RetryPolicy
+from core.paths import state_dir
+from resources.arxiv_harvest import ArxivHarvester, HarvestStore
 
 
 class ArxivConfig(dg.Config):
-    """Month-by-month harvest of a domain query (see `assets.corpus.harvest`).
+    """Month-by-month harvest of a domain query (see `resources.arxiv_harvest`).
 
     Defaults follow arXiv's API terms: one request every 3 s, at most a few thousand
     results per query (one month of one domain stays well under that).

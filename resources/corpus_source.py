@@ -10,11 +10,11 @@ from typing import Literal
 import dagster as dg
 from pydantic import Field
 
-from assets.corpus.harvest import month_of, month_windows
-from assets.corpus.logic import SHIPPED_DIR, read_jsonl
-from assets.records import Failure, Paper
-from pipelines.registry import DomainSpec
+from core.papers import SHIPPED_DIR, read_jsonl
+from core.records import Failure, Paper
+from core.registry import DomainSpec
 from resources.arxiv import ArxivConfig
+from resources.arxiv_harvest import month_of, month_windows
 
 
 @dataclass
@@ -31,7 +31,7 @@ class CorpusSourceResource(dg.ConfigurableResource):
     - `shipped`: `<shipped_dir>/<domain file>` (the real corpus shipped in the repo).
     - `arxiv`: harvest the domain's registry `query` month by month from `arxiv.start_month`
       through the month of `until` (never past today), incrementally (see
-      `assets.corpus.harvest`), then read every stored window.
+      `resources.arxiv_harvest`), then read every stored window.
     """
 
     kind: Literal["shipped", "arxiv"] = "shipped"

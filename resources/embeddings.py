@@ -20,7 +20,7 @@ import dagster as dg
 import numpy as np
 from pydantic import Field
 
-from resources.paths import REPO_ROOT, state_dir
+from core.paths import REPO_ROOT, state_dir
 
 DEFAULT_MODEL = REPO_ROOT / "resources" / "models" / "minilm-static"
 

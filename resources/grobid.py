@@ -7,9 +7,9 @@ import os
 import dagster as dg
 from pydantic import Field
 
-from assets.corpus.fulltext import GrobidService
-from assets.corpus.http import RetryPolicy
-from resources.paths import state_dir
+from core.http import RetryPolicy
+from core.paths import state_dir
+from resources.grobid_tei import GrobidService
 
 
 class GrobidResource(dg.ConfigurableResource):

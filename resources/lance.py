@@ -7,7 +7,7 @@ import os
 import dagster as dg
 from pydantic import Field
 
-from resources.paths import state_dir
+from core.paths import state_dir
 
 os.environ.setdefault("LANCE_LOG", "error")  # lance warns on every scored query otherwise
 

@@ -7,9 +7,9 @@ import os
 import dagster as dg
 from pydantic import Field
 
-from assets.corpus.enrich import ObservationStore, S2Client
-from assets.corpus.http import RetryPolicy
-from resources.paths import state_dir
+from core.http import RetryPolicy
+from core.paths import state_dir
+from resources.semantic_scholar_client import ObservationStore, S2Client
 
 
 class SemanticScholarResource(dg.ConfigurableResource):

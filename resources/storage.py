@@ -27,8 +27,8 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 from pydantic import BaseModel, Field
 
-from assets.tables import records_to_table, table_to_records
-from resources.paths import REPO_ROOT, state_dir
+from core.paths import REPO_ROOT, state_dir
+from core.tables import records_to_table, table_to_records
 
 SQL_DIR = REPO_ROOT / "sql"
 VISIBILITIES = ("public", "hidden")

@@ -1,6 +1,8 @@
 """The one doorway from tests to ../shared (skips clearly when it is absent)."""
 from pathlib import Path
+
 import pytest
+
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 def shared_path(relative: str) -> Path:
     path = SHARED / relative

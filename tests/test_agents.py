@@ -13,6 +13,7 @@ import lancedb
 import pytest
 
 from assets.agents import baselines, llm_methods, runner
+from assets.agents.aris import aris
 from assets.agents.backbones import BackboneEntry, BackboneRegistry
 from assets.agents.baselines import (
     momentum_forecaster,
@@ -21,16 +22,16 @@ from assets.agents.baselines import (
     root_bottleneck,
     trajectory_from_ratio,
 )
-from assets.agents.aris import aris
 from assets.agents.coi import coi
 from assets.agents.llm_methods import hybrid_rag, native_llm
-from assets.agents.research_agent import research_agent
 from assets.agents.render import DirectionAnswer, render_answer, task_subject
+from assets.agents.research_agent import research_agent
 from assets.agents.runner import available_methods, run_method
-from assets.corpus.logic import read_jsonl, screen
+from assets.corpus.logic import screen
 from assets.knowledge_base.logic import Hit, KnowledgeBaseView, build_kb
-from assets.records import Answer, ScreenedPaper, Task, TaskOption
-from pipelines.registry import load_registry
+from core.papers import read_jsonl
+from core.records import Answer, ScreenedPaper, Task, TaskOption
+from core.registry import load_registry
 from resources.embeddings import load_embedder
 from resources.llm import LLMClient
 from tests.shared_data import shared_path
@@ -353,7 +354,10 @@ def test_available_methods_and_offline_skip(sample_kb, tmp_path):
 
 
 def test_agent_modules_do_not_import_dagster():
-    from assets.agents import aris as aris_mod, backbones, coi as coi_mod, external, kbtool, research_agent as ra_mod
+    from assets.agents import aris as aris_mod
+    from assets.agents import backbones, external, kbtool
+    from assets.agents import coi as coi_mod
+    from assets.agents import research_agent as ra_mod
 
     for module in (baselines, llm_methods, runner, aris_mod, backbones, coi_mod, external, kbtool, ra_mod):
         source = inspect.getsource(module)

@@ -7,7 +7,13 @@ import urllib.request
 
 import pytest
 
-from assets.agents.external import AgentRequest, AgentResponse, KBServer, parse_spec, run_external
+from assets.agents.external import (
+    AgentRequest,
+    AgentResponse,
+    KBServer,
+    parse_spec,
+    run_external,
+)
 from assets.agents.kbtool import TracedKB
 from docs.examples import byo_agent
 from tests.test_agents import (  # noqa: F401 - fixtures

@@ -13,7 +13,7 @@ import threading
 
 from assets.agents.external import run_external
 from assets.agents.runner import LLM_METHODS, METHODS, OFFLINE_METHODS, run_method
-from assets.records import GoldClaim, GoldSlot, GoldTarget
+from core.records import GoldClaim, GoldSlot, GoldTarget
 from docs.examples import byo_agent
 from tests.test_agents import (  # noqa: F401 - fixtures
     CUTOFF,

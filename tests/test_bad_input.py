@@ -7,9 +7,9 @@ import dagster as dg
 import pytest
 
 from assets.corpus.definitions import corpus_snapshot
-from assets.corpus.logic import SHIPPED_DIR
+from assets.partitions import partition_key
+from core.papers import SHIPPED_DIR
 from pipelines.cli import main
-from pipelines.partitions import partition_key
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource

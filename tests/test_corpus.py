@@ -5,10 +5,10 @@ from datetime import date
 
 import pytest
 
-from assets.corpus.logic import (add_months, deduplicate, monthly_volume, read_jsonl, screen,
-                                 split_at_cutoff)
-from assets.records import Paper
-from pipelines.registry import load_registry
+from assets.corpus.logic import deduplicate, monthly_volume, screen, split_at_cutoff
+from core.papers import add_months, read_jsonl
+from core.records import Paper
+from core.registry import load_registry
 from resources.embeddings import load_embedder
 from tests.shared_data import shared_path
 
@@ -89,7 +89,7 @@ def test_add_months_clamps_to_month_end():
 
 
 def _screened(aid: str, day: date, label: str):
-    from assets.records import ScreenedPaper
+    from core.records import ScreenedPaper
 
     return ScreenedPaper(arxiv_id=aid, title="t", abstract="a", published=day, domain="llm_agent", relevance=0.1,
                          label=label, reason="r")
@@ -110,8 +110,8 @@ def test_corpus_volume_asset_matches_the_snapshot(tmp_path):
     import dagster as dg
 
     from assets.corpus.definitions import corpus_volume
-    from assets.records import MonthVolume, ScreenedPaper
-    from pipelines.partitions import partition_key
+    from assets.partitions import partition_key
+    from core.records import MonthVolume, ScreenedPaper
     from resources.storage import StorageResource
 
     papers, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))

@@ -3,8 +3,8 @@ asset (nor the agents' inputs) depends on the hidden future window or gold."""
 
 import dagster as dg
 
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from pipelines.definitions import ALL_ASSETS, HIDDEN_ASSETS, PUBLIC_ASSETS, defs
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
 
 
 def _graph():

@@ -199,7 +199,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from assets.ranking.elo import run_elo_until_stable  # noqa: E402
 from assets.ranking.judge import llm_judge, offline_judge  # noqa: E402
-from assets.records import Task, TaskOption  # noqa: E402
+from core.records import Task, TaskOption  # noqa: E402
 from resources.llm import LLMClient  # noqa: E402
 
 

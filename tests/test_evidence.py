@@ -9,18 +9,17 @@ import numpy as np
 import pytest
 from sklearn.cluster import KMeans
 
-from assets.corpus.logic import read_jsonl
-from assets.evidence.logic import (
+from assets.evidence.logic import build_evidence, build_evidence_records
+from assets.evidence.quotes import (
     SENTENCE_FIELDS,
-    build_evidence,
-    build_evidence_records,
     classify_contribution,
     extract_paper_evidence,
     paper_source_text,
     split_sentences,
     verify_quote,
 )
-from assets.records import ScreenedPaper, TaxonomyNode
+from core.papers import read_jsonl
+from core.records import ScreenedPaper, TaxonomyNode
 from tests.shared_data import shared_path
 
 CUTOFF = date(2025, 12, 31)

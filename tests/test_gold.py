@@ -9,10 +9,23 @@ from datetime import date, timedelta
 import numpy as np
 import pytest
 
-from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError, assert_clean, check_public_tasks, future_variants
+from assets.gold.leakage import (
+    GOLD_ONLY_KEYS,
+    LeakageError,
+    assert_clean,
+    check_public_tasks,
+    future_variants,
+)
 from assets.gold.logic import build_gold
-from assets.records import (
-    TRAJECTORIES, GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaskOption, TaxonomyNode,
+from core.records import (
+    TRAJECTORIES,
+    GoldTarget,
+    ScreenedPaper,
+    Signal,
+    Task,
+    TaskBuild,
+    TaskOption,
+    TaxonomyNode,
 )
 from tests.shared_data import shared_path
 
@@ -301,9 +314,9 @@ def test_dict_task_with_gold_key_is_flagged():
 
 
 def test_real_sample_end_to_end():
-    from assets.corpus.logic import read_jsonl
-    from assets.records import EvidenceRecord, PaperEvidence
     from assets.tasks.logic import build_tasks
+    from core.papers import read_jsonl
+    from core.records import EvidenceRecord, PaperEvidence
     from resources.embeddings import load_embedder
 
     papers, failures = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))

@@ -7,10 +7,16 @@ from datetime import date, datetime, timezone
 import dagster as dg
 import pytest
 
-from assets.corpus.harvest import (ArxivHarvester, HarvestStore, month_windows, parse_atom, window_query)
-from assets.corpus.http import RetryPolicy
-from pipelines.partitions import partition_key
+from assets.partitions import partition_key
+from core.http import RetryPolicy
 from resources.arxiv import ArxivConfig
+from resources.arxiv_harvest import (
+    ArxivHarvester,
+    HarvestStore,
+    month_windows,
+    parse_atom,
+    window_query,
+)
 from resources.corpus_source import CorpusSourceResource
 from tests.fixtures.arxiv_atom import HERE, arxiv_handler, load_records
 from tests.loopback import Fault, Loopback
@@ -140,7 +146,7 @@ def test_records_without_dates_or_before_1991_are_failure_rows(tmp_path):
 def test_corpus_snapshot_asset_runs_on_a_live_style_arxiv_source(tmp_path):
     """The same asset code path as the shipped corpus, with the source chosen by config."""
     from assets.corpus.definitions import corpus_snapshot
-    from assets.records import DuplicateLink, Failure, ScreenedPaper
+    from core.records import DuplicateLink, Failure, ScreenedPaper
     from resources.embeddings import EmbeddingResource
     from resources.llm import LLMResource
     from resources.storage import StorageResource

@@ -15,9 +15,14 @@ import lancedb
 import pytest
 
 from assets.release.importer import (
-    DOMAIN_MAP, FAMILY_MAP, VENUE_FAMILIES, import_release, map_task, write_import,
+    DOMAIN_MAP,
+    FAMILY_MAP,
+    VENUE_FAMILIES,
+    import_release,
+    map_task,
+    write_import,
 )
-from assets.records import GoldTarget, ScreenedPaper, Task, TaskBuild, TaskRating
+from core.records import GoldTarget, ScreenedPaper, Task, TaskBuild, TaskRating
 
 FIXTURE = Path(__file__).parent / "fixtures" / "foresci_release"
 TASKS, HIDDEN = FIXTURE / "tasks.jsonl", FIXTURE / "tasks_hidden_eval.jsonl"
@@ -114,8 +119,8 @@ def test_write_import_stores_every_partition(tmp_path, imported):
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
     """A cutoff-bound KB of every 5th shipped llm_agent paper up to 2025-08-31."""
-    from assets.corpus.logic import SHIPPED_DIR, read_jsonl
     from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
+    from core.papers import SHIPPED_DIR, read_jsonl
     from resources.embeddings import load_embedder
 
     papers, _ = read_jsonl(SHIPPED_DIR / "llm_agent.jsonl.gz")

@@ -18,9 +18,22 @@ import numpy as np
 import pytest
 
 from assets.judging import llm_judge
-from assets.judging.scoring import (JudgeSettings, fact_agreement, pairwise_comparisons, reference_fact,
-                                    score_answers)
-from assets.records import Answer, GoldClaim, GoldSlot, GoldTarget, Score, Task, TaskOption
+from assets.judging.scoring import (
+    JudgeSettings,
+    fact_agreement,
+    pairwise_comparisons,
+    reference_fact,
+    score_answers,
+)
+from core.records import (
+    Answer,
+    GoldClaim,
+    GoldSlot,
+    GoldTarget,
+    Score,
+    Task,
+    TaskOption,
+)
 from resources.llm import LLMClient
 
 CUTOFF = date(2025, 6, 30)
@@ -313,12 +326,11 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     """The judge_scores asset with a (mocked) judge model: scores, pairwise side table, failures
     and the per-answer cost accounting in its metadata."""
     import dagster as dg
-    import lancedb
 
     from assets.judging.definitions import judge_scores
     from assets.knowledge_base.logic import build_kb, table_name
-    from assets.records import PairwiseComparison, ScreenedPaper
-    from pipelines.partitions import partition_key
+    from assets.partitions import partition_key
+    from core.records import PairwiseComparison, ScreenedPaper
     from resources.embeddings import EmbeddingResource
     from resources.lance import LanceResource
     from resources.llm import LLMResource

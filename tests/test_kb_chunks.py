@@ -15,7 +15,7 @@ from assets.knowledge_base.logic import (
     fuse_weighted,
     split_text,
 )
-from assets.records import PaperFullText, ScreenedPaper, Section
+from core.records import PaperFullText, ScreenedPaper, Section
 from resources.embeddings import load_embedder
 from tests.shared_data import shared_path
 
@@ -138,7 +138,7 @@ def test_rebuild_is_incremental_and_new_rows_join_the_indexes(tmp_path):
 
 
 def test_real_tei_sections_are_chunked_and_searchable(tmp_path):
-    from assets.corpus.fulltext import parse_tei
+    from resources.grobid_tei import parse_tei
 
     tei = shared_path("grobid_tei/arxiv-2312.07559.paperqa.paragraphs.grobid-0.8.1.tei.xml").read_bytes()
     full = parse_tei(tei, "2312.07559")

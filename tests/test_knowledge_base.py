@@ -7,10 +7,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assets.corpus.logic import read_jsonl, screen
-from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, chunk_table_name, table_name
-from assets.records import PaperFullText, Section
-from pipelines.registry import load_registry
+from assets.corpus.logic import screen
+from assets.knowledge_base.logic import (
+    KnowledgeBaseView,
+    build_kb,
+    chunk_table_name,
+    table_name,
+)
+from core.papers import read_jsonl
+from core.records import PaperFullText, Section
+from core.registry import load_registry
 from resources.embeddings import load_embedder
 from tests.shared_data import shared_path
 

@@ -14,10 +14,16 @@ import pytest
 
 from assets.gold import contamination as cp
 from assets.gold.leakage import (
-    LeakageError, assert_clean, check_public_tasks, check_release_texts, cross_task_violations, future_only_terms,
-    novel_term_violations, post_cutoff_labels,
+    LeakageError,
+    assert_clean,
+    check_public_tasks,
+    check_release_texts,
+    cross_task_violations,
+    future_only_terms,
+    novel_term_violations,
+    post_cutoff_labels,
 )
-from assets.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
+from core.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
 from resources.llm import LLMClient
 
 CUTOFF = date(2025, 12, 31)

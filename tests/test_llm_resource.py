@@ -10,7 +10,13 @@ import pytest
 from pydantic import BaseModel
 
 from resources import llm as llm_mod
-from resources.llm import LLMCallError, LLMClient, LLMOfflineError, LLMResource, extract_json
+from resources.llm import (
+    LLMCallError,
+    LLMClient,
+    LLMOfflineError,
+    LLMResource,
+    extract_json,
+)
 
 MODEL = "openai/test-model"
 

@@ -18,11 +18,12 @@ import lancedb
 import pytest
 
 from assets.agents.llm_methods import hybrid_rag
-from assets.corpus.logic import read_jsonl, screen
+from assets.corpus.logic import screen
 from assets.judging.scoring import JudgeSettings, score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
-from assets.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
-from pipelines.registry import load_registry
+from core.papers import read_jsonl
+from core.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
+from core.registry import load_registry
 from resources.embeddings import load_embedder
 from tests.local_llm import local_client, local_llm_server
 from tests.shared_data import shared_path

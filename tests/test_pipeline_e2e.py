@@ -7,17 +7,26 @@ from datetime import date
 import dagster as dg
 import pytest
 
-from assets.corpus.logic import SHIPPED_DIR
-from assets.records import (Answer, EvidenceRecord, GoldTarget, Score, ScreenedPaper, Signal, Task, TaskRating,
-                            TaxonomyNode)
+from assets.partitions import partition_key
+from core.papers import SHIPPED_DIR
+from core.records import (
+    Answer,
+    EvidenceRecord,
+    GoldTarget,
+    Score,
+    ScreenedPaper,
+    Signal,
+    Task,
+    TaskRating,
+    TaxonomyNode,
+)
 from pipelines.definitions import ALL_ASSETS
-from pipelines.partitions import partition_key
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.grobid import GrobidResource
-from resources.semantic_scholar import SemanticScholarResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
+from resources.semantic_scholar import SemanticScholarResource
 from resources.storage import StorageResource
 
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"

@@ -10,17 +10,23 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import gzip
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import dagster as dg
 import pyarrow as pa
 import pytest
 
-from assets.records import Answer, GoldSlot, GoldTarget, Task, TaskOption
-from assets.release.logic import FrozenForecastError, freeze_package, read_frozen, verify_package, write_frozen
+from assets.partitions import partition_key
+from assets.release.logic import (
+    FrozenForecastError,
+    freeze_package,
+    read_frozen,
+    verify_package,
+    write_frozen,
+)
+from core.records import Answer, GoldSlot, GoldTarget, Task, TaskOption
 from pipelines import prospective as pr
-from pipelines.partitions import partition_key
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
@@ -86,7 +92,7 @@ def test_cutoff_sensor_adds_the_latest_harvested_date_once_a_quarter(tmp_path, m
     nxt = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, cursor=C,
                                                                resources={"corpus_source": newer}))
     assert nxt.cursor == "2026-07-01" and list(nxt.dynamic_partitions_requests[0].partition_keys) == ["2026-07-01"]
-    from pipelines.registry import load_registry
+    from core.registry import load_registry
 
     assert load_registry().horizon_months("2026-07-01") == 3
     # a partition that already exists is not requested again
@@ -216,8 +222,7 @@ def test_prospective_demo_on_the_shipped_corpus_2026_05_15(tmp_path, monkeypatch
     """The ForeSci App. G package: cutoff 2026-05-15, window 2026-05-16 .. 2026-08-15, on every
     16th shipped llm_agent paper. Harvest up to the cutoff, sensor + schedule, freeze; then
     the full corpus (to 2026-08-21) arrives, the scoring sensor fires, and the scores exist."""
-    from assets.corpus.logic import SHIPPED_DIR
-    from pipelines.definitions import ALL_ASSETS
+    from core.papers import SHIPPED_DIR
     from resources.lance import LanceResource
     from resources.llm import LLMResource
 

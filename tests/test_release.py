@@ -16,13 +16,26 @@ import dagster as dg
 import pyarrow as pa
 import pytest
 
-from assets.gold.leakage import LeakageError
-from assets.records import GoldClaim, GoldSlot, GoldTarget, ScreenedPaper, Task, TaskOption, TaskRating, TaxonomyNode
+from assets.partitions import partition_key
 from assets.release.definitions import release_package
 from assets.release.logic import (
-    ReleaseImmutableError, publish_release, release_files, release_id, sha256, validate_release,
+    ReleaseImmutableError,
+    publish_release,
+    release_files,
+    release_id,
+    sha256,
+    validate_release,
 )
-from pipelines.partitions import partition_key
+from core.records import (
+    GoldClaim,
+    GoldSlot,
+    GoldTarget,
+    ScreenedPaper,
+    Task,
+    TaskOption,
+    TaskRating,
+    TaxonomyNode,
+)
 from resources.llm import LLMResource
 from resources.storage import PartitionStore, StorageResource
 
@@ -193,7 +206,7 @@ def test_release_asset_refuses_a_leaky_release(tmp_path):
 def test_full_graph_rebuild_gives_a_byte_identical_release(tmp_path):
     """Every asset materialized twice (every 40th paper of the shipped llm_agent corpus) into
     two stores: the release files are byte for byte the same."""
-    from assets.corpus.logic import SHIPPED_DIR
+    from core.papers import SHIPPED_DIR
     from pipelines.definitions import ALL_ASSETS
     from resources.corpus_source import CorpusSourceResource
     from resources.embeddings import EmbeddingResource

@@ -13,10 +13,10 @@ import dagster as dg
 import duckdb
 import pytest
 
-from assets.records import PairwiseComparison, Score, TaskRating
-from assets.release import report
-from assets.release.leaderboard import leaderboard
-from pipelines.partitions import partition_key
+from assets.partitions import partition_key
+from assets.leaderboard import report
+from assets.leaderboard.definitions import leaderboard
+from core.records import PairwiseComparison, Score, TaskRating
 from resources.storage import StorageResource
 
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"

@@ -9,11 +9,18 @@ from datetime import date
 
 import pytest
 
-from assets.corpus.logic import SHIPPED_DIR, read_jsonl
-from assets.corpus.screening import (core_cues, deduplicate, jaccard, llm_screen, offline_screen, screen_corpus,
-                                     title_tokens)
-from assets.records import Paper
-from pipelines.registry import load_registry
+from assets.corpus.screening import (
+    core_cues,
+    deduplicate,
+    jaccard,
+    llm_screen,
+    offline_screen,
+    screen_corpus,
+    title_tokens,
+)
+from core.papers import SHIPPED_DIR, read_jsonl
+from core.records import Paper
+from core.registry import load_registry
 from resources.embeddings import load_embedder
 from resources.llm import LLMClient
 from tests.loopback import Loopback, Reply

@@ -6,11 +6,16 @@ from datetime import date, datetime
 
 import dagster as dg
 
-from assets.corpus.enrich import ObservationStore, S2Client, as_of_cutoff, enrich
-from assets.corpus.http import RetryPolicy
-from assets.records import Failure, PaperMetadata, ScreenedPaper
-from pipelines.partitions import partition_key
+from assets.partitions import partition_key
+from core.http import RetryPolicy
+from core.records import Failure, PaperMetadata, ScreenedPaper
 from resources.semantic_scholar import SemanticScholarResource
+from resources.semantic_scholar_client import (
+    ObservationStore,
+    S2Client,
+    as_of_cutoff,
+    enrich,
+)
 from tests.loopback import Fault, Loopback, Reply
 from tests.shared_data import shared_path
 

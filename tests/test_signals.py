@@ -16,8 +16,12 @@ from assets.evidence.signals import (
     momentum,
     relation_for,
 )
-from assets.evidence.venues import build_venue_profiles, load_venue_lists, venue_similarity
-from assets.records import EvidenceRecord, PaperEvidence, ScreenedPaper, TaxonomyNode
+from assets.evidence.venues import (
+    build_venue_profiles,
+    load_venue_lists,
+    venue_similarity,
+)
+from core.records import EvidenceRecord, PaperEvidence, ScreenedPaper, TaxonomyNode
 from tests.test_evidence import kmeans_taxonomy, sample_papers
 
 CUTOFF = date(2025, 12, 31)

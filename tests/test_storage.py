@@ -6,7 +6,7 @@ import duckdb
 import pyarrow.fs as pafs
 import pytest
 
-from assets.records import Failure, ScreenedPaper, Task, TaskOption
+from core.records import Failure, ScreenedPaper, Task, TaskOption
 from resources.storage import PartitionStore
 
 

@@ -4,7 +4,7 @@ from datetime import date
 
 from assets.ranking.judge import offline_judge
 from assets.ranking.selection import rank_and_select
-from assets.records import Task
+from core.records import Task
 
 
 def _task(task_id: str, family: str) -> Task:

@@ -8,8 +8,13 @@ from datetime import date
 import pytest
 
 from assets.gold.leakage import internal_violations
-from assets.records import EvidenceRecord, PaperEvidence, Signal
-from assets.tasks.logic import MIN_SUPPORT_PAPERS, build_tasks, dimension_of, template_drafter
+from assets.tasks.logic import (
+    MIN_SUPPORT_PAPERS,
+    build_tasks,
+    dimension_of,
+    template_drafter,
+)
+from core.records import EvidenceRecord, PaperEvidence, Signal
 
 DOMAIN = "llm_agent"
 CUTOFF = date(2025, 12, 31)
@@ -212,8 +217,8 @@ def test_leaky_drafter_output_is_dropped():
 # curation knobs
 # ----------------------------------------------------------------------------------------
 
-from assets.records import Failure  # noqa: E402
 from assets.tasks.logic import Curation, clear_decision, premise_ok  # noqa: E402
+from core.records import Failure  # noqa: E402
 
 
 def test_unstable_premise_candidates_are_never_options_and_are_reported():

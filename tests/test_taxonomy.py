@@ -14,7 +14,6 @@ from datetime import date
 import numpy as np
 import pytest
 
-from assets.records import ScreenedPaper
 from assets.taxonomy.logic import (
     DIMENSIONS,
     TaxonomyResult,
@@ -24,6 +23,7 @@ from assets.taxonomy.logic import (
     slice_index,
     slice_starts,
 )
+from core.records import ScreenedPaper
 from tests.shared_data import shared_path
 
 DIM = 32
@@ -228,8 +228,9 @@ def test_empty_or_unusable_input_raises():
 
 @pytest.fixture(scope="module")
 def sample_run():
-    from assets.corpus.logic import read_jsonl, screen
-    from pipelines.registry import load_registry
+    from assets.corpus.logic import screen
+    from core.papers import read_jsonl
+    from core.registry import load_registry
     from resources.embeddings import load_embedder
 
     registry = load_registry()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
+import numpy as np
 import pytest
 
 from assets.taxonomy.llm_mode import TEMPERATURES, ambiguous_routes
@@ -24,8 +25,6 @@ from assets.taxonomy.logic import (
 )
 from tests.shared_data import shared_path
 from tests.test_taxonomy import blob_of, blob_papers, fake_embed
-
-import numpy as np
 
 
 def build_llm(papers, stub, cutoff=date(2025, 12, 31), **kw):
@@ -169,8 +168,8 @@ def test_nodes_created_between_answers_what_emerged_when():
 
 
 def test_llm_mode_on_the_shared_sample_stays_within_budget():
-    from assets.corpus.logic import read_jsonl
-    from assets.records import ScreenedPaper
+    from core.papers import read_jsonl
+    from core.records import ScreenedPaper
     from resources.embeddings import load_embedder
 
     raw, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))

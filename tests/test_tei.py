@@ -6,10 +6,16 @@ from datetime import date
 import dagster as dg
 import pytest
 
-from assets.corpus.fulltext import GrobidService, TEIError, build_fulltext, classify_heading, parse_tei
-from assets.corpus.http import RetryPolicy
-from assets.records import Failure, PaperFullText, ScreenedPaper
-from pipelines.partitions import partition_key
+from assets.partitions import partition_key
+from core.http import RetryPolicy
+from core.records import Failure, PaperFullText, ScreenedPaper
+from resources.grobid_tei import (
+    GrobidService,
+    TEIError,
+    build_fulltext,
+    classify_heading,
+    parse_tei,
+)
 from tests.loopback import Fault, Loopback, Reply
 from tests.shared_data import shared_path
 

@@ -43,7 +43,7 @@ from assets.agents.baselines import (
 )
 from assets.agents.llm_methods import ask, messages_for
 from assets.agents.render import render_answer, schema_for, task_subject, window_phrase
-from assets.records import Answer, Task
+from core.records import Answer, Task
 
 METHOD = "aris"
 

@@ -33,8 +33,8 @@ from assets.agents.render import (
     task_subject,
     window_phrase,
 )
-from assets.corpus.logic import add_months
-from assets.records import Answer, Task
+from core.papers import add_months
+from core.records import Answer, Task
 
 RECENT_MONTHS = 3
 PRIOR_MONTHS = 6

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from assets.agents.llm_methods import ask, evidence_block, final_answer
 from assets.agents.render import render_answer, task_subject
-from assets.records import Answer, Task
+from core.records import Answer, Task
 
 METHOD = "coi"
 

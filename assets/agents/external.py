@@ -41,7 +41,7 @@ from pydantic import BaseModel, Field
 from assets.agents.backbones import BackboneRegistry
 from assets.agents.kbtool import MAX_K, KBTool, TracedKB, hit_dict
 from assets.agents.render import render_answer, schema_for
-from assets.records import Answer, Failure, Task
+from core.records import Answer, Failure, Task
 
 PROTOCOL = "foresci-agent/1"
 MAX_ARTIFACT_CHARS = 100_000

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from assets.agents.render import render_answer, schema_for, task_subject
-from assets.records import Answer, Task
+from core.records import Answer, Task
 
 SYSTEM_PROMPT = (
     "You are an AI research strategist making a forward-looking research judgement. "

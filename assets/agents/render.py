@@ -18,7 +18,7 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from assets.records import Answer, Task, Trajectory
+from core.records import Answer, Task, Trajectory
 
 
 class DirectionAnswer(BaseModel):

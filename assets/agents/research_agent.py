@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from assets.agents.llm_methods import ask, evidence_block, final_answer, retrieve
 from assets.agents.render import render_answer, task_subject, window_phrase
-from assets.records import Answer, Task
+from core.records import Answer, Task
 
 METHOD = "research_agent"
 ACCEPT_AT = 4  # a reviewer's overall score (1-5) at or above which a draft is kept

@@ -38,7 +38,7 @@ from assets.agents.kbtool import TracedKB
 from assets.agents.llm_methods import hybrid_rag, native_llm
 from assets.agents.render import answer_id
 from assets.agents.research_agent import research_agent
-from assets.records import Answer, Failure, Task
+from core.records import Answer, Failure, Task
 
 STAGE = "agent_runs"
 OFFLINE_METHODS = ("momentum", "retrieval")

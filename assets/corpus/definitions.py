@@ -6,19 +6,25 @@ from collections import Counter
 
 import dagster as dg
 
-from assets.corpus.enrich import enrich
-from assets.corpus.fulltext import build_fulltext
 from assets.corpus.logic import monthly_volume, split_at_cutoff, volume_by_label
 from assets.corpus.screening import deduplicate, screen_corpus
-from assets.records import DuplicateLink, MonthVolume, PaperFullText, PaperMetadata, ScreenedPaper
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.registry import load_registry
-from pipelines.stage import Partition, current_partition, md_table, write_failures
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import Partition, current_partition, md_table, write_failures
+from core.records import (
+    DuplicateLink,
+    MonthVolume,
+    PaperFullText,
+    PaperMetadata,
+    ScreenedPaper,
+)
+from core.registry import load_registry
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.grobid import GrobidResource
+from resources.grobid_tei import build_fulltext
 from resources.llm import LLMResource
 from resources.semantic_scholar import SemanticScholarResource
+from resources.semantic_scholar_client import enrich
 from resources.storage import StorageResource
 
 

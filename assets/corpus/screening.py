@@ -34,7 +34,7 @@ from math import ceil
 from pydantic import BaseModel, Field
 
 from assets.corpus.logic import screen
-from assets.records import DuplicateLink, Failure, Paper, ScreenedPaper
+from core.records import DuplicateLink, Failure, Paper, ScreenedPaper
 
 # -- deduplication --------------------------------------------------------------------------
 
@@ -180,7 +180,9 @@ def llm_screen(papers: list[Paper], domain: str, title: str, description: str, c
                batch_size: int = 8, stage: str = "screen") -> tuple[list[ScreenedPaper], list[Failure]]:
     """LLM screen, `batch_size` papers per call. `fallback` (the offline screen, same order)
     is kept for any paper the model did not label; each such paper gets a Failure row."""
-    from resources.llm import LLMCallError  # the doorway's error type (no Dagster needed)
+    from resources.llm import (
+        LLMCallError,  # the doorway's error type (no Dagster needed)
+    )
 
     by_id = {s.arxiv_id: s for s in fallback}
     out: dict[str, ScreenedPaper] = {}

@@ -6,12 +6,19 @@ from collections import Counter
 import dagster as dg
 
 from assets.corpus.logic import monthly_volume
-from assets.evidence.logic import SENTENCE_FIELDS, build_evidence
+from assets.evidence.logic import build_evidence
+from assets.evidence.quotes import SENTENCE_FIELDS
 from assets.evidence.signals import build_signals
 from assets.evidence.venues import VENUE_DIR, build_venue_profiles, load_venue_lists
-from assets.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, TaxonomyNode
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, md_table, write_failures
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import current_partition, md_table, write_failures
+from core.records import (
+    EvidenceRecord,
+    PaperFullText,
+    ScreenedPaper,
+    Signal,
+    TaxonomyNode,
+)
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource

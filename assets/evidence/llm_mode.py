@@ -20,7 +20,7 @@ import json
 
 from pydantic import BaseModel, Field
 
-from assets.evidence.logic import (
+from assets.evidence.quotes import (
     CONTRIBUTION_TYPES,
     SENTENCE_FIELDS,
     classify_contribution,
@@ -29,7 +29,7 @@ from assets.evidence.logic import (
     fulltext_sections,
     verify_quote,
 )
-from assets.records import Failure, PaperEvidence, PaperFullText, ScreenedPaper
+from core.records import Failure, PaperEvidence, PaperFullText, ScreenedPaper
 
 TEMPERATURE = 0.0
 PAYLOAD_MARK = "INPUT:\n"

@@ -27,7 +27,7 @@ from datetime import date
 
 import numpy as np
 
-from assets.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
+from core.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
 
 EPS = 1e-3          # floor of the prior share in growth = recent / prior
 GROWTH_CAP = 10.0   # growth of a node with (almost) no prior papers is capped here

@@ -25,14 +25,14 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel
 
-from assets.records import ScreenedPaper, Signal
+from core.records import ScreenedPaper, Signal
 
 VENUE_DIR = Path(__file__).with_name("venues")
 FAMILIES = ("ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD", "CVPR/ICCV/ECCV")

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from assets.records import Failure, Task
+from core.records import Failure, Task
 
 THRESHOLD = 0.7
 WEIGHTS = {"lcs": 0.4, "tfidf": 0.4, "overlap": 0.2}

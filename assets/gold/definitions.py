@@ -8,9 +8,16 @@ import dagster as dg
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
 from assets.gold.leakage import assert_clean, future_only_terms
 from assets.gold.logic import build_gold
-from assets.records import GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import current_partition
+from core.records import (
+    GoldTarget,
+    ScreenedPaper,
+    Signal,
+    Task,
+    TaskBuild,
+    TaxonomyNode,
+)
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
 

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 
-from assets.records import GoldTarget, Task
+from core.records import GoldTarget, Task
 
 DIMENSIONS = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 GOLD_ONLY_KEYS = frozenset(

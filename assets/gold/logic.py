@@ -50,10 +50,21 @@ from datetime import date
 
 import numpy as np
 
-from assets.corpus.logic import add_months, paper_text
+from assets.corpus.logic import paper_text
 from assets.gold.leakage import FUTURE_VARIANT_KEY
-from assets.records import TRAJECTORIES, GoldClaim, GoldSlot, GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
 from assets.tasks.logic import direction_name, venue_family
+from core.papers import add_months
+from core.records import (
+    TRAJECTORIES,
+    GoldClaim,
+    GoldSlot,
+    GoldTarget,
+    ScreenedPaper,
+    Signal,
+    Task,
+    TaskBuild,
+    TaxonomyNode,
+)
 
 ASSIGN_QUANTILE = 0.25
 RECENT_MONTHS = 3

@@ -3,12 +3,18 @@
 import dagster as dg
 
 from assets.judging.llm_judge import COST_TARGET, PROMPT_VERSIONS
-from assets.judging.scoring import (JudgeSettings, fact_agreement, pairwise_comparisons, prompt_version,
-                                    reference_fact, score_answers)
+from assets.judging.scoring import (
+    JudgeSettings,
+    fact_agreement,
+    pairwise_comparisons,
+    prompt_version,
+    reference_fact,
+    score_answers,
+)
 from assets.knowledge_base.definitions import open_view
-from assets.records import Answer, GoldTarget, PairwiseComparison, Score, Task
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, write_failures
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import current_partition, write_failures
+from core.records import Answer, GoldTarget, PairwiseComparison, Score, Task
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource

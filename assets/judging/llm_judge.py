@@ -35,7 +35,7 @@ from typing import Literal, get_args, get_origin
 from pydantic import BaseModel, Field, create_model
 
 from assets.judging import metrics
-from assets.records import Answer, GoldTarget, Task
+from core.records import Answer, GoldTarget, Task
 
 PROMPT_VERSIONS = {"fact": "fact-batched-v1", "fact_reference": "fact-per-claim-v1",
                    "rubric": "rubric-shared-packet-v1", "rubric_reference": "trace-v1+pers-v1",

@@ -25,7 +25,7 @@ from datetime import date
 from typing import Literal
 
 from assets.judging import diagnostics, llm_judge, metrics
-from assets.records import Answer, Failure, GoldTarget, PairwiseComparison, Score, Task
+from core.records import Answer, Failure, GoldTarget, PairwiseComparison, Score, Task
 
 RANKING_FAMILIES = ("planning", "venue")
 STAGE = "judge_scores"

@@ -5,10 +5,15 @@ import time
 
 import dagster as dg
 
-from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, chunk_table_name, table_name
-from assets.records import PaperFullText, ScreenedPaper
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import Partition, current_partition
+from assets.knowledge_base.logic import (
+    KnowledgeBaseView,
+    build_kb,
+    chunk_table_name,
+    table_name,
+)
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import Partition, current_partition
+from core.records import PaperFullText, ScreenedPaper
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.storage import PartitionStore, StorageResource

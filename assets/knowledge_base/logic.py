@@ -39,7 +39,7 @@ import numpy as np
 import pyarrow as pa
 from pydantic import BaseModel
 
-from assets.records import PaperFullText, ScreenedPaper
+from core.records import PaperFullText, ScreenedPaper
 
 SEARCH_MODES = ("dense", "text", "hybrid")
 FUSIONS = ("weighted", "rrf")

@@ -3,11 +3,11 @@
 
 import dagster as dg
 
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
 from assets.ranking.selection import rank_and_select
-from assets.records import Failure, GoldTarget, Task, TaskRating
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, md_table, write_failures
+from assets.stage import current_partition, md_table, write_failures
+from core.records import Failure, GoldTarget, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource

@@ -20,7 +20,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.records import GoldTarget, Task
+from core.records import GoldTarget, Task
 
 WEIGHTS = {"gold_strength": 0.4, "support": 0.3, "specificity": 0.3}
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 from typing import Callable
 
 from assets.ranking.elo import Judge, run_elo_until_stable, top_n
-from assets.records import Task, TaskRating
+from core.records import Task, TaskRating
 
 
 def rank_and_select(

@@ -6,10 +6,16 @@ import pyarrow as pa
 
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
 from assets.gold.leakage import LeakageError, future_only_terms
-from assets.records import GoldTarget, ScreenedPaper, Task, TaskRating
-from assets.release.logic import publish_release, release_files, release_id, sha256, validate_release
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, write_failures
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.release.logic import (
+    publish_release,
+    release_files,
+    release_id,
+    sha256,
+    validate_release,
+)
+from assets.stage import current_partition, write_failures
+from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
 from resources.llm import LLMResource
 from resources.storage import StorageResource
 

@@ -47,8 +47,17 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from pathlib import Path
 
-from assets.corpus.logic import add_months
-from assets.records import Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild, TaskOption, TaskRating
+from core.papers import add_months
+from core.records import (
+    Failure,
+    GoldClaim,
+    GoldSlot,
+    GoldTarget,
+    Task,
+    TaskBuild,
+    TaskOption,
+    TaskRating,
+)
 
 FAMILY_MAP = {
     "direction_forecasting": "direction",
@@ -378,62 +387,3 @@ def write_import(store, result: ImportResult, *, source: str = "external") -> di
         store.write_records("import_release_failures", d, c, [f for f in result.failures], Failure)
         counts[(d, c)] = len(tasks)
     return counts
-
-
-# --------------------------------------------------------------------------------------
-# command line: `foresci import-release PATH [--hidden PATH] [--domain D] [--cutoff T]`
-# --------------------------------------------------------------------------------------
-
-
-def add_parser(sub) -> None:
-    """Register `import-release` on the `foresci` CLI's subparsers (for pipelines/cli.py)."""
-    p = sub.add_parser("import-release", help="import a release in the ForeSci authors' format")
-    p.add_argument("tasks", help="their public tasks.jsonl")
-    p.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
-    p.add_argument("--domain", help="keep only this foresci domain")
-    p.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")
-    p.set_defaults(func=cmd_import_release)
-
-
-def cmd_import_release(args) -> int:
-    from pipelines.registry import save_user_cutoff
-    from pipelines.resources import default_resources
-
-    result = import_release(args.tasks, args.hidden, domain=args.domain, cutoff=args.cutoff)
-    store = default_resources()["storage"].store()
-    counts = write_import(store, result, source=Path(args.tasks).parent.name)
-    for (d, c), n in counts.items():
-        horizons = {t.horizon for t in result.tasks if t.domain == d and t.cutoff.isoformat() == c}
-        try:
-            save_user_cutoff(c, 3 if horizons == {"3-month"} else 6)
-        except ValueError:
-            pass
-        print(f"{d} @ {c}: {n} tasks, {sum(g.domain == d and g.cutoff.isoformat() == c for g in result.golds)} gold")
-    try:
-        from pipelines.cli import _instance, seed_cutoffs
-
-        seed_cutoffs(_instance(), sorted({c for _, c in counts}))
-    except Exception as exc:  # noqa: BLE001 - the files are written; partitions can be added later
-        print(f"note: could not register the cutoff partitions in Dagster ({exc}); run `foresci add-cutoff`")
-    print(f"{len(result.failures)} failure row(s)")
-    for f in result.failures[:10]:
-        print(f"  {f.item_id}: {f.reason}")
-    print("Next: materialize corpus_snapshot and knowledge_base for each partition, then agent_answers, "
-          "judge_scores and leaderboard (never `tasks`, which would replace the import).")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m assets.release.importer")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_parser(sub)
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(main())

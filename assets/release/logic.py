@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 
 from assets.gold.leakage import GOLD_ONLY_KEYS, check_release_texts
 from assets.judging.metrics import bootstrap_ci
-from assets.records import GoldTarget, Score, Task, TaskRating
+from core.records import GoldTarget, Score, Task, TaskRating
 
 PUBLIC_FILES = ("tasks.jsonl", "kb_manifest.jsonl", "manifest.json")
 HIDDEN_FILES = ("gold.jsonl",)

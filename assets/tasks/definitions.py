@@ -5,10 +5,10 @@ from collections import Counter
 
 import dagster as dg
 
-from assets.records import EvidenceRecord, Signal, Task, TaskBuild
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import current_partition, md_table, write_failures
 from assets.tasks.logic import Curation, build_tasks
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, md_table, write_failures
+from core.records import EvidenceRecord, Signal, Task, TaskBuild
 from resources.llm import LLMResource
 from resources.storage import StorageResource
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from assets.records import BuildStep
 from assets.tasks.logic import Draft, template_drafter
+from core.records import BuildStep
 
 CRITERIA = ("clarity", "clear_decision", "temporal_discipline", "no_internal_ids", "family_fit")
 DEFAULT_THRESHOLD = 0.8

@@ -48,7 +48,15 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from assets.gold.leakage import internal_violations
-from assets.records import BuildStep, EvidenceRecord, Failure, Signal, Task, TaskBuild, TaskOption
+from core.records import (
+    BuildStep,
+    EvidenceRecord,
+    Failure,
+    Signal,
+    Task,
+    TaskBuild,
+    TaskOption,
+)
 
 MIN_SUPPORT_PAPERS = 5
 MIN_OPTIONS, MAX_OPTIONS = 4, 5

@@ -5,10 +5,10 @@ from collections import Counter
 
 import dagster as dg
 
-from assets.records import ScreenedPaper, TaxonomyNode
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import current_partition, md_table, write_failures
 from assets.taxonomy.logic import growth_markdown, induce_taxonomy
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition, md_table, write_failures
+from core.records import ScreenedPaper, TaxonomyNode
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource

@@ -41,7 +41,7 @@ from collections import Counter
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.records import Failure
+from core.records import Failure
 
 TEMPERATURES = {"dimension": 0.0, "route": 0.0, "propose": 0.3, "cluster": 0.0}
 ABSTRACT_CHARS = 700  # abstract characters shown per paper (titles are always whole)

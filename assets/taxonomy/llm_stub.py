@@ -170,7 +170,7 @@ class CountingStubClient:
     @staticmethod
     def _answer_EvidenceBatch(payload: dict) -> dict:
         """Quote the sentence the offline cue rules would pick (always verbatim)."""
-        from assets.evidence.logic import extract_fields_from_text
+        from assets.evidence.quotes import extract_fields_from_text
 
         out = []
         for p in payload["papers"]:

@@ -56,10 +56,21 @@ import numpy as np
 from pydantic import BaseModel, Field
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
-from assets.records import Failure, ScreenedPaper, TaxonomyNode
-from assets.taxonomy.clustering import KMEANS_N_INIT, cluster, cosine_silhouette, spherical_kmeans  # noqa: F401
+from assets.taxonomy.clustering import (  # noqa: F401
+    KMEANS_N_INIT,
+    cluster,
+    cosine_silhouette,
+    spherical_kmeans,
+)
 from assets.taxonomy.slices import (  # noqa: F401  (re-exported: callers import them from here)
-    growth_markdown, growth_table, nodes_created_between, slice_first_day, slice_index, slice_starts)
+    growth_markdown,
+    growth_table,
+    nodes_created_between,
+    slice_first_day,
+    slice_index,
+    slice_starts,
+)
+from core.records import Failure, ScreenedPaper, TaxonomyNode
 
 DIMENSIONS: tuple[str, ...] = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 

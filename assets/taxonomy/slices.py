@@ -8,7 +8,7 @@ from datetime import date
 
 import numpy as np
 
-from assets.records import TaxonomyNode
+from core.records import TaxonomyNode
 
 
 def _quarter(day: date) -> tuple[int, int]:

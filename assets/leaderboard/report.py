@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from assets.judging import diagnostics
 from assets.judging.metrics import bootstrap_ci
-from assets.records import PairwiseComparison, Score
+from core.records import PairwiseComparison, Score
 
 METRICS = ("fact", "fact_precision", "fact_recall", "fta", "trace", "trace_linkage", "pers")
 HEADLINE = ("fact", "fta", "trace", "pers")

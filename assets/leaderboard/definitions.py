@@ -3,12 +3,11 @@
 import dagster as dg
 import pyarrow as pa
 
-from assets.records import PairwiseComparison, Score, TaskRating
-from assets.release import report
-from pipelines.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.stage import current_partition
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.leaderboard import report
+from assets.stage import current_partition
+from core.records import PairwiseComparison, Score, TaskRating
 from resources.storage import StorageResource
-
 
 ARROW_TYPES = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
 

@@ -37,7 +37,7 @@ class Registry(BaseModel):
 
 
 def user_cutoffs_path() -> Path:
-    from resources.paths import state_dir
+    from core.paths import state_dir
 
     return state_dir() / "cutoffs.yaml"
 

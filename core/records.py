@@ -2,7 +2,7 @@
 
 Every stage's logic is a plain function from lists of these records to lists of these
 records; the Dagster assets only load, call and store. Records are stored one row each
-in Parquet (see `assets.tables`): scalar and list-of-scalar fields become columns for
+in Parquet (see `core.tables`): scalar and list-of-scalar fields become columns for
 analysts, and the whole record is kept as JSON in `record_json` so nested fields
 round-trip exactly.
 """

@@ -7,9 +7,9 @@ from datetime import date
 
 import dagster as dg
 
-from assets.corpus.logic import add_months
-from pipelines.partitions import partition_of
-from pipelines.registry import DomainSpec, load_registry
+from assets.partitions import partition_of
+from core.papers import add_months
+from core.registry import DomainSpec, load_registry
 from resources.storage import PartitionStore
 
 
@@ -39,7 +39,7 @@ def current_partition(context: dg.AssetExecutionContext) -> Partition:
 
 def write_failures(store: PartitionStore, asset: str, part: Partition, failures: list) -> str | None:
     """Failure rows go to `<asset>_failures` next to the asset, so nothing is silently lost."""
-    from assets.records import Failure
+    from core.records import Failure
 
     return store.write_records(f"{asset}_failures", part.domain, part.cutoff_key, failures, Failure)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from assets.records import PaperFullText, Section
+from core.records import PaperFullText, Section
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 _WS = re.compile(r"\s+")
@@ -165,7 +165,7 @@ class GrobidService:
                  busy_sleep_s: int = 5, policy=None, session=None, segment_sentences: bool = False):
         import requests
 
-        from assets.corpus.http import RetryPolicy
+        from core.http import RetryPolicy
 
         self.url, self.pdf_url_template = url.rstrip("/"), pdf_url_template
         self.cache_dir = cache_dir
@@ -201,7 +201,7 @@ class GrobidService:
 
     def fulltext(self, arxiv_id: str) -> PaperFullText:
         """TEI for one paper (cache, else PDF + GROBID), parsed; raises FetchError / TEIError."""
-        from assets.corpus.http import FetchError, request
+        from core.http import FetchError, request
 
         cached = self._cache_path(arxiv_id)
         if cached is not None and cached.exists():
@@ -260,8 +260,8 @@ def build_fulltext(papers, service: GrobidService | None, limit: int | None = No
     abstract-only row (with `error`) plus a Failure row; its TEI is not cached, so the
     next run retries exactly those papers.
     """
-    from assets.corpus.http import FetchError
-    from assets.records import Failure
+    from core.http import FetchError
+    from core.records import Failure
 
     reason = "no GROBID url configured" if service is None else service.check()
     if reason:

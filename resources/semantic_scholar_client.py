@@ -31,8 +31,8 @@ from typing import Callable
 
 import requests
 
-from assets.corpus.http import FetchError, RetryPolicy, request
-from assets.records import Failure, PaperMetadata
+from core.http import FetchError, RetryPolicy, request
+from core.records import Failure, PaperMetadata
 
 STAGE = "semantic_scholar"
 FIELDS = "externalIds,venue,publicationVenue,publicationDate,citationCount,openAccessPdf,title"

@@ -33,9 +33,9 @@ from typing import Callable
 
 import requests
 
-from assets.corpus.http import FetchError, RetryPolicy, request
-from assets.corpus.logic import EARLIEST_VALID
-from assets.records import Failure, Paper
+from core.http import FetchError, RetryPolicy, request
+from core.papers import EARLIEST_VALID
+from core.records import Failure, Paper
 
 NS = {
     "atom": "http://www.w3.org/2005/Atom",

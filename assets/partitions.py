@@ -11,7 +11,7 @@ from datetime import date
 
 import dagster as dg
 
-from pipelines.registry import load_registry, parse_cutoff
+from core.registry import load_registry, parse_cutoff
 
 CUTOFF_PARTITIONS = dg.DynamicPartitionsDefinition(name="cutoff")
 DOMAIN_PARTITIONS = dg.StaticPartitionsDefinition(sorted(load_registry().domains))

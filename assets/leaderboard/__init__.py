@@ -1,0 +1,1 @@
+"""Leaderboard stage: per-family method tables with intervals, ratings and the HTML report."""

@@ -1,0 +1,72 @@
+"""Reading paper records and the calendar arithmetic every stage shares.
+
+Malformed input never disappears silently: each bad line becomes a `Failure` row with
+its reason, and the rest of the file is used.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import date
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from core.paths import REPO_ROOT
+from core.records import Failure, Paper
+
+SHIPPED_DIR = REPO_ROOT / "assets" / "corpus" / "shipped"  # the corpus shipped with the product
+EARLIEST_VALID = date(1991, 8, 1)  # arXiv opened in August 1991
+
+
+def read_jsonl(path: Path, stage: str = "corpus") -> tuple[list[Paper], list[Failure]]:
+    """Parse a (gzipped) JSONL file of papers; returns papers and per-line failures."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    papers: list[Paper] = []
+    failures: list[Failure] = []
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for lineno, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            paper, failure = parse_paper_line(line, f"{Path(path).name}:{lineno}", stage)
+            if paper is not None:
+                papers.append(paper)
+            else:
+                failures.append(failure)
+    return papers, failures
+
+
+def parse_paper_line(line: str, where: str, stage: str = "corpus") -> tuple[Paper | None, Failure | None]:
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return None, Failure(stage=stage, item_id=where, reason=f"malformed JSON: {exc.msg}", raw=line[:500])
+    if not isinstance(raw, dict):
+        return None, Failure(stage=stage, item_id=where, reason="line is not a JSON object", raw=line[:500])
+    item = str(raw.get("arxiv_id") or where)
+    if not raw.get("published"):
+        return None, Failure(stage=stage, item_id=item, reason="record has no publication date", raw=line[:500])
+    try:
+        paper = Paper.model_validate({k: v for k, v in raw.items() if k in Paper.model_fields})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        reason = f"invalid field {'.'.join(map(str, first['loc']))}: {first['msg']}"
+        return None, Failure(stage=stage, item_id=item, reason=reason, raw=line[:500])
+    if paper.published < EARLIEST_VALID:
+        return None, Failure(stage=stage, item_id=item, reason=f"date {paper.published} predates arXiv (1991)", raw=line[:500])
+    if not paper.title.strip() or not paper.abstract.strip():
+        return None, Failure(stage=stage, item_id=item, reason="empty title or abstract", raw=line[:500])
+    return paper, None
+
+
+def add_months(day: date, months: int) -> date:
+    """`day` plus whole months, clamped to the month's last day (2025-08-31 + 6 = 2026-02-28)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
