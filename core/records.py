@@ -15,10 +15,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 Label = Literal["core", "support", "excluded"]
-Family = Literal["direction", "bottleneck", "planning", "venue"]
+# A task family's name. Families are plugins (assets/families): the registry, not this
+# type, knows which exist, and every stage that meets a name asks it (unknown -> error).
+Family = str
 Trajectory = Literal["accelerating", "fragmenting", "steady", "cooling"]
 Dimension = Literal["tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains"]
-FAMILIES: tuple[str, ...] = ("direction", "bottleneck", "planning", "venue")
 TRAJECTORIES: tuple[str, ...] = ("accelerating", "fragmenting", "steady", "cooling")
 
 

@@ -16,10 +16,10 @@ from assets.evidence.definitions import evidence_records, research_signals
 from assets.gold.definitions import gold_targets
 from assets.judging.definitions import judge_scores
 from assets.knowledge_base.definitions import knowledge_base
+from assets.leaderboard.definitions import leaderboard
 from assets.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.definitions import task_ranking
 from assets.release.definitions import release_package
-from assets.leaderboard.definitions import leaderboard
 from assets.tasks.definitions import tasks
 from assets.taxonomy.definitions import taxonomy
 from core.registry import load_registry

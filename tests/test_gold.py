@@ -314,6 +314,7 @@ def test_dict_task_with_gold_key_is_flagged():
 
 
 def test_real_sample_end_to_end():
+    from assets.tasks.building import BuildSettings
     from assets.tasks.logic import build_tasks
     from core.papers import read_jsonl
     from core.records import EvidenceRecord, PaperEvidence
@@ -338,8 +339,8 @@ def test_real_sample_end_to_end():
                                       papers=[PaperEvidence(arxiv_id=p.arxiv_id, published=p.published,
                                                             problem=p.abstract.split(". ")[0] + ".",
                                                             method=p.abstract.split(". ")[1] + ".") for p in ps]))
-    tasks, builds = build_tasks(signals, records, domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff,
-                                window_end=window_end, horizon_months=6)
+    tasks, builds, _ = build_tasks(signals, records, BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff,
+                                                                   window_end=window_end, horizon_months=6))
     assert {t.family for t in tasks} == {"direction", "planning"}  # no bottleneck or venue signals given
     golds = build_gold(tasks, builds, signals, [], public, future, load_embedder().encode, cutoff=cutoff, window_end=window_end)
     assert len(golds) == len(tasks)

@@ -8,12 +8,9 @@ from datetime import date
 import pytest
 
 from assets.gold.leakage import internal_violations
-from assets.tasks.logic import (
-    MIN_SUPPORT_PAPERS,
-    build_tasks,
-    dimension_of,
-    template_drafter,
-)
+from assets.families import get_family
+from assets.tasks.building import MIN_SUPPORT_PAPERS, BuildSettings, dimension_of
+from assets.tasks.logic import build_tasks
 from core.records import EvidenceRecord, PaperEvidence, Signal
 
 DOMAIN = "llm_agent"
@@ -73,10 +70,13 @@ def make_inputs(n_papers: int = 12, with_duplicate: bool = False):
     return signals, records
 
 
-def build(signals, records, **kw):
-    args = dict(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END, horizon_months=6)
-    args.update(kw)
-    return build_tasks(signals, records, **args)
+def build(signals, records, drafter=None, failures=None, **kw):
+    settings = BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
+                             horizon_months=6, **kw)
+    tasks, builds, found = build_tasks(signals, records, settings, drafter=drafter)
+    if failures is not None:
+        failures.extend(found)
+    return tasks, builds
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +206,7 @@ def test_leaky_drafter_output_is_dropped():
     signals, records = make_inputs()
 
     def leaky(draft):
-        title, question = template_drafter(draft)
+        title, question = get_family(draft.family).template(draft)
         return title, question + " Hint: see 2026-03-15." if draft.family == "direction" else question
 
     tasks, _ = build(signals, records, drafter=leaky)
@@ -217,7 +217,7 @@ def test_leaky_drafter_output_is_dropped():
 # curation knobs
 # ----------------------------------------------------------------------------------------
 
-from assets.tasks.logic import Curation, clear_decision, premise_ok  # noqa: E402
+from assets.tasks.building import Curation, clear_decision, premise_ok  # noqa: E402
 from core.records import Failure  # noqa: E402
 
 
@@ -249,9 +249,9 @@ def test_unclear_decision_and_duplicate_decisions_are_dropped():
     tasks, _ = build(signals, records)
     t = by_family(tasks, "direction")[0]
     same = t.model_copy(update={"options": [t.options[0], t.options[0].model_copy(update={"option_id": "B"})]})
-    assert "near-identical" in clear_decision(same, Curation())
+    assert "near-identical" in clear_decision(same, get_family("direction"), Curation())
     vague = t.model_copy(update={"question": "Discuss the field."})
-    assert "does not ask" in clear_decision(vague, Curation())
+    assert "does not ask" in clear_decision(vague, get_family("direction"), Curation())
     # a drafter that makes every direction question identical in its decision words still
     # keeps distinct option sets apart; a strict duplicate threshold collapses near-duplicates
     failures: list[Failure] = []

@@ -6,6 +6,7 @@ from collections import Counter
 import dagster as dg
 
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
+from assets.families import all_families
 from assets.gold.leakage import assert_clean, future_only_terms
 from assets.gold.logic import build_gold
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
@@ -24,12 +25,9 @@ from resources.storage import StorageResource
 
 def template_vocabulary() -> list[str]:
     """Texts every task may use whatever the corpus says: instructions, requirements, templates."""
-    from assets.tasks.logic import INSTRUCTIONS, REQUIREMENTS
-
-    return list(INSTRUCTIONS.values()) + [r for reqs in REQUIREMENTS.values() for r in reqs] + [
-        "Which direction gains momentum? accelerating, fragmenting, steady or cooling. Root bottleneck and "
-        "opportunity. research plan. Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV "
-        "ICLR/ICML/NeurIPS SIGIR/KDD"]
+    families = all_families()
+    return [f.instructions for f in families] + [r for f in families for r in f.requirements] + [
+        " ".join(f.vocabulary for f in families if f.vocabulary)]
 
 
 @dg.asset(

@@ -3,8 +3,8 @@
 import dagster as dg
 import pyarrow as pa
 
-from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.leaderboard import report
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
 from core.records import PairwiseComparison, Score, TaskRating
 from resources.storage import StorageResource

@@ -1,4 +1,4 @@
-"""Tasks asset: the public research-decision tasks of the four ForeSci families."""
+"""Tasks asset: the public research-decision tasks of every registered family."""
 
 
 from collections import Counter
@@ -7,7 +7,8 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
-from assets.tasks.logic import Curation, build_tasks
+from assets.tasks.building import BuildSettings, Curation
+from assets.tasks.logic import build_tasks
 from core.records import EvidenceRecord, Signal, Task, TaskBuild
 from resources.llm import LLMResource
 from resources.storage import StorageResource
@@ -56,12 +57,11 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
     curation = Curation(min_option_papers=config.min_option_papers, require_prior_papers=config.require_prior_papers,
                         duplicate_jaccard=config.duplicate_jaccard, family_min=dict(config.family_min),
                         family_max=dict(config.family_max))
-    failures = []
-    built, builds = build_tasks(signals, records, domain=part.domain, domain_title=part.spec.title,
-                                cutoff=part.cutoff, window_end=part.window_end, horizon_months=part.horizon_months,
-                                seed=config.seed, per_family_max=config.per_family_max,
-                                per_family_min=config.per_family_min, drafter=drafter, curation=curation,
-                                failures=failures)
+    settings = BuildSettings(domain=part.domain, domain_title=part.spec.title, cutoff=part.cutoff,
+                             window_end=part.window_end, horizon_months=part.horizon_months, seed=config.seed,
+                             per_family_max=config.per_family_max, per_family_min=config.per_family_min,
+                             curation=curation)
+    built, builds, failures = build_tasks(signals, records, settings, drafter=drafter)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild, visibility="hidden")
     write_failures(store, "tasks", part, failures)

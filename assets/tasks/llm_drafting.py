@@ -26,20 +26,13 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from assets.tasks.logic import Draft, template_drafter
+from assets.families import get_family
+from assets.tasks.building import Draft
 from core.records import BuildStep
 
 CRITERIA = ("clarity", "clear_decision", "temporal_discipline", "no_internal_ids", "family_fit")
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_MAX_ROUNDS = 2
-
-FAMILY_NAMES = {
-    "direction": "Direction Forecasting (choose the candidate most likely to gain momentum, with one trajectory label)",
-    "bottleneck": "Bottleneck-Opportunity Discovery (one root bottleneck and the one-hop opportunity it opens)",
-    "planning": "Strategic Research Planning (rank fixed options for a team planning at the cutoff)",
-    "venue": "Venue-Conditioned Positioning (rank venue families for a project, framing and reviewer risks)",
-}
-
 
 class DraftText(BaseModel):
     title: str = Field(description="a short task title")
@@ -76,11 +69,11 @@ def _sha(messages: list[dict]) -> str:
 def describe(draft: Draft) -> str:
     """The facts a drafter may use, as plain text (nothing internal, nothing after the cutoff)."""
     lines = [
-        f"Family: {FAMILY_NAMES[draft.family]}",
+        f"Family: {get_family(draft.family).title} ({get_family(draft.family).summary})",
         f"Domain: {draft.domain_title}",
         f"Cutoff (last day of visible literature): {draft.cutoff.isoformat()}",
         f"Forecast window: {draft.window_start.isoformat()} to {draft.window_end.isoformat()}",
-        f"Horizon: {draft.horizon_months} months" if draft.family != "venue" else "Horizon: the next venue cycle",
+        "Horizon: " + get_family(draft.family).horizon_text.format(months=draft.horizon_months),
     ]
     if draft.subdirection:
         lines.append(f"Subdirection: {draft.subdirection}")
@@ -149,7 +142,7 @@ class LLMDrafter:
     def __call__(self, draft: Draft) -> DraftResult:
         from resources.llm import LLMCallError
 
-        ref_title, ref_question = template_drafter(draft)
+        ref_title, ref_question = get_family(draft.family).template(draft)
         model = self.client.model
         trace: list[BuildStep] = []
         fam = draft.family

@@ -1,0 +1,77 @@
+"""The TaskFamily protocol: everything that makes one family of tasks what it is.
+
+A family module subclasses `TaskFamily` and registers one instance
+(`assets.families.registry.register_family`). The pipeline (task building, gold, agents,
+judging, release) iterates the registry and calls these hooks; no other module branches
+on a family's name. The protocol is shaped for option-based families (direction,
+planning, venue), open-ended ones (bottleneck) and the open-ended families to come:
+`answer_kind` says what an answer is ("choice", "ranking", "text", "claims", "review",
+"report") and scorers declare which answer kinds or families they apply to.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from core.records import GoldTarget, Signal, Task, TaskBuild
+from core.text import word_set
+
+if TYPE_CHECKING:
+    from assets.gold.measure import GoldContext
+    from assets.tasks.building import Draft, TaskBuilder
+
+AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
+
+
+class TaskFamily(ABC):
+    """One task family. Class attributes describe it; methods build, measure and judge it."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]  # the paper's name, e.g. "Direction Forecasting"
+    summary: ClassVar[str]  # one line: the decision an agent makes
+    answer_kind: ClassVar[AnswerKind]
+    instructions: ClassVar[str]  # public instructions shown with every task
+    requirements: ClassVar[tuple[str, ...]]  # public answer requirements
+    decision_cues: ClassVar[tuple[str, ...]]  # the question must contain one (a clear decision, B.7)
+    horizon_text: ClassVar[str] = "{months} months"  # how the LLM drafter states the horizon
+    rubric_dimensions: ClassVar[dict[str, str]] = {}  # family-specific persuasiveness dimensions (App. C.1)
+    answer_fields: ClassVar[str] = ""  # the structured answer's fields, as told to a model
+    # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
+    vocabulary: ClassVar[str] = ""
+
+    # ---- building (assets/tasks) -------------------------------------------------------
+    @abstractmethod
+    def build(self, builder: TaskBuilder) -> None:
+        """Emit this family's tasks with `builder.emit` / `builder.option_tasks`."""
+
+    @abstractmethod
+    def template(self, draft: Draft) -> tuple[str, str]:
+        """Offline (title, question) for a draft: documented templates, no model."""
+
+    def decision_problem(self, task: Task) -> str | None:
+        """None if the question asks this family's decision, else why not."""
+        q = task.question.lower()
+        if not any(cue in q for cue in self.decision_cues):
+            return f"question does not ask the {self.name} decision"
+        return None
+
+    def decision_signature(self, task: Task, subject: str = "") -> set[str]:
+        """Words that identify the decision a task asks: its option names, else its subject."""
+        if task.options:
+            return set().union(*(word_set(o.text.split(";")[0].split(" (keywords")[0]) for o in task.options))
+        return word_set(subject)
+
+    # ---- hidden gold (assets/gold) -----------------------------------------------------
+    @abstractmethod
+    def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+        """The task's hidden target, measured from the future window in `ctx`."""
+
+    # ---- validity (issue: benchmark validity) ------------------------------------------
+    def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
+        """Family-specific reasons a built task or its gold is not valid (empty: valid)."""
+        return []
+
+    def describe(self) -> dict[str, str]:
+        """One row of `foresci families`."""
+        return {"family": self.name, "title": self.title, "answer": self.answer_kind, "summary": self.summary}

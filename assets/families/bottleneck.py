@@ -1,0 +1,169 @@
+"""Bottleneck-Opportunity Discovery (ForeSci §3.4, App. B.3): the root bottleneck and its opportunity.
+
+One task per well-supported subdirection that has linked bottleneck signals: name one
+root bottleneck and the one-hop opportunity it opens. No options. The gold is the
+linked bottleneck that most of the subdirection's future papers address.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assets.families.base import TaskFamily
+from assets.gold.measure import (
+    ADDRESS_QUANTILE,
+    BOTTLENECK_FULL_SUPPORT,
+    MIN_FUTURE_MAPPED,
+    Candidate,
+    Claims,
+    GoldContext,
+    Slots,
+    assign,
+    insufficient,
+    method_sentence,
+    new_subdirections,
+    pct,
+    top_terms,
+    unit,
+)
+from assets.tasks.building import (
+    MIN_SUPPORT_PAPERS,
+    SAME_SUBDIRECTION_OVERLAP,
+    Draft,
+    TaskBuilder,
+    direction_name,
+    evidence_item_ids,
+    overlap,
+    support_papers,
+)
+from core.records import GoldTarget, Signal, Task, TaskBuild
+
+
+class BottleneckFamily(TaskFamily):
+    name = "bottleneck"
+    title = "Bottleneck-Opportunity Discovery"
+    summary = "one root bottleneck and the one-hop opportunity it opens"
+    answer_kind = "text"
+    instructions = (
+        "Use only the evidence available up to the cutoff. Name one root bottleneck of the "
+        "subdirection (a cause, not a symptom), explain why it is root using cited limitations, and "
+        "describe the one-hop opportunity that opens if it is reduced, with the mechanism that would "
+        "reduce it and how the opportunity would be adopted."
+    )
+    requirements = (
+        "one root bottleneck, stated as a cause",
+        "cited pre-cutoff evidence that the bottleneck recurs",
+        "the one-hop opportunity that opens if the bottleneck is reduced",
+        "the mechanism (method or resource) that would reduce it",
+        "an adoption pathway: who would use the opportunity first and how it would be validated",
+    )
+    decision_cues = ("bottleneck",)
+    vocabulary = "Root bottleneck and opportunity."
+
+    def build(self, builder: TaskBuilder) -> None:
+        bottlenecks = builder.by_kind.get("bottleneck", [])
+        st = builder.settings
+
+        def linked(c: Signal) -> list[Signal]:
+            nodes = set(c.node_ids)
+            return [b for b in bottlenecks if nodes & (set(b.node_ids) | set(b.details.get("nodes", [])))]
+
+        ranked = sorted(((c, linked(c)) for c in builder.candidates),
+                        key=lambda x: (-len(x[1]), -len(x[0].paper_ids), x[0].signal_id))
+        chosen: list[Signal] = []
+        for cand, bns in ranked:
+            if builder.full(self.name):
+                break
+            if not bns or any(overlap(cand, c) > SAME_SUBDIRECTION_OVERLAP for c in chosen):
+                continue
+            support, n_support = support_papers([cand], builder.records_by_node)
+            if n_support < MIN_SUPPORT_PAPERS:
+                continue
+            draft = builder.draft(self.name, subdirection=direction_name(cand))
+            ev = evidence_item_ids(builder.records_by_node, cand.node_ids, set(support))
+            if builder.emit(self, draft, [], {}, [cand] + bns, support, ev, f"{st.horizon_months}-month",
+                            subject=direction_name(cand)):
+                chosen.append(cand)
+
+    def template(self, draft: Draft) -> tuple[str, str]:
+        ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
+        title = f"Root bottleneck and opportunity in {draft.subdirection}"
+        question = (
+            f"In {draft.subdirection} ({dom}), as of {cut}, identify one root bottleneck and the one-hop "
+            f"opportunity that opens if it is reduced. The opportunity should be one that work published "
+            f"between {ws} and {we} could realise."
+        )
+        return title, question
+
+    def decision_problem(self, task: Task) -> str | None:
+        problem = super().decision_problem(task)
+        if problem is None and "opportunit" not in task.question.lower():
+            return "bottleneck question does not ask for the opportunity"
+        return problem
+
+    def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+        return bottleneck_gold(ctx, task, build, signals)
+
+
+def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+    """The most-addressed linked bottleneck of the subdirection in the window (rules in `assets.gold.measure`)."""
+    claims, slots = Claims(task.task_id), Slots()
+    scope = f"{task.window_start} to {task.window_end}"
+    used = [signals[s] for s in build.signal_ids if s in signals]
+    cand_sig = next((s for s in used if s.kind == "candidate_direction"), None)
+    bns = [s for s in used if s.kind == "bottleneck"]
+    numbers: dict[str, float] = {"n_future_total": float(len(ctx.future)), "n_bottlenecks": float(len(bns))}
+    if cand_sig is None or not bns:
+        return insufficient(task, claims, "the task has no subdirection or bottleneck signals", numbers, [])
+    cand = Candidate(ctx, cand_sig)
+    rows = np.where(assign(ctx.fut_vecs, [cand]) == 0)[0]
+    numbers["n_future_subdirection"] = float(len(rows))
+    future_ids = sorted(ctx.future[i].arxiv_id for i in rows)
+    sub = direction_name(cand_sig)
+    if len(rows) < MIN_FUTURE_MAPPED:
+        return insufficient(task, claims, f"only {len(rows)} future papers fall in {sub}", numbers, future_ids)
+    B = np.stack([unit(ctx.embed_centred([b.title] + list(b.details.get("quotes", []) or [b.summary])).mean(axis=0)) for b in bns])
+    sims_all = ctx.fut_vecs @ B.T  # (all future papers, bottlenecks)
+    thresholds = np.quantile(sims_all, ADDRESS_QUANTILE, axis=0)
+    sims = sims_all[rows]  # the subdirection's future papers
+    nearest = sims.argmax(axis=1)
+    addresses = sims[np.arange(len(rows)), nearest] >= thresholds[nearest]
+    nearest = np.where(addresses, nearest, -1)
+    counts = np.bincount(nearest[nearest >= 0], minlength=len(bns))
+    numbers["n_future_addressing"] = float(counts.sum())
+    if counts.sum() < MIN_FUTURE_MAPPED:
+        return insufficient(task, claims, f"only {int(counts.sum())} future papers in {sub} address its bottlenecks",
+                             numbers, future_ids)
+    mean_sim = np.array([sims[nearest == j, j].mean() if counts[j] else 0.0 for j in range(len(bns))])
+    order = sorted(range(len(bns)), key=lambda j: (-counts[j], -mean_sim[j], bns[j].signal_id))
+    for j, b in enumerate(bns):
+        numbers[f"addressed:{j}"] = float(counts[j])
+    root = order[0]
+    b = bns[root]
+    addressing = rows[nearest == root]
+    addressing = addressing[np.argsort(-np.round(sims[nearest == root, root], 6), kind="stable")]
+    top_papers = [ctx.future[i] for i in addressing[:3]]
+    quotes = list(b.details.get("quotes", []))[:3] or [b.summary]
+    slots.add("root_bottleneck", [b.title, *quotes])
+    terms = top_terms([p.title + " " + p.abstract for p in top_papers], ctx.fut_df, len(ctx.future), k=4)
+    slots.add("opportunity", [], [p.title for p in top_papers] + ([" / ".join(terms)] if terms else []))
+    mechanisms = [m for p in top_papers if (m := method_sentence(p.abstract))]
+    slots.add("mechanism", [], mechanisms[:2])
+    claims.add(f"Before {task.cutoff}, {int(b.stats.get('recurrence', len(b.paper_ids)))} papers reported the limitation "
+               f"'{b.title}' in {sub}.", "historical", "pre-cutoff", 0.4)
+    claims.add(f"Between {task.window_start} and {task.window_end}, the most-addressed bottleneck in {sub} was '{b.title}', targeted by "
+               f"{int(counts[root])} new papers.", "future-realisation", scope, 1.0)
+    claims.add(f"{int(counts[root])} of {len(rows)} new papers in {sub} ({pct(counts[root] / len(rows))}) address "
+               f"'{b.title}'.", "statistical", scope, 0.6)
+    if terms:
+        claims.add(f"Reducing '{b.title}' opened work on {', '.join(terms)}.", "future-realisation", scope, 0.8)
+    for terms_new in new_subdirections(ctx, cand, rows)[:2]:
+        claims.add(f"New subdirection '{' / '.join(terms_new)}' emerged under {sub}.", "taxonomy", scope, 0.5)
+    c1 = int(counts[root])
+    c2 = int(counts[order[1]]) if len(order) > 1 else 0
+    margin = (c1 - c2) / c1 if c1 else 0.0
+    strength = min(1.0, c1 / BOTTLENECK_FULL_SUPPORT) * (0.25 + 0.75 * margin)
+    numbers.update({"margin": round(margin, 5), **slots.flags})
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      preferred_ranking=[bns[j].title for j in order], slots=slots.slots, claims=claims.items,
+                      numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4))

@@ -1,0 +1,54 @@
+"""Direction Forecasting (ForeSci §3.4, App. B.3): which candidate direction gains momentum.
+
+Options are 4-5 candidate directions of the SAME taxonomy dimension; option sets mix
+high- and low-growth candidates so that "pick the highest pre-cutoff growth" is not a
+trivial answer (`assets.tasks.building.sample_option_sets`). The answer is one option
+and one trajectory label; the gold is each option's momentum over the window
+(`assets.families.momentum`).
+"""
+
+from __future__ import annotations
+
+from assets.families.base import TaskFamily
+from assets.families.momentum import option_momentum
+from assets.gold.measure import GoldContext
+from assets.tasks.building import Draft, TaskBuilder, direction_text
+from core.records import GoldTarget, Signal, Task, TaskBuild
+
+
+class DirectionFamily(TaskFamily):
+    name = "direction"
+    title = "Direction Forecasting"
+    summary = "choose the candidate most likely to gain momentum, with one trajectory label"
+    answer_kind = "choice"
+    instructions = (
+        "Use only the evidence available up to the cutoff (the offline knowledge base and the support "
+        "packet). Choose exactly one option, give one trajectory label (accelerating, fragmenting, "
+        "steady or cooling) for it, and justify the choice with cited pre-cutoff evidence: growth "
+        "signals, method developments and open bottlenecks. Say what would make you wrong."
+    )
+    requirements = (
+        "one chosen option id",
+        "one trajectory label for the chosen option: accelerating, fragmenting, steady or cooling",
+        "a rationale that cites pre-cutoff papers from the knowledge base",
+        "the main competing option and why it ranks lower",
+        "uncertainty: what evidence would change the forecast",
+    )
+    decision_cues = ("which", "choose", "gain momentum")
+    vocabulary = "Which direction gains momentum? accelerating, fragmenting, steady or cooling."
+
+    def build(self, builder: TaskBuilder) -> None:
+        builder.option_tasks(self, direction_text, builder.candidates)
+
+    def template(self, draft: Draft) -> tuple[str, str]:
+        ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
+        title = f"Which {dom} direction gains momentum after {cut}?"
+        question = (
+            f"Between {ws} and {we}, which of these research directions in {dom} is most likely to gain "
+            f"momentum, i.e. to take a larger share of new {dom} papers than it held just before {cut}? "
+            "Choose one option and give one trajectory label for it (accelerating, fragmenting, steady or cooling)."
+        )
+        return title, question
+
+    def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+        return option_momentum(ctx, task, build, signals, "primary_direction")[0]

@@ -1,0 +1,124 @@
+"""Momentum of candidate directions after the cutoff: the gold of option families.
+
+Direction and planning tasks both offer candidate directions as options; their gold is
+each option's volume-normalised momentum over the window (rules in
+`assets.gold.measure`'s docstring).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assets.gold.measure import (
+    ACCELERATING_MIN,  # noqa: F401
+    FULL_SUPPORT,
+    MIN_FUTURE_MAPPED,
+    NEIGHBOUR_RATIO,
+    RECENT_MONTHS,
+    ZERO_PRIOR_SMOOTHING,
+    Candidate,
+    Claims,
+    GoldContext,
+    Slots,
+    assign,
+    insufficient,
+    new_subdirections,
+    pct,
+    trajectory_of,
+)
+from assets.tasks.building import direction_name
+from core.records import TRAJECTORIES, GoldTarget, Signal, Task, TaskBuild
+
+
+def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal],
+                    primary_slot: str) -> tuple[GoldTarget, str | None]:
+    """Gold of a task whose options are candidate directions, and the top option's name
+    (None when the window holds too little evidence). See `assets.gold.measure`."""
+    prior_from = ctx.prior_from
+    claims, slots = Claims(task.task_id), Slots()
+    scope = f"{task.window_start} to {task.window_end}"
+    opts = [o for o in task.options if build.option_signal_ids.get(o.option_id) in signals]
+    cands = [Candidate(ctx, signals[build.option_signal_ids[o.option_id]]) for o in opts]
+    fut_assign = assign(ctx.fut_vecs, cands)
+    rec_assign = assign(ctx.pub_vecs[ctx.recent_idx], cands) if len(ctx.recent_idx) else np.zeros(0, int)
+    n_future, n_recent = len(ctx.future), len(ctx.recent_idx)
+    drift = ctx.coverage_drift(signals) if prior_from == "recomputed" else 1.0
+    numbers: dict[str, float] = {"n_future_total": float(n_future), "n_recent_public": float(n_recent),
+                                 "n_future_mapped": float((fut_assign >= 0).sum()), "coverage_drift": round(drift, 5)}
+    rows: dict[str, np.ndarray] = {}
+    stats: dict[str, dict] = {}
+    for j, (o, c) in enumerate(zip(opts, cands)):
+        fr = np.where(fut_assign == j)[0]
+        rows[o.option_id] = fr
+        f_share = len(fr) / n_future if n_future else 0.0
+        prior_count = int((rec_assign == j).sum())
+        if prior_from == "signal" or n_recent == 0:
+            p_share = float(c.signal.stats.get("share_recent", 0.0))
+        else:
+            p_share = max(prior_count, ZERO_PRIOR_SMOOTHING) / n_recent
+        if p_share <= 0:
+            p_share = ZERO_PRIOR_SMOOTHING / max(n_recent, 1)
+        raw_momentum = f_share / p_share
+        momentum = raw_momentum / drift
+        coh_f = float((ctx.fut_vecs[fr] @ c.centroid).mean()) if len(fr) and c.centroid is not None else c.cohesion_pre
+        new = new_subdirections(ctx, c, fr)
+        traj = trajectory_of(momentum, len(new), c.cohesion_pre - coh_f)
+        stats[o.option_id] = dict(m=momentum, f=f_share, p=p_share, n=len(fr), new=new, traj=traj)
+        oid = o.option_id
+        numbers.update({f"momentum:{oid}": round(momentum, 5), f"momentum_raw:{oid}": round(raw_momentum, 5), f"future_share:{oid}": round(f_share, 6),
+                        f"prior_share:{oid}": round(p_share, 6), f"future_count:{oid}": float(len(fr)),
+                        f"prior_count:{oid}": float(prior_count), f"public_papers:{oid}": float(c.n_public),
+                        f"threshold:{oid}": round(c.threshold, 5), f"cohesion_pre:{oid}": round(c.cohesion_pre, 5),
+                        f"cohesion_future:{oid}": round(coh_f, 5), f"new_subdirections:{oid}": float(len(new)),
+                        f"trajectory:{oid}": float(TRAJECTORIES.index(traj))})
+    future_ids = [ctx.future[i].arxiv_id for i in np.where(fut_assign >= 0)[0]]
+    ranking = sorted(stats, key=lambda k: (-stats[k]["m"], -stats[k]["n"], k))
+    if len(future_ids) < MIN_FUTURE_MAPPED or not ranking:
+        gold = insufficient(task, claims, f"only {len(future_ids)} future papers map to the options", numbers, future_ids)
+        gold.preferred_ranking = ranking
+        return gold, None
+    name = {o.option_id: direction_name(signals[build.option_signal_ids[o.option_id]]) for o in opts}
+    text = {o.option_id: o.text for o in opts}
+    top, second = ranking[0], ranking[1] if len(ranking) > 1 else None
+    st = stats[top]
+    top_sig = signals[build.option_signal_ids[top]]
+
+    def top_titles(oid: str, k: int = 2) -> list[str]:
+        c = cands[[o.option_id for o in opts].index(oid)]
+        fr = rows[oid]
+        order = fr[np.argsort(-np.round(ctx.fut_vecs[fr] @ c.centroid, 6), kind="stable")] if len(fr) else fr
+        return [ctx.future[i].title for i in order[:k]]
+
+    slots.add(primary_slot, [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])], top_titles(top))
+    slots.add("trajectory", [f"{name[top]} is {st['traj']}", f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
+    if second and stats[second]["m"] >= NEIGHBOUR_RATIO * st["m"]:
+        slots.add("neighbour", [text[second], name[second]], top_titles(second))
+
+    # claims bank
+    for oid in ranking:
+        sig = signals[build.option_signal_ids[oid]]
+        claims.add(f"Before {task.cutoff}, {name[oid]} had {len(sig.paper_ids)} papers in the domain.",
+                   "historical", "pre-cutoff", 0.3)
+    claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {name[top]} held {pct(st['p'])} of new papers in the domain.",
+               "historical", "pre-cutoff", 0.4)
+    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} gained the largest volume-normalised share among the options "
+               f"(momentum {st['m']:.2f}).", "future-realisation", scope, 1.0)
+    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8)
+    verb = "rose" if st["f"] >= st["p"] else "fell"
+    claims.add(f"{name[top]}'s share of the domain's papers {verb} from {pct(st['p'])} to {pct(st['f'])} "
+               f"({st['n']} papers in the window).", "statistical", scope, 0.6)
+    last = ranking[-1]
+    if last != top:
+        sl = stats[last]
+        claims.add(f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}; share "
+                   f"{pct(sl['p'])} to {pct(sl['f'])}).", "statistical", scope, 0.4)
+    for oid in ranking[:2]:
+        for terms in stats[oid]["new"][:2]:
+            claims.add(f"New subdirection '{' / '.join(terms)}' emerged under {name[oid]}.", "taxonomy", scope, 0.5)
+    margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
+    strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
+    numbers["margin"] = round(margin, 5)
+    numbers.update(slots.flags)
+    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      preferred_ranking=ranking, trajectory=st["traj"], slots=slots.slots, claims=claims.items,
+                      numbers=numbers, future_paper_ids=sorted(future_ids), strength=round(float(strength), 4)), name[top]

@@ -1,0 +1,83 @@
+"""Strategic Research Planning (ForeSci §3.4, App. B.4): rank candidate directions for a team.
+
+Options are 4-5 candidate directions, each shown with its feasibility note (support,
+maturity, dependencies, risks), for a team of N researchers planning the next horizon.
+The gold ranking is the options' momentum over the window (`assets.families.momentum`),
+plus claims about the top option's dependencies and risks known before the cutoff.
+"""
+
+from __future__ import annotations
+
+from assets.families.base import TaskFamily
+from assets.families.momentum import option_momentum
+from assets.gold.measure import Claims, GoldContext
+from assets.tasks.building import (
+    MIN_OPTIONS,
+    Draft,
+    TaskBuilder,
+    direction_text,
+    feasibility_note,
+)
+from core.records import GoldTarget, Signal, Task, TaskBuild
+
+
+class PlanningFamily(TaskFamily):
+    name = "planning"
+    title = "Strategic Research Planning"
+    summary = "rank fixed options for a team planning at the cutoff"
+    answer_kind = "ranking"
+    instructions = (
+        "Use only the evidence available up to the cutoff. Rank all options from highest to lowest "
+        "priority for the team, and give a concrete plan for the top option. Ground each judgement in "
+        "cited pre-cutoff evidence about support, maturity, dependencies and risks."
+    )
+    requirements = (
+        "a ranking of all option ids, highest priority first",
+        "milestones for the top option over the horizon",
+        "dependencies (data, tools, compute, prior results) of the top option",
+        "risks and their mitigations",
+        "go/no-go criteria with measurable thresholds",
+    )
+    decision_cues = ("rank", "priorit")
+    vocabulary = "research plan."
+
+    def build(self, builder: TaskBuilder) -> None:
+        feas = builder.feas_by_node
+        pool = builder.candidates
+        if feas:
+            with_feas = [c for c in pool if any(n in feas for n in c.node_ids)]
+            pool = with_feas if len(with_feas) >= MIN_OPTIONS else pool
+
+        def text_of(s: Signal) -> str:
+            note = feasibility_note(s, next((feas[n] for n in s.node_ids if n in feas), None))
+            return f"{direction_text(s, 3)} Feasibility: {note}"
+
+        builder.option_tasks(self, text_of, pool, extra_signals=lambda s: [feas[n] for n in s.node_ids if n in feas])
+
+    def template(self, draft: Draft) -> tuple[str, str]:
+        ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
+        title = f"{draft.horizon_months}-month research plan in {dom} from {cut}"
+        question = (
+            f"As of {cut}, rank these options for a team of {draft.team_size} researchers planning the next "
+            f"{draft.horizon_months} months ({ws} to {we}) of {dom} research, and plan the top option."
+        )
+        return title, question
+
+    def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+        gold, top_name = option_momentum(ctx, task, build, signals, "top_priority")
+        if top_name is None:
+            return gold
+        claims = Claims(task.task_id)
+        claims.items = gold.claims
+        scope = f"{task.window_start} to {task.window_end}"
+        top_sig = signals[build.option_signal_ids[gold.preferred_ranking[0]]]
+        claims.add(f"{top_name} should be the top priority for a plan starting after {task.cutoff}.",
+                   "future-realisation", scope, 0.9)
+        feas = [s for s in signals.values() if s.kind == "feasibility" and set(s.node_ids) & set(top_sig.node_ids)]
+        for f in feas[:1]:
+            for dep in f.details.get("dependencies", [])[:2]:
+                claims.add(f"A dependency of {top_name} before {task.cutoff}: {dep}.", "historical", "pre-cutoff", 0.3)
+            for risk in f.details.get("risks", [])[:2]:
+                claims.add(f"A risk of {top_name} before {task.cutoff}: {risk}.", "historical", "pre-cutoff", 0.3)
+        gold.claims = claims.items
+        return gold

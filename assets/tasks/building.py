@@ -1,0 +1,453 @@
+"""Task building machinery shared by every family (ForeSci §3.4, Appendix B.7).
+
+A family module (`assets/families/<name>.py`) decides WHAT its tasks ask: which signals
+make a task, its options, its template text. This module does the rest, the same for
+every family: the support packet, option-set sampling, drafting (template or LLM),
+curation and the construction record.
+
+Curation (B.7) checks three properties before a task is kept (`Curation` holds the knobs):
+* a stable historical premise: every candidate behind the task has >= `min_option_papers`
+  pre-cutoff papers, some of them from before the recent window (`share_prior` > 0: the
+  direction did not appear only in the last months), and the task has >=
+  MIN_SUPPORT_PAPERS support papers;
+* a clear decision: option texts are distinct (word-set Jaccard below `option_jaccard`)
+  and the question asks the family's decision (`TaskFamily.decision_problem`);
+* enough future evidence to validate: measured later (gold strength > 0), and the ranking
+  stage never releases a task with strength 0.
+Duplicates (two tasks asking the same decision: the same option set, the same or an
+entangled subdirection, or a decision signature with Jaccard >= `duplicate_jaccard`) are
+dropped; each family is capped at `per_family_max` (per-family overrides in
+`Curation.family_max`), and a family that ends below its minimum is reported as a
+`Failure` row, as is every dropped draft. Public text never carries node ids, "ev:"
+record ids or signal ids: the support packet lists papers and paper-level evidence ids
+"<arxiv_id>#<field>" (a field of that paper's `PaperEvidence`), while the record ids
+stay in `TaskBuild`.
+
+Whatever a drafter writes is checked by `internal_violations` (internal ids, post-cutoff
+dates) and the family's decision check; a failing LLM draft falls back to the template,
+any other failing draft is dropped, not repaired silently.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from assets.gold.leakage import internal_violations
+from core.records import (
+    BuildStep,
+    EvidenceRecord,
+    Failure,
+    Signal,
+    Task,
+    TaskBuild,
+    TaskOption,
+)
+from core.text import jaccard, word_set
+
+if TYPE_CHECKING:  # the family protocol is only a type here: families import this module
+    from assets.families.base import TaskFamily
+
+MIN_SUPPORT_PAPERS = 5
+MIN_OPTIONS, MAX_OPTIONS = 4, 5
+MAX_SUPPORT_PAPERS = 40  # support packet size shown to the agent (after the minimum check)
+MAX_SUPPORT_EVIDENCE = 80
+MAX_OVERLAP = 0.6  # two candidates sharing > 60% of the smaller one's papers (parent/child) never share a task
+SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
+TEAM_SIZES = (3, 4, 5, 6, 8)
+EVIDENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation", "contribution_type")
+OPTION_LETTERS = "ABCDE"
+
+
+@dataclass
+class Draft:
+    """What a drafter needs to write one task; the template drafter fills the fields."""
+
+    family: str
+    domain_title: str
+    cutoff: date
+    window_start: date
+    window_end: date
+    horizon_months: int
+    options: list[TaskOption] = field(default_factory=list)
+    subdirection: str = ""
+    team_size: int = 0
+    project: str = ""
+
+
+Drafter = Callable[[Draft], "tuple[str, str] | object"]  # draft -> (title, question) or a DraftResult
+
+
+@dataclass
+class Curation:
+    """Curation knobs (ForeSci B.7); defaults are the documented ones."""
+
+    min_option_papers: int = 3
+    require_prior_papers: bool = True  # the candidate has papers before the recent window (share_prior > 0)
+    duplicate_jaccard: float = 0.8  # two tasks' decision signatures this similar: duplicates
+    option_jaccard: float = 0.8  # two options of one task this similar: no clear decision
+    family_min: dict[str, int] = field(default_factory=dict)  # per-family overrides of per_family_min
+    family_max: dict[str, int] = field(default_factory=dict)  # per-family overrides of per_family_max
+
+
+@dataclass
+class BuildSettings:
+    """What a partition's task build needs besides its inputs (was 13 loose parameters)."""
+
+    domain: str
+    domain_title: str
+    cutoff: date
+    window_end: date
+    horizon_months: int
+    seed: int = 0
+    per_family_max: int = 8
+    per_family_min: int = 1
+    curation: Curation = field(default_factory=Curation)
+
+    @property
+    def window_start(self) -> date:
+        return self.cutoff + timedelta(days=1)
+
+    def family_max(self, family: str) -> int:
+        return self.curation.family_max.get(family, self.per_family_max)
+
+    def family_min(self, family: str) -> int:
+        return self.curation.family_min.get(family, self.per_family_min)
+
+
+def premise_ok(signal: Signal, curation: Curation) -> bool:
+    """Stable historical premise: enough pre-cutoff papers, not all of them recent (missing stats pass).
+
+    (The taxonomy's `age_months` is when a node was created, which finer slices near the
+    cutoff make recent for long-standing topics, so the premise uses the papers instead.)
+    """
+    n = signal.stats.get("n_papers", float(len(signal.paper_ids)))
+    prior_ok = not curation.require_prior_papers or signal.stats.get("share_prior", 1.0) > 0
+    return n >= curation.min_option_papers and prior_ok
+
+
+def near_identical_options(task: Task, curation: Curation) -> str | None:
+    """None if the task's options are distinct, else which two are near-identical."""
+    sets = [word_set(o.text.split(" Feasibility:")[0]) for o in task.options]
+    for i in range(len(sets)):
+        for j in range(i + 1, len(sets)):
+            if jaccard(sets[i], sets[j]) >= curation.option_jaccard:
+                return f"options {task.options[i].option_id} and {task.options[j].option_id} are near-identical"
+    return None
+
+
+def clear_decision(task: Task, family: TaskFamily, curation: Curation) -> str | None:
+    """None if the task asks one clear decision, else the reason it does not."""
+    return family.decision_problem(task) or near_identical_options(task, curation)
+
+
+# --------------------------------------------------------------------------------------
+# readable text from signals (never ids)
+# --------------------------------------------------------------------------------------
+
+_ID_LIKE = re.compile(r"(?<![A-Za-z0-9])(?:ev|sig):\S+|\b[a-z0-9_]+:[a-z_]+:[\w:.\-]*")
+
+
+def clean_text(text: str) -> str:
+    """Drop id-like tokens a signal's text might carry, and squeeze whitespace."""
+    return " ".join(_ID_LIKE.sub("", text or "").split())
+
+
+def direction_name(signal: Signal) -> str:
+    """The candidate's label terms, e.g. 'tool use / function calling / api'."""
+    name = clean_text(signal.title).strip(" /")
+    return name or clean_text(signal.summary)[:80]
+
+
+def direction_text(signal: Signal, max_keywords: int = 5) -> str:
+    """Option text: label terms + keywords + one representative title as "e.g."."""
+    name = direction_name(signal)
+    in_name = set(re.findall(r"[a-z0-9]+", name.lower()))
+    keywords = [clean_text(k) for k in signal.details.get("keywords", [])]
+    keywords = [k for k in keywords if k and not set(re.findall(r"[a-z0-9]+", k.lower())) <= in_name][:max_keywords]
+    text = name[:1].upper() + name[1:]
+    if keywords:
+        text += f" (keywords: {', '.join(keywords)})"
+    titles = [clean_text(t) for t in signal.details.get("representative_titles", []) if clean_text(t)]
+    if titles:
+        text += f'; e.g. "{titles[0]}"'
+    return text
+
+
+def dimension_of(signal: Signal) -> str:
+    """Taxonomy dimension of a candidate, read from its node id "<domain>:<dimension>:..."."""
+    for node in signal.node_ids:
+        parts = node.split(":")
+        if len(parts) >= 3:
+            return parts[1]
+    return "all"
+
+
+def overlap(a: Signal, b: Signal) -> float:
+    """|papers(a) ∩ papers(b)| / min size: 1.0 for a node and its child."""
+    pa, pb = set(a.paper_ids), set(b.paper_ids)
+    if not pa or not pb:
+        return 0.0
+    return len(pa & pb) / min(len(pa), len(pb))
+
+
+def feasibility_note(candidate: Signal, feasibility: Signal | None) -> str:
+    if feasibility is None:
+        return f"Support: {len(candidate.paper_ids)} pre-cutoff papers."
+    s, d = feasibility.stats, feasibility.details
+    note = f"Support: {int(s.get('support', len(candidate.paper_ids)))} pre-cutoff papers"
+    if "maturity_months" in s:
+        note += f"; active for about {int(round(s['maturity_months']))} months"
+    if "n_bottlenecks" in s:
+        nb = int(s["n_bottlenecks"])
+        note += f"; {nb} recurring bottleneck{'' if nb == 1 else 's'}"
+    deps = list(dict.fromkeys(clean_text(x) for x in d.get("dependencies", []) if clean_text(x)))[:3]
+    risks = list(dict.fromkeys(clean_text(x) for x in d.get("risks", []) if clean_text(x)))[:3]
+    if deps:
+        note += f". Dependencies: {'; '.join(deps)}"
+    if risks:
+        note += f". Risks: {'; '.join(risks)}"
+    return note + "."
+
+
+# --------------------------------------------------------------------------------------
+# support packets
+# --------------------------------------------------------------------------------------
+
+
+def evidence_item_ids(records_by_node: dict[str, EvidenceRecord], node_ids: list[str], paper_ids: set[str]) -> list[str]:
+    """Public paper-level evidence ids "<arxiv_id>#<field>" for the support papers."""
+    out: list[str] = []
+    for node in node_ids:
+        record = records_by_node.get(node)
+        if record is None:
+            continue
+        for ev in record.papers:
+            if ev.arxiv_id in paper_ids:
+                out.extend(f"{ev.arxiv_id}#{f}" for f in EVIDENCE_FIELDS if getattr(ev, f).strip())
+    return list(dict.fromkeys(out))[:MAX_SUPPORT_EVIDENCE]
+
+
+def support_papers(candidates: list[Signal], records_by_node: dict[str, EvidenceRecord], exclude: set[str] = frozenset()) -> tuple[list[str], int]:
+    """Support packet papers (representatives first, round-robin over candidates) and the full count."""
+    pools: list[list[str]] = []
+    for c in candidates:
+        reps = [p for n in c.node_ids if n in records_by_node for p in records_by_node[n].representative_ids]
+        pools.append(list(dict.fromkeys(reps + sorted(c.paper_ids))))
+    allp = {p for pool in pools for p in pool} - set(exclude)
+    ordered: list[str] = []
+    for i in range(max((len(p) for p in pools), default=0)):
+        for pool in pools:
+            if i < len(pool) and pool[i] in allp and pool[i] not in ordered:
+                ordered.append(pool[i])
+    return ordered[:MAX_SUPPORT_PAPERS], len(allp)
+
+
+# --------------------------------------------------------------------------------------
+# option-set sampling (direction, planning)
+# --------------------------------------------------------------------------------------
+
+
+def _compatible(group: list[Signal]) -> bool:
+    return all(overlap(a, b) <= MAX_OVERLAP for i, a in enumerate(group) for b in group[i + 1:])
+
+
+def sample_option_sets(candidates: list[Signal], rng_key: str, n_sets: int, attempts: int = 60) -> list[list[Signal]]:
+    """Distinct option sets mixing high- and low-growth candidates of one pool.
+
+    The pool is split at the median of pre-cutoff `growth`; each set takes about half from
+    each side, so the highest pre-cutoff growth is not automatically the answer. Seeded by
+    `rng_key` (a string, hashed by `random` deterministically).
+    """
+    pool = sorted(candidates, key=lambda s: (-s.stats.get("growth", 0.0), s.signal_id))
+    if len(pool) < MIN_OPTIONS:
+        return []
+    high, low = pool[: len(pool) // 2], pool[len(pool) // 2:]
+    seen: set[frozenset[str]] = set()
+    out: list[list[Signal]] = []
+    for t in range(attempts):
+        if len(out) >= n_sets:
+            break
+        rng = random.Random(f"{rng_key}-{t}")
+        k = min(len(pool), rng.choice((MIN_OPTIONS, MAX_OPTIONS)))
+        n_high = min(len(high), k // 2)
+        group = rng.sample(high, n_high) + rng.sample(low, min(len(low), k - n_high))
+        if len(group) < MIN_OPTIONS:
+            continue
+        key = frozenset(s.signal_id for s in group)
+        if key in seen or not _compatible(group):
+            continue
+        seen.add(key)
+        rng.shuffle(group)
+        out.append(group)
+    return out
+
+
+def _pools(candidates: list[Signal]) -> list[tuple[str, list[Signal]]]:
+    by_dim: dict[str, list[Signal]] = {}
+    for c in candidates:
+        by_dim.setdefault(dimension_of(c), []).append(c)
+    return sorted(by_dim.items())
+
+
+def _round_robin(per_pool: list[list[list[Signal]]]) -> list[list[Signal]]:
+    out = []
+    for i in range(max((len(p) for p in per_pool), default=0)):
+        out.extend(p[i] for p in per_pool if i < len(p))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# the builder: one per partition, shared by the families in registry order
+# --------------------------------------------------------------------------------------
+
+
+class TaskBuilder:
+    """Inputs indexed once, the tasks and records built so far, and `emit` / `option_tasks`.
+
+    Families are built in registry order; the builder's state is what they share: task
+    numbering, the duplicate signatures, and the option sets already used (a planning
+    task never reuses a direction task's option set).
+    """
+
+    def __init__(self, signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
+                 drafter: Drafter | None, failures: list[Failure]):
+        self.settings, self.drafter, self.failures = settings, drafter, failures
+        self.curation = settings.curation
+        self.by_kind: dict[str, list[Signal]] = {}
+        for s in sorted(signals, key=lambda s: s.signal_id):
+            self.by_kind.setdefault(s.kind, []).append(s)
+        all_candidates = self.by_kind.get("candidate_direction", [])
+        self.candidates = [c for c in all_candidates if premise_ok(c, self.curation)]
+        for c in all_candidates:
+            if c not in self.candidates:
+                failures.append(Failure(stage="tasks", item_id=c.signal_id, reason=(
+                    f"curation: candidate '{direction_name(c)}' has no stable historical premise "
+                    f"({int(c.stats.get('n_papers', len(c.paper_ids)))} papers, prior-window share "
+                    f"{c.stats.get('share_prior', 0):.4f}); not used")))
+        self.records_by_node = {r.node_id: r for r in sorted(records, key=lambda r: r.record_id)}
+        self.feas_by_node: dict[str, Signal] = {}
+        for f in self.by_kind.get("feasibility", []):
+            for n in f.node_ids:
+                self.feas_by_node.setdefault(n, f)
+        self.internal_ids = {s.signal_id for s in signals} | {n for s in signals for n in s.node_ids} | {
+            e for s in signals for e in s.evidence_ids} | {r.record_id for r in records} | set(self.records_by_node)
+        self.tasks: list[Task] = []
+        self.builds: list[TaskBuild] = []
+        self.signatures: dict[str, list[tuple[str, set[str]]]] = {}
+        self.used_option_sets: set[frozenset[str]] = set()
+
+    def count(self, family: str) -> int:
+        return sum(t.family == family for t in self.tasks)
+
+    def full(self, family: str) -> bool:
+        return self.count(family) >= self.settings.family_max(family)
+
+    def draft(self, family: str, **fields) -> Draft:
+        st = self.settings
+        return Draft(family=family, domain_title=st.domain_title, cutoff=st.cutoff, window_start=st.window_start,
+                     window_end=st.window_end, horizon_months=st.horizon_months, **fields)
+
+    def _text(self, family: TaskFamily, draft: Draft) -> tuple[str, str, list[BuildStep], str]:
+        """(title, question, trace, drafted_by) from the configured drafter or the family's template."""
+        if self.drafter is None:
+            title, question = family.template(draft)
+            return title, question, [BuildStep(step="template", output=json.dumps({"title": title, "question": question}),
+                                               accepted=True)], "template"
+        result = self.drafter(draft)
+        if isinstance(result, tuple):
+            title, question = result
+            return title, question, [BuildStep(step="draft", output=json.dumps({"title": title, "question": question}),
+                                               accepted=True)], "custom"
+        return result.title, result.question, list(result.trace), result.drafted_by
+
+    def emit(self, family: TaskFamily, draft: Draft, options: list[TaskOption], opt_signals: dict[str, Signal],
+             used: list[Signal], support: list[str], support_ev: list[str], horizon: str, subject: str = "") -> bool:
+        """Draft, check and keep one task; False (and a failure row) when it is dropped."""
+        st = self.settings
+        task_id = f"{st.domain}-{st.cutoff.isoformat()}-{family.name}-{self.count(family.name) + 1:02d}"
+        title, question, trace, drafted_by = self._text(family, draft)
+
+        def make(title: str, question: str) -> Task:
+            return Task(task_id=task_id, family=family.name, horizon=horizon, title=title, question=question,
+                        instructions=family.instructions, answer_requirements=list(family.requirements),
+                        options=options, support_paper_ids=support, support_evidence_ids=support_ev,
+                        domain=st.domain, cutoff=st.cutoff, window_start=st.window_start, window_end=st.window_end)
+
+        task = make(title, question)
+        problems = internal_violations([task], cutoff=st.cutoff, internal_ids=self.internal_ids)
+        unclear = clear_decision(task, family, self.curation)
+        if (problems or unclear) and drafted_by not in ("template", "custom"):
+            why = "; ".join(problems[:3]) or unclear
+            t_title, t_question = family.template(draft)
+            trace.append(BuildStep(step="fallback", error=f"LLM draft rejected: {why}"[:500],
+                                   output=json.dumps({"title": t_title, "question": t_question}), accepted=True))
+            task, drafted_by = make(t_title, t_question), "template"
+            problems = internal_violations([task], cutoff=st.cutoff, internal_ids=self.internal_ids)
+            unclear = clear_decision(task, family, self.curation)
+        if problems or unclear:
+            self.failures.append(Failure(stage="tasks", item_id=task_id, reason=(
+                f"draft dropped: {'; '.join(problems[:3]) or unclear}")[:1000], raw=task.model_dump_json()))
+            return False
+        sig = family.decision_signature(task, subject)
+        for other_id, other in self.signatures.get(family.name, []):
+            if sig and jaccard(sig, other) >= self.curation.duplicate_jaccard:
+                self.failures.append(Failure(stage="tasks", item_id=task_id, reason=(
+                    f"curation: duplicate decision of {other_id} (Jaccard {jaccard(sig, other):.2f})")))
+                return False
+        self.signatures.setdefault(family.name, []).append((task_id, sig))
+        self.tasks.append(task)
+        self.builds.append(TaskBuild(
+            task_id=task_id,
+            signal_ids=list(dict.fromkeys(s.signal_id for s in used)),
+            node_ids=list(dict.fromkeys(n for s in used if s.kind != "venue_profile" for n in s.node_ids)),
+            option_signal_ids={k: v.signal_id for k, v in opt_signals.items()},
+            drafted_by=drafted_by, build_trace=trace,
+            curation={"premise": "pass", "decision": "pass", "duplicate": "pass",
+                      "future_evidence": "checked by gold strength > 0 before release"},
+        ))
+        return True
+
+    def option_tasks(self, family: TaskFamily, text_of: Callable[[Signal], str], pool: list[Signal],
+                     extra_signals: Callable[[Signal], list[Signal]] = lambda s: []) -> None:
+        """Tasks whose options are candidate directions (sampled per taxonomy dimension, see
+        `sample_option_sets`); option sets used by an earlier family are not reused."""
+        st, name = self.settings, family.name
+        n_sets = st.family_max(name) * 2
+        per_pool = [sample_option_sets(c, f"{st.seed}-{st.domain}-{st.cutoff}-{name}-{dim}", n_sets)
+                    for dim, c in _pools(pool)]
+        sets = _round_robin(per_pool)
+        if len(sets) < st.family_min(name):  # relax: mix dimensions
+            sets += sample_option_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{name}-mixed", n_sets)
+        seen: set[frozenset[str]] = set()
+        for group in sets:
+            if self.full(name):
+                break
+            key = frozenset(s.signal_id for s in group)
+            if key in seen or key in self.used_option_sets:
+                continue
+            support, n_support = support_papers(group, self.records_by_node)
+            if n_support < MIN_SUPPORT_PAPERS:
+                continue
+            options = [TaskOption(option_id=OPTION_LETTERS[i], text=text_of(s)) for i, s in enumerate(group)]
+            opt_signals = {o.option_id: s for o, s in zip(options, group)}
+            used = list(group) + [x for s in group for x in extra_signals(s)]
+            rng = random.Random(f"{st.seed}-{st.domain}-{st.cutoff}-{name}-team-{len(seen)}")
+            draft = self.draft(name, options=options, team_size=rng.choice(TEAM_SIZES))
+            nodes = [n for s in group for n in s.node_ids]
+            if self.emit(family, draft, options, opt_signals, used, support,
+                         evidence_item_ids(self.records_by_node, nodes, set(support)), f"{st.horizon_months}-month"):
+                seen.add(key)
+        self.used_option_sets |= seen
+
+    def report_minimum(self, family: str) -> None:
+        have, need = self.count(family), self.settings.family_min(family)
+        if have < need:
+            st = self.settings
+            self.failures.append(Failure(stage="tasks", item_id=f"{st.domain}-{st.cutoff.isoformat()}-{family}",
+                                         reason=f"curation: family {family} has {have} task(s), below its minimum {need}"))
