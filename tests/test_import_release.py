@@ -14,10 +14,10 @@ from pathlib import Path
 import lancedb
 import pytest
 
+from assets.families.venue import VENUE_FAMILIES
 from assets.release.importer import (
     DOMAIN_MAP,
-    FAMILY_MAP,
-    VENUE_FAMILIES,
+    family_of,
     import_release,
     map_task,
     write_import,
@@ -94,7 +94,9 @@ def test_filters_and_bad_rows_become_failures(tmp_path):
     assert "unknown family 'time_travel'" in reasons["X1"] and "unknown domain 'Quantum biology'" in reasons["X2"]
     assert "someday" in reasons["X3"] and "bad JSON line" in reasons["tasks.jsonl:4"]
     assert sum("hidden evaluation row without a public task" in r for r in reasons.values()) == 7
-    assert FAMILY_MAP["venue_aware_research_positioning"] == "venue" and DOMAIN_MAP["llm agents"] == "llm_agent"
+    assert family_of("venue_aware_research_positioning") == "venue" and DOMAIN_MAP["llm agents"] == "llm_agent"
+    with pytest.raises(ValueError, match="unknown family"):
+        family_of("astrology")
     with pytest.raises(ValueError, match="missing field 'question'"):
         map_task({"task_id": "x", "family": "direction_forecasting", "domain": "LLM agents", "horizon": "quarter",
                   "time_cutoff": "2025-08-31"})

@@ -14,10 +14,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from core.records import GoldTarget, Signal, Task, TaskBuild
+from core.records import GoldTarget, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
 if TYPE_CHECKING:
+    from assets.families.imported import ImportedGold
     from assets.gold.measure import GoldContext
     from assets.tasks.building import Draft, TaskBuilder
 
@@ -66,6 +67,16 @@ class TaskFamily(ABC):
     @abstractmethod
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         """The task's hidden target, measured from the future window in `ctx`."""
+
+    # ---- releases in the ForeSci authors' format (assets/release/importer) -------------
+    aliases: ClassVar[tuple[str, ...]] = ()  # their names for this family
+
+    def imported_options(self) -> list[TaskOption]:
+        """Options of an imported task that lists none (default: none)."""
+        return []
+
+    def import_gold(self, gt: dict, out: ImportedGold) -> None:
+        """Read their hidden `ground_truth` into `out` (slots, claims, preferred ranking, trajectory)."""
 
     # ---- validity (issue: benchmark validity) ------------------------------------------
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:

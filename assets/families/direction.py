@@ -10,6 +10,7 @@ and one trajectory label; the gold is each option's momentum over the window
 from __future__ import annotations
 
 from assets.families.base import TaskFamily
+from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import option_momentum
 from assets.gold.measure import GoldContext
 from assets.tasks.building import Draft, TaskBuilder, direction_text
@@ -35,6 +36,7 @@ class DirectionFamily(TaskFamily):
         "uncertainty: what evidence would change the forecast",
     )
     decision_cues = ("which", "choose", "gain momentum")
+    aliases = ("direction_forecasting",)
     vocabulary = "Which direction gains momentum? accelerating, fragmenting, steady or cooling."
 
     def build(self, builder: TaskBuilder) -> None:
@@ -49,6 +51,22 @@ class DirectionFamily(TaskFamily):
             "Choose one option and give one trajectory label for it (accelerating, fragmenting, steady or cooling)."
         )
         return title, question
+
+    def import_gold(self, gt: dict, out: ImportedGold) -> None:
+        task = out.task
+        names = []
+        if isinstance(gt.get("future_terminal"), dict):
+            names.append(humanise(gt["future_terminal"].get("display_name", "")))
+        names += [humanise(d.get("display_name", "")) for d in gt.get("emergent_descendants", []) if isinstance(d, dict)]
+        out.slot("primary_direction", names)
+        out.trajectory = (gt.get("trajectory") or {}).get("trajectory_label")
+        if out.trajectory and names:
+            out.slot("trajectory", [f"{names[0]} is {out.trajectory}"])
+            out.claim(f"Between {task.window_start} and {task.window_end}, {names[0]} is {out.trajectory}.",
+                      "future-realisation", out.scope, 0.8)
+        given = [str(x) for x in gt.get("preferred_ranking") or []]
+        out.preferred = given if given and set(given) <= {o.option_id for o in task.options} else (
+            rank_options(task.options, names))
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return option_momentum(ctx, task, build, signals, "primary_direction")[0]

@@ -9,6 +9,7 @@ plus claims about the top option's dependencies and risks known before the cutof
 from __future__ import annotations
 
 from assets.families.base import TaskFamily
+from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import option_momentum
 from assets.gold.measure import Claims, GoldContext
 from assets.tasks.building import (
@@ -39,6 +40,7 @@ class PlanningFamily(TaskFamily):
         "go/no-go criteria with measurable thresholds",
     )
     decision_cues = ("rank", "priorit")
+    aliases = ("strategic_research_planning",)
     vocabulary = "research plan."
 
     def build(self, builder: TaskBuilder) -> None:
@@ -62,6 +64,24 @@ class PlanningFamily(TaskFamily):
             f"{draft.horizon_months} months ({ws} to {we}) of {dom} research, and plan the top option."
         )
         return title, question
+
+    def import_gold(self, gt: dict, out: ImportedGold) -> None:
+        task = out.task
+        option_ids = [o.option_id for o in task.options]
+        given = [str(x) for x in gt.get("preferred_ranking") or []]
+        cands = [humanise(c.get("display_name") or c.get("name") or "") if isinstance(c, dict) else str(c)
+                 for c in gt.get("candidate_directions", [])]
+        if given and set(given) <= set(option_ids):
+            out.preferred = given
+        elif task.options:
+            out.preferred = rank_options(task.options, [c for c in (given or cands) if c])
+        else:
+            out.preferred = [c for c in (given or cands) if c]
+        if out.preferred and task.options:
+            top = next(o.text for o in task.options if o.option_id == out.preferred[0])
+            out.slot("top_priority", [top])
+            out.claim(f"{top} should be the top priority for a plan starting after {task.cutoff}.",
+                      "future-realisation", out.scope, 0.9)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         gold, top_name = option_momentum(ctx, task, build, signals, "top_priority")

@@ -15,6 +15,7 @@ import numpy as np
 
 from assets.corpus.logic import paper_text
 from assets.families.base import TaskFamily
+from assets.families.imported import ImportedGold
 from assets.gold.measure import (
     VENUE_FULL_MARGIN,
     VENUE_NEIGHBOUR_QUANTILE,
@@ -41,6 +42,18 @@ from assets.tasks.building import (
 from core.records import EvidenceRecord, GoldTarget, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
+# ForeSci B.5 venue families, in the order the task builder lists them (sorted by name).
+VENUE_FAMILIES = ("AAAI/IJCAI", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS", "SIGIR/KDD")
+# Their release's venue buckets -> venue family.
+VENUE_BUCKETS = {
+    "AAAI": "AAAI/IJCAI", "IJCAI": "AAAI/IJCAI",
+    "ACL": "ACL/EMNLP/NAACL", "EMNLP": "ACL/EMNLP/NAACL", "NAACL": "ACL/EMNLP/NAACL", "EACL": "ACL/EMNLP/NAACL",
+    "COLING": "ACL/EMNLP/NAACL",
+    "CVPR": "CVPR/ICCV/ECCV", "ICCV": "CVPR/ICCV/ECCV", "ECCV": "CVPR/ICCV/ECCV",
+    "ICLR": "ICLR/ICML/NeurIPS", "ICML": "ICLR/ICML/NeurIPS", "NEURIPS": "ICLR/ICML/NeurIPS",
+    "SIGIR": "SIGIR/KDD", "KDD": "SIGIR/KDD", "WSDM": "SIGIR/KDD", "WWW": "SIGIR/KDD", "CIKM": "SIGIR/KDD",
+}
+
 
 class VenueFamily(TaskFamily):
     name = "venue"
@@ -61,6 +74,7 @@ class VenueFamily(TaskFamily):
         "a contrast with the runner-up venue family",
     )
     decision_cues = ("rank", "venue")
+    aliases = ("venue_aware_research_positioning", "venue_conditioned_positioning")
     vocabulary = "Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV ICLR/ICML/NeurIPS SIGIR/KDD"
     horizon_text = "the next venue cycle"
 
@@ -102,6 +116,29 @@ class VenueFamily(TaskFamily):
     def decision_signature(self, task: Task, subject: str = "") -> set[str]:
         # Every venue task offers the same families: the project is what tells two apart.
         return word_set(subject)
+
+    def imported_options(self) -> list[TaskOption]:
+        return [TaskOption(option_id=OPTION_LETTERS[i], text=f) for i, f in enumerate(VENUE_FAMILIES)]
+
+    def import_gold(self, gt: dict, out: ImportedGold) -> None:
+        task = out.task
+        vf = gt.get("venue_forecast") or {}
+        buckets = vf.get("top_venue_buckets") or (gt.get("future_half_stats") or {}).get("top_venue_buckets") or {}
+        fam_counts: dict[str, float] = {}
+        for bucket, n in buckets.items():
+            fam = VENUE_BUCKETS.get(str(bucket).upper())
+            if fam:
+                fam_counts[fam] = fam_counts.get(fam, 0.0) + float(n)
+        by_text = {o.text: o.option_id for o in task.options}
+        ranked = sorted(fam_counts, key=lambda f: (-fam_counts[f], f))
+        preferred = [by_text[f] for f in ranked if f in by_text]
+        preferred += [o.option_id for o in task.options if o.option_id not in preferred and preferred]
+        out.preferred = preferred
+        likely = vf.get("likely_bucket")
+        if likely or ranked:
+            out.slot("best_venue", [x for x in (likely, ranked[0] if ranked else None) if x])
+            out.claim(f"{ranked[0] if ranked else likely} is the best fit in the next venue cycle.", "venue",
+                      out.scope, 1.0)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return venue_gold(ctx, task, build, signals)

@@ -47,11 +47,11 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from pathlib import Path
 
+from assets.families import all_families, get_family
+from assets.families.imported import ImportedGold, humanise
 from core.papers import add_months
 from core.records import (
     Failure,
-    GoldClaim,
-    GoldSlot,
     GoldTarget,
     Task,
     TaskBuild,
@@ -59,14 +59,6 @@ from core.records import (
     TaskRating,
 )
 
-FAMILY_MAP = {
-    "direction_forecasting": "direction",
-    "bottleneck_opportunity_discovery": "bottleneck",
-    "strategic_research_planning": "planning",
-    "venue_aware_research_positioning": "venue",
-    "venue_conditioned_positioning": "venue",
-    "direction": "direction", "bottleneck": "bottleneck", "planning": "planning", "venue": "venue",
-}
 DOMAIN_MAP = {
     "llm agents": "llm_agent",
     "llm fine-tuning and post-training": "llm_finetuning_post_training",
@@ -81,16 +73,6 @@ HORIZON_MAP = {
     "quarter": ("3-month", 3), "three_month": ("3-month", 3), "3-month": ("3-month", 3),
     "half_year": ("6-month", 6), "six_month": ("6-month", 6), "6-month": ("6-month", 6),
     "venue_cycle": ("venue cycle", 6), "venue cycle": ("venue cycle", 6),
-}
-# ForeSci B.5 venue families, in the order the task builder lists them (sorted by name)
-VENUE_FAMILIES = ("AAAI/IJCAI", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS", "SIGIR/KDD")
-VENUE_BUCKETS = {
-    "AAAI": "AAAI/IJCAI", "IJCAI": "AAAI/IJCAI",
-    "ACL": "ACL/EMNLP/NAACL", "EMNLP": "ACL/EMNLP/NAACL", "NAACL": "ACL/EMNLP/NAACL", "EACL": "ACL/EMNLP/NAACL",
-    "COLING": "ACL/EMNLP/NAACL",
-    "CVPR": "CVPR/ICCV/ECCV", "ICCV": "CVPR/ICCV/ECCV", "ECCV": "CVPR/ICCV/ECCV",
-    "ICLR": "ICLR/ICML/NeurIPS", "ICML": "ICLR/ICML/NeurIPS", "NEURIPS": "ICLR/ICML/NeurIPS",
-    "SIGIR": "SIGIR/KDD", "KDD": "SIGIR/KDD", "WSDM": "SIGIR/KDD", "WWW": "SIGIR/KDD", "CIKM": "SIGIR/KDD",
 }
 OPTION_LETTERS = "ABCDEFGHIJ"
 STAGE = "import_release"
@@ -124,14 +106,6 @@ def read_jsonl(path: Path | str) -> tuple[list[dict], list[Failure]]:
     return rows, failures
 
 
-def _humanise(name: str) -> str:
-    return " ".join(str(name).replace("_", " ").split())
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
-
-
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text or "") if len(s.strip()) > 10]
 
@@ -144,9 +118,17 @@ def _options(row: dict, family: str) -> list[TaskOption]:
             out.append(TaskOption(option_id=str(item.get("option_id") or OPTION_LETTERS[i]), text=str(item["text"])))
         else:
             out.append(TaskOption(option_id=OPTION_LETTERS[i], text=str(item)))
-    if not out and family == "venue":
-        out = [TaskOption(option_id=OPTION_LETTERS[i], text=f) for i, f in enumerate(VENUE_FAMILIES)]
-    return out
+    return out or get_family(family).imported_options()
+
+
+def family_of(name: str) -> str:
+    """Our family for their family name (or ours); unknown names are an error."""
+    key = name.strip().lower()
+    for family in all_families():
+        if key == family.name or key in family.aliases:
+            return family.name
+    known = sorted(a for f in all_families() for a in (f.name, *f.aliases))
+    raise ValueError(f"unknown family {name!r}; known: {known}")
 
 
 def map_task(row: dict, *, source: str = "external") -> Task:
@@ -154,9 +136,7 @@ def map_task(row: dict, *, source: str = "external") -> Task:
     for key in ("task_id", "family", "domain", "horizon", "question", "time_cutoff"):
         if not row.get(key):
             raise ValueError(f"missing field {key!r}")
-    family = FAMILY_MAP.get(str(row["family"]).strip().lower())
-    if family is None:
-        raise ValueError(f"unknown family {row['family']!r}; known: {sorted(FAMILY_MAP)}")
+    family = family_of(str(row["family"]))
     domain = DOMAIN_MAP.get(str(row["domain"]).strip().lower())
     if domain is None:
         raise ValueError(f"unknown domain {row['domain']!r}; known: {sorted(DOMAIN_MAP)}")
@@ -169,8 +149,8 @@ def map_task(row: dict, *, source: str = "external") -> Task:
     requirements = [str(r) for r in spec.get("requirements", [])] or ["a concrete, literature-grounded answer"]
     fmt = spec.get("format", "free_form_research_analysis")
     instructions = (f"Use only the evidence available up to the cutoff ({cutoff.isoformat()}): the offline knowledge "
-                    f"base. Deliverable format: {_humanise(fmt)}. Imported from {source} (task {row['task_id']}, "
-                    f"subtype {_humanise(row.get('subtype', '') or 'none')}).")
+                    f"base. Deliverable format: {humanise(fmt)}. Imported from {source} (task {row['task_id']}, "
+                    f"subtype {humanise(row.get('subtype', '') or 'none')}).")
     return Task(task_id=str(row["task_id"]), family=family, domain=domain, cutoff=cutoff,
                 window_start=cutoff + timedelta(days=1), window_end=add_months(cutoff, months), horizon=label,
                 title=str(row.get("title") or row["question"][:80]), question=str(row["question"]),
@@ -208,108 +188,24 @@ def _paper_ids(obj, future: bool = False) -> Iterable[str]:
             yield from _paper_ids(item, future)
 
 
-def _rank_options(options: list[TaskOption], targets: list[str]) -> list[str]:
-    """Options ordered by their best word-set Jaccard with the targets (earlier targets win ties)."""
-    if not options or not targets:
-        return []
-
-    def score(o: TaskOption) -> tuple:
-        best = (0.0, len(targets))
-        for rank, t in enumerate(targets):
-            a, b = _words(o.text), _words(t)
-            j = len(a & b) / len(a | b) if a | b else 0.0
-            best = max(best, (j, -rank))
-        return best
-    return [o.option_id for o in sorted(options, key=lambda o: (-score(o)[0], -score(o)[1], o.option_id))]
-
-
 def map_gold(task: Task, hidden: dict) -> GoldTarget:
     """Their hidden evaluation row as a foresci GoldTarget for `task`."""
     gt = hidden.get("ground_truth") or {}
-    scope = f"{task.window_start} to {task.window_end}"
-    claims: list[GoldClaim] = []
-    slots: list[GoldSlot] = []
-
-    def claim(text, type_, time_scope, importance):
-        claims.append(GoldClaim(claim_id=f"{task.task_id}-c{len(claims) + 1:02d}", text=str(text), type=type_,
-                                time_scope=time_scope, importance=importance))
-
-    def slot(name, variants):
-        variants = list(dict.fromkeys(v.strip() for v in variants if v and str(v).strip()))
-        if variants:
-            slots.append(GoldSlot(slot=name, variants=variants))
-
+    out = ImportedGold(task)
     answer = str(hidden.get("gold_answer") or "")
     if answer:
-        claim(answer, "future-realisation", scope, 1.0)
+        out.claim(answer, "future-realisation", out.scope, 1.0)
     for point in hidden.get("expected_answer_points") or []:
-        claim(point, "historical", "rubric", 0.5)
-    preferred: list[str] = []
-    trajectory = None
-    if task.family == "direction":
-        names = []
-        if isinstance(gt.get("future_terminal"), dict):
-            names.append(_humanise(gt["future_terminal"].get("display_name", "")))
-        names += [_humanise(d.get("display_name", "")) for d in gt.get("emergent_descendants", []) if isinstance(d, dict)]
-        slot("primary_direction", names)
-        trajectory = (gt.get("trajectory") or {}).get("trajectory_label")
-        if trajectory and names:
-            slot("trajectory", [f"{names[0]} is {trajectory}"])
-            claim(f"Between {task.window_start} and {task.window_end}, {names[0]} is {trajectory}.",
-                  "future-realisation", scope, 0.8)
-        given = [str(x) for x in gt.get("preferred_ranking") or []]
-        preferred = given if given and set(given) <= {o.option_id for o in task.options} else (
-            _rank_options(task.options, names))
-    elif task.family == "bottleneck":
-        lim = sorted((x for x in gt.get("historical_limitation_cluster", []) if isinstance(x, dict)),
-                     key=lambda x: -float(x.get("count", 0)))
-        slot("root_bottleneck", [x.get("name", "") for x in lim] + [x.get("description", "") for x in lim])
-        opp = [_humanise(x.get("display_name", "")) for x in gt.get("realized_opportunity_directions", [])
-               if isinstance(x, dict)]
-        slot("opportunity", opp)
-        preferred = [x.get("name", "") for x in lim if x.get("name")]
-        for o in opp[:3]:
-            claim(f"After {task.cutoff}, work on {o} was realised.", "taxonomy", scope, 0.5)
-    elif task.family == "planning":
-        option_ids = [o.option_id for o in task.options]
-        given = [str(x) for x in gt.get("preferred_ranking") or []]
-        cands = [_humanise(c.get("display_name") or c.get("name") or "") if isinstance(c, dict) else str(c)
-                 for c in gt.get("candidate_directions", [])]
-        if given and set(given) <= set(option_ids):
-            preferred = given
-        elif task.options:
-            preferred = _rank_options(task.options, [c for c in (given or cands) if c])
-        else:
-            preferred = [c for c in (given or cands) if c]
-        if preferred and task.options:
-            top = next(o.text for o in task.options if o.option_id == preferred[0])
-            slot("top_priority", [top])
-            claim(f"{top} should be the top priority for a plan starting after {task.cutoff}.",
-                  "future-realisation", scope, 0.9)
-    else:  # venue
-        vf = gt.get("venue_forecast") or {}
-        buckets = vf.get("top_venue_buckets") or (gt.get("future_half_stats") or {}).get("top_venue_buckets") or {}
-        fam_counts: dict[str, float] = {}
-        for bucket, n in buckets.items():
-            fam = VENUE_BUCKETS.get(str(bucket).upper())
-            if fam:
-                fam_counts[fam] = fam_counts.get(fam, 0.0) + float(n)
-        by_text = {o.text: o.option_id for o in task.options}
-        ranked = sorted(fam_counts, key=lambda f: (-fam_counts[f], f))
-        preferred = [by_text[f] for f in ranked if f in by_text]
-        preferred += [o.option_id for o in task.options if o.option_id not in preferred and preferred]
-        likely = vf.get("likely_bucket")
-        if likely or ranked:
-            slot("best_venue", [x for x in (likely, ranked[0] if ranked else None) if x])
-            claim(f"{ranked[0] if ranked else likely} is the best fit in the next venue cycle.", "venue", scope, 1.0)
+        out.claim(point, "historical", "rubric", 0.5)
+    get_family(task.family).import_gold(gt, out)
     if answer:
-        slot("gold_answer", _sentences(answer)[:4] or [answer])
+        out.slot("gold_answer", _sentences(answer)[:4] or [answer])
     judge = hidden.get("judge") or {}
     strength = judge.get("overall_score", judge.get("avg_score", 1.0))
     future_ids = sorted({p for p in _paper_ids(gt) if _ARXIV.match(p)})
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      preferred_ranking=[p for p in preferred if p], trajectory=trajectory, slots=slots,
-                      claims=claims, numbers=_numbers(gt), future_paper_ids=future_ids,
+                      preferred_ranking=[p for p in out.preferred if p], trajectory=out.trajectory, slots=out.slots,
+                      claims=out.claims, numbers=_numbers(gt), future_paper_ids=future_ids,
                       strength=float(max(0.0, min(1.0, strength if strength is not None else 1.0))))
 
 
