@@ -82,7 +82,7 @@ def load(resources: dict):
     store = resources["storage"].store()
     released = {r.task_id for r in store.read_records("task_ranking", DOMAIN, CUTOFF, TaskRating) if r.released}
     tasks = [t for t in store.read_records("tasks", DOMAIN, CUTOFF, Task) if t.task_id in released]
-    golds = store.read_records("gold_targets", DOMAIN, CUTOFF, GoldTarget, visibility="hidden")
+    golds = store.read_records("gold_targets", DOMAIN, CUTOFF, GoldTarget)
     answers = [a for a in store.read_records("agent_answers", DOMAIN, CUTOFF, Answer) if a.task_id in released]
     return tasks, golds, answers
 

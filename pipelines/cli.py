@@ -50,11 +50,11 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
     import dagster as dg
 
     from assets.partitions import partition_key
-    from pipelines.definitions import ALL_ASSETS
+    from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
     from pipelines.resources import default_resources
 
     run_config = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}} if quiet else {}
-    return dg.materialize(ALL_ASSETS, partition_key=partition_key(domain, cutoff), instance=instance,
+    return dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(domain, cutoff), instance=instance,
                           resources=resources or default_resources(), run_config=run_config)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.agents.definitions import agent_answers
+from assets.checks import asset_checks
 from assets.corpus.definitions import (
     corpus_snapshot,
     corpus_volume,
@@ -23,6 +24,7 @@ from assets.release.definitions import release_package
 from assets.tasks.definitions import tasks
 from assets.taxonomy.definitions import taxonomy
 from core.registry import load_registry
+from core.visibility import AGENT_VISIBLE, visibility_of
 from pipelines.prospective import (
     PROSPECTIVE_ASSETS,
     PROSPECTIVE_JOBS,
@@ -35,9 +37,11 @@ ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
     tasks, gold_targets, task_ranking, agent_answers, judge_scores, release_package, leaderboard,
 ]
-# Assets whose content may be published or shown to agents: none may depend on hidden ones.
-PUBLIC_ASSETS = ["corpus_snapshot", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy", "evidence_records", "research_signals", "tasks"]
-HIDDEN_ASSETS = ["future_window", "gold_targets"]
+ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS])
+
+# Derived from core/visibility.py, where visibility is declared once.
+AGENT_VISIBLE_ASSETS = sorted(a.key.to_user_string() for a in ALL_ASSETS if a.key.to_user_string() in AGENT_VISIBLE)
+HIDDEN_ASSETS = sorted(a.key.to_user_string() for a in ALL_ASSETS if visibility_of(a.key.to_user_string()) == "hidden")
 
 release_job = dg.define_asset_job(
     "release_job",
@@ -57,7 +61,8 @@ def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResu
 
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS + PROSPECTIVE_ASSETS,  # prospective assets need a frozen package first
+    assets=ALL_ASSETS + PROSPECTIVE_ASSETS,
+    asset_checks=ALL_CHECKS,  # prospective assets need a frozen package first
     jobs=[release_job, *PROSPECTIVE_JOBS],
     schedules=PROSPECTIVE_SCHEDULES,
     sensors=[default_cutoffs_sensor, *PROSPECTIVE_SENSORS],

@@ -182,7 +182,7 @@ class ProspectiveScoringConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="prospective",
     kinds={"parquet", "python"},
-    deps=["prospective_forecasts", "gold_targets", "future_window", "knowledge_base"],
+    deps=["prospective_forecasts", "tasks", "gold_targets", "knowledge_base"],
 )
 def prospective_scores(
     context: dg.AssetExecutionContext,
@@ -217,7 +217,7 @@ def prospective_scores(
     if changed:
         raise FrozenForecastError(f"public tasks changed after freezing: {', '.join(changed[:5])}")
     answers = [Answer.model_validate_json(line) for line in files["forecasts.jsonl"].decode().splitlines() if line]
-    golds = store.read_records("gold_targets", d, c, GoldTarget, visibility="hidden")
+    golds = store.read_records("gold_targets", d, c, GoldTarget)
     kb_dates = {r["arxiv_id"]: r["published"] for r in store.read_table("knowledge_base", d, c).to_pylist()}
     scores, failures = score_answers(answers, frozen_tasks, golds, embeddings.embedder().encode, kb_dates,
                                      cutoff=part.cutoff)

@@ -29,9 +29,9 @@ from pydantic import BaseModel, Field
 
 from core.paths import REPO_ROOT, state_dir
 from core.tables import records_to_table, table_to_records
+from core.visibility import artifact_visibility, visibility_of
 
 SQL_DIR = REPO_ROOT / "sql"
-VISIBILITIES = ("public", "hidden")
 
 
 class PartitionStore:
@@ -46,13 +46,11 @@ class PartitionStore:
         self.duckdb_path = duckdb_path
 
     # paths -----------------------------------------------------------------
-    def partition_dir(self, asset: str, domain: str, cutoff: str, visibility: str = "public") -> str:
-        if visibility not in VISIBILITIES:
-            raise ValueError(f"visibility must be one of {VISIBILITIES}, got {visibility!r}")
-        return f"{self.base}/{visibility}/{asset}/domain={domain}/cutoff={cutoff}"
+    def partition_dir(self, asset: str, domain: str, cutoff: str) -> str:
+        return f"{self.base}/{visibility_of(asset)}/{asset}/domain={domain}/cutoff={cutoff}"
 
-    def parquet_path(self, asset: str, domain: str, cutoff: str, visibility: str = "public") -> str:
-        return f"{self.partition_dir(asset, domain, cutoff, visibility)}/data.parquet"
+    def parquet_path(self, asset: str, domain: str, cutoff: str) -> str:
+        return f"{self.partition_dir(asset, domain, cutoff)}/data.parquet"
 
     def uri(self, path: str) -> str:
         """A path as a user or DuckDB would write it."""
@@ -70,15 +68,14 @@ class PartitionStore:
             if self.fs.get_file_info(tmp).type != pafs.FileType.NotFound:
                 self.fs.delete_file(tmp)
 
-    def write_table(self, asset: str, domain: str, cutoff: str, table: pa.Table,
-                    visibility: str = "public") -> str:
-        path = self.parquet_path(asset, domain, cutoff, visibility)
+    def write_table(self, asset: str, domain: str, cutoff: str, table: pa.Table) -> str:
+        path = self.parquet_path(asset, domain, cutoff)
         self._atomic_write(path, lambda tmp: pq.write_table(table, tmp, filesystem=self.fs))
         return self.uri(path)
 
     def write_records(self, asset: str, domain: str, cutoff: str, records: list[BaseModel],
-                      model: type[BaseModel], visibility: str = "public") -> str:
-        return self.write_table(asset, domain, cutoff, records_to_table(records, model), visibility)
+                      model: type[BaseModel]) -> str:
+        return self.write_table(asset, domain, cutoff, records_to_table(records, model))
 
     def write_bytes(self, path: str, data: bytes) -> str:
         """Write an artifact file (release files, plots) atomically; `path` is absolute in fs."""
@@ -88,27 +85,25 @@ class PartitionStore:
         self._atomic_write(path, _write)
         return self.uri(path)
 
-    def artifact_path(self, kind: str, domain: str, cutoff: str, name: str,
-                      visibility: str = "public") -> str:
-        return f"{self.base}/{visibility}/_artifacts/{kind}/domain={domain}/cutoff={cutoff}/{name}"
+    def artifact_path(self, kind: str, domain: str, cutoff: str, name: str) -> str:
+        return f"{self.base}/{artifact_visibility(name)}/_artifacts/{kind}/domain={domain}/cutoff={cutoff}/{name}"
 
     # reading ---------------------------------------------------------------
-    def exists(self, asset: str, domain: str, cutoff: str, visibility: str = "public") -> bool:
-        info = self.fs.get_file_info(self.parquet_path(asset, domain, cutoff, visibility))
+    def exists(self, asset: str, domain: str, cutoff: str) -> bool:
+        info = self.fs.get_file_info(self.parquet_path(asset, domain, cutoff))
         return info.type == pafs.FileType.File
 
-    def read_table(self, asset: str, domain: str, cutoff: str, visibility: str = "public") -> pa.Table:
-        path = self.parquet_path(asset, domain, cutoff, visibility)
+    def read_table(self, asset: str, domain: str, cutoff: str) -> pa.Table:
+        path = self.parquet_path(asset, domain, cutoff)
         if self.fs.get_file_info(path).type != pafs.FileType.File:
             raise FileNotFoundError(
-                f"no {visibility} partition of asset {asset!r} for domain={domain} cutoff={cutoff} "
+                f"no {visibility_of(asset)} partition of asset {asset!r} for domain={domain} cutoff={cutoff} "
                 f"at {self.uri(path)}: materialize it first"
             )
         return pq.read_table(path, filesystem=self.fs)
 
-    def read_records(self, asset: str, domain: str, cutoff: str, model: type[BaseModel],
-                     visibility: str = "public") -> list:
-        return table_to_records(self.read_table(asset, domain, cutoff, visibility), model)
+    def read_records(self, asset: str, domain: str, cutoff: str, model: type[BaseModel]) -> list:
+        return table_to_records(self.read_table(asset, domain, cutoff), model)
 
     def read_bytes(self, path: str) -> bytes:
         with self.fs.open_input_stream(path) as f:

@@ -4,7 +4,7 @@ asset (nor the agents' inputs) depends on the hidden future window or gold."""
 import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
-from pipelines.definitions import ALL_ASSETS, HIDDEN_ASSETS, PUBLIC_ASSETS, defs
+from pipelines.definitions import AGENT_VISIBLE_ASSETS, ALL_ASSETS, HIDDEN_ASSETS, defs
 
 
 def _graph():
@@ -43,7 +43,7 @@ def test_every_asset_is_partitioned_by_domain_and_cutoff_and_documented():
 
 def test_no_public_asset_depends_on_hidden_ones():
     graph = _graph()
-    for name in PUBLIC_ASSETS:
+    for name in AGENT_VISIBLE_ASSETS:
         leaked = _ancestors(graph, dg.AssetKey(name)) & set(HIDDEN_ASSETS)
         assert not leaked, f"{name} depends on hidden {leaked}"
 

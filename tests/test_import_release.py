@@ -109,13 +109,14 @@ def test_write_import_stores_every_partition(tmp_path, imported):
     counts = write_import(store, imported, source="fixture")
     assert counts == {("llm_agent", "2025-08-31"): 6, ("rag_and_retrieval_structuring", "2025-11-30"): 2}
     tasks = store.read_records("tasks", "llm_agent", "2025-08-31", Task)
-    golds = store.read_records("gold_targets", "llm_agent", "2025-08-31", GoldTarget, visibility="hidden")
+    golds = store.read_records("gold_targets", "llm_agent", "2025-08-31", GoldTarget)
     ratings = store.read_records("task_ranking", "llm_agent", "2025-08-31", TaskRating)
-    builds = store.read_records("task_builds", "llm_agent", "2025-08-31", TaskBuild, visibility="hidden")
+    builds = store.read_records("task_builds", "llm_agent", "2025-08-31", TaskBuild)
     assert {t.task_id for t in tasks} == {g.task_id for g in golds} == {r.task_id for r in ratings}
     assert all(r.released and r.judge == "imported" for r in ratings)
     assert all(b.drafted_by == "imported:fixture" for b in builds)
-    assert not store.exists("gold_targets", "llm_agent", "2025-08-31")  # gold only in the hidden tree
+    assert not (tmp_path / "wh" / "public" / "gold_targets").exists()  # gold only in the hidden tree
+    assert (tmp_path / "wh" / "hidden" / "gold_targets").exists()
 
 
 @pytest.fixture(scope="module")

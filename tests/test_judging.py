@@ -360,7 +360,7 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     answers = [make_answer("aris"), make_answer("native_llm", evidence=(), support=False)]
     store.write_records("agent_answers", domain, cutoff, answers, Answer)
     store.write_records("tasks", domain, cutoff, [task], Task)
-    store.write_records("gold_targets", domain, cutoff, [gold], GoldTarget, visibility="hidden")
+    store.write_records("gold_targets", domain, cutoff, [gold], GoldTarget)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
     result = dg.materialize([judge_scores], partition_key=partition_key(domain, cutoff), instance=instance,

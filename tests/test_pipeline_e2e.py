@@ -3,6 +3,7 @@
 import gzip
 import json
 from datetime import date
+from pathlib import Path
 
 import dagster as dg
 import pytest
@@ -20,7 +21,7 @@ from core.records import (
     TaskRating,
     TaxonomyNode,
 )
-from pipelines.definitions import ALL_ASSETS
+from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.grobid import GrobidResource
@@ -55,15 +56,15 @@ def built(tmp_path_factory):
     }
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [CUTOFF])
-    result = dg.materialize(ALL_ASSETS, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
+    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
                             resources=resources)
     assert result.success
     store = resources["storage"].store()
     return store, result, resources
 
 
-def _read(store, asset, model, visibility="public"):
-    return store.read_records(asset, DOMAIN, CUTOFF, model, visibility=visibility)
+def _read(store, asset, model):
+    return store.read_records(asset, DOMAIN, CUTOFF, model)
 
 
 def _meta(result, asset):
@@ -74,13 +75,15 @@ def _meta(result, asset):
 def test_corpus_split_and_failures(built):
     store, result, _ = built
     public = _read(store, "corpus_snapshot", ScreenedPaper)
-    future = _read(store, "future_window", ScreenedPaper, "hidden")
+    future = _read(store, "future_window", ScreenedPaper)
     assert public and future
     assert max(p.published for p in public) <= date(2025, 12, 31)
     assert all(date(2025, 12, 31) < p.published <= date(2026, 6, 30) for p in future)
     assert {p.label for p in public} == {"core", "support", "excluded"}
     assert _meta(result, "corpus_snapshot")["failures"] == 1
-    assert not store.exists("future_window", DOMAIN, CUTOFF)  # never in the public tree
+    assert store.exists("future_window", DOMAIN, CUTOFF) and "/hidden/future_window/" in store.parquet_path(
+        "future_window", DOMAIN, CUTOFF)  # never in the public tree
+    assert not (Path(store.base) / "public" / "future_window").exists()
 
 
 def test_knowledge_base_holds_the_relevant_public_snapshot(built):
@@ -112,10 +115,10 @@ def test_taxonomy_evidence_and_signals_are_linked_and_pre_cutoff(built):
 def test_tasks_gold_and_release_keep_gold_apart(built):
     store, result, _ = built
     tasks = _read(store, "tasks", Task)
-    golds = _read(store, "gold_targets", GoldTarget, "hidden")
+    golds = _read(store, "gold_targets", GoldTarget)
     assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
     assert {g.task_id for g in golds} == {t.task_id for t in tasks}
-    future_ids = {p.arxiv_id for p in _read(store, "future_window", ScreenedPaper, "hidden")}
+    future_ids = {p.arxiv_id for p in _read(store, "future_window", ScreenedPaper)}
     for t in tasks:
         public_text = t.model_dump_json()
         assert not any(fid in public_text for fid in future_ids)
@@ -127,7 +130,7 @@ def test_tasks_gold_and_release_keep_gold_apart(built):
     lines = store.read_bytes(release_dir + "tasks.jsonl").decode().splitlines()
     assert {json.loads(line)["task_id"] for line in lines} == released
     assert all("preferred_ranking" not in line and "claims" not in line for line in lines)
-    gold = store.read_bytes(store.artifact_path("release", DOMAIN, CUTOFF, "gold.jsonl", "hidden")).decode()
+    gold = store.read_bytes(store.artifact_path("release", DOMAIN, CUTOFF, "gold.jsonl")).decode()
     assert len(gold.splitlines()) == len(released)
     manifest = json.loads(store.read_bytes(release_dir + "manifest.json"))
     assert manifest["counts"]["tasks"] == len(released)
@@ -161,3 +164,11 @@ def test_leaderboard_plot_and_duckdb_views(built):
     with duckdb.connect(store.duckdb_path, read_only=True) as con:
         n = con.execute("SELECT count(*) FROM leaderboard_by_family_method_domain").fetchone()[0]
     assert n >= 4
+
+
+def test_every_asset_check_passes(built):
+    _, result, _ = built
+    evaluations = result.get_asset_check_evaluations()
+    assert len(evaluations) == len(ALL_CHECKS) >= 14
+    failed = {e.check_name: e.metadata["problems"].value for e in evaluations if not e.passed}
+    assert failed == {}

@@ -200,7 +200,7 @@ def test_scores_only_an_intact_package_after_the_window(tmp_path):
     store.write_records("gold_targets", D, C, [GoldTarget(task_id=t.task_id, family="direction", domain=D, cutoff=CUT,
                                                           preferred_ranking=["A", "B"],
                                                           slots=[GoldSlot(slot="primary_direction", variants=["tool use"])],
-                                                          strength=0.5)], GoldTarget, visibility="hidden")
+                                                          strength=0.5)], GoldTarget)
     store.write_table("knowledge_base", D, C, pa.table({"arxiv_id": ["2601.00000"], "title": ["p"],
                                                         "published": pa.array([date(2026, 1, 5)], pa.date32())}))
     ok, events = score_run(storage, corpus_dir(tmp_path / "e", date(2026, 8, 1)))
@@ -268,7 +268,7 @@ def _demo(instance, then, now, storage, base, monkeypatch):
     freeze = verify_package(files)
     assert (freeze["window_start"], freeze["window_end"]) == pr.DEMO_WINDOW
     assert freeze["n_tasks"] >= 4 and set(freeze["by_family"]) >= {"direction", "planning"}
-    assert not storage.store().exists("future_window", D, C, "hidden")  # prediction-only: nothing hidden built
+    assert not storage.store().exists("future_window", D, C)  # prediction-only: nothing hidden built
     waiting = pr.prospective_scoring_sensor(dg.build_sensor_context(
         instance=instance, resources={"storage": storage, "corpus_source": source_then}))
     assert isinstance(waiting, dg.SkipReason)

@@ -139,12 +139,11 @@ def seed_store(root: Path, tasks=TASKS) -> StorageResource:
     paper = dict(abstract="An abstract.", domain=D, relevance=0.5, label="core", reason="r")
     store.write_records("tasks", D, C, tasks, Task)
     store.write_records("task_ranking", D, C, RATINGS, TaskRating)
-    store.write_records("gold_targets", D, C, GOLDS, GoldTarget, visibility="hidden")
+    store.write_records("gold_targets", D, C, GOLDS, GoldTarget)
     store.write_records("corpus_snapshot", D, C, [ScreenedPaper(arxiv_id="2501.00001", title="A paper",
                                                                 published=date(2025, 1, 5), **paper)], ScreenedPaper)
     store.write_records("future_window", D, C, [ScreenedPaper(arxiv_id="2602.00001", title="A future paper",
-                                                              published=date(2026, 2, 5), **paper)], ScreenedPaper,
-                        visibility="hidden")
+                                                              published=date(2026, 2, 5), **paper)], ScreenedPaper)
     store.write_records("taxonomy", D, C, [TaxonomyNode(node_id=f"{D}:tasks:root", domain=D, dimension="tasks",
                                                         label="root", description="", parent_id=None, level=0,
                                                         created_slice="2025-Q1", created_by="initial",

@@ -13,9 +13,9 @@ import dagster as dg
 import duckdb
 import pytest
 
-from assets.partitions import partition_key
 from assets.leaderboard import report
 from assets.leaderboard.definitions import leaderboard
+from assets.partitions import partition_key
 from core.records import PairwiseComparison, Score, TaskRating
 from resources.storage import StorageResource
 

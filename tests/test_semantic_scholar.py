@@ -164,7 +164,7 @@ def test_paper_metadata_asset_offline_and_enabled(tmp_path):
     public = store.read_records("paper_metadata", "llm_agent", "2025-12-31", PaperMetadata)
     assert {r.arxiv_id for r in public} == {"2312.07559", "2304.05376"}  # excluded papers are not looked up
     assert all(r.citation_count is None and "citation_count" in r.withheld for r in public)  # fetched today > cutoff
-    hidden = store.read_records("paper_metadata_observed", "llm_agent", "2025-12-31", PaperMetadata, visibility="hidden")
+    hidden = store.read_records("paper_metadata_observed", "llm_agent", "2025-12-31", PaperMetadata)
     assert {r.arxiv_id: r.citation_count for r in hidden} == {"2312.07559": 111, "2304.05376": 500}
-    assert not store.exists("paper_metadata_observed", "llm_agent", "2025-12-31")  # never in the public tree
+    assert "/hidden/" in store.parquet_path("paper_metadata_observed", "llm_agent", "2025-12-31")  # never public
     assert store.read_records("paper_metadata_failures", "llm_agent", "2025-12-31", Failure) == []

@@ -37,10 +37,9 @@ def test_nested_records_round_trip_exactly(tmp_path):
 
 def test_hidden_assets_live_apart(tmp_path):
     store = PartitionStore(str(tmp_path))
-    store.write_records("gold_targets", "d", "2025-12-31", [], Failure, visibility="hidden")
-    assert "/hidden/gold_targets/" in store.parquet_path("gold_targets", "d", "2025-12-31", "hidden")
-    assert not store.exists("gold_targets", "d", "2025-12-31")  # not in the public tree
-    assert store.exists("gold_targets", "d", "2025-12-31", "hidden")
+    store.write_records("gold_targets", "d", "2025-12-31", [], Failure)
+    assert store.exists("gold_targets", "d", "2025-12-31")
+    assert "/hidden/gold_targets/" in store.parquet_path("gold_targets", "d", "2025-12-31")  # never the public tree
 
 
 def test_atomic_write_leaves_no_temp_files_and_old_file_survives_a_failed_write(tmp_path):

@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from assets.gold.leakage import internal_violations
 from assets.families import get_family
+from assets.gold.leakage import internal_violations
 from assets.tasks.building import MIN_SUPPORT_PAPERS, BuildSettings, dimension_of
 from assets.tasks.logic import build_tasks
 from core.records import EvidenceRecord, PaperEvidence, Signal

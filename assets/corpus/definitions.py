@@ -18,6 +18,7 @@ from core.records import (
     ScreenedPaper,
 )
 from core.registry import load_registry
+from core.visibility import visibility_tags
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.grobid import GrobidResource
@@ -87,7 +88,7 @@ def corpus_snapshot(
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="hidden",
     kinds={"parquet", "python"},
-    tags={"visibility": "hidden"},
+    tags=visibility_tags("future_window"),
 )
 def future_window(
     context: dg.AssetExecutionContext,
@@ -102,8 +103,7 @@ def future_window(
     before = llm.client().snapshot()
     screened, _, _, info = _screened(part, corpus_source, embeddings, llm)
     _, future, window_end = split_at_cutoff(screened, part.cutoff, part.horizon_months)
-    path = storage.store().write_records("future_window", part.domain, part.cutoff_key, future, ScreenedPaper,
-                                         visibility="hidden")
+    path = storage.store().write_records("future_window", part.domain, part.cutoff_key, future, ScreenedPaper)
     labels = Counter(p.label for p in future)
     return dg.MaterializeResult(metadata={
         "rows": len(future), "core": labels["core"], "support": labels["support"],
@@ -191,8 +191,7 @@ def paper_metadata(context: dg.AssetExecutionContext, storage: StorageResource,
     report = enrich(ids, part.cutoff, semantic_scholar.client(), semantic_scholar.observations(),
                     refresh_days=semantic_scholar.refresh_days)
     path = store.write_records("paper_metadata", part.domain, part.cutoff_key, report.public, PaperMetadata)
-    store.write_records("paper_metadata_observed", part.domain, part.cutoff_key, report.hidden, PaperMetadata,
-                        visibility="hidden")
+    store.write_records("paper_metadata_observed", part.domain, part.cutoff_key, report.hidden, PaperMetadata)
     write_failures(store, "paper_metadata", part, report.failures)
     return dg.MaterializeResult(metadata={
         "rows": len(report.public), "failures": len(report.failures), "semantic_scholar": "enabled",

@@ -41,7 +41,7 @@ def _client_for(mode: str, llm: LLMResource):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="knowledge",
     kinds={"parquet", "python"},
-    deps=["taxonomy", "corpus_snapshot"],
+    deps=["taxonomy", "corpus_snapshot", "paper_fulltext"],
 )
 def evidence_records(
     context: dg.AssetExecutionContext, config: EvidenceConfig, storage: StorageResource,

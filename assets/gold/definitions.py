@@ -19,6 +19,7 @@ from core.records import (
     TaskBuild,
     TaxonomyNode,
 )
+from core.visibility import visibility_tags
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
 
@@ -35,7 +36,7 @@ def template_vocabulary() -> list[str]:
     group_name="hidden",
     kinds={"parquet", "python"},
     deps=["tasks", "future_window", "research_signals", "taxonomy", "corpus_snapshot"],
-    tags={"visibility": "hidden"},
+    tags=visibility_tags("gold_targets"),
 )
 def gold_targets(
     context: dg.AssetExecutionContext, storage: StorageResource, embeddings: EmbeddingResource
@@ -49,8 +50,8 @@ def gold_targets(
     store = storage.store()
     d, c = part.domain, part.cutoff_key
     public_tasks = store.read_records("tasks", d, c, Task)
-    builds = store.read_records("task_builds", d, c, TaskBuild, visibility="hidden")
-    future = store.read_records("future_window", d, c, ScreenedPaper, visibility="hidden")
+    builds = store.read_records("task_builds", d, c, TaskBuild)
+    future = store.read_records("future_window", d, c, ScreenedPaper)
     public_papers = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     embed = embeddings.embedder().encode
     venue_papers = load_venue_lists(VENUE_DIR)
@@ -67,7 +68,7 @@ def gold_targets(
                               allowed=template_vocabulary())
     assert_clean(public_tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=part.cutoff,
                  internal_ids=internal_ids, novel_terms=novel)
-    path = store.write_records("gold_targets", d, c, golds, GoldTarget, visibility="hidden")
+    path = store.write_records("gold_targets", d, c, golds, GoldTarget)
     return dg.MaterializeResult(metadata={
         "rows": len(golds), "future_papers": len(future),
         "trajectories": dg.MetadataValue.json(dict(Counter(g.trajectory for g in golds if g.trajectory))),

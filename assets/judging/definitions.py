@@ -59,7 +59,7 @@ def judge_scores(
     store = storage.store()
     answers = store.read_records("agent_answers", part.domain, part.cutoff_key, Answer)
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
-    golds = store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget, visibility="hidden")
+    golds = store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget)
     kb = open_view(part, lance, embeddings)
     client = judge_llm.client()
     settings = JudgeSettings(protocol=config.protocol, repeats=config.repeats, temperature=config.temperature,

@@ -50,7 +50,7 @@ def judge_summary(scores: list[Score]) -> dict:
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"parquet", "duckdb", "html"},
-    deps=["judge_scores", "task_ranking"],
+    deps=["judge_scores", "task_ranking", "release_package"],
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone

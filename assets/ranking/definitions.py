@@ -45,8 +45,7 @@ def task_ranking(
     part = current_partition(context)
     store = storage.store()
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
-    golds = {g.task_id: g for g in store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget,
-                                                         visibility="hidden")}
+    golds = {g.task_id: g for g in store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget)}
     embed = embeddings.embedder().encode
     quality = {t.task_id: task_quality(t, golds.get(t.task_id), embed) for t in tasks}
     client = llm.client()

@@ -48,7 +48,7 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     kb_rows = [{"arxiv_id": r["arxiv_id"], "title": r["title"], "published": str(r["published"])} for r in kb.to_pylist()]
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
-    golds = store.read_records("gold_targets", d, c, GoldTarget, visibility="hidden")
+    golds = store.read_records("gold_targets", d, c, GoldTarget)
     tasks = store.read_records("tasks", d, c, Task)
     ratings = store.read_records("task_ranking", d, c, TaskRating)
     public, hidden, manifest = release_files(
@@ -58,7 +58,7 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
         taxonomy_version=sha256("\n".join(taxonomy_ids).encode())[:16],
         window_start=str(part.window_start), release_name=config.release_name,
     )
-    future = store.read_records("future_window", d, c, ScreenedPaper, visibility="hidden")
+    future = store.read_records("future_window", d, c, ScreenedPaper)
     from assets.gold.definitions import template_vocabulary
 
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
@@ -80,7 +80,7 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     versioned = publish_release(store, d, c, version, public, hidden)
     paths = {name: store.write_bytes(store.artifact_path("release", d, c, name), data) for name, data in public.items()}
     for name, data in hidden.items():
-        store.write_bytes(store.artifact_path("release", d, c, name, visibility="hidden"), data)
+        store.write_bytes(store.artifact_path("release", d, c, name), data)
     store.write_table("release_package", d, c, pa.table({
         "release_version": [manifest["release_version"]], "release_id": [version],
         "tasks": [manifest["counts"]["tasks"]], "manifest_json": [public["manifest.json"].decode()]}))

@@ -271,8 +271,8 @@ def write_import(store, result: ImportResult, *, source: str = "external") -> di
         store.write_records("tasks", d, c, tasks, Task)
         store.write_records("task_builds", d, c, [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[],
                                                             drafted_by=f"imported:{source}") for t in tasks],
-                            TaskBuild, visibility="hidden")
-        store.write_records("gold_targets", d, c, golds, GoldTarget, visibility="hidden")
+                            TaskBuild)
+        store.write_records("gold_targets", d, c, golds, GoldTarget)
         ratings = []
         for family in sorted({t.family for t in tasks}):
             fam = [t for t in tasks if t.family == family]

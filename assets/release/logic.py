@@ -128,7 +128,7 @@ def publish_release(store, domain: str, cutoff: str, version: str, public: dict[
 
     planned = [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
                for name, data in sorted(public.items())]
-    planned += [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}", visibility="hidden"))
+    planned += [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
                 for name, data in sorted(hidden.items())]
     existing = {path: store.fs.get_file_info(path).type == pafs.FileType.File for _, _, path in planned}
     if any(existing.values()):

@@ -63,7 +63,7 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
                              curation=curation)
     built, builds, failures = build_tasks(signals, records, settings, drafter=drafter)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
-    store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild, visibility="hidden")
+    store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)
     return dg.MaterializeResult(metadata={
         "rows": len(built), "by_family": dg.MetadataValue.json(dict(Counter(t.family for t in built))),
