@@ -35,6 +35,7 @@ from assets.agents.render import (
 )
 from core.papers import add_months
 from core.records import Answer, Task
+from core.text import STOP_WORDS
 
 RECENT_MONTHS = 3
 PRIOR_MONTHS = 6
@@ -44,20 +45,6 @@ LIMITATION_CUES = ("however", "limited", "limitation", "fail", "challenge", "bot
                    "hallucinat", "struggle", "lack", "insufficient", "expensive", "brittle",
                    "unreliable", "suffer", "difficult", "remain")
 LIMITATION_QUERY = "limitation challenge bottleneck fails costly"
-STOPWORDS = frozenset("""
-a about above across after again against all also although among an and any approach approaches are
-as at be because been before being between both but by can could current data do does each
-effective efficient enable enables existing few for from further has have here however how in into
-is it its large language learning limited llm llms lm lms made make makes many may method methods
-model models more most much new not novel of often on only or other our over paper performance
-present propose proposed provide recent remain remains results show shows significant significantly
-such task tasks than that the their them then there these they this those through thus to under
-using via was we well what when where whether which while with within work would yet framework
-based study studies research agent agents system systems challenge challenges limitation limitations
-bottleneck bottlenecks fail fails failure suffer suffers struggle struggles lack lacks costly
-address addresses comprehensive various critical crucial different specific including across
-toward towards enhancing improving benchmarking leveraging achieve achieves however moreover
-""".split())
 _PROPOSAL = re.compile(r"\b(we|this paper|this work|our)\b.*\b(propose|present|introduce|develop|design)", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 _TOKEN = re.compile(r"[a-z][a-z0-9\-]{2,}")
@@ -136,7 +123,7 @@ def terms(text: str, exclude: frozenset[str] = frozenset()) -> set[str]:
             tok = tok[:-3] + "y"
         elif len(tok) > 4 and tok.endswith("s") and not tok.endswith(("ss", "us", "is")):
             tok = tok[:-1]
-        if len(tok) >= 4 and tok not in STOPWORDS and tok not in exclude:
+        if len(tok) >= 4 and tok not in STOP_WORDS and tok not in exclude:
             out.add(tok)
     return out
 
@@ -308,9 +295,9 @@ def bottleneck_phrase(sentence: str, chosen: list[str], max_words: int = 8) -> s
 
 def _title_terms(title: str, exclude: set[str]) -> set[str]:
     words = re.findall(r"[a-z][a-z0-9\-]+", title.lower())
-    keep = [w for w in words if w not in STOPWORDS and len(w) >= 3 and w not in exclude]
+    keep = [w for w in words if w not in STOP_WORDS and len(w) >= 3 and w not in exclude]
     grams = {f"{a} {b}" for a, b in zip(words, words[1:])
-             if a not in STOPWORDS and b not in STOPWORDS and len(a) >= 3 and len(b) >= 3
+             if a not in STOP_WORDS and b not in STOP_WORDS and len(a) >= 3 and len(b) >= 3
              and a not in exclude and b not in exclude}
     return set(keep) | grams
 

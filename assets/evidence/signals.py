@@ -28,27 +28,13 @@ from datetime import date
 import numpy as np
 
 from core.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
+from core.text import STOP_WORDS
 
 EPS = 1e-3          # floor of the prior share in growth = recent / prior
 GROWTH_CAP = 10.0   # growth of a node with (almost) no prior papers is capped here
 RECENT_MONTHS = 3
 PRIOR_MONTHS = 6
 SLOPE_MONTHS = 9
-
-STOPWORDS = frozenset(
-    """a an the and or of for to in on with by from as at is are be been being this that these those
-    it its their our we they can may might not no via into over under than then such which while
-    using use used based large language model models llm llms paper approach method methods new
-    however also more most both each other only very still often existing current remain remains
-    however, due lack limited limitation limitations task tasks work works study performance
-    however existing approaches significant significantly challenge challenges challenging issue issues
-    problem problems without when where how what who whom whose do does did has have had will would
-    should could across all any many much some several various well high low even further thus
-    through while yet shown show shows demonstrate demonstrated demonstrates promise promising
-    recent recently remarkable impressive capabilities capability ability abilities rely relies
-    typically particularly especially primarily mainly largely often fail fails failing struggle
-    struggles suffer suffers lead leads key critical important need needs make making but""".split()
-)
 
 
 # ----------------------------------------------------------------------------- months
@@ -178,7 +164,7 @@ def slice_growth(series: dict[str, float]) -> float:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in re.findall(r"[a-z][a-z0-9\-]+", text.lower()) if t not in STOPWORDS and len(t) > 2]
+    return [t for t in re.findall(r"[a-z][a-z0-9\-]+", text.lower()) if t not in STOP_WORDS and len(t) > 2]
 
 
 def node_terms(node: TaxonomyNode) -> set[str]:

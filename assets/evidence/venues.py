@@ -33,6 +33,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from core.records import ScreenedPaper, Signal
+from core.text import STOP_WORDS
 
 VENUE_DIR = Path(__file__).with_name("venues")
 FAMILIES = ("ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD", "CVPR/ICCV/ECCV")
@@ -81,12 +82,6 @@ STYLE_CUES: dict[str, tuple[str, ...]] = {
                  "empirical", "survey", "lessons", "towards a theory", "what "),
 }
 _BENCH_SUFFIX = re.compile(r"bench\b|gym\b", re.IGNORECASE)
-_STOP = frozenset(
-    """a an the and or of for to in on with by from as at is are via into over under than using use
-    based towards toward through its their your we our what when how why do does can beyond without
-    learning model models large language llm llms neural network networks deep new efficient improving
-    approach method framework task tasks data via""".split()
-)
 
 
 def load_venue_lists(folder: Path = VENUE_DIR, *, include_submissions: bool = False) -> list[VenuePaper]:
@@ -227,7 +222,7 @@ def distinctive_terms(close: list[str], rest: list[str], k: int = 10) -> list[st
     def counts(titles):
         c = Counter()
         for t in titles:
-            toks = [w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in _STOP and len(w) > 2]
+            toks = [w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in STOP_WORDS and len(w) > 2]
             c.update(set(toks))
         return c
     a, b = counts(close), counts(rest)

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 
 from core.records import GoldTarget, Task
+from core.text import CLAIM_SCAFFOLD_WORDS, TERM_STOP_WORDS
 
 DIMENSIONS = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 GOLD_ONLY_KEYS = frozenset(
@@ -237,14 +238,6 @@ def assert_clean(
 # --------------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9\-\+\.]*[a-z0-9+]|[a-z0-9]")
-_TERM_STOP = frozenset("""
-a about above after again against all also an and any are as at be been before being between both but by can
-could did do does for from further had has have how if in into is it its more most no nor not of off on once
-only or other our out over own same should so some such than that the their them then there these they this
-those through to too under until up very via was we were what when where which while who whom why will with
-within without would you your new towards toward using based vs versus via beyond large language model models
-llm llms agent agents
-""".split())
 
 
 def _tokens(text: str) -> list[str]:
@@ -256,7 +249,7 @@ def _ngrams(tokens: list[str], max_n: int) -> set[str]:
     for n in range(1, max_n + 1):
         for i in range(len(tokens) - n + 1):
             gram = tokens[i:i + n]
-            if gram[0] in _TERM_STOP or gram[-1] in _TERM_STOP or all(t.isdigit() for t in gram):
+            if gram[0] in TERM_STOP_WORDS or gram[-1] in TERM_STOP_WORDS or all(t.isdigit() for t in gram):
                 continue
             if n == 1 and (len(gram[0]) < 4 or gram[0].replace(".", "").isdigit()):
                 continue
@@ -337,10 +330,9 @@ _ISO = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
 
 
 def content_words(text: str) -> set[str]:
-    return {t for t in _tokens(text) if t not in _TERM_STOP and t not in STOP_CONTENT and not _ISO.match(t)}
+    return {t for t in _tokens(text) if t not in TERM_STOP_WORDS and t not in CLAIM_SCAFFOLD_WORDS and not _ISO.match(t)}
 
 
-STOP_CONTENT = frozenset("between before after among options option domain papers paper share".split())
 
 
 def answer_revealing(gold: GoldTarget) -> list[tuple[str, str]]:

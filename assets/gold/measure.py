@@ -55,6 +55,7 @@ import numpy as np
 
 from assets.corpus.logic import paper_text
 from assets.gold.leakage import FUTURE_VARIANT_KEY
+from core.clustering import spherical_kmeans
 from core.papers import add_months
 from core.records import (
     GoldClaim,
@@ -63,6 +64,7 @@ from core.records import (
     Signal,
     Task,
 )
+from core.text import STOP_WORDS
 
 ASSIGN_QUANTILE = 0.25
 RECENT_MONTHS = 3
@@ -87,16 +89,6 @@ METHOD_CUES = re.compile(r"\b(we propose|we introduce|we present|we develop|our 
                          r"framework|by (?:\w+ing)|leverag\w+|enables?)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z][a-z0-9\-]{2,}")
 
-# A short English + abstract-boilerplate stop list (importing sklearn's costs seconds).
-STOP_WORDS = frozenset("""
-a about above across after again against all also although among an and any are as at be because been before
-being below between both but by can could did do does doing during each either et few for from further had has
-have having here how however if in into is it its itself just may more most much must no nor not of off on once
-only or other our ours out over own paper per propose proposed present same several should show shows so some
-such than that the their them then there these they this those through thus to too under until up upon use used
-uses using very via was we were what when where whether which while who whom why will with within without would
-yet you your new based approach approaches method methods results study work existing also first two three one
-""".split())
 
 VenueScorer = Callable[[list[str]], dict[str, float]]
 
@@ -279,38 +271,6 @@ def assign(vecs: np.ndarray, cands: list[Candidate]) -> np.ndarray:
     return np.where(ok, best, -1)
 
 
-def kmeans(vecs: np.ndarray, k: int, seed: int = 0, iters: int = 25, n_init: int = 4) -> np.ndarray:
-    """Small deterministic spherical k-means (k-means++ seeding, best of `n_init`); labels.
-
-    Plain numpy: sklearn's KMeans costs ~50 ms a call in thread start-up on these tiny
-    inputs, and gold runs it a few hundred times a partition.
-    """
-    n = len(vecs)
-    best, best_score = np.zeros(n, dtype=int), -np.inf
-    for run in range(n_init):
-        rng = np.random.default_rng(seed + run)
-        centres = [vecs[rng.integers(n)]]
-        for _ in range(1, k):
-            d = np.maximum(0.0, 1.0 - np.max(vecs @ np.stack(centres).T, axis=1)) ** 2
-            total = d.sum()
-            centres.append(vecs[rng.choice(n, p=d / total)] if total > 0 else vecs[rng.integers(n)])
-        C = np.stack(centres)
-        labels = np.full(n, -1)
-        for _ in range(iters):
-            new = np.argmax(vecs @ C.T, axis=1)
-            if np.array_equal(new, labels):
-                break
-            labels = new
-            for j in range(k):
-                members = vecs[labels == j]
-                if len(members):
-                    C[j] = unit(members.mean(axis=0))
-        score = float((vecs * C[labels]).sum())
-        if score > best_score + 1e-9:
-            best, best_score = labels, score
-    return best
-
-
 def n_clusters(n: int) -> int:
     return int(min(MAX_CLUSTERS, max(2, n // CLUSTER_PAPERS)))
 
@@ -320,7 +280,7 @@ def kmeans_clusters(vecs: np.ndarray, k: int | None = None) -> list[np.ndarray]:
     k = k or n_clusters(len(vecs))
     if len(vecs) < max(k, NEW_CLUSTER_MIN):
         return []
-    labels = kmeans(vecs, k)
+    labels = spherical_kmeans(vecs, k, np.random.default_rng(0), n_init=4, max_iter=25)
     return [np.where(labels == lab)[0] for lab in range(k) if (labels == lab).sum() >= NEW_CLUSTER_MIN]
 
 

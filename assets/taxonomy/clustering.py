@@ -5,48 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.clustering import spherical_kmeans
+
 KMEANS_N_INIT = 8  # restarts per k-means (best total cosine kept)
-
-
-def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 8,
-                     max_iter: int = 50) -> np.ndarray:
-    """Cosine k-means (k-means++ seeding, best of `n_init` by total cosine); returns labels.
-
-    Plain numpy on purpose: a taxonomy build runs hundreds of small clusterings, where
-    sklearn's per-call threading overhead dominates (and it is slow on a busy 2-core box).
-    """
-    n = len(X)
-    best_labels, best_obj = None, -np.inf
-    for _ in range(n_init):
-        centers = [int(rng.integers(n))]
-        closest = 1.0 - X @ X[centers[0]]
-        for _ in range(1, k):
-            weights = np.maximum(closest, 0.0) ** 2
-            total = weights.sum()
-            nxt = int(rng.choice(n, p=weights / total)) if total > 1e-12 else int(rng.integers(n))
-            centers.append(nxt)
-            closest = np.minimum(closest, 1.0 - X @ X[nxt])
-        C = X[centers].copy()
-        labels = np.full(n, -1)
-        for _ in range(max_iter):
-            sims = X @ C.T
-            new = sims.argmax(axis=1)
-            if np.array_equal(new, labels):
-                break
-            labels = new
-            for c in range(k):
-                members = X[labels == c]
-                if len(members) == 0:  # empty cluster: re-seed at the worst-served point
-                    far = int(sims[np.arange(n), labels].argmin())
-                    C[c] = X[far]
-                    labels[far] = c
-                    continue
-                mean = members.mean(axis=0)
-                C[c] = mean / max(float(np.linalg.norm(mean)), 1e-12)
-        obj = float((X @ C.T)[np.arange(n), labels].sum())
-        if obj > best_obj + 1e-9:
-            best_labels, best_obj = labels.copy(), obj
-    return best_labels
 
 
 def cosine_silhouette(X: np.ndarray, labels: np.ndarray, D: np.ndarray | None = None) -> float:

@@ -11,7 +11,6 @@ there, others trigger expansions), so the *number* of calls is representative.
 
 No Dagster, no litellm: importable from stage logic, tests and benchmarks.
 """
-
 from __future__ import annotations
 
 import copy
@@ -23,12 +22,10 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from core.text import STOP_WORDS
+
 PAYLOAD_MARK = "INPUT:\n"
 _WORD = re.compile(r"[a-z][a-z0-9\-]+")
-_STOP = frozenset("""a an the and or of for to in on with by from as at is are be this that these those it its
-their our we via into over under than such which while using use used based large language model models llm llms
-paper approach method methods new novel towards toward through can how what when do does agent agents agentic
-llm-based framework frameworks benchmark benchmarking study evaluating evaluation learning multi""".split())
 
 
 @dataclass
@@ -61,7 +58,7 @@ def payload_of(messages) -> dict:
 
 
 def content_words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 2]
+    return [w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 2]
 
 
 class CountingStubClient:

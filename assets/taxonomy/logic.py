@@ -60,7 +60,6 @@ from assets.taxonomy.clustering import (  # noqa: F401
     KMEANS_N_INIT,
     cluster,
     cosine_silhouette,
-    spherical_kmeans,
 )
 from assets.taxonomy.slices import (  # noqa: F401  (re-exported: callers import them from here)
     growth_markdown,
@@ -71,6 +70,7 @@ from assets.taxonomy.slices import (  # noqa: F401  (re-exported: callers import
     slice_starts,
 )
 from core.records import Failure, ScreenedPaper, TaxonomyNode
+from core.text import STOP_WORDS
 
 DIMENSIONS: tuple[str, ...] = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 
@@ -105,12 +105,6 @@ DIMENSION_RULE = (
     "other dimension whose score is within `dimension_margin` of the best and above 0 (above average)."
 )
 
-# Academic boilerplate that TF-IDF contrast would otherwise pick as a "distinctive" term.
-GENERIC_TERMS = frozenset("""
-ai approach approaches based benchmark existing framework frameworks improve improved improves improving
-large language llm llms lm lms method methods model models new novel paper performance propose proposed
-results show shows significantly state-of-the-art study task tasks using work achieve achieves demonstrate
-agent agents agentic llm-based effective effectively efficient various challenges""".split())
 
 
 _TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
@@ -520,7 +514,7 @@ class _Labeller:
     def __init__(self, titles: list[str], abstracts: list[str]):
         texts = [f"{t}. {t}. {a}" for t, a in zip(titles, abstracts)]  # titles weigh double
         min_df = 2 if len(texts) >= 20 else 1
-        stop = sorted(ENGLISH_STOP_WORDS | GENERIC_TERMS)
+        stop = sorted(ENGLISH_STOP_WORDS | STOP_WORDS)
         self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), min_df=min_df, max_df=0.5,
                                           sublinear_tf=True, max_features=20000, token_pattern=_TOKEN_PATTERN,
                                           dtype=np.float32)
