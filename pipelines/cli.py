@@ -12,6 +12,7 @@ Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `mak
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -151,6 +152,28 @@ def cmd_views(args) -> int:
     return 0
 
 
+def print_rows(rows: list[dict], fmt: str = "table") -> None:
+    """A listing as an aligned text table, or JSON (`--format json`) for scripts."""
+    if fmt == "json":
+        print(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        print("(none)")
+        return
+    cols = list(rows[0])
+    widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) for c in cols}
+    print("  ".join(c.ljust(widths[c]) for c in cols).rstrip())
+    for r in rows:
+        print("  ".join(str(r.get(c, "")).ljust(widths[c]) for c in cols).rstrip())
+
+
+def cmd_families(args) -> int:
+    from assets.families import all_families
+
+    print_rows([f.describe() for f in all_families()], args.format)
+    return 0
+
+
 def cmd_import_release(args) -> int:
     from assets.release.importer import import_release, write_import
     from core.registry import save_user_cutoff
@@ -199,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     lb.set_defaults(func=lambda a: print_leaderboard(a.cutoff) or 0)
     views = sub.add_parser("views", help="(re)create the DuckDB views")
     views.set_defaults(func=cmd_views)
+    fams = sub.add_parser("families", help="list the registered task families")
+    fams.add_argument("--format", choices=("table", "json"), default="table")
+    fams.set_defaults(func=cmd_families)
     imp = sub.add_parser("import-release", help="import a release in the ForeSci authors' format")
     imp.add_argument("tasks", help="their public tasks.jsonl")
     imp.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
