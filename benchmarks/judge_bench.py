@@ -113,7 +113,9 @@ def _sim(a: str, b: str) -> float:
 def stub(purpose: str, messages: list[dict]) -> str:
     """A deterministic recording stub: answers every judge prompt from the prompt itself
     (answer claims as extracted claims; lexical overlap with the hidden bank as labels)."""
+    from assets.families.registry import family_names
     from assets.judging import llm_judge
+    from tests.factories import mock_reply
 
     body = messages[-1]["content"]
     answer = body.split("## Candidate answer\n", 1)[1].split("\n## ", 1)[0] if "## Candidate answer" in body else ""
@@ -142,15 +144,17 @@ def stub(purpose: str, messages: list[dict]) -> str:
         return json.dumps({"label": support(claim)})
     if purpose == "judge:fact_coverage":
         return json.dumps({"coverage": coverage()})
-    family = next(f for f in llm_judge.FAMILY_DIMENSIONS if f"Family: {f}." in body)
+    family = next(f for f in family_names() if f"Family: {f}." in body)
     parts = {"judge:rubric": ("trace", "pers", "drift"), "judge:trace": ("trace",), "judge:pers": ("pers", "drift")}[purpose]
-    return llm_judge.mock_reply(llm_judge.rubric_schema(family, parts))
+    return mock_reply(llm_judge.rubric_schema(family, parts))
 
 
 def cost_accounting(tasks, golds, answers, kb, cache: str) -> dict:
-    from assets.judging.scoring import JudgeSettings, fact_agreement, score_answers
+    from assets.judging.scoring import fact_agreement, score_answers
+    from assets.scorers.base import JudgeSettings
     from resources.embeddings import load_embedder
     from resources.llm import LLMClient
+    from tests.factories import MockedClient
 
     embed = load_embedder().encode
     dates = kb.dates()
@@ -159,9 +163,10 @@ def cost_accounting(tasks, golds, answers, kb, cache: str) -> dict:
         client = LLMClient("openai/recording-stub", cache_dir=cache)
         judged: list = []
         t0 = time.time()
-        scores, failures = score_answers(answers, tasks, golds, embed, dates, cutoff=tasks[0].cutoff, judge_client=client,
+        scores, failures = score_answers(answers, tasks, golds, embed, dates, cutoff=tasks[0].cutoff, 
+                                         judge_client=MockedClient(client, stub),
                                          kb_get=kb.get, settings=JudgeSettings(protocol=protocol, repeats=3, workers=2),
-                                         mock=stub, judged_out=judged)
+                                         judged_out=judged)
         calls = [s.judge_calls for s in scores]
         chars = [s.judge_prompt_chars for s in scores]
         by_purpose = client.usage.by_purpose
@@ -181,12 +186,8 @@ def cost_accounting(tasks, golds, answers, kb, cache: str) -> dict:
 
 def server_run(tasks, golds, kb, n_tasks: int, repeats: int) -> dict:
     from assets.agents.llm_methods import hybrid_rag
-    from assets.judging.scoring import (
-        JudgeSettings,
-        fact_agreement,
-        reference_fact,
-        score_answers,
-    )
+    from assets.judging.scoring import fact_agreement, reference_fact, score_answers
+    from assets.scorers.base import JudgeSettings
     from resources.embeddings import load_embedder
     from tests.local_llm import local_client, local_llm_server
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Label = Literal["core", "support", "excluded"]
 # A task family's name. Families are plugins (assets/families): the registry, not this
@@ -273,7 +273,12 @@ class Answer(BaseModel):
 
 
 class Score(BaseModel):
-    """Judge scores of one answer. Metrics that need an LLM judge are None offline."""
+    """Judge scores of one answer. Metrics that need an LLM judge are None offline.
+
+    The ForeSci metrics are typed fields (typed columns for analysts); values of other
+    registered scorers go to `values`. Unknown fields are an error, never dropped."""
+
+    model_config = ConfigDict(extra="forbid")
 
     answer_id: str
     task_id: str
@@ -298,7 +303,14 @@ class Score(BaseModel):
     judge_calls: int = 0
     judge_prompt_chars: int = 0
     drift: dict[str, float] = Field(default_factory=dict)
-    note: str = ""
+    values: dict[str, float | None] = Field(default_factory=dict)  # other scorers' values, by name
+    note: str = ""  # per-scorer rationales, "scorer: why; ..."
+
+    def value(self, name: str) -> float | None:
+        """A metric value by name, typed field or `values`."""
+        if name in type(self).model_fields and name not in ("values", "note"):
+            return getattr(self, name)
+        return self.values.get(name)
 
 
 class PaperMetadata(BaseModel):

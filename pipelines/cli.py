@@ -174,6 +174,13 @@ def cmd_families(args) -> int:
     return 0
 
 
+def cmd_scorers(args) -> int:
+    from assets.scorers.registry import all_scorers, families_of
+
+    print_rows([s.describe(families_of(s)) for s in all_scorers()], args.format)
+    return 0
+
+
 def cmd_import_release(args) -> int:
     from assets.release.importer import import_release, write_import
     from core.registry import save_user_cutoff
@@ -225,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     fams = sub.add_parser("families", help="list the registered task families")
     fams.add_argument("--format", choices=("table", "json"), default="table")
     fams.set_defaults(func=cmd_families)
+    scorers = sub.add_parser("scorers", help="list the registered scorers (metrics), their values and families")
+    scorers.add_argument("--format", choices=("table", "json"), default="table")
+    scorers.set_defaults(func=cmd_scorers)
     imp = sub.add_parser("import-release", help="import a release in the ForeSci authors' format")
     imp.add_argument("tasks", help="their public tasks.jsonl")
     imp.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")

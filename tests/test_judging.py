@@ -19,12 +19,12 @@ import pytest
 
 from assets.judging import llm_judge
 from assets.judging.scoring import (
-    JudgeSettings,
     fact_agreement,
     pairwise_comparisons,
     reference_fact,
     score_answers,
 )
+from assets.scorers.base import JudgeSettings
 from core.records import (
     Answer,
     GoldClaim,
@@ -35,6 +35,7 @@ from core.records import (
     TaskOption,
 )
 from resources.llm import LLMClient
+from tests.factories import MockedClient, mock_reply
 
 CUTOFF = date(2025, 6, 30)
 KB_DATES = {"2501.00001": date(2025, 1, 10), "2502.00002": date(2025, 2, 1), "2508.00009": date(2025, 8, 1)}
@@ -105,7 +106,7 @@ class ScriptedJudge:
                 family = "planning" if "milestone_specificity" in messages[1]["content"] else "direction"
                 d = dict(zip(("drift_scope_granularity", "drift_causal_role", "drift_intervention_mode",
                               "drift_temporal_horizon"), self.drift))
-                return llm_judge.mock_reply(llm_judge.rubric_schema(family), holistic=h, evidence_linkage=self.e,
+                return mock_reply(llm_judge.rubric_schema(family), holistic=h, evidence_linkage=self.e,
                                             support_specificity=self.s, internal_trace=self.t, **d)
             if purpose == "judge:fact_extract":
                 return json.dumps({"claims": ["GUI agents grow", "tool use steady"]})
@@ -125,7 +126,8 @@ def client(tmp_path):
 
 def judge(answers, client, mock, settings=None, golds=None, tasks=None):
     return score_answers(answers, tasks or [make_task()], golds or [make_gold()], embed, KB_DATES, cutoff=CUTOFF,
-                         judge_client=client, kb_get=None, settings=settings or JudgeSettings(workers=1), mock=mock)
+                         judge_client=MockedClient(client, mock) if mock else client, kb_get=None,
+                         settings=settings or JudgeSettings(workers=1))
 
 
 def test_compact_judge_hand_computed(client):
@@ -241,14 +243,14 @@ def test_reference_protocol_counts_one_call_per_claim_and_agrees_on_identical_la
             return json.dumps({"label": verify[claim], "matched": []})
         if purpose in ("judge:trace", "judge:pers"):
             parts = ("trace",) if purpose == "judge:trace" else ("pers", "drift")
-            return llm_judge.mock_reply(llm_judge.rubric_schema("direction", parts), holistic=7, evidence_linkage=8,
-                                        support_specificity=6, internal_trace=4)
+            return mock_reply(llm_judge.rubric_schema("direction", parts), holistic=7, evidence_linkage=8,
+                              support_specificity=6, internal_trace=4)
         return replies[purpose]
 
     judged = []
     [ref_score], failures = score_answers([make_answer()], [make_task()], [make_gold()], embed, KB_DATES,
-                                          cutoff=CUTOFF, judge_client=client, settings=JudgeSettings(
-                                              protocol="reference", workers=1, repeats=2), mock=mock,
+                                          cutoff=CUTOFF, judge_client=MockedClient(client, mock), settings=JudgeSettings(
+                                              protocol="reference", workers=1, repeats=2),
                                           judged_out=judged)
     assert failures == []
     # 1 extraction + 4 verifications + 1 coverage + 2 repeats x (trace + pers) = 10 calls
@@ -258,14 +260,14 @@ def test_reference_protocol_counts_one_call_per_claim_and_agrees_on_identical_la
     compact = []
     judge_client2 = client
     score_answers([make_answer()], [make_task()], [make_gold()], embed, KB_DATES, cutoff=CUTOFF,
-                  judge_client=judge_client2, settings=JudgeSettings(workers=1), mock=ScriptedJudge(),
+                  judge_client=MockedClient(judge_client2, ScriptedJudge()), settings=JudgeSettings(workers=1),
                   judged_out=compact)
     agreement = fact_agreement({j.score.answer_id: j.fact for j in compact}, {j.score.answer_id: j.fact for j in judged})
     assert agreement["n_answers"] == 1
     assert agreement["f1"]["mean_abs_diff"] == pytest.approx(0.0)
     assert agreement["coverage_labels"] == {"n": 3, "exact_agreement": 1.0, "cohen_kappa": 1.0}
     # reference_fact (the agreement sample runner) gives the same Fact
-    ref, ledger, fails = reference_fact([make_answer()], [make_task()], [make_gold()], client, mock=mock)
+    ref, ledger, fails = reference_fact([make_answer()], [make_task()], [make_gold()], MockedClient(client, mock))
     assert not fails and ref[make_answer().answer_id].f1 == pytest.approx(3 / 7) and ledger.calls == 6
 
 
@@ -279,8 +281,8 @@ def test_llm_pairwise_with_position_swap(client):
     def always_first(purpose, messages):  # pure position bias: the two orders disagree -> tie
         return json.dumps({"rationale": "", "winner": "1"})
 
-    comps, fails, ledger = pairwise_comparisons([a, b], scores, [task], [gold], judge_client=client,
-                                                settings=JudgeSettings(), mock=always_first)
+    comps, fails, ledger = pairwise_comparisons([a, b], scores, [task], [gold], judge_client=MockedClient(client, always_first),
+                                                settings=JudgeSettings())
     assert not fails and ledger.calls == 2
     by_source = {c.source: c for c in comps}
     assert by_source["metric:fta"].system_a == "aris@m" and by_source["metric:fta"].winner == "a"
@@ -290,8 +292,8 @@ def test_llm_pairwise_with_position_swap(client):
         body = messages[1]["content"]
         return json.dumps({"winner": "1" if body.index("ANSWER-COI") < body.index("ANSWER-ARIS") else "2"})
 
-    comps, _, _ = pairwise_comparisons([a, b], scores, [task], [gold], judge_client=client,
-                                       settings=JudgeSettings(), mock=prefers_coi)
+    comps, _, _ = pairwise_comparisons([a, b], scores, [task], [gold], judge_client=MockedClient(client, prefers_coi),
+                                       settings=JudgeSettings())
     llm = next(c for c in comps if c.source == "llm")
     assert (llm.system_a, llm.system_b, llm.winner) == ("aris@m", "coi@m", "b")
     assert llm.judge_model == "openai/judge-mock" and llm.prompt_version == "pairwise-swap-v1"

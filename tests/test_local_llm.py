@@ -19,8 +19,9 @@ import pytest
 
 from assets.agents.llm_methods import hybrid_rag
 from assets.corpus.logic import screen
-from assets.judging.scoring import JudgeSettings, score_answers
+from assets.judging.scoring import score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
+from assets.scorers.base import JudgeSettings
 from core.papers import read_jsonl
 from core.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
 from core.registry import load_registry

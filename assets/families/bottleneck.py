@@ -45,6 +45,12 @@ class BottleneckFamily(TaskFamily):
     title = "Bottleneck-Opportunity Discovery"
     summary = "one root bottleneck and the one-hop opportunity it opens"
     answer_kind = "text"
+    rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
+        "causal_bottleneck_analysis": "identifies a root cause, not a symptom or an opportunity",
+        "opportunity_plausibility": "the unlocked opportunity follows one hop from reducing it",
+        "technical_non_obviousness": "goes beyond the generic (e.g. 'more data', 'better models')",
+        "adoption_pathway_reasoning": "explains how the field would adopt the fix",
+    }
     instructions = (
         "Use only the evidence available up to the cutoff. Name one root bottleneck of the "
         "subdirection (a cause, not a symptom), explain why it is root using cited limitations, and "

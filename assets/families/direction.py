@@ -22,6 +22,12 @@ class DirectionFamily(TaskFamily):
     title = "Direction Forecasting"
     summary = "choose the candidate most likely to gain momentum, with one trajectory label"
     answer_kind = "choice"
+    rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
+        "forecast_specificity": "names a concrete direction and a checkable trajectory, not a topic",
+        "signal_interpretation": "reads the pre-cutoff growth/method signals correctly and uses them",
+        "trajectory_discipline": "the trajectory label follows from the signals, without hype",
+        "uncertainty_calibration": "confidence matches the evidence; says what would change the call",
+    }
     instructions = (
         "Use only the evidence available up to the cutoff (the offline knowledge base and the support "
         "packet). Choose exactly one option, give one trajectory label (accelerating, fragmenting, "

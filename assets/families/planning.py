@@ -27,6 +27,12 @@ class PlanningFamily(TaskFamily):
     title = "Strategic Research Planning"
     summary = "rank fixed options for a team planning at the cutoff"
     answer_kind = "ranking"
+    rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
+        "milestone_specificity": "milestones are concrete, ordered and dated within the window",
+        "dependency_chain_quality": "dependencies between options and milestones are explicit and right",
+        "experiment_executability": "the first experiments could start now with pre-cutoff resources",
+        "risk_or_kill_criteria": "states risks and go/no-go or kill criteria",
+    }
     instructions = (
         "Use only the evidence available up to the cutoff. Rank all options from highest to lowest "
         "priority for the team, and give a concrete plan for the top option. Ground each judgement in "

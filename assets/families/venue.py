@@ -60,6 +60,12 @@ class VenueFamily(TaskFamily):
     title = "Venue-Conditioned Positioning"
     summary = "rank venue families for a project, framing and reviewer risks"
     answer_kind = "ranking"
+    rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
+        "venue_fit_reasoning": "explains why the contribution fits the chosen venue community",
+        "reviewer_expectation_awareness": "anticipates what that venue's reviewers will ask for",
+        "package_upgrade_specificity": "names concrete evidence upgrades (baselines, data, ablations)",
+        "contrastive_venue_discrimination": "says why the other venue options fit worse",
+    }
     instructions = (
         "Use only the evidence available up to the cutoff, including what each venue community has "
         "historically accepted. Rank the venue families for this project, say how to frame it for the "

@@ -4,7 +4,6 @@ import dagster as dg
 
 from assets.judging.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.judging.scoring import (
-    JudgeSettings,
     fact_agreement,
     pairwise_comparisons,
     prompt_version,
@@ -13,6 +12,7 @@ from assets.judging.scoring import (
 )
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.scorers.base import JudgeSettings
 from assets.stage import current_partition, write_failures
 from core.records import Answer, GoldTarget, PairwiseComparison, Score, Task
 from resources.embeddings import EmbeddingResource

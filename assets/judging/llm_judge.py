@@ -20,20 +20,20 @@ FTA needs no LLM (embeddings / deterministic ranking, `assets.judging.scoring`).
 
 Every call is counted per answer (`JudgeLedger`: logical requests and prompt characters,
 independent of the cache) so judge_scores can report calls and characters per answer.
-`mock` (purpose, messages) -> JSON string is passed to litellm as `mock_response`: tests
-and the cost benchmark run the whole path without a server.
+Tests and the cost benchmark run the whole path without a server by giving a client that
+passes canned replies to litellm as `mock_response` (`tests/factories.py`).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args, get_origin
+from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
+from assets.families.registry import get_family
 from assets.judging import metrics
 from core.records import Answer, GoldTarget, Task
 
@@ -51,33 +51,8 @@ COST_TARGET = {"calls": 5, "prompt_chars": 40_000}
 SupportLabel = Literal["supported", "partially_supported", "unsupported", "not_checkable"]
 CoverageLabel = Literal["covered", "partially_covered", "not_covered"]
 
-# Reviewer Persuasiveness rubric (Appendix C.1): family-specific dimensions + generic ones.
-FAMILY_DIMENSIONS: dict[str, dict[str, str]] = {
-    "direction": {
-        "forecast_specificity": "names a concrete direction and a checkable trajectory, not a topic",
-        "signal_interpretation": "reads the pre-cutoff growth/method signals correctly and uses them",
-        "trajectory_discipline": "the trajectory label follows from the signals, without hype",
-        "uncertainty_calibration": "confidence matches the evidence; says what would change the call",
-    },
-    "venue": {
-        "venue_fit_reasoning": "explains why the contribution fits the chosen venue community",
-        "reviewer_expectation_awareness": "anticipates what that venue's reviewers will ask for",
-        "package_upgrade_specificity": "names concrete evidence upgrades (baselines, data, ablations)",
-        "contrastive_venue_discrimination": "says why the other venue options fit worse",
-    },
-    "bottleneck": {
-        "causal_bottleneck_analysis": "identifies a root cause, not a symptom or an opportunity",
-        "opportunity_plausibility": "the unlocked opportunity follows one hop from reducing it",
-        "technical_non_obviousness": "goes beyond the generic (e.g. 'more data', 'better models')",
-        "adoption_pathway_reasoning": "explains how the field would adopt the fix",
-    },
-    "planning": {
-        "milestone_specificity": "milestones are concrete, ordered and dated within the window",
-        "dependency_chain_quality": "dependencies between options and milestones are explicit and right",
-        "experiment_executability": "the first experiments could start now with pre-cutoff resources",
-        "risk_or_kill_criteria": "states risks and go/no-go or kill criteria",
-    },
-}
+# Reviewer Persuasiveness rubric (Appendix C.1): the family's own dimensions
+# (`TaskFamily.rubric_dimensions`, in each family module) + these generic ones.
 GENERIC_DIMENSIONS: dict[str, str] = {
     "decision_clarity": "the decision (choice / ranking / bottleneck / venue) is stated unambiguously",
     "mechanistic_reasoning": "explains the mechanism behind the call",
@@ -144,7 +119,7 @@ def rubric_schema(family: str, parts: Sequence[str] = ("trace", "pers", "drift")
     if "trace" in parts:
         fields.update({f: _score_field(0, 10, f) for f in TRACE_FIELDS})
     if "pers" in parts:
-        fields.update({d: _score_field(0, 10, desc) for d, desc in FAMILY_DIMENSIONS[family].items()})
+        fields.update({d: _score_field(0, 10, desc) for d, desc in get_family(family).rubric_dimensions.items()})
         fields.update({d: _score_field(0, 10, desc) for d, desc in GENERIC_DIMENSIONS.items()})
         fields["holistic"] = _score_field(0, 10, "overall persuasiveness to a knowledgeable reviewer")
     if "drift" in parts:
@@ -173,17 +148,12 @@ class JudgeLedger:
         self.by_purpose[purpose] = self.by_purpose.get(purpose, 0) + 1
 
 
-Mock = Callable[[str, list[dict]], str]
-
-
 def ask(client, messages: list[dict], schema: type[BaseModel], *, purpose: str, ledger: JudgeLedger,
-        mock: Mock | None = None, temperature: float | None = None, seed: int | None = None,
-        max_tokens: int | None = None) -> BaseModel:
+        temperature: float | None = None, seed: int | None = None, max_tokens: int | None = None) -> BaseModel:
     ledger.add(purpose, messages)
-    mock_response = mock(purpose, messages) if mock is not None else None
     max_tokens = max_tokens or MAX_TOKENS.get(purpose)
     return client.structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
-                             max_tokens=max_tokens, mock_response=mock_response)
+                             max_tokens=max_tokens)
 
 
 # --------------------------------------------------------------------------------------
@@ -372,7 +342,7 @@ def _rubric_messages(task: Task, answer: Answer, packet: str, brief: str, parts:
                      "evidence supports the stated decision specifically, not just the topic; internal_trace = "
                      "the steps from evidence to decision avoid unsupported jumps.")
     if "pers" in parts:
-        dims = {**FAMILY_DIMENSIONS[task.family], **GENERIC_DIMENSIONS}
+        dims = {**get_family(task.family).rubric_dimensions, **GENERIC_DIMENSIONS}
         rules.append("Reviewer persuasiveness, integers 0-10:\n" + "\n".join(f"- {d}: {desc}" for d, desc in dims.items())
                      + "\n- holistic: overall, how persuasive this research call is to a knowledgeable reviewer.")
     if "drift" in parts:
@@ -418,18 +388,16 @@ def _fact_result(gold: GoldTarget, ids: dict[str, str], verdicts: list[tuple[str
                       [lab for _, lab in verdicts], psi, note)
 
 
-def judge_fact(task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *,
-               mock: Mock | None = None, seed: int = 0) -> FactResult:
+def judge_fact(task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> FactResult:
     """Compact Fact: one call extracts, verifies all claims and labels coverage."""
     bank, ids = hidden_bank(gold)
     reply = ask(client, fact_messages(task, answer, bank), FactJudgement, purpose="judge:fact",
-                ledger=ledger, mock=mock, temperature=0.0, seed=seed)
+                ledger=ledger, temperature=0.0, seed=seed)
     verdicts = [(v.claim.strip(), v.label) for v in reply.claims if v.claim.strip()][:MAX_CLAIMS]
     return _fact_result(gold, ids, verdicts, reply.coverage)
 
 
-def judge_fact_per_claim(task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *,
-                         mock: Mock | None = None, seed: int = 0) -> FactResult:
+def judge_fact_per_claim(task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> FactResult:
     """Reference Fact: extraction call, one verification call per claim (at most 8),
     one coverage call: 2 + m calls."""
     bank, ids = hidden_bank(gold)
@@ -438,19 +406,19 @@ def judge_fact_per_claim(task: Task, answer: Answer, gold: GoldTarget, client, l
         f"Extract the answer's atomic claims (at most {MAX_CLAIMS}): short, self-contained, checkable statements "
         'carrying its decision and forecasts. Do not invent claims. Reply as {"claims": [str]}')}]
     claims = [c.strip() for c in ask(client, extract, ExtractedClaims, purpose="judge:fact_extract", ledger=ledger,
-                                     mock=mock, temperature=0.0, seed=seed).claims if c.strip()][:MAX_CLAIMS]
+                                     temperature=0.0, seed=seed).claims if c.strip()][:MAX_CLAIMS]
     verdicts = []
     for claim in claims:
         msgs = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": (
             f"## Task\n{task_view(task)}\n\n## Hidden claim bank\n{bank}\n\n## Claim to verify\n{claim}\n\n"
             + FACT_RULES.split("\n")[0] + '\nReply as {"label": str, "matched": [id]}')}]
-        v = ask(client, msgs, SingleClaimVerdict, purpose="judge:fact_verify", ledger=ledger, mock=mock,
+        v = ask(client, msgs, SingleClaimVerdict, purpose="judge:fact_verify", ledger=ledger,
                 temperature=0.0, seed=seed)
         verdicts.append((claim, v.label))
     cover = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": base + (
         f"## Hidden claim bank\n{bank}\n\nLabel the coverage of EVERY hidden claim id by the answer.\n"
         + FACT_RULES.split("\n")[1] + '\nReply as {"coverage": [{"claim_id": id, "label": str}]}')}]
-    coverage = ask(client, cover, CoverageJudgement, purpose="judge:fact_coverage", ledger=ledger, mock=mock,
+    coverage = ask(client, cover, CoverageJudgement, purpose="judge:fact_coverage", ledger=ledger,
                    temperature=0.0, seed=seed).coverage
     return _fact_result(gold, ids, verdicts, coverage)
 
@@ -482,25 +450,24 @@ def _rubric_result(reply: BaseModel) -> RubricResult:
 
 
 def judge_rubric(task: Task, answer: Answer, gold: GoldTarget, packet: str, client, ledger: JudgeLedger, *,
-                 repeat: int, temperature: float, mock: Mock | None = None, budget: int | None = None) -> RubricResult:
+                 repeat: int, temperature: float, budget: int | None = None) -> RubricResult:
     """Compact rubric: Trace e/s/t + Persuasiveness + drift in one call over the shared packet
     (`budget`: the call's prompt-character allowance)."""
     msgs = rubric_messages(task, answer, packet, reference_brief(task, gold), budget=budget)
-    reply = ask(client, msgs, rubric_schema(task.family), purpose="judge:rubric", ledger=ledger, mock=mock,
+    reply = ask(client, msgs, rubric_schema(task.family), purpose="judge:rubric", ledger=ledger,
                 temperature=temperature, seed=repeat)
     return _rubric_result(reply)
 
 
 def judge_rubric_separate(task: Task, answer: Answer, gold: GoldTarget, packet: str, client,
-                          ledger: JudgeLedger, *, repeat: int, temperature: float,
-                          mock: Mock | None = None, budget: int | None = None) -> RubricResult:
+                          ledger: JudgeLedger, *, repeat: int, temperature: float, budget: int | None = None) -> RubricResult:
     """Reference rubric: one Traceability call and one Persuasiveness (+ drift) call (no
     character budget: this is the unconstrained reference variant)."""
     brief = reference_brief(task, gold)
     t = ask(client, rubric_messages(task, answer, packet, brief, ("trace",)), rubric_schema(task.family, ("trace",)),
-            purpose="judge:trace", ledger=ledger, mock=mock, temperature=temperature, seed=repeat)
+            purpose="judge:trace", ledger=ledger, temperature=temperature, seed=repeat)
     p = ask(client, rubric_messages(task, answer, packet, brief, ("pers", "drift")),
-            rubric_schema(task.family, ("pers", "drift")), purpose="judge:pers", ledger=ledger, mock=mock,
+            rubric_schema(task.family, ("pers", "drift")), purpose="judge:pers", ledger=ledger,
             temperature=temperature, seed=repeat)
     a, b = _rubric_result(t), _rubric_result(p)
     return RubricResult(a.trace_e, a.trace_s, a.trace_t, b.dimensions, b.holistic, b.drift,
@@ -515,30 +482,15 @@ def pairwise_messages(task: Task, first: Answer, second: Answer, gold: GoldTarge
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
-def judge_pair(task: Task, a: Answer, b: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *,
-               mock: Mock | None = None, seed: int = 0) -> dict:
+def judge_pair(task: Task, a: Answer, b: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> dict:
     """LLM preference between two answers to one task, judged in both presentation orders;
     disagreeing orders make a tie. Returns {"winner", "first", "second"} with 'a'/'b'/'tie'."""
     from assets.judging.diagnostics import swap_verdict
 
     v1 = ask(client, pairwise_messages(task, a, b, gold), PairwiseVerdict, purpose="judge:pairwise",
-             ledger=ledger, mock=mock, temperature=0.0, seed=seed).winner
+             ledger=ledger, temperature=0.0, seed=seed).winner
     v2 = ask(client, pairwise_messages(task, b, a, gold), PairwiseVerdict, purpose="judge:pairwise",
-             ledger=ledger, mock=mock, temperature=0.0, seed=seed).winner
+             ledger=ledger, temperature=0.0, seed=seed).winner
     first = {"1": "a", "2": "b", "tie": "tie"}[v1]
     second = {"1": "b", "2": "a", "tie": "tie"}[v2]
     return {"winner": swap_verdict(first, second), "first": first, "second": second}
-
-
-def mock_reply(schema: type[BaseModel], **values) -> str:
-    """A JSON reply for `schema` (tests and stubs): given values, else mid-scale integers."""
-    out = {}
-    for name, f in schema.model_fields.items():
-        if name in values:
-            out[name] = values[name]
-        elif get_origin(f.annotation) is Literal:
-            choices = get_args(f.annotation)
-            out[name] = choices[len(choices) // 2]
-        elif f.annotation is str:
-            out[name] = ""
-    return json.dumps(out)

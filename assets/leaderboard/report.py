@@ -21,27 +21,23 @@ import io
 from collections import defaultdict
 from collections.abc import Sequence
 
+from assets.families.registry import family_names
 from assets.judging import diagnostics
 from assets.judging.metrics import bootstrap_ci
+from assets.scorers.registry import headline_values, reported_values, value_label
 from core.records import PairwiseComparison, Score
-
-METRICS = ("fact", "fact_precision", "fact_recall", "fta", "trace", "trace_linkage", "pers")
-HEADLINE = ("fact", "fta", "trace", "pers")
-LABELS = {"fact": "Fact", "fta": "FTA", "trace": "Trace", "pers": "Pers", "trace_linkage": "Trace-link",
-          "fact_precision": "Fact P", "fact_recall": "Fact R"}
-FAMILY_ORDER = ("bottleneck", "direction", "planning", "venue")
 
 
 def empty_schemas() -> dict[str, dict[str, str]]:
     """Column types of the leaderboard tables when a partition has no rows (so the DuckDB
     views, which name columns, still bind): 'str', 'int' or 'float'."""
     lb = {"family": "str", "method": "str", "backbone": "str", "n_answers": "int", "n_tasks": "int"}
-    for m in METRICS:
+    for m in reported_values():
         lb.update({m: "float", f"{m}_lo": "float", f"{m}_hi": "float", f"n_{m}": "int"})
     lb.update({"mean_pers_std": "float", "mean_trace_std": "float", "judge_model": "str", "prompt_version": "str",
                "repeats": "int"})
     low = {"grouping": "str", "unit": "str", "n_rows": "int"}
-    for m in diagnostics.DIAGNOSTIC_METRICS:
+    for m in headline_values():
         low.update({f"n_{m}": "int", f"low_{m}": "float"})
     drift = {"family": "str", "drift_type": "str", "metric": "str", "delta_norm": "float", "mean_aligned": "float",
              "mean_severe": "float", "sd": "float", "n_aligned": "int", "n_severe": "int"}
@@ -57,7 +53,7 @@ def _released(scores: Sequence[Score], released: set[str] | None) -> list[Score]
 def answer_rows(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
     """Answer-level dicts (what the diagnostics rank): metrics, family, method, backbone, drift."""
     return [{"answer_id": s.answer_id, "task_id": s.task_id, "family": s.family, "method": s.method,
-             "backbone": s.backbone, "drift": dict(s.drift), **{m: getattr(s, m) for m in METRICS}}
+             "backbone": s.backbone, "drift": dict(s.drift), **{m: s.value(m) for m in reported_values()}}
             for s in _released(scores, released)]
 
 
@@ -70,8 +66,8 @@ def task_rows(scores: Sequence[Score], released: set[str] | None = None) -> list
     for (task_id, method, backbone), group in sorted(groups.items()):
         row = {"task_id": task_id, "family": group[0].family, "method": method, "backbone": backbone,
                "n_seeds": len(group)}
-        for m in METRICS + ("pers_std", "trace_std"):
-            vals = [getattr(s, m) for s in group if getattr(s, m) is not None]
+        for m in reported_values() + ("pers_std", "trace_std"):
+            vals = [s.value(m) for s in group if s.value(m) is not None]
             row[m] = sum(vals) / len(vals) if vals else None
         out.append(row)
     return out
@@ -101,7 +97,7 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, 
         m = meta[(method, backbone)]
         row = {"family": family, "method": method, "backbone": backbone,
                "n_answers": m["n_answers"][family], "n_tasks": len(group)}
-        for metric in METRICS:
+        for metric in reported_values():
             vals = [r[metric] for r in group]
             mean, lo, hi = bootstrap_ci(vals, n_boot=n_boot)
             row[metric], row[f"{metric}_lo"], row[f"{metric}_hi"] = mean, lo, hi
@@ -140,7 +136,7 @@ def ratings_table(comparisons: Sequence[PairwiseComparison], released: set[str] 
 
 
 def correlation_matrix(scores: Sequence[Score], released: set[str] | None = None) -> dict:
-    return diagnostics.spearman_matrix(answer_rows(scores, released), ("fact", "fta", "trace", "pers", "trace_linkage"))
+    return diagnostics.spearman_matrix(answer_rows(scores, released), headline_values())
 
 
 # --------------------------------------------------------------------------------------
@@ -160,13 +156,14 @@ def table2_markdown(rows: Sequence[dict], family: str = "all") -> str:
     backbones = sorted({r["backbone"] for r in sel})
     methods = sorted({r["method"] for r in sel})
     by = {(r["method"], r["backbone"]): r for r in sel}
-    head = "| method | " + " | ".join(f"{b} {LABELS[m]}" for b in backbones for m in HEADLINE) + " |"
-    lines = [head, "|---|" + "---|" * (len(backbones) * len(HEADLINE))]
+    headline = headline_values()
+    head = "| method | " + " | ".join(f"{b} {value_label(m)}" for b in backbones for m in headline) + " |"
+    lines = [head, "|---|" + "---|" * (len(backbones) * len(headline))]
     for method in methods:
         cells = []
         for b in backbones:
             r = by.get((method, b))
-            cells += [_fmt(r[m], (r[f"{m}_lo"], r[f"{m}_hi"])) if r else "" for m in HEADLINE]
+            cells += [_fmt(r[m], (r[f"{m}_lo"], r[f"{m}_hi"])) if r else "" for m in headline]
         lines.append(f"| {method} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -205,8 +202,8 @@ def _png(fig) -> bytes:
 def family_bars_png(rows: Sequence[dict], title: str = "") -> bytes:
     """One panel per metric with data: bars per family × system with 95% intervals."""
     plt = _plt()
-    metrics = [m for m in HEADLINE + ("trace_linkage",) if any(r[m] is not None for r in rows)] or ["fta"]
-    families = [f for f in FAMILY_ORDER if any(r["family"] == f for r in rows)] + ["all"]
+    metrics = [m for m in headline_values() if any(r[m] is not None for r in rows)] or ["fta"]
+    families = [f for f in sorted(family_names()) if any(r["family"] == f for r in rows)] + ["all"]
     systems = sorted({(r["method"], r["backbone"]) for r in rows})
     by = {(r["family"], r["method"], r["backbone"]): r for r in rows}
     fig, axes = plt.subplots(len(metrics), 1, figsize=(9, 2.6 * len(metrics) + 0.6), dpi=100, squeeze=False)
@@ -226,7 +223,7 @@ def family_bars_png(rows: Sequence[dict], title: str = "") -> bytes:
             ax.bar(xs, ys, width=width, yerr=err, capsize=2, label=label)
         ax.set_xticks(range(len(families)), families)
         ax.set_ylim(0, 1)
-        ax.set_ylabel(LABELS.get(metric, metric))
+        ax.set_ylabel(value_label(metric))
     axes[0, 0].set_title(title or "Metrics by task family (bootstrap 95% intervals)")
     axes[0, 0].legend(fontsize=7, loc="upper right", ncol=2)
     fig.tight_layout()
@@ -254,8 +251,8 @@ def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabel
 
 def correlation_png(matrix: dict) -> bytes:
     names = list(matrix)
-    return heatmap_png([[matrix[a][b] for b in names] for a in names], [LABELS.get(n, n) for n in names],
-                       [LABELS.get(n, n) for n in names], "Spearman correlation between metrics (answers)")
+    return heatmap_png([[matrix[a][b] for b in names] for a in names], [value_label(n) for n in names],
+                       [value_label(n) for n in names], "Spearman correlation between metrics (answers)")
 
 
 def drift_png(drift_rows: Sequence[dict]) -> bytes:
@@ -263,7 +260,7 @@ def drift_png(drift_rows: Sequence[dict]) -> bytes:
     metrics = list(dict.fromkeys(r["metric"] for r in overall))
     types = list(dict.fromkeys(r["drift_type"] for r in overall))
     by = {(r["drift_type"], r["metric"]): r["delta_norm"] for r in overall}
-    return heatmap_png([[by.get((t, m)) for t in types] for m in metrics], types, [LABELS.get(m, m) for m in metrics],
+    return heatmap_png([[by.get((t, m)) for t in types] for m in metrics], types, [value_label(m) for m in metrics],
                        "Δnorm of severe drift: (E[m|s=0] − E[m|s≥2]) / SD(m)", vmin=-1.5, vmax=1.5)
 
 
@@ -292,7 +289,7 @@ def _ci_rows(rows: Sequence[dict]) -> list[dict]:
     out = []
     for r in rows:
         d = {k: r[k] for k in ("family", "method", "backbone", "n_answers", "n_tasks")}
-        for m in HEADLINE + ("trace_linkage",):
+        for m in headline_values():
             d[m] = _fmt(r[m], (r[f"{m}_lo"], r[f"{m}_hi"]))
         d["pers_sd"] = r.get("mean_pers_std")
         out.append(d)

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 
 from assets.gold.leakage import GOLD_ONLY_KEYS, check_release_texts
 from assets.judging.metrics import bootstrap_ci
+from assets.scorers.registry import reported_values
 from core.records import GoldTarget, Score, Task, TaskRating
 
 PUBLIC_FILES = ("tasks.jsonl", "kb_manifest.jsonl", "manifest.json")
@@ -29,7 +30,6 @@ HIDDEN_FILES = ("gold.jsonl",)
 class ReleaseImmutableError(RuntimeError):
     """A release version already exists with different content."""
 
-METRICS = ("fta", "fact", "trace", "trace_linkage", "pers")
 
 
 def canonical_jsonl(records: list[dict]) -> bytes:
@@ -151,8 +151,8 @@ def leaderboard_rows(scores: list[Score], released: set[str]) -> list[dict]:
     rows = []
     for (family, method, backbone), group in sorted(groups.items()):
         row = {"family": family, "method": method, "backbone": backbone, "n_answers": len(group)}
-        for metric in METRICS:
-            mean, lo, hi = bootstrap_ci([getattr(s, metric) for s in group])
+        for metric in reported_values():
+            mean, lo, hi = bootstrap_ci([s.value(metric) for s in group])
             row[metric], row[f"{metric}_lo"], row[f"{metric}_hi"] = mean, lo, hi
         rows.append(row)
     return rows

@@ -1,0 +1,67 @@
+"""The scorer registry: scorers run, and metrics are listed, in registration order."""
+
+from __future__ import annotations
+
+from assets.families.base import TaskFamily
+from assets.families.registry import all_families, get_family
+from assets.scorers.base import Scorer
+
+
+class UnknownScorerError(KeyError):
+    pass
+
+
+_SCORERS: dict[str, Scorer] = {}
+
+
+def register_scorer(scorer: Scorer) -> Scorer:
+    if scorer.name in _SCORERS:
+        raise ValueError(f"scorer {scorer.name!r} is already registered")
+    _SCORERS[scorer.name] = scorer
+    return scorer
+
+
+def unregister_scorer(name: str) -> None:
+    _SCORERS.pop(name, None)
+
+
+def get_scorer(name: str) -> Scorer:
+    try:
+        return _SCORERS[name]
+    except KeyError:
+        raise UnknownScorerError(f"unknown scorer {name!r}; registered: {', '.join(_SCORERS)}") from None
+
+
+def all_scorers() -> list[Scorer]:
+    return list(_SCORERS.values())
+
+
+def scorers_for(family: str | TaskFamily) -> list[Scorer]:
+    """The scorers that apply to a family (an unknown family is an error)."""
+    fam = get_family(family) if isinstance(family, str) else family
+    return [s for s in _SCORERS.values() if s.applies_to(fam)]
+
+
+def families_of(scorer: Scorer) -> list[str]:
+    return [f.name for f in all_families() if scorer.applies_to(f)]
+
+
+def _unique(names) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(names))
+
+
+def reported_values() -> tuple[str, ...]:
+    """Every value a leaderboard shows, in registry order (shared names once)."""
+    return _unique(v for s in _SCORERS.values() for v in (s.values if s.reported is None else s.reported))
+
+
+def headline_values() -> tuple[str, ...]:
+    """The values people compare on, charted and diagnosed (shared names once)."""
+    return _unique(v for s in _SCORERS.values() for v in (s.headline or s.values[:1]))
+
+
+def value_label(name: str) -> str:
+    for s in _SCORERS.values():
+        if name in s.labels:
+            return s.labels[name]
+    return name
