@@ -189,6 +189,7 @@ def server_run(tasks, golds, kb, n_tasks: int, repeats: int) -> dict:
     from assets.judging.scoring import fact_agreement, reference_fact, score_answers
     from assets.scorers.base import JudgeSettings
     from resources.embeddings import load_embedder
+    from tests.factories import agent_ctx
     from tests.local_llm import local_client, local_llm_server
 
     by_family: dict[str, list] = {}
@@ -205,7 +206,7 @@ def server_run(tasks, golds, kb, n_tasks: int, repeats: int) -> dict:
         answers, agent_failures = [], []
         for task in picked:
             try:
-                answers.append(hybrid_rag(task, kb, client, k=4))
+                answers.append(hybrid_rag(agent_ctx(task, kb, client, k=4)))
             except Exception as exc:  # noqa: BLE001
                 agent_failures.append(f"{task.task_id}: {type(exc).__name__}: {str(exc)[:200]}")
         answer_s = time.time() - t0

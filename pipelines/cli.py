@@ -174,6 +174,17 @@ def cmd_families(args) -> int:
     return 0
 
 
+def cmd_agents(args) -> int:
+    from assets.agents.external import specs_from
+    from assets.agents.registry import all_agents
+
+    rows = [a.describe() for a in all_agents()]
+    rows += [{"agent": s.method, "needs model": "(its own)", "source": s.target,
+              "summary": "bring-your-own agent from FORESCI_EXTERNAL_AGENTS"} for s in specs_from()]
+    print_rows(rows, args.format)
+    return 0
+
+
 def cmd_scorers(args) -> int:
     from assets.scorers.registry import all_scorers, families_of
 
@@ -232,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     fams = sub.add_parser("families", help="list the registered task families")
     fams.add_argument("--format", choices=("table", "json"), default="table")
     fams.set_defaults(func=cmd_families)
+    agents = sub.add_parser("agents", help="list the registered agents (research methods) and configured BYO agents")
+    agents.add_argument("--format", choices=("table", "json"), default="table")
+    agents.set_defaults(func=cmd_agents)
     scorers = sub.add_parser("scorers", help="list the registered scorers (metrics), their values and families")
     scorers.add_argument("--format", choices=("table", "json"), default="table")
     scorers.set_defaults(func=cmd_scorers)

@@ -43,3 +43,11 @@ def mock_reply(schema: type[BaseModel], **values) -> str:
         elif f.annotation is str:
             out[name] = ""
     return json.dumps(out)
+
+
+def agent_ctx(task, kb, llm=None, *, seed: int = 0, backbone: str = "", embed=None, volume=None, **config):
+    """An `AgentContext` for calling one agent directly (the runner builds these per task)."""
+    from assets.agents.context import AgentContext
+
+    return AgentContext(task=task, kb=kb, llm=llm, seed=seed, backbone=backbone, embed=embed, volume=volume,
+                        config=config)

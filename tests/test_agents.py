@@ -4,6 +4,7 @@ import os
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+import dataclasses
 import inspect
 import json
 import re
@@ -13,7 +14,6 @@ import lancedb
 import pytest
 
 from assets.agents import baselines, llm_methods, runner
-from assets.agents.aris import aris
 from assets.agents.backbones import BackboneEntry, BackboneRegistry
 from assets.agents.baselines import (
     momentum_forecaster,
@@ -22,18 +22,21 @@ from assets.agents.baselines import (
     root_bottleneck,
     trajectory_from_ratio,
 )
-from assets.agents.coi import coi
+from assets.agents.context import AgentContext
 from assets.agents.llm_methods import hybrid_rag, native_llm
-from assets.agents.render import DirectionAnswer, render_answer, task_subject
-from assets.agents.research_agent import research_agent
+from assets.agents.registry import UnknownAgentError, agent_names, all_agents
+from assets.agents.render import render_answer
 from assets.agents.runner import available_methods, run_method
 from assets.corpus.logic import screen
+from assets.families.answers import task_subject
+from assets.families.direction import DirectionAnswer
 from assets.knowledge_base.logic import Hit, KnowledgeBaseView, build_kb
 from core.papers import read_jsonl
 from core.records import Answer, ScreenedPaper, Task, TaskOption
 from core.registry import load_registry
 from resources.embeddings import load_embedder
 from resources.llm import LLMClient
+from tests.factories import agent_ctx
 from tests.shared_data import shared_path
 
 CUTOFF = date(2025, 6, 30)
@@ -126,7 +129,7 @@ def synthetic_kb(tmp_path_factory, sample_papers, embed):
 def test_momentum_ranks_recently_rising_option_above_old_one(synthetic_kb):
     task = make_task("syn1", "direction", "Which will gain the most momentum?",
                      [FADING, "memory and reflection for agents", RISING])
-    answer = momentum_forecaster(task, synthetic_kb, k=20)
+    answer = momentum_forecaster(agent_ctx(task, synthetic_kb, k=20))
     assert answer.method == "momentum" and answer.family == "direction"
     assert answer.choice == "o2" and answer.ranking[0] == "o2" and answer.ranking[-1] == "o0"
     assert sorted(answer.ranking) == ["o0", "o1", "o2"]
@@ -135,7 +138,8 @@ def test_momentum_ranks_recently_rising_option_above_old_one(synthetic_kb):
     assert any(e.startswith("rise.") for e in answer.evidence_ids)
     assert answer.answer_id == "syn1::momentum::offline::0"
     # planning uses the same trend: the rising option is prioritised
-    plan = momentum_forecaster(task.model_copy(update={"family": "planning", "task_id": "syn2"}), synthetic_kb, k=20)
+    plan = momentum_forecaster(agent_ctx(task.model_copy(update={"family": "planning", "task_id": "syn2"}),
+                                          synthetic_kb, k=20))
     assert plan.ranking[0] == "o2" and plan.choice is None and plan.trajectory is None
 
 
@@ -196,12 +200,13 @@ def test_offline_answers_cite_only_visible_kb_papers_and_rank_all_options(method
 
 
 def test_agents_have_no_gold_or_future_parameters():
+    """Every registered agent has the one signature run(ctx), and nothing in the context
+    (or the runner's parameters) is a channel for gold or the future."""
     leaky = re.compile(r"gold|future|target|hidden|reference", re.I)
-    for fn in (momentum_forecaster, retrieval_forecaster, native_llm, hybrid_rag, coi, research_agent, aris,
-               run_method):
-        params = inspect.signature(fn).parameters
-        assert not [p for p in params if leaky.search(p)], fn.__name__
-        assert list(params)[0] in ("task", "method")
+    for agent in all_agents():
+        assert list(inspect.signature(agent.run).parameters) == ["ctx"], agent.name
+    fields = [f.name for f in dataclasses.fields(AgentContext)] + list(inspect.signature(run_method).parameters)
+    assert not [f for f in fields if leaky.search(f)]
 
 
 def test_earlier_cutoff_view_never_yields_post_cutoff_evidence(sample_kb, sample_table, sample_papers, embed, tmp_path):
@@ -212,8 +217,8 @@ def test_earlier_cutoff_view_never_yields_post_cutoff_evidence(sample_kb, sample
     # ask with the exact title of a future paper: the view must still not return it
     probe = make_task("probe", "direction", later[0].title, [later[0].title, later[1].title, SUBDIRS[0]])
     client = ScriptedClient(tmp_path)
-    for answer in (momentum_forecaster(probe, sample_kb, k=60), retrieval_forecaster(probe, sample_kb),
-                   hybrid_rag(probe, sample_kb, client)):
+    for answer in (momentum_forecaster(agent_ctx(probe, sample_kb, k=60)),
+                   retrieval_forecaster(agent_ctx(probe, sample_kb)), hybrid_rag(agent_ctx(probe, sample_kb, client))):
         assert answer.evidence_ids
         assert all(sample_kb.get(e) is not None and sample_kb.get(e).published <= CUTOFF for e in answer.evidence_ids)
         assert not {p.arxiv_id for p in later} & set(answer.evidence_ids)
@@ -274,7 +279,7 @@ def test_hybrid_rag_renders_valid_answers_and_drops_unknown_ids(sample_kb, tmp_p
     client = ScriptedClient(tmp_path)
     visible = sample_kb.dates()
     for task in sample_tasks():
-        answer = hybrid_rag(task, sample_kb, client, k=6, seed=3)
+        answer = hybrid_rag(agent_ctx(task, sample_kb, client, k=6, seed=3))
         prompt = client.seen[-1][-1]["content"]
         shown = re.findall(r"^\[\d+\] (\S+) \(", prompt, flags=re.M)
         assert shown and all(visible[s] <= CUTOFF for s in shown)
@@ -301,7 +306,7 @@ def test_hybrid_rag_renders_valid_answers_and_drops_unknown_ids(sample_kb, tmp_p
 def test_native_llm_has_no_support_artifact_and_no_citations(tmp_path):
     client = ScriptedClient(tmp_path)
     task = sample_tasks()[0]
-    answer = native_llm(task, client)
+    answer = native_llm(agent_ctx(task, None, client))
     assert client.usage.by_purpose == {"agent:native_llm:direction": 1}
     assert "Evidence from the pre-cutoff knowledge base" not in client.seen[-1][-1]["content"]
     assert answer.has_support_artifact is False and answer.evidence_ids == [] and answer.retrieval_queries == []
@@ -346,10 +351,9 @@ def test_available_methods_and_offline_skip(sample_kb, tmp_path):
     assert available_methods(None) == available_methods(offline) == ["momentum", "retrieval"]
     assert available_methods(ScriptedClient(tmp_path)) == ["momentum", "retrieval", "native_llm", "hybrid_rag",
                                                            "coi", "research_agent", "aris"]
-    assert set(runner.METHODS) == {"momentum", "retrieval", "native_llm", "hybrid_rag", "coi", "research_agent",
-                                   "aris"}
+    assert agent_names() == ["momentum", "retrieval", "native_llm", "hybrid_rag", "coi", "research_agent", "aris"]
     assert run_method("native_llm", sample_tasks(), sample_kb, llm_client=offline) == ([], [])
-    with pytest.raises(ValueError):
+    with pytest.raises(UnknownAgentError):
         run_method("oracle", sample_tasks(), sample_kb)
 
 

@@ -1,7 +1,7 @@
 """No agent input ever contains gold or a post-cutoff paper.
 
-Every method — the offline baselines, the five LLM methods, and an external agent over
-both transports — runs on tasks whose hidden gold is built from real post-cutoff papers
+Every registered agent — the offline baselines, the five LLM methods, anything registered
+later — and an external agent over both transports runs on tasks whose hidden gold is built from real post-cutoff papers
 that sit in the very same LanceDB table as the knowledge base. Everything any agent
 receives is recorded: every message list the LLM client gets, every KB result handed to
 a method, and everything an external agent receives (task, pre-sent evidence, KB
@@ -12,7 +12,8 @@ import json
 import threading
 
 from assets.agents.external import run_external
-from assets.agents.runner import LLM_METHODS, METHODS, OFFLINE_METHODS, run_method
+from assets.agents.registry import agent_names
+from assets.agents.runner import run_method
 from core.records import GoldClaim, GoldSlot, GoldTarget
 from docs.examples import byo_agent
 from tests.test_agents import (  # noqa: F401 - fixtures
@@ -122,7 +123,7 @@ def test_no_agent_input_ever_contains_gold_or_a_post_cutoff_paper(sample_kb, sam
     view = RecordingView(sample_kb)
     client = RecordingClient(tmp_path)
     answers = []
-    for method in METHODS:
+    for method in agent_names():  # every registered agent, so a new one is covered without editing this test
         got, failures = run_method(method, tasks, view, llm_client=client, embed=embed, registry=TEST_REGISTRY,
                                    max_concurrency=2)
         assert failures == [], (method, failures)
@@ -147,7 +148,8 @@ def test_no_agent_input_ever_contains_gold_or_a_post_cutoff_paper(sample_kb, sam
     answers += got
 
     # every method answered every task, and the recording is substantial
-    assert {a.method for a in answers} == set(OFFLINE_METHODS) | set(LLM_METHODS) | {"ext:recording_answer", "ext:http"}
+    assert {a.method for a in answers} == set(agent_names()) | {"ext:recording_answer", "ext:http"}
+    assert len(agent_names()) >= 7
     prompts = [m["content"] for msgs in client.seen for m in msgs]
     assert len(prompts) > 100 and len(view.out) > 100 and len(external_log) > 20
     haystack = "\n".join(prompts + view.out + external_log).lower()

@@ -10,10 +10,12 @@ from assets.agents import aris as aris_mod
 from assets.agents.aris import aris, build_packet, contract_violations
 from assets.agents.backbones import BackboneEntry, BackboneRefused, BackboneRegistry
 from assets.agents.coi import build_chain, coi
-from assets.agents.render import DirectionAnswer
-from assets.agents.research_agent import STAGES, research_agent
+from assets.agents.research_agent import research_agent
 from assets.agents.runner import run_method
+from assets.families.direction import DirectionAnswer
+from assets.families.registry import get_family
 from assets.knowledge_base.logic import Hit
+from tests.factories import agent_ctx
 from tests.test_agents import (  # noqa: F401 - fixtures
     CUTOFF,
     embed,
@@ -66,7 +68,7 @@ def test_coi_chain_follows_relatedness_through_time_and_stops_at_the_cutoff():
 def test_coi_builds_one_chain_per_candidate_and_analyses_each(sample_kb, tmp_path):
     client = RecordingClient(tmp_path)
     task = sample_tasks()[0]  # direction, 4 options
-    answer = coi(task, sample_kb, client, seed=2)
+    answer = coi(agent_ctx(task, sample_kb, client, seed=2))
     chains = json.loads(answer.artifacts["chains"])
     analyses = json.loads(answer.artifacts["chain_analyses"])
     assert [c["label"] for c in chains] == ["o0", "o1", "o2", "o3"] and len(analyses) == 4
@@ -91,7 +93,7 @@ def test_research_agent_refines_a_rejected_draft_with_the_reviewer_feedback(samp
     visible = sorted(sample_kb.dates())[:2]
     task = sample_tasks()[2].model_copy(update={"support_paper_ids": visible + ["2607.00001"]})  # bottleneck
     client = RecordingClient(tmp_path, review_overall=2)  # every review rejects -> one refinement each
-    answer = research_agent(task, sample_kb, client)
+    answer = research_agent(agent_ctx(task, sample_kb, client))
     steps = [p.split(":")[-1] for p in client.purposes]
     assert steps == ["problem_draft", "problem_review", "problem_refine", "method_draft", "method_review",
                      "method_refine", "experiment_draft", "experiment_review", "experiment_refine", "bottleneck"]
@@ -106,12 +108,12 @@ def test_research_agent_refines_a_rejected_draft_with_the_reviewer_feedback(samp
     assert packet[:2] == visible and "2607.00001" not in packet  # support packet via the cutoff-bound view
 
     accepting = RecordingClient(tmp_path / "b", review_overall=5)
-    research_agent(sample_tasks()[1], sample_kb, accepting)  # planning: accepted drafts are not refined
+    research_agent(agent_ctx(sample_tasks()[1], sample_kb, accepting))  # planning: accepted drafts are not refined
     assert [p.split(":")[-1] for p in accepting.purposes] == [
         "problem_draft", "problem_review", "method_draft", "method_review", "experiment_draft",
         "experiment_review", "planning"]
     assert "priority order over ALL candidates" in accepting.seen[2][-1]["content"]
-    assert set(STAGES) == {"direction", "bottleneck", "planning", "venue"}
+    assert all(len(get_family(f).review_stages) == 3 for f in ("direction", "bottleneck", "planning", "venue"))
 
 
 # -- ARIS: family-specific evidence, contract-aware rendering ---------------------------------
@@ -129,7 +131,7 @@ def test_aris_builds_family_packets_and_repairs_contract_violations(sample_kb, t
     assert all(lines[0].startswith("mean similarity") for lines in build_packet(venue, sample_kb)["sections"].values())
 
     client = RecordingClient(tmp_path, break_contract=True)
-    answer = aris(direction, sample_kb, client)
+    answer = aris(agent_ctx(direction, sample_kb, client))
     assert client.purposes == ["agent:aris:evidence", "agent:aris:direction", "agent:aris:repair"]
     violations = json.loads(answer.artifacts["contract_violations"])
     assert any("not candidates: ['o_unknown']" in v for v in violations)
@@ -140,7 +142,7 @@ def test_aris_builds_family_packets_and_repairs_contract_violations(sample_kb, t
     assert json.loads(answer.artifacts["draft"])["ranking"][0] == "o_unknown"  # the draft is kept for audit
 
     clean = RecordingClient(tmp_path / "c", fabricate=False)
-    aris(planning, sample_kb, clean)
+    aris(agent_ctx(planning, sample_kb, clean))
     assert clean.purposes == ["agent:aris:evidence", "agent:aris:planning"]  # no violation, no repair
 
 

@@ -26,6 +26,7 @@ from core.papers import read_jsonl
 from core.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
 from core.registry import load_registry
 from resources.embeddings import load_embedder
+from tests.factories import agent_ctx
 from tests.local_llm import local_client, local_llm_server
 from tests.shared_data import shared_path
 
@@ -65,7 +66,7 @@ def test_llm_agent_and_judge_end_to_end(server, kb, tmp_path):
                                         type="future-realisation", time_scope="2025-H2")])
     cache = str(tmp_path / "cache")
     agent = local_client(server, cache, timeout_s=600, max_retries=2)
-    answer = hybrid_rag(task, kb, agent, k=3)
+    answer = hybrid_rag(agent_ctx(task, kb, agent, k=3))
     assert answer.method == "hybrid_rag" and answer.backbone == server.model
     assert answer.choice in ("o1", "o2") and answer.has_support_artifact
     assert answer.retrieval_queries and agent.usage.calls >= 1

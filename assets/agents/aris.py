@@ -4,16 +4,18 @@ Adapted as in ForeSci App. D: open retrieval is replaced by hybrid retrieval ove
 cutoff-bound knowledge base, evidence is constructed per family, and the final renderer
 is contract-aware.
 
-1. Family-specific evidence construction (deterministic, no model):
-   * direction / planning: per candidate, its hybrid hits, its volume-normalised trend
+1. Family-specific evidence construction (deterministic, no model), by the family's
+   declared `offline_reading`:
+   * option_trend (direction, planning): per candidate, its hybrid hits, its volume-normalised trend
      (share of the KB's monthly volume among its nearest papers, last 3 months vs the 6
      before) and its most recent papers;
-   * bottleneck: limitation sentences quoted from the subdirection's papers, the most
+   * subject_limitations (bottleneck): limitation sentences quoted from the subdirection's papers, the most
      recurrent one (root candidate) and title terms rising in the latest papers;
-   * venue: per venue family, the closest pre-cutoff work to the project framed for it
+   * option_fit (venue): per option (e.g. venue family), the closest pre-cutoff work to the project framed for it
      and its mean dense similarity.
 2. One LLM call turns the packet into evidence cards (statement + the ids it rests on).
-3. One LLM call writes the family answer with the answer contract spelled out.
+3. One LLM call writes the family answer with the answer contract spelled out
+   (`TaskFamily.contract_rules`).
 4. Contract check: unknown / missing option ids, a choice outside the candidates,
    citations outside the packet, no claims. Any violation gets ONE repair call listing
    it; the common renderer then enforces the contract whatever remains.
@@ -41,8 +43,11 @@ from assets.agents.baselines import (
     terms,
     trajectory_from_ratio,
 )
+from assets.agents.context import Agent, AgentContext
 from assets.agents.llm_methods import ask, messages_for
-from assets.agents.render import render_answer, schema_for, task_subject, window_phrase
+from assets.agents.render import render_answer
+from assets.families.answers import task_subject, window_phrase
+from assets.families.registry import get_family
 from core.records import Answer, Task
 
 METHOD = "aris"
@@ -67,7 +72,8 @@ def build_packet(task: Task, kb, *, k: int = 10, volume: dict[str, int] | None =
     """The family-specific evidence packet: `sections` (title -> lines), `hits`, `queries`."""
     sections: dict[str, list[str]] = {}
     hits, queries = [], []
-    if task.family in ("direction", "planning"):
+    family = get_family(task.family)
+    if family.offline_reading == "option_trend":
         volume = kb.monthly_volume() if volume is None else volume
         for o in task.options:
             queries.append(o.text)
@@ -82,9 +88,9 @@ def build_packet(task: Task, kb, *, k: int = 10, volume: dict[str, int] | None =
                 *[f"support: {_line(h)} — {_trim(_first_sentence(h.snippet), 160)}" for h in found[:3]],
             ]
             hits = _merge(hits, found[:5], recent)
-    elif task.family == "bottleneck":
+    elif family.offline_reading == "subject_limitations":
         subject = task_subject(task)
-        queries = [subject, f"{subject} limitations challenges bottleneck"]
+        queries = [q for _, q in family.evidence_queries(task)]
         found = _merge(_ordered(kb.search(queries[0], k=3 * k, mode="hybrid")),
                        _ordered(kb.search(queries[1], k=k, mode="hybrid")))
         limits = [(h, s) for h in found for s in sentences(h.snippet) if is_limitation(s)]
@@ -97,9 +103,8 @@ def build_packet(task: Task, kb, *, k: int = 10, volume: dict[str, int] | None =
         sections["rising in the latest papers"] = [", ".join(rising) or "nothing clear"]
         hits = _merge([h for h, _ in limits[:10]], [h for h in found if h.arxiv_id in root["paper_ids"]],
                       _recent_first(found, 4))
-    else:  # venue
-        for o in task.options:
-            q = f"{task.question} {o.text}"
+    else:  # option_fit, or a family with no offline reading: the fit of each evidence query
+        for o, (_, q) in zip(task.options, family.evidence_queries(task)):
             queries.append(q)
             dense = kb.search(q, k=5, mode="dense")
             fit = float(np.mean([h.score for h in dense])) if dense else 0.0
@@ -118,42 +123,14 @@ def packet_text(packet: dict) -> str:
 
 
 def contract_text(task: Task) -> str:
-    ids = [o.option_id for o in task.options]
     rules = ["cited_ids: only arXiv ids that appear in the evidence packet",
              "claims: 3-6 short atomic statements, each checkable after the forecast window"]
-    if task.family == "direction":
-        rules += [f"choice: exactly one of {ids}", f"ranking: all of {ids}, each once, most momentum first",
-                  "trajectory: one of accelerating, fragmenting, steady, cooling"]
-    elif task.family == "planning":
-        rules += [f"ranking: all of {ids}, each once, highest priority first", "go_no_go: a checkable criterion"]
-    elif task.family == "venue":
-        rules += [f"ranking: all of {ids}, each once, best-fitting venue family first",
-                  "framing: how to pitch the work to the first venue's reviewers (not generic ML framing)"]
-    else:
-        rules += ["bottleneck: ONE root bottleneck phrase (a cause, not a symptom)",
-                  "opportunity: what reducing it opens, within the forecast window"]
+    rules += get_family(task.family).contract_rules(task)
     return "Answer contract:\n" + "\n".join(f"- {r}" for r in rules)
 
 
 def contract_violations(task: Task, parsed, allowed_ids: set[str]) -> list[str]:
-    ids = [o.option_id for o in task.options]
-    out = []
-    if task.family in ("direction", "planning", "venue"):
-        ranking = [str(r) for r in parsed.ranking]
-        unknown = [r for r in ranking if r not in ids]
-        missing = [i for i in ids if i not in ranking]
-        if unknown:
-            out.append(f"ranking has ids that are not candidates: {unknown}")
-        if missing:
-            out.append(f"ranking misses candidates: {missing}")
-        if len(ranking) != len(set(ranking)):
-            out.append("ranking repeats ids")
-    if task.family == "direction" and parsed.choice not in ids:
-        out.append(f"choice {parsed.choice!r} is not one of {ids}")
-    if task.family == "direction" and parsed.ranking and parsed.choice != parsed.ranking[0]:
-        out.append("choice is not ranked first")
-    if task.family == "bottleneck" and not parsed.bottleneck.strip():
-        out.append("bottleneck is empty")
+    out = get_family(task.family).contract_violations(task, parsed)
     outside = [c for c in parsed.cited_ids if c not in allowed_ids]
     if outside:
         out.append(f"cited ids not in the evidence packet: {outside}")
@@ -162,9 +139,10 @@ def contract_violations(task: Task, parsed, allowed_ids: set[str]) -> list[str]:
     return out
 
 
-def aris(task: Task, kb, llm_client, *, seed: int = 0, backbone: str | None = None, k: int = 10,
-         volume: dict[str, int] | None = None) -> Answer:
-    packet = build_packet(task, kb, k=k, volume=volume)
+def aris(ctx: AgentContext) -> Answer:
+    """Evidence packet, evidence cards, contract-aware answer, one repair (setting k, default 10)."""
+    task, kb, llm_client, seed = ctx.task, ctx.kb, ctx.llm, ctx.seed
+    packet = build_packet(task, kb, k=ctx.setting("k", 10), volume=ctx.volume)
     if not packet["hits"]:
         raise ValueError(f"{task.task_id}: empty evidence packet")
     text = packet_text(packet)
@@ -178,7 +156,7 @@ def aris(task: Task, kb, llm_client, *, seed: int = 0, backbone: str | None = No
     cards_text += "".join(f"\n- uncertainty: {u}" for u in cards.uncertainties)
     messages = messages_for(task, text)
     messages[-1]["content"] += f"\n\nEvidence cards:\n{cards_text}\n\n{contract_text(task)}"
-    schema = schema_for(task.family)
+    schema = ctx.family.answer_schema
     parsed = llm_client.structured(messages, schema, purpose=f"agent:{METHOD}:{task.family}", seed=seed)
     violations = contract_violations(task, parsed, {h.arxiv_id for h in packet["hits"]})
     draft = parsed.model_dump()
@@ -187,7 +165,11 @@ def aris(task: Task, kb, llm_client, *, seed: int = 0, backbone: str | None = No
                              {"role": "user", "content": "That answer breaks the contract:\n"
                               + "\n".join(f"- {v}" for v in violations) + "\nReply again with the corrected JSON."}]
         parsed = llm_client.structured(repair, schema, purpose=f"agent:{METHOD}:repair", seed=seed)
-    return render_answer(task, parsed, method=METHOD, backbone=backbone or llm_client.model, seed=seed,
+    return render_answer(task, parsed, method=METHOD, backbone=ctx.backbone_name, seed=seed,
                          retrieved=packet["hits"], retrieval_queries=packet["queries"], has_support_artifact=True,
                          artifacts={"evidence_packet": packet["sections"], "evidence_cards": cards.model_dump(),
                                     "contract_violations": violations, "draft": draft})
+
+
+ARIS = Agent("aris", "family-specific evidence packet, evidence cards, contract-checked answer with one repair",
+             aris, needs_llm=True, source="ForeSci §4.2, App. D (ARIS, offline-adapted)")

@@ -11,8 +11,11 @@ which gold or future data could reach them.
 * `retrieval_forecaster`: ranks candidates by how strongly the KB supports them
   (mean similarity of their best-matching papers) and quotes retrieved snippets.
 
-Both render through `assets.agents.render.render_answer`, the same contract as the
-LLM methods.
+What a baseline reads depends on the family's declared `offline_reading` (the trend of
+each option's literature, the fit of the project to each option, or the recurring
+limitations of the subject); the answer it builds is the family's own `answer_schema`,
+filled from the fields the reading produces. Both render through
+`assets.agents.render.render_answer`, the same contract as the LLM methods.
 """
 
 from __future__ import annotations
@@ -24,15 +27,10 @@ from datetime import date
 
 import numpy as np
 
-from assets.agents.render import (
-    BottleneckAnswer,
-    DirectionAnswer,
-    PlanningAnswer,
-    VenueAnswer,
-    render_answer,
-    task_subject,
-    window_phrase,
-)
+from assets.agents.context import Agent, AgentContext
+from assets.agents.render import render_answer
+from assets.families.answers import task_subject, window_phrase
+from assets.families.registry import get_family
 from core.papers import add_months
 from core.records import Answer, Task
 from core.text import STOP_WORDS
@@ -184,26 +182,35 @@ def _trend_claim(row, cutoff: date) -> str:
             f"({int(s['recent_hits'])} vs {int(s['prior_hits'])} papers).")
 
 
-def momentum_forecaster(task: Task, kb, *, k: int = 60, embed=None, volume: dict[str, int] | None = None,
-                        seed: int = 0, backbone: str = "offline") -> Answer:
-    """Trend-extrapolation forecaster (method "momentum").
+def _no_reading(task: Task) -> ValueError:
+    return ValueError(f"{task.task_id}: family {task.family!r} declares no offline reading "
+                      "(TaskFamily.offline_reading), so the offline baselines cannot answer it")
 
-    direction/planning: rank options by recent-vs-prior normalised share ratio.
-    bottleneck: the most recurrent limitation sentence among the subdirection's papers.
-    venue: the option text closest to the project description (`embed`, else word overlap).
-    `volume` (the KB's monthly volume) may be passed in to avoid recomputing it per task.
+
+def momentum_forecaster(ctx: AgentContext) -> Answer:
+    """Trend-extrapolation forecaster (method "momentum"; setting k, default 60).
+
+    option_trend: rank options by recent-vs-prior normalised share ratio.
+    subject_limitations: the most recurrent limitation sentence among the subject's papers.
+    option_fit: the option text closest to the project description (embedder, else word overlap).
     """
-    volume = kb.monthly_volume() if volume is None else volume
-    if task.family in ("direction", "planning"):
-        return _momentum_options(task, kb, k=k, volume=volume, seed=seed, backbone=backbone)
-    if task.family == "bottleneck":
-        return _momentum_bottleneck(task, kb, k=k, seed=seed, backbone=backbone)
-    return _venue_by_similarity(task, kb, method="momentum", embed=embed, seed=seed, backbone=backbone)
+    task, kb = ctx.task, ctx.kb
+    k = ctx.setting("k", 60)
+    reading = ctx.family.offline_reading
+    if reading == "option_trend":
+        return _momentum_options(ctx, k=k)
+    if reading == "subject_limitations":
+        return _momentum_bottleneck(task, kb, k=k, seed=ctx.seed, backbone=ctx.backbone_name)
+    if reading == "option_fit":
+        return _venue_by_similarity(ctx, method="momentum")
+    raise _no_reading(task)
 
 
-def _momentum_options(task, kb, *, k, volume, seed, backbone) -> Answer:
+def _momentum_options(ctx: AgentContext, *, k: int) -> Answer:
+    task, kb = ctx.task, ctx.kb
     if not task.options:
         raise ValueError(f"{task.task_id}: {task.family} task has no options")
+    volume = ctx.monthly_volume()
     rows = option_momentum(task, kb, k=k, volume=volume)
     top, last = rows[0], rows[-1]
     ranking = [r["option"].option_id for r in rows]
@@ -216,27 +223,23 @@ def _momentum_options(task, kb, *, k, volume, seed, backbone) -> Answer:
     retrieved = _merge(*[r["hits"] for r in rows])
     queries = [r["option"].text for r in sorted(rows, key=lambda r: r["index"])]
     window = window_phrase(task)
-    if task.family == "direction":
-        rationale = (f"'{top['option'].text}' has the steepest volume-normalised rise "
-                     f"({top['stats']['ratio']:.2f}x recent vs prior share); "
-                     f"'{last['option'].text}' the weakest ({last['stats']['ratio']:.2f}x).")
-        parsed = DirectionAnswer(choice=ranking[0], trajectory=trajectory, ranking=ranking,
-                                 rationale=rationale, claims=claims, cited_ids=cited)
-    else:
-        risks = [f"'{r['option'].text}' is {trajectory_from_ratio(r['stats']['ratio'])} "
-                 f"({r['stats']['ratio']:.2f}x); effort there may not pay off within {window}."
-                 for r in rows if r["stats"]["ratio"] <= COOLING_AT]
-        parsed = PlanningAnswer(
-            ranking=ranking,
-            milestones=[f"{i}. Work on '{r['option'].text}' (trend {r['stats']['ratio']:.2f}x)."
-                        for i, r in enumerate(rows, 1)],
-            dependencies=[f"Start from the most recent pre-cutoff work on '{top['option'].text}': "
-                          + "; ".join(f"{h.title} ({h.arxiv_id})" for h in _recent_first(top['hits'], 2))],
-            risks=risks,
-            go_no_go=(f"Go on '{top['option'].text}' while its normalised share keeps rising; "
-                      f"no-go if it falls back under its prior-6-month level."),
-            claims=claims, cited_ids=cited)
-    return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=retrieved,
+    # every field an option-ranking answer can have; the family's schema keeps its own
+    parsed = ctx.family.answer_schema.model_validate({
+        "choice": ranking[0], "trajectory": trajectory, "ranking": ranking,
+        "rationale": (f"'{top['option'].text}' has the steepest volume-normalised rise "
+                      f"({top['stats']['ratio']:.2f}x recent vs prior share); "
+                      f"'{last['option'].text}' the weakest ({last['stats']['ratio']:.2f}x)."),
+        "milestones": [f"{i}. Work on '{r['option'].text}' (trend {r['stats']['ratio']:.2f}x)."
+                       for i, r in enumerate(rows, 1)],
+        "dependencies": [f"Start from the most recent pre-cutoff work on '{top['option'].text}': "
+                         + "; ".join(f"{h.title} ({h.arxiv_id})" for h in _recent_first(top['hits'], 2))],
+        "risks": [f"'{r['option'].text}' is {trajectory_from_ratio(r['stats']['ratio'])} "
+                  f"({r['stats']['ratio']:.2f}x); effort there may not pay off within {window}."
+                  for r in rows if r["stats"]["ratio"] <= COOLING_AT],
+        "go_no_go": (f"Go on '{top['option'].text}' while its normalised share keeps rising; "
+                     f"no-go if it falls back under its prior-6-month level."),
+        "claims": claims, "cited_ids": cited})
+    return render_answer(task, parsed, method="momentum", backbone=ctx.backbone_name, seed=ctx.seed, retrieved=retrieved,
                          retrieval_queries=queries, has_support_artifact=True)
 
 
@@ -348,23 +351,25 @@ def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
                       f"{_phrase(root['terms'])}, e.g. \"{_trim(strip_connective(root['sentence']), 200)}\"")
     if methods:
         claims.append(f"Recent pre-cutoff papers on {subject} increasingly mention {opportunity}.")
-    parsed = BottleneckAnswer(
-        bottleneck=bottleneck, opportunity=opportunity,
-        mechanism=(f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
-                   f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}."),
-        claims=claims, cited_ids=root["paper_ids"][:6] + [h.arxiv_id for h in recent])
+    parsed = get_family(task.family).answer_schema.model_validate({
+        "bottleneck": bottleneck, "opportunity": opportunity,
+        "mechanism": (f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
+                      f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}."),
+        "claims": claims, "cited_ids": root["paper_ids"][:6] + [h.arxiv_id for h in recent]})
     return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=hits,
                          retrieval_queries=queries, has_support_artifact=True)
 
 
-def _venue_by_similarity(task, kb, *, method, embed, seed, backbone, k: int = 5) -> Answer:
-    """Rank venue families by how close their profile text is to the project description.
+def _venue_by_similarity(ctx: AgentContext, *, method: str, k: int = 5) -> Answer:
+    """Rank options (e.g. venue families) by how close their profile text is to the project
+    description in the question.
 
     The KB has no venue labels, so it serves only as evidence (the closest pre-cutoff
-    papers to the project); the ranking is cosine of embeddings when `embed` is given,
+    papers to the project); the ranking is cosine of embeddings when an embedder is given,
     else word-set overlap (Jaccard)."""
+    task, kb, embed = ctx.task, ctx.kb, ctx.embed
     if not task.options:
-        raise ValueError(f"{task.task_id}: venue task has no options")
+        raise ValueError(f"{task.task_id}: {task.family} task has no options")
     texts = [o.text for o in task.options]
     if embed is not None:
         vecs = np.asarray(embed([task.question] + texts), dtype=np.float32)
@@ -379,37 +384,41 @@ def _venue_by_similarity(task, kb, *, method, embed, seed, backbone, k: int = 5)
     claims = [f"The project description is closer to the {top.text} profile (similarity {sims[order[0]]:.2f}) "
               f"than to {task.options[order[-1]].text} ({sims[order[-1]]:.2f})."]
     claims += [f"Closest pre-cutoff work: '{h.title}' ({h.arxiv_id}, {h.published.isoformat()})." for h in hits[:2]]
-    parsed = VenueAnswer(
-        ranking=ranking,
-        framing=f"Frame the contribution for {top.text}.",
-        reviewer_risks=[f"Reviewers will compare against {h.title} ({h.arxiv_id})." for h in hits[:2]],
-        evidence_upgrades=["Add comparisons to the closest pre-cutoff work listed below."] if hits else [],
-        claims=claims, cited_ids=[h.arxiv_id for h in hits])
-    return render_answer(task, parsed, method=method, backbone=backbone, seed=seed, retrieved=hits,
+    parsed = ctx.family.answer_schema.model_validate({
+        "choice": ranking[0], "ranking": ranking,
+        "framing": f"Frame the contribution for {top.text}.",
+        "reviewer_risks": [f"Reviewers will compare against {h.title} ({h.arxiv_id})." for h in hits[:2]],
+        "evidence_upgrades": ["Add comparisons to the closest pre-cutoff work listed below."] if hits else [],
+        "claims": claims, "cited_ids": [h.arxiv_id for h in hits]})
+    return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed, retrieved=hits,
                          retrieval_queries=[task.question], has_support_artifact=bool(hits))
 
 
 # -- retrieval forecaster -----------------------------------------------------------------
 
 
-def retrieval_forecaster(task: Task, kb, *, k: int = 20, volume: dict[str, int] | None = None,
-                         seed: int = 0, backbone: str = "offline") -> Answer:
-    """Evidence-strength forecaster (method "retrieval").
+def retrieval_forecaster(ctx: AgentContext) -> Answer:
+    """Evidence-strength forecaster (method "retrieval"; setting k, default 20).
 
     Each option is searched with hybrid retrieval (its evidence) and scored by the mean
     score of its top-5 dense hits: hybrid scores are reciprocal-rank fusions (about
     2/61 for any query whose two retrievers agree), so they do not compare across
     queries, while dense cosines do. Claims quote the first sentences of retrieved
-    snippets; the direction trajectory reuses the normalised trend of the top option's hits.
+    snippets; a trajectory (if the family's answer has one) reuses the normalised trend of
+    the top option's hits. Options are searched with the family's `evidence_queries`.
     """
+    task, kb, family = ctx.task, ctx.kb, ctx.family
+    k = ctx.setting("k", 20)
+    if family.offline_reading == "none":
+        raise _no_reading(task)
     question_hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))
-    if task.family == "bottleneck":
-        return _retrieval_bottleneck(task, kb, k=k, question_hits=question_hits, seed=seed, backbone=backbone)
+    if family.offline_reading == "subject_limitations":
+        return _retrieval_bottleneck(task, kb, k=k, question_hits=question_hits, seed=ctx.seed, backbone=ctx.backbone_name)
     if not task.options:
         raise ValueError(f"{task.task_id}: {task.family} task has no options")
+    option_queries = [q for _, q in family.evidence_queries(task)]
     rows = []
-    for index, option in enumerate(task.options):
-        query = f"{task.question} {option.text}" if task.family == "venue" else option.text
+    for index, (option, query) in enumerate(zip(task.options, option_queries)):
         evidence = _ordered(kb.search(query, k=k, mode="hybrid"))
         dense = _ordered(kb.search(query, k=5, mode="dense"))
         score = float(np.mean([h.score for h in dense])) if dense else float("-inf")
@@ -417,29 +426,23 @@ def retrieval_forecaster(task: Task, kb, *, k: int = 20, volume: dict[str, int] 
     rows.sort(key=lambda r: (-r["score"], r["index"]))
     ranking = [r["option"].option_id for r in rows]
     top = rows[0]
-    about = "the project" if task.family == "venue" else f"'{top['option'].text}'"
+    about = "the project" if family.offline_reading == "option_fit" else f"'{top['option'].text}'"
     claims = [f"Pre-cutoff work close to {about} reports: {_first_sentence(h.snippet)}" for h in top["hits"][:2]]
     claims.append(f"'{top['option'].text}' has the strongest pre-cutoff support in the knowledge base "
                   f"(mean top-5 similarity {top['score']:.3f} vs {rows[-1]['score']:.3f} for '{rows[-1]['option'].text}').")
     cited = [h.arxiv_id for h in top["hits"][:5]] + [h.arxiv_id for r in rows[1:] for h in r["hits"][:1]]
     retrieved = _merge(question_hits, *[r["hits"] for r in rows], *[r["dense"] for r in rows])
-    queries = [task.question] + [(f"{task.question} {o.text}" if task.family == "venue" else o.text)
-                                 for o in task.options]
-    if task.family == "direction":
-        volume = kb.monthly_volume() if volume is None else volume
-        ratio = momentum_stats([h.published for h in top["hits"]], volume, kb.cutoff)["ratio"]
-        parsed = DirectionAnswer(choice=ranking[0], trajectory=trajectory_from_ratio(ratio), ranking=ranking,
-                                 rationale=f"Strongest retrieved support; trend of its hits {ratio:.2f}x.",
-                                 claims=claims, cited_ids=cited)
-    elif task.family == "planning":
-        parsed = PlanningAnswer(ranking=ranking,
-                                milestones=[f"{i}. '{r['option'].text}'" for i, r in enumerate(rows, 1)],
-                                go_no_go=f"Go on '{top['option'].text}', which has the most pre-cutoff support.",
-                                claims=claims, cited_ids=cited)
-    else:
-        parsed = VenueAnswer(ranking=ranking, framing=f"Frame the contribution for {top['option'].text}.",
-                             claims=claims, cited_ids=cited)
-    return render_answer(task, parsed, method="retrieval", backbone=backbone, seed=seed, retrieved=retrieved,
+    queries = [task.question] + option_queries
+    fields = {"choice": ranking[0], "ranking": ranking, "claims": claims, "cited_ids": cited,
+              "milestones": [f"{i}. '{r['option'].text}'" for i, r in enumerate(rows, 1)],
+              "go_no_go": f"Go on '{top['option'].text}', which has the most pre-cutoff support.",
+              "framing": f"Frame the contribution for {top['option'].text}."}
+    if "trajectory" in family.answer_schema.model_fields:  # only then is the trend worth a volume read
+        ratio = momentum_stats([h.published for h in top["hits"]], ctx.monthly_volume(), kb.cutoff)["ratio"]
+        fields.update(trajectory=trajectory_from_ratio(ratio),
+                      rationale=f"Strongest retrieved support; trend of its hits {ratio:.2f}x.")
+    parsed = family.answer_schema.model_validate(fields)
+    return render_answer(task, parsed, method="retrieval", backbone=ctx.backbone_name, seed=ctx.seed, retrieved=retrieved,
                          retrieval_queries=queries, has_support_artifact=True)
 
 
@@ -458,10 +461,16 @@ def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answ
     opportunity = (f"the approach of '{recent[0].title}'" if recent else "no clear opportunity")
     claims = [f"Pre-cutoff work on {subject} reports: {_trim(s)}" for _, s in limiting[:3]]
     cited = list(dict.fromkeys([h.arxiv_id for h, _ in limiting[:3]] + [h.arxiv_id for h in recent[:1]]))
-    parsed = BottleneckAnswer(
-        bottleneck=_trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
-        opportunity=opportunity,
-        mechanism=f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else "",
-        claims=claims, cited_ids=cited if h0 else [])
+    parsed = get_family(task.family).answer_schema.model_validate({
+        "bottleneck": _trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
+        "opportunity": opportunity,
+        "mechanism": f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else "",
+        "claims": claims, "cited_ids": cited if h0 else []})
     return render_answer(task, parsed, method="retrieval", backbone=backbone, seed=seed, retrieved=hits,
                          retrieval_queries=[task.question, query], has_support_artifact=True)
+
+
+MOMENTUM = Agent("momentum", "offline: extrapolates each option's volume-normalised publication trend",
+                 momentum_forecaster, source="foresci baseline (no model)")
+RETRIEVAL = Agent("retrieval", "offline: ranks options by the strength of their pre-cutoff KB support",
+                  retrieval_forecaster, source="foresci baseline (no model)")

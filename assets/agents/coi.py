@@ -9,8 +9,8 @@ relatedness (dense similarity to the current paper) along time (backward to stri
 earlier papers, forward to strictly later ones, never past the cutoff: the view cannot
 return them).
 
-Steps: (1) anchors — one per candidate option (direction/planning/venue) or the top
-hits of the subdirection and its limitations (bottleneck); (2) one chain per anchor,
+Steps: (1) anchors — one per evidence query of the task's family (each candidate option,
+or the subject and its limitations), plus the question itself for tasks without options; (2) one chain per anchor,
 deterministic; (3) one LLM call per chain: evolution, frontier, next step, momentum;
 (4) the common final step renders the family answer from all chains and analyses.
 Intermediate artifacts: `chains`, `chain_analyses`.
@@ -22,8 +22,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from assets.agents.context import Agent, AgentContext
 from assets.agents.llm_methods import ask, evidence_block, final_answer
-from assets.agents.render import render_answer, task_subject
+from assets.agents.render import render_answer
+from assets.families.registry import get_family
 from core.records import Answer, Task
 
 METHOD = "coi"
@@ -74,14 +76,10 @@ def build_chain(kb, anchor, *, length: int = 5, pool: int = 20, exclude: set[str
 
 
 def anchor_queries(task: Task) -> list[tuple[str, str]]:
-    """(label, query) per chain: one per option, or the subject and its limitations."""
-    if task.family == "bottleneck":
-        subject = task_subject(task)
-        return [("subject", subject), ("limitations", f"{subject} limitations challenges bottleneck"),
-                ("question", task.question)]
-    if task.family == "venue":
-        return [("project", task.question)] + [(o.option_id, f"{task.question} {o.text}") for o in task.options[:2]]
-    return [(o.option_id, o.text) for o in task.options]
+    """(label, query) per chain: the family's evidence queries (one per option, or the
+    subject and its limitations), then the question when the task has no options."""
+    queries = get_family(task.family).evidence_queries(task)
+    return queries + ([] if task.options else [("question", task.question)])
 
 
 def build_chains(task: Task, kb, *, length: int = 5, max_chains: int = 5) -> list[dict]:
@@ -107,8 +105,10 @@ def chain_prompt(task: Task, chain: dict) -> str:
               "forecast window), momentum (rising|steady|fading), claims (short atomic statements).")
 
 
-def coi(task: Task, kb, llm_client, *, seed: int = 0, backbone: str | None = None, length: int = 5,
-        max_chains: int = 5) -> Answer:
+def coi(ctx: AgentContext) -> Answer:
+    """Settings: length (papers per chain, default 5), max_chains (default 5)."""
+    task, kb, llm_client, seed = ctx.task, ctx.kb, ctx.llm, ctx.seed
+    length, max_chains = ctx.setting("length", 5), ctx.setting("max_chains", 5)
     chains = build_chains(task, kb, length=length, max_chains=max_chains)
     if not chains:
         raise ValueError(f"{task.task_id}: the knowledge base returned nothing to build a chain from")
@@ -130,6 +130,10 @@ def coi(task: Task, kb, llm_client, *, seed: int = 0, backbone: str | None = Non
                                for h in c["papers"]]} for c in chains],
         "chain_analyses": [a.model_dump() for a in analyses],
     }
-    return render_answer(task, parsed, method=METHOD, backbone=backbone or llm_client.model, seed=seed,
+    return render_answer(task, parsed, method=METHOD, backbone=ctx.backbone_name, seed=seed,
                          retrieved=papers, retrieval_queries=[c["query"] for c in chains],
                          has_support_artifact=True, artifacts=artifacts)
+
+
+COI = Agent("coi", "Chain of Ideas: chains of related papers through time, extrapolated by the model", coi,
+            needs_llm=True, source="ForeSci §4.2, App. D (CoI, offline-adapted)")

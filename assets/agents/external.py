@@ -39,8 +39,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from assets.agents.backbones import BackboneRegistry
+from assets.agents.context import Agent, AgentContext
 from assets.agents.kbtool import MAX_K, KBTool, TracedKB, hit_dict
-from assets.agents.render import render_answer, schema_for
+from assets.agents.render import render_answer
+from assets.agents.runner import run_method
+from assets.families.registry import get_family
 from core.records import Answer, Failure, Task
 
 PROTOCOL = "foresci-agent/1"
@@ -56,7 +59,7 @@ class AgentUsage(BaseModel):
 class AgentResponse(BaseModel):
     """What an external agent returns (Python: a dict of this shape; HTTP: this JSON)."""
 
-    answer: dict[str, Any] = Field(description="the task family's answer schema (see render.FAMILY_SCHEMAS)")
+    answer: dict[str, Any] = Field(description="the task family's answer schema (TaskFamily.answer_schema; `foresci families`)")
     evidence_ids: list[str] = Field(default_factory=list, description="ids used (merged into answer.cited_ids)")
     backbone: str = Field(default="none", description="litellm model string used, or 'none' for no model")
     retrieval_queries: list[str] = Field(default_factory=list)
@@ -249,7 +252,7 @@ def response_to_answer(task: Task, raw: Any, kb: TracedKB, *, method: str, seed:
     resp = AgentResponse.model_validate(raw)
     data = dict(resp.answer)
     data["cited_ids"] = list(data.get("cited_ids") or []) + resp.evidence_ids
-    parsed = schema_for(task.family).model_validate(data)
+    parsed = get_family(task.family).answer_schema.model_validate(data)
     artifacts = {}
     for key, value in resp.artifacts.items():
         text = value if isinstance(value, str) else json.dumps(value, default=str)
@@ -267,11 +270,9 @@ def run_external(spec: ExternalAgentSpec | str, tasks: list[Task], kb, *, seed: 
                  max_concurrency: int = 1, timeout_s: float = 300.0, evidence_k: int = 10,
                  kb_host: str = "127.0.0.1") -> tuple[list[Answer], list[Failure]]:
     """Answer every task with an external agent; (answers, failures) in task_id order."""
-    from assets.agents.runner import run_tasks
-
     spec = parse_spec(spec) if isinstance(spec, str) else spec
-    common = {"method": spec.method, "backbone": None, "seed": seed, "registry": registry,
-              "allow_post_cutoff_backbones": allow_post_cutoff_backbones, "max_concurrency": max_concurrency}
+    common = {"seed": seed, "registry": registry, "allow_post_cutoff_backbones": allow_post_cutoff_backbones,
+              "max_concurrency": max_concurrency}
     if not spec.is_http:
         try:
             fn = load_entry_point(spec.target)
@@ -279,23 +280,36 @@ def run_external(spec: ExternalAgentSpec | str, tasks: list[Task], kb, *, seed: 
             return [], [Failure(stage="agent_runs", item_id=t.task_id, raw=spec.target,
                                 reason=f"{spec.method}: cannot load {spec.target}: {type(exc).__name__}: {exc}")
                         for t in sorted(tasks, key=lambda t: t.task_id)]
-
-        def work(task, traced, _client):
-            return response_to_answer(task, fn(public_task(task), KBTool(traced)), traced, method=spec.method,
-                                      seed=seed)
-
-        return run_tasks(tasks, kb, work, **common)
-
+        return run_method(python_agent(spec, fn), tasks, kb, **common)
     with KBServer(host=kb_host) as server:
-        def work(task, traced, _client):
-            url = server.open_session(traced)
-            try:
-                evidence = [hit_dict(h) for h in traced.search(task.question, k=evidence_k)] if evidence_k else []
-                request = AgentRequest(task=public_task(task), seed=seed, evidence=evidence,
-                                       kb=KBEndpoint(endpoint=url, cutoff=traced.cutoff.isoformat()))
-                raw = post_json(spec.target, request.model_dump(mode="json"), timeout_s)
-            finally:
-                server.close_session(url)
-            return response_to_answer(task, raw, traced, method=spec.method, seed=seed)
+        return run_method(http_agent(spec, server, timeout_s=timeout_s, evidence_k=evidence_k), tasks, kb, **common)
 
-        return run_tasks(tasks, kb, work, **common)
+
+def python_agent(spec: ExternalAgentSpec, fn) -> Agent:
+    """A registry entry for `fn(task: dict, kb: KBTool) -> dict` (the Python contract)."""
+
+    def run(ctx: AgentContext) -> Answer:
+        raw = fn(public_task(ctx.task), KBTool(ctx.kb))
+        return response_to_answer(ctx.task, raw, ctx.kb, method=spec.method, seed=ctx.seed)
+
+    return Agent(spec.method, f"bring-your-own agent (Python entry point {spec.target})", run,
+                 source=spec.target, external=True)
+
+
+def http_agent(spec: ExternalAgentSpec, server: KBServer, *, timeout_s: float, evidence_k: int) -> Agent:
+    """A registry entry for an HTTP agent; `server` serves it the task's KB session."""
+
+    def run(ctx: AgentContext) -> Answer:
+        task, traced = ctx.task, ctx.kb
+        url = server.open_session(traced)
+        try:
+            evidence = [hit_dict(h) for h in traced.search(task.question, k=evidence_k)] if evidence_k else []
+            request = AgentRequest(task=public_task(task), seed=ctx.seed, evidence=evidence,
+                                   kb=KBEndpoint(endpoint=url, cutoff=traced.cutoff.isoformat()))
+            raw = post_json(spec.target, request.model_dump(mode="json"), timeout_s)
+        finally:
+            server.close_session(url)
+        return response_to_answer(task, raw, traced, method=spec.method, seed=ctx.seed)
+
+    return Agent(spec.method, f"bring-your-own agent (HTTP endpoint {spec.target})", run,
+                 source=spec.target, external=True)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import time
 
-from assets.agents.render import render_answer, schema_for, task_subject
+from assets.agents.context import Agent, AgentContext
+from assets.agents.render import render_answer
+from assets.families.registry import get_family
 from core.records import Answer, Task
 
 SYSTEM_PROMPT = (
@@ -20,18 +22,6 @@ SYSTEM_PROMPT = (
     "Forecast what will happen in {window}. Reply with a single JSON object matching the requested "
     "schema and nothing else. Claims must be short, atomic, checkable statements."
 )
-FAMILY_GUIDE = {
-    "direction": "Fields: choice (one option_id), trajectory (accelerating|fragmenting|steady|cooling), "
-                 "ranking (ALL option_ids, most momentum first), rationale, claims, cited_ids.",
-    "bottleneck": "Fields: bottleneck (the root bottleneck of the subdirection, one phrase), opportunity (what "
-                  "reducing it opens), mechanism (why), claims, cited_ids.",
-    "planning": "Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, "
-                "go_no_go, claims, cited_ids.",
-    "venue": "Fields: ranking (ALL option_ids, best-fitting venue family first), framing, reviewer_risks, "
-             "evidence_upgrades, claims, cited_ids.",
-}
-
-
 def task_prompt(task: Task) -> str:
     """The public task as the model sees it: question, instructions, requirements, options."""
     lines = [f"# {task.title}", "", task.question.strip(), ""]
@@ -41,7 +31,7 @@ def task_prompt(task: Task) -> str:
         lines += ["Answer requirements:"] + [f"- {r}" for r in task.answer_requirements] + [""]
     if task.options:
         lines += ["Options (use these option_ids exactly):"] + [f"- {o.option_id}: {o.text}" for o in task.options] + [""]
-    lines.append(FAMILY_GUIDE[task.family])
+    lines.append(get_family(task.family).answer_fields)
     return "\n".join(lines)
 
 
@@ -75,14 +65,14 @@ def final_answer(task: Task, llm_client, *, method: str, evidence: str, notes: s
     messages = messages_for(task, evidence)
     messages[-1]["content"] += ("\n\nYour working notes from earlier steps (built only from the evidence above):\n"
                                 + notes.strip() + (("\n\n" + extra.strip()) if extra.strip() else ""))
-    return llm_client.structured(messages, schema_for(task.family), purpose=f"agent:{method}:{task.family}",
+    return llm_client.structured(messages, get_family(task.family).answer_schema, purpose=f"agent:{method}:{task.family}",
                                  seed=seed), messages
 
 
 def _call(task: Task, llm_client, messages: list[dict], method: str, seed: int):
     snap = llm_client.snapshot()
     start = time.perf_counter()
-    parsed = llm_client.structured(messages, schema_for(task.family), purpose=f"agent:{method}:{task.family}",
+    parsed = llm_client.structured(messages, get_family(task.family).answer_schema, purpose=f"agent:{method}:{task.family}",
                                    seed=seed)
     latency = time.perf_counter() - start
     usage = llm_client.usage_since(snap)
@@ -90,20 +80,18 @@ def _call(task: Task, llm_client, messages: list[dict], method: str, seed: int):
                     "cost_usd": usage.cost_usd, "latency_s": latency}
 
 
-def native_llm(task: Task, llm_client, *, seed: int = 0, backbone: str | None = None) -> Answer:
+def native_llm(ctx: AgentContext) -> Answer:
     """The backbone alone, no retrieval: has_support_artifact is False, and any id it
     "cites" is dropped by the renderer (nothing was retrieved)."""
+    task, llm_client, seed = ctx.task, ctx.llm, ctx.seed
     parsed, usage = _call(task, llm_client, messages_for(task), "native_llm", seed)
-    return render_answer(task, parsed, method="native_llm", backbone=backbone or llm_client.model, seed=seed,
+    return render_answer(task, parsed, method="native_llm", backbone=ctx.backbone_name, seed=seed,
                          retrieved=(), retrieval_queries=[], has_support_artifact=False, **usage)
 
 
 def rag_queries(task: Task) -> list[str]:
-    """The question, then each option (direction/planning/venue) or the subdirection's limitations."""
-    if task.family == "bottleneck":
-        subject = task_subject(task)
-        return [task.question, f"{subject} limitations challenges bottleneck"]
-    return [task.question] + [o.text for o in task.options]
+    """The question, then the family's evidence queries (each option, or the subject and its limitations)."""
+    return [task.question] + [q for _, q in get_family(task.family).evidence_queries(task)]
 
 
 def retrieve(kb, queries: list[str], k: int) -> list:
@@ -124,12 +112,19 @@ def evidence_block(hits) -> str:
                      for i, h in enumerate(hits, 1))
 
 
-def hybrid_rag(task: Task, kb, llm_client, *, k: int = 12, seed: int = 0, backbone: str | None = None) -> Answer:
+def hybrid_rag(ctx: AgentContext) -> Answer:
     """Hybrid retrieval of the question and each option, numbered evidence (id, date,
     title, snippet) in the prompt, answer must cite ids; citations outside the
-    retrieved set are dropped by the renderer."""
+    retrieved set are dropped by the renderer (setting k, default 12)."""
+    task, kb, llm_client, seed, k = ctx.task, ctx.kb, ctx.llm, ctx.seed, ctx.setting("k", 12)
     queries = rag_queries(task)
     hits = retrieve(kb, queries, k)
     parsed, usage = _call(task, llm_client, messages_for(task, evidence_block(hits)), "hybrid_rag", seed)
-    return render_answer(task, parsed, method="hybrid_rag", backbone=backbone or llm_client.model, seed=seed,
+    return render_answer(task, parsed, method="hybrid_rag", backbone=ctx.backbone_name, seed=seed,
                          retrieved=hits, retrieval_queries=queries, has_support_artifact=True, **usage)
+
+
+NATIVE_LLM = Agent("native_llm", "the backbone alone: the public task, no retrieval", native_llm, needs_llm=True,
+                   source="ForeSci §4.2")
+HYBRID_RAG = Agent("hybrid_rag", "hybrid (sparse + dense) retrieval of the question and options, cited evidence",
+                   hybrid_rag, needs_llm=True, source="ForeSci §4.2")

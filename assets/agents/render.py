@@ -1,7 +1,7 @@
-"""The common answer contract: per-family output schemas and the renderer into `Answer`.
+"""The common answer contract: the renderer of a family answer into `Answer`.
 
-Every method — offline forecaster or LLM — fills one family schema below and hands it
-to `render_answer`, so all answers obey the same contract (ForeSci App. D,
+Every method — offline forecaster or LLM — fills its family's answer schema
+(`TaskFamily.answer_schema`) and hands it to `render_answer`, so all answers obey the same contract (ForeSci App. D,
 "contract-aware output module"): option ids are only the task's own (unknown ids are
 dropped, missing ones appended in task order so a ranking is always complete), cited
 ids are only those the method's knowledge-base view actually returned (so no
@@ -12,95 +12,19 @@ claims are always present as short atomic statements the FTA judge can match.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from datetime import date
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
-from core.records import Answer, Task, Trajectory
-
-
-class DirectionAnswer(BaseModel):
-    choice: str = Field(description="option_id of the direction expected to gain the most momentum")
-    trajectory: Trajectory = Field(description="accelerating, fragmenting, steady or cooling")
-    ranking: list[str] = Field(default_factory=list, description="all option_ids, most momentum first")
-    rationale: str = ""
-    claims: list[str] = Field(default_factory=list, description="short atomic prediction statements")
-    cited_ids: list[str] = Field(default_factory=list, description="arXiv ids of the evidence relied on")
-
-
-class BottleneckAnswer(BaseModel):
-    bottleneck: str = Field(description="the root bottleneck of the subdirection")
-    opportunity: str = Field(description="what reducing the bottleneck opens")
-    mechanism: str = Field(default="", description="why reducing it opens the opportunity")
-    claims: list[str] = Field(default_factory=list)
-    cited_ids: list[str] = Field(default_factory=list)
-
-
-class PlanningAnswer(BaseModel):
-    ranking: list[str] = Field(default_factory=list, description="all option_ids, highest priority first")
-    milestones: list[str] = Field(default_factory=list)
-    dependencies: list[str] = Field(default_factory=list)
-    risks: list[str] = Field(default_factory=list)
-    go_no_go: str = ""
-    claims: list[str] = Field(default_factory=list)
-    cited_ids: list[str] = Field(default_factory=list)
-
-
-class VenueAnswer(BaseModel):
-    ranking: list[str] = Field(default_factory=list, description="all option_ids, best-fitting venue first")
-    framing: str = ""
-    reviewer_risks: list[str] = Field(default_factory=list)
-    evidence_upgrades: list[str] = Field(default_factory=list)
-    claims: list[str] = Field(default_factory=list)
-    cited_ids: list[str] = Field(default_factory=list)
-
-
-FAMILY_SCHEMAS: dict[str, type[BaseModel]] = {
-    "direction": DirectionAnswer,
-    "bottleneck": BottleneckAnswer,
-    "planning": PlanningAnswer,
-    "venue": VenueAnswer,
-}
+from assets.families.answers import bullets, window_phrase
+from assets.families.registry import get_family
+from core.records import Answer, Task
 
 
 def schema_for(family: str) -> type[BaseModel]:
-    if family not in FAMILY_SCHEMAS:
-        raise ValueError(f"unknown task family {family!r}; known: {sorted(FAMILY_SCHEMAS)}")
-    return FAMILY_SCHEMAS[family]
-
-
-_QUOTED = re.compile(r"(?:^|(?<=[\s(:]))[\"“‘']([^\"“”]{4,200}?)[\"”’'](?=[\s.,;:?!)]|$)")
-
-
-def task_subject(task: Task) -> str:
-    """The subdirection a task is about: the first quoted phrase of its question (task
-    generators quote it), else its title, else the question itself."""
-    found = _QUOTED.search(task.question)
-    if found:
-        return found.group(1).strip()
-    return (task.title or task.question).strip()
-
-
-def window_phrase(task: Task) -> str:
-    return f"{task.window_start.isoformat()} to {task.window_end.isoformat()}"
-
-
-def clean_ranking(task: Task, ranking: Iterable[str], first: str | None = None) -> tuple[list[str], list[str]]:
-    """Keep the task's option ids in the given order (deduplicated), put `first` in front,
-    append the missing ones in task order. Returns (ranking, dropped unknown ids)."""
-    valid = [o.option_id for o in task.options]
-    out: list[str] = []
-    dropped: list[str] = []
-    for oid in ([first] if first else []) + [str(r).strip() for r in ranking]:
-        if oid in valid:
-            if oid not in out:
-                out.append(oid)
-        elif oid and oid not in dropped:
-            dropped.append(oid)
-    out += [oid for oid in valid if oid not in out]
-    return out, dropped
+    """The family's answer schema (an unknown family is an error)."""
+    return get_family(family).answer_schema
 
 
 def _dedupe(items: Iterable[str]) -> list[str]:
@@ -122,32 +46,6 @@ def _retrieved_map(retrieved) -> dict[str, object]:
         else:
             out.setdefault(item.arxiv_id, item)
     return out
-
-
-def decision_claims(task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
-    """The decision itself as atomic statements, so FTA can match it whatever the method wrote."""
-    text = {o.option_id: o.text for o in task.options}
-    window = window_phrase(task)
-    if task.family == "direction" and choice:
-        claims = [f"'{text[choice]}' will gain the most momentum in {window}.",
-                  f"'{text[choice]}' will be {parsed.trajectory} in {window}."]
-        if len(ranking) > 1:
-            claims.append(f"'{text[ranking[-1]]}' will gain the least momentum among the candidates in {window}.")
-        return claims
-    if task.family == "bottleneck":
-        claims = []
-        if parsed.bottleneck.strip():
-            claims.append(f"The root bottleneck in {task_subject(task)} is {parsed.bottleneck.strip().rstrip('.')}.")
-        if parsed.opportunity.strip():
-            short = parsed.bottleneck.strip().rstrip(".")
-            what = short if short and len(short) <= 80 else "it"
-            claims.append(f"Reducing {what} opens {parsed.opportunity.strip().rstrip('.')}.")
-        return claims
-    if task.family == "planning" and ranking:
-        return [f"'{text[ranking[0]]}' should be prioritised first for {window}."]
-    if task.family == "venue" and ranking:
-        return [f"The project fits the {text[ranking[0]]} venue family best."]
-    return []
 
 
 def render_answer(
@@ -174,27 +72,20 @@ def render_answer(
     (intermediate results: chains, drafts, reviews, evidence packets) are stored as JSON
     strings in `Answer.artifacts`.
     """
-    expected = schema_for(task.family)
+    expected = get_family(task.family).answer_schema
     if not isinstance(parsed, expected):
         raise TypeError(f"{task.task_id}: family {task.family} needs {expected.__name__}, got {type(parsed).__name__}")
     hits = _retrieved_map(retrieved)
 
-    choice: str | None = None
-    ranking: list[str] = []
-    dropped_options: list[str] = []
-    if task.family == "direction":
-        raw_choice = (parsed.choice or "").strip()
-        ranking, dropped_options = clean_ranking(task, parsed.ranking, first=raw_choice or None)
-        choice = ranking[0] if ranking else None
-    elif task.family in ("planning", "venue"):
-        ranking, dropped_options = clean_ranking(task, parsed.ranking)
+    family = get_family(task.family)
+    choice, ranking, dropped_options = family.decide(task, parsed)
 
     cited = _dedupe(str(c).strip() for c in parsed.cited_ids)
     evidence_ids = [c for c in cited if c in hits]
     dropped_ids = [c for c in cited if c not in hits]
 
-    claims = _dedupe(decision_claims(task, parsed, ranking, choice) + list(parsed.claims))
-    trajectory = parsed.trajectory if task.family == "direction" else None
+    claims = _dedupe(family.decision_claims(task, parsed, ranking, choice) + list(parsed.claims))
+    trajectory = getattr(parsed, "trajectory", None)
     text = render_text(task, parsed, method=method, backbone=backbone, ranking=ranking, choice=choice,
                        claims=claims, evidence_ids=evidence_ids, hits=hits,
                        dropped_options=dropped_options, dropped_ids=dropped_ids)
@@ -215,44 +106,16 @@ def answer_id(task_id: str, method: str, backbone: str, seed: int) -> str:
     return f"{task_id}::{method}::{backbone}::{seed}"
 
 
-def _bullets(items: Iterable[str]) -> list[str]:
-    return [f"- {i}" for i in items if str(i).strip()]
-
-
 def render_text(task: Task, parsed: BaseModel, *, method: str, backbone: str, ranking: list[str],
                 choice: str | None, claims: list[str], evidence_ids: list[str], hits: dict,
                 dropped_options: list[str], dropped_ids: list[str]) -> str:
     """Readable markdown: decision first, then the family's fields, claims and evidence."""
-    options = {o.option_id: o.text for o in task.options}
     lines = [f"## {task.title or task.task_id}", "",
              f"*{task.family} answer by `{method}` ({backbone}); knowledge cutoff {task.cutoff.isoformat()}, "
              f"forecast window {window_phrase(task)}.*", ""]
-    if task.family == "direction":
-        lines += [f"**Choice:** {choice} — {options.get(choice, '')}", f"**Trajectory:** {parsed.trajectory}", ""]
-    if ranking:
-        lines += ["**Ranking:**"] + [f"{i}. {oid} — {options[oid]}" for i, oid in enumerate(ranking, 1)] + [""]
-    if task.family == "direction" and parsed.rationale.strip():
-        lines += ["**Rationale:** " + parsed.rationale.strip(), ""]
-    if task.family == "bottleneck":
-        lines += [f"**Root bottleneck:** {parsed.bottleneck.strip()}", "",
-                  f"**Opportunity:** {parsed.opportunity.strip()}", ""]
-        if parsed.mechanism.strip():
-            lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
-    if task.family == "planning":
-        for title, items in (("Milestones", parsed.milestones), ("Dependencies", parsed.dependencies),
-                             ("Risks", parsed.risks)):
-            if items:
-                lines += [f"**{title}:**"] + _bullets(items) + [""]
-        if parsed.go_no_go.strip():
-            lines += [f"**Go / no-go:** {parsed.go_no_go.strip()}", ""]
-    if task.family == "venue":
-        if parsed.framing.strip():
-            lines += [f"**Framing:** {parsed.framing.strip()}", ""]
-        for title, items in (("Reviewer risks", parsed.reviewer_risks), ("Evidence upgrades", parsed.evidence_upgrades)):
-            if items:
-                lines += [f"**{title}:**"] + _bullets(items) + [""]
+    lines += get_family(task.family).answer_lines(task, parsed, ranking, choice)
     if claims:
-        lines += ["**Claims:**"] + _bullets(claims) + [""]
+        lines += ["**Claims:**"] + bullets(claims) + [""]
     if evidence_ids:
         lines.append("**Evidence (pre-cutoff knowledge base):**")
         for eid in evidence_ids:

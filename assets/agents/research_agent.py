@@ -16,52 +16,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from assets.agents.context import Agent, AgentContext
 from assets.agents.llm_methods import ask, evidence_block, final_answer, retrieve
-from assets.agents.render import render_answer, task_subject, window_phrase
+from assets.agents.render import render_answer
+from assets.families.answers import task_subject, window_phrase
+from assets.families.registry import get_family
 from core.records import Answer, Task
 
 METHOD = "research_agent"
 ACCEPT_AT = 4  # a reviewer's overall score (1-5) at or above which a draft is kept
-
-# (stage, what to produce, reviewer criteria) per family.
-STAGES: dict[str, list[tuple[str, str, list[str]]]] = {
-    "direction": [
-        ("problem", "the open problems and pressure points in the pre-cutoff evidence that will drive work in {window}",
-         ["clarity", "relevance to the candidates", "grounding in the evidence", "significance"]),
-        ("method", "which candidate is best positioned to address them, comparing every candidate",
-         ["validity", "comparative rigour", "grounding in the evidence", "decision clarity"]),
-        ("experiment", "the observable signals in {window} that would confirm or refute the forecast, and the "
-                       "trajectory (accelerating, fragmenting, steady or cooling) they imply",
-         ["specificity", "falsifiability", "temporal discipline", "uncertainty calibration"]),
-    ],
-    "bottleneck": [
-        ("problem", "the candidate bottlenecks that recur in the pre-cutoff work on {subject}",
-         ["clarity", "recurrence in the evidence", "grounding in the evidence", "significance"]),
-        ("method", "the ROOT bottleneck among them (the one others follow from) and the mechanism by which it limits "
-                   "progress",
-         ["causal validity", "root-vs-symptom discrimination", "grounding in the evidence", "decision clarity"]),
-        ("experiment", "the opportunity that opens if the root bottleneck is reduced, and how that would show in "
-                       "{window}",
-         ["specificity", "mechanistic reasoning", "feasibility", "risk awareness"]),
-    ],
-    "planning": [
-        ("problem", "the goals, constraints and dependencies among the candidate directions for {window}",
-         ["clarity", "completeness over candidates", "grounding in the evidence", "significance"]),
-        ("method", "a priority order over ALL candidates with the reason for each position",
-         ["global-order consistency", "dependency awareness", "grounding in the evidence", "decision clarity"]),
-        ("experiment", "milestones, dependencies, risks and go/no-go checks for the plan",
-         ["feasibility", "checkability", "risk awareness", "temporal discipline"]),
-    ],
-    "venue": [
-        ("problem", "what the contribution is (type, community, evidence it rests on)",
-         ["clarity", "accuracy of characterisation", "grounding in the evidence", "specificity"]),
-        ("method", "how well each candidate venue family fits the contribution, best first",
-         ["venue specificity", "comparative reasoning", "grounding in the evidence", "decision clarity"]),
-        ("experiment", "the framing, reviewer risks and evidence upgrades needed for the best venue",
-         ["reviewer realism", "actionability", "risk awareness", "specificity"]),
-    ],
-}
-
 
 class StageDraft(BaseModel):
     summary: str = Field(default="", description="the stage's conclusion in 1-3 sentences")
@@ -83,7 +46,8 @@ class Review(BaseModel):
 def support_packet(task: Task, kb, k: int = 8) -> tuple[list, list[str]]:
     """The task's support papers (through the cutoff-bound view) then hybrid hits of the question."""
     packet = [h for h in (kb.get(pid) for pid in task.support_paper_ids[:12]) if h is not None]
-    queries = [task.question] + ([f"{task_subject(task)} limitations challenges"] if task.family == "bottleneck" else [])
+    # tasks without options add the family's own evidence queries (e.g. a subject's limitations)
+    queries = [task.question] + ([] if task.options else [q for _, q in get_family(task.family).evidence_queries(task)])
     seen = {h.arxiv_id for h in packet}
     packet += [h for h in retrieve(kb, queries, k) if h.arxiv_id not in seen]
     return packet[: 2 * k + 4], queries
@@ -93,8 +57,11 @@ def _stage_text(stage: str, draft: StageDraft) -> str:
     return f"{stage.upper()}: {draft.summary}" + "".join(f"\n- {p}" for p in draft.points)
 
 
-def research_agent(task: Task, kb, llm_client, *, seed: int = 0, backbone: str | None = None,
-                   review_rounds: int = 1) -> Answer:
+def research_agent(ctx: AgentContext) -> Answer:
+    """Staged drafts (the family's `review_stages`), each reviewed and refined (setting
+    review_rounds, default 1), then the final answer."""
+    task, kb, llm_client, seed = ctx.task, ctx.kb, ctx.llm, ctx.seed
+    review_rounds = ctx.setting("review_rounds", 1)
     packet, queries = support_packet(task, kb)
     if not packet:
         raise ValueError(f"{task.task_id}: empty support packet")
@@ -103,7 +70,7 @@ def research_agent(task: Task, kb, llm_client, *, seed: int = 0, backbone: str |
     fill = {"window": window_phrase(task), "subject": task_subject(task)}
     done: list[tuple[str, StageDraft]] = []
     log: list[dict] = []
-    for stage, goal, criteria in STAGES[task.family]:
+    for stage, goal, criteria in ctx.family.review_stages:
         goal = goal.format(**fill)
         context = "".join("\n\n" + _stage_text(s, d) for s, d in done)
         base = (f"Task: {task.question.strip()}{(chr(10) + 'Candidates:' + options) if options else ''}\n\n"
@@ -132,6 +99,10 @@ def research_agent(task: Task, kb, llm_client, *, seed: int = 0, backbone: str |
     notes = "\n\n".join(_stage_text(s, d) for s, d in done)
     parsed, _ = final_answer(task, llm_client, method=METHOD, evidence=evidence, notes=notes, seed=seed,
                              extra="Turn the reviewed problem / method / experiment stages into the final answer.")
-    return render_answer(task, parsed, method=METHOD, backbone=backbone or llm_client.model, seed=seed,
+    return render_answer(task, parsed, method=METHOD, backbone=ctx.backbone_name, seed=seed,
                          retrieved=packet, retrieval_queries=queries, has_support_artifact=True,
                          artifacts={"stages": log, "support_packet": [h.arxiv_id for h in packet]})
+
+
+RESEARCH_AGENT = Agent("research_agent", "staged problem / method / experiment drafts, each reviewed and refined",
+                       research_agent, needs_llm=True, source="ForeSci §4.2, App. D (research agent)")

@@ -13,7 +13,8 @@ Per task the runner also:
   dated after the task cutoff, or unknown, is refused unless
   `allow_post_cutoff_backbones`, and then the answer is marked
   `backbone_postdates_cutoff`;
-* hands the method a `TracedKB` and stores its trace (`artifacts["kb_trace"]`: every
+* hands the agent an `AgentContext` (task, a `TracedKB`, its LLM client, seed,
+  backbone, settings) and stores its trace (`artifacts["kb_trace"]`: every
   query, mode, k and the ids returned) and a run record (`artifacts["run"]`: seed,
   backbone, LLM requests by purpose, real calls and cache hits);
 * gives LLM methods their own fork of the client (same model, same response cache) so
@@ -30,58 +31,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from assets.agents.aris import aris
 from assets.agents.backbones import BackboneRegistry, default_registry
-from assets.agents.baselines import momentum_forecaster, retrieval_forecaster
-from assets.agents.coi import coi
+from assets.agents.context import Agent, AgentContext
 from assets.agents.kbtool import TracedKB
-from assets.agents.llm_methods import hybrid_rag, native_llm
+from assets.agents.registry import all_agents, get_agent
 from assets.agents.render import answer_id
-from assets.agents.research_agent import research_agent
 from core.records import Answer, Failure, Task
 
 STAGE = "agent_runs"
-OFFLINE_METHODS = ("momentum", "retrieval")
-LLM_METHODS = ("native_llm", "hybrid_rag", "coi", "research_agent", "aris")
-
-
-def _momentum(task, kb, ctx):
-    return momentum_forecaster(task, kb, embed=ctx["embed"], volume=ctx["volume"], seed=ctx["seed"],
-                               backbone=ctx["backbone"])
-
-
-def _retrieval(task, kb, ctx):
-    return retrieval_forecaster(task, kb, volume=ctx["volume"], seed=ctx["seed"], backbone=ctx["backbone"])
-
-
-def _native(task, kb, ctx):
-    return native_llm(task, ctx["llm_client"], seed=ctx["seed"], backbone=ctx["backbone"])
-
-
-def _rag(task, kb, ctx):
-    return hybrid_rag(task, kb, ctx["llm_client"], seed=ctx["seed"], backbone=ctx["backbone"])
-
-
-def _coi(task, kb, ctx):
-    return coi(task, kb, ctx["llm_client"], seed=ctx["seed"], backbone=ctx["backbone"])
-
-
-def _research_agent(task, kb, ctx):
-    return research_agent(task, kb, ctx["llm_client"], seed=ctx["seed"], backbone=ctx["backbone"])
-
-
-def _aris(task, kb, ctx):
-    return aris(task, kb, ctx["llm_client"], seed=ctx["seed"], backbone=ctx["backbone"], volume=ctx["volume"])
-
-
-METHODS: dict[str, Callable] = {"momentum": _momentum, "retrieval": _retrieval, "native_llm": _native,
-                                "hybrid_rag": _rag, "coi": _coi, "research_agent": _research_agent, "aris": _aris}
 
 
 def available_methods(llm_client=None) -> list[str]:
-    """Offline methods always; the LLM ones only when a model is configured."""
+    """The registered agents that can run: offline ones always, model-backed ones only
+    when a model is configured (registry order)."""
     online = llm_client is not None and not llm_client.offline
-    return list(OFFLINE_METHODS) + (list(LLM_METHODS) if online else [])
+    return [a.name for a in all_agents() if online or not a.needs_llm]
 
 
 # -- per-task LLM client forks -------------------------------------------------------------
@@ -184,10 +148,12 @@ def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: s
     return [a for a, _ in results if a is not None], [f for _, f in results if f is not None]
 
 
-def run_method(method: str, tasks: list[Task], kb, *, llm_client=None, embed=None, seed: int = 0,
+def run_method(method: str | Agent, tasks: list[Task], kb, *, llm_client=None, embed=None, seed: int = 0,
                backbone: str = "offline", max_concurrency: int = 1, registry: BackboneRegistry | None = None,
-               allow_post_cutoff_backbones: bool = False) -> tuple[list[Answer], list[Failure]]:
-    """Answer every task with `method`; returns (answers, failures), both in task_id order.
+               allow_post_cutoff_backbones: bool = False,
+               config: dict | None = None) -> tuple[list[Answer], list[Failure]]:
+    """Answer every task with a registered agent (by name) or an `Agent`; returns
+    (answers, failures), both in task_id order. `config`: the agent's settings.
 
     An LLM method with no configured model is skipped: ([], []) — use `available_methods`
     to decide what to run. For LLM methods the default backbone "offline" is replaced by
@@ -196,18 +162,19 @@ def run_method(method: str, tasks: list[Task], kb, *, llm_client=None, embed=Non
     Latency is the wall time of the whole task (retrieval included); tokens and cost are
     the task's own LLM usage.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; known: {sorted(METHODS)}")
-    is_llm = method in LLM_METHODS
-    if is_llm and (llm_client is None or llm_client.offline):
+    agent = method if isinstance(method, Agent) else get_agent(method)
+    if agent.needs_llm and (llm_client is None or llm_client.offline):
         return [], []
-    if is_llm and backbone == "offline":
+    if agent.needs_llm and backbone == "offline":
         backbone = llm_client.model
-    ctx = {"embed": embed, "seed": seed, "backbone": backbone, "volume": kb.monthly_volume()}
+    volume = kb.monthly_volume()  # once per run, not per task
 
     def work(task, traced, client):
-        return METHODS[method](task, traced, {**ctx, "llm_client": client})
+        return agent.run(AgentContext(task=task, kb=traced, llm=client, seed=seed, backbone=backbone, embed=embed,
+                                      volume=volume, config=dict(config or {})))
 
-    return run_tasks(tasks, kb, work, method=method, backbone=backbone, seed=seed, registry=registry,
+    # a bring-your-own agent declares its backbone in its answer; it is checked after the call
+    return run_tasks(tasks, kb, work, method=agent.name, backbone=None if agent.external else backbone, seed=seed,
+                     registry=registry,
                      allow_post_cutoff_backbones=allow_post_cutoff_backbones, max_concurrency=max_concurrency,
-                     llm_client=llm_client if is_llm else None)
+                     llm_client=llm_client if agent.needs_llm else None)

@@ -14,6 +14,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from pydantic import BaseModel
+
+from assets.families.answers import clean_ranking, ranking_lines, ranking_violations
 from core.records import GoldTarget, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
@@ -23,6 +26,20 @@ if TYPE_CHECKING:
     from assets.tasks.building import Draft, TaskBuilder
 
 AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
+# How the offline baselines (assets/agents/baselines.py) read the knowledge base for a family:
+# the trend of each option's own literature, the fit of the project in the question to
+# each option, the recurring limitations of the task's subject, or not at all (a failure).
+OfflineReading = Literal["option_trend", "option_fit", "subject_limitations", "none"]
+Stage = tuple[str, str, tuple[str, ...]]  # (stage, what to write, reviewer criteria)
+
+GENERIC_STAGES: tuple[Stage, ...] = (
+    ("problem", "what the decision turns on in the pre-cutoff evidence for {window}",
+     ("clarity", "grounding in the evidence", "significance")),
+    ("method", "the decision itself, comparing the alternatives",
+     ("validity", "comparative rigour", "decision clarity")),
+    ("experiment", "the observable signals in {window} that would confirm or refute it",
+     ("specificity", "falsifiability", "uncertainty calibration")),
+)
 
 
 class TaskFamily(ABC):
@@ -37,7 +54,10 @@ class TaskFamily(ABC):
     decision_cues: ClassVar[tuple[str, ...]]  # the question must contain one (a clear decision, B.7)
     horizon_text: ClassVar[str] = "{months} months"  # how the LLM drafter states the horizon
     rubric_dimensions: ClassVar[dict[str, str]] = {}  # family-specific persuasiveness dimensions (App. C.1)
-    answer_fields: ClassVar[str] = ""  # the structured answer's fields, as told to a model
+    answer_schema: ClassVar[type[BaseModel]]  # the structured answer every method fills (App. D contract)
+    answer_fields: ClassVar[str]  # the structured answer's fields, as told to a model
+    offline_reading: ClassVar[OfflineReading] = "none"
+    review_stages: ClassVar[tuple[Stage, ...]] = GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
     # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
     vocabulary: ClassVar[str] = ""
 
@@ -62,6 +82,38 @@ class TaskFamily(ABC):
         if task.options:
             return set().union(*(word_set(o.text.split(";")[0].split(" (keywords")[0]) for o in task.options))
         return word_set(subject)
+
+    # ---- answering (assets/agents) -----------------------------------------------------
+    def evidence_queries(self, task: Task) -> list[tuple[str, str]]:
+        """(label, query) pairs that find the pre-cutoff evidence about each candidate."""
+        return [(o.option_id, o.text) for o in task.options]
+
+    def decide(self, task: Task, parsed: BaseModel) -> tuple[str | None, list[str], list[str]]:
+        """(choice, ranking, dropped unknown option ids) of a parsed answer, restricted to
+        the task's own options (a ranking is always complete)."""
+        if "ranking" in type(parsed).model_fields:
+            ranking, dropped = clean_ranking(task, parsed.ranking)
+            return None, ranking, dropped
+        return None, [], []
+
+    def decision_claims(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        """The decision as atomic statements, so FTA can match it whatever the method wrote."""
+        return []
+
+    def answer_lines(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        """The family's part of an answer's markdown (between the header and the claims)."""
+        return ranking_lines(task, ranking)
+
+    def contract_rules(self, task: Task) -> list[str]:
+        """The family's answer contract, as told to a model that must follow it."""
+        ids = [o.option_id for o in task.options]
+        return [f"ranking: all of {ids}, each once, best first"] if ids else []
+
+    def contract_violations(self, task: Task, parsed: BaseModel) -> list[str]:
+        """Where a parsed answer breaks the family's contract (empty: it keeps it)."""
+        if "ranking" in type(parsed).model_fields:
+            return ranking_violations(task, parsed.ranking)
+        return []
 
     # ---- hidden gold (assets/gold) -----------------------------------------------------
     @abstractmethod

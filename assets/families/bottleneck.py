@@ -8,7 +8,9 @@ linked bottleneck that most of the subdirection's future papers address.
 from __future__ import annotations
 
 import numpy as np
+from pydantic import BaseModel, Field
 
+from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise
 from assets.gold.measure import (
@@ -39,6 +41,16 @@ from assets.tasks.building import (
 )
 from core.records import GoldTarget, Signal, Task, TaskBuild
 
+LIMITATION_QUERY = "limitations challenges bottleneck"
+
+
+class BottleneckAnswer(BaseModel):
+    bottleneck: str = Field(description="the root bottleneck of the subdirection")
+    opportunity: str = Field(description="what reducing the bottleneck opens")
+    mechanism: str = Field(default="", description="why reducing it opens the opportunity")
+    claims: list[str] = Field(default_factory=list)
+    cited_ids: list[str] = Field(default_factory=list)
+
 
 class BottleneckFamily(TaskFamily):
     name = "bottleneck"
@@ -65,6 +77,50 @@ class BottleneckFamily(TaskFamily):
         "an adoption pathway: who would use the opportunity first and how it would be validated",
     )
     decision_cues = ("bottleneck",)
+    answer_schema = BottleneckAnswer
+    answer_fields = ("Fields: bottleneck (the root bottleneck of the subdirection, one phrase), opportunity (what "
+                     "reducing it opens), mechanism (why), claims, cited_ids.")
+    offline_reading = "subject_limitations"
+    review_stages = (
+        ("problem", "the candidate bottlenecks that recur in the pre-cutoff work on {subject}",
+         ("clarity", "recurrence in the evidence", "grounding in the evidence", "significance")),
+        ("method", "the ROOT bottleneck among them (the one others follow from) and the mechanism by which it limits "
+                   "progress",
+         ("causal validity", "root-vs-symptom discrimination", "grounding in the evidence", "decision clarity")),
+        ("experiment", "the opportunity that opens if the root bottleneck is reduced, and how that would show in "
+                       "{window}",
+         ("specificity", "mechanistic reasoning", "feasibility", "risk awareness")),
+    )
+
+    def evidence_queries(self, task: Task) -> list[tuple[str, str]]:
+        """No options: the subject itself and its stated limitations."""
+        subject = task_subject(task)
+        return [("subject", subject), ("limitations", f"{subject} {LIMITATION_QUERY}")]
+
+    def decision_claims(self, task: Task, parsed: BottleneckAnswer, ranking: list[str],
+                        choice: str | None) -> list[str]:
+        claims = []
+        if parsed.bottleneck.strip():
+            claims.append(f"The root bottleneck in {task_subject(task)} is {parsed.bottleneck.strip().rstrip('.')}.")
+        if parsed.opportunity.strip():
+            short = parsed.bottleneck.strip().rstrip(".")
+            what = short if short and len(short) <= 80 else "it"
+            claims.append(f"Reducing {what} opens {parsed.opportunity.strip().rstrip('.')}.")
+        return claims
+
+    def answer_lines(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        lines = [f"**Root bottleneck:** {parsed.bottleneck.strip()}", "",
+                 f"**Opportunity:** {parsed.opportunity.strip()}", ""]
+        if parsed.mechanism.strip():
+            lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
+        return lines
+
+    def contract_rules(self, task: Task) -> list[str]:
+        return ["bottleneck: ONE root bottleneck phrase (a cause, not a symptom)",
+                "opportunity: what reducing it opens, within the forecast window"]
+
+    def contract_violations(self, task: Task, parsed: BottleneckAnswer) -> list[str]:
+        return [] if parsed.bottleneck.strip() else ["bottleneck is empty"]
     aliases = ("bottleneck_opportunity_discovery",)
     vocabulary = "Root bottleneck and opportunity."
 

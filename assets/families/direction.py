@@ -9,12 +9,29 @@ and one trajectory label; the gold is each option's momentum over the window
 
 from __future__ import annotations
 
+from pydantic import BaseModel, Field
+
+from assets.families.answers import (
+    clean_ranking,
+    ranking_lines,
+    ranking_violations,
+    window_phrase,
+)
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import option_momentum
 from assets.gold.measure import GoldContext
 from assets.tasks.building import Draft, TaskBuilder, direction_text
-from core.records import GoldTarget, Signal, Task, TaskBuild
+from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
+
+
+class DirectionAnswer(BaseModel):
+    choice: str = Field(description="option_id of the direction expected to gain the most momentum")
+    trajectory: Trajectory = Field(description="accelerating, fragmenting, steady or cooling")
+    ranking: list[str] = Field(default_factory=list, description="all option_ids, most momentum first")
+    rationale: str = ""
+    claims: list[str] = Field(default_factory=list, description="short atomic prediction statements")
+    cited_ids: list[str] = Field(default_factory=list, description="arXiv ids of the evidence relied on")
 
 
 class DirectionFamily(TaskFamily):
@@ -42,6 +59,19 @@ class DirectionFamily(TaskFamily):
         "uncertainty: what evidence would change the forecast",
     )
     decision_cues = ("which", "choose", "gain momentum")
+    answer_schema = DirectionAnswer
+    answer_fields = ("Fields: choice (one option_id), trajectory (accelerating|fragmenting|steady|cooling), "
+                     "ranking (ALL option_ids, most momentum first), rationale, claims, cited_ids.")
+    offline_reading = "option_trend"
+    review_stages = (
+        ("problem", "the open problems and pressure points in the pre-cutoff evidence that will drive work in {window}",
+         ("clarity", "relevance to the candidates", "grounding in the evidence", "significance")),
+        ("method", "which candidate is best positioned to address them, comparing every candidate",
+         ("validity", "comparative rigour", "grounding in the evidence", "decision clarity")),
+        ("experiment", "the observable signals in {window} that would confirm or refute the forecast, and the "
+                       "trajectory (accelerating, fragmenting, steady or cooling) they imply",
+         ("specificity", "falsifiability", "temporal discipline", "uncertainty calibration")),
+    )
     aliases = ("direction_forecasting",)
     vocabulary = "Which direction gains momentum? accelerating, fragmenting, steady or cooling."
 
@@ -57,6 +87,44 @@ class DirectionFamily(TaskFamily):
             "Choose one option and give one trajectory label for it (accelerating, fragmenting, steady or cooling)."
         )
         return title, question
+
+    def decide(self, task: Task, parsed: DirectionAnswer) -> tuple[str | None, list[str], list[str]]:
+        raw_choice = (parsed.choice or "").strip()
+        ranking, dropped = clean_ranking(task, parsed.ranking, first=raw_choice or None)
+        return (ranking[0] if ranking else None), ranking, dropped
+
+    def decision_claims(self, task: Task, parsed: DirectionAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        if not choice:
+            return []
+        text = {o.option_id: o.text for o in task.options}
+        window = window_phrase(task)
+        claims = [f"'{text[choice]}' will gain the most momentum in {window}.",
+                  f"'{text[choice]}' will be {parsed.trajectory} in {window}."]
+        if len(ranking) > 1:
+            claims.append(f"'{text[ranking[-1]]}' will gain the least momentum among the candidates in {window}.")
+        return claims
+
+    def answer_lines(self, task: Task, parsed: DirectionAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        options = {o.option_id: o.text for o in task.options}
+        lines = [f"**Choice:** {choice} — {options.get(choice, '')}", f"**Trajectory:** {parsed.trajectory}", ""]
+        lines += ranking_lines(task, ranking)
+        if parsed.rationale.strip():
+            lines += ["**Rationale:** " + parsed.rationale.strip(), ""]
+        return lines
+
+    def contract_rules(self, task: Task) -> list[str]:
+        ids = [o.option_id for o in task.options]
+        return [f"choice: exactly one of {ids}", f"ranking: all of {ids}, each once, most momentum first",
+                "trajectory: one of accelerating, fragmenting, steady, cooling"]
+
+    def contract_violations(self, task: Task, parsed: DirectionAnswer) -> list[str]:
+        ids = [o.option_id for o in task.options]
+        out = ranking_violations(task, parsed.ranking)
+        if parsed.choice not in ids:
+            out.append(f"choice {parsed.choice!r} is not one of {ids}")
+        if parsed.ranking and parsed.choice != parsed.ranking[0]:
+            out.append("choice is not ranked first")
+        return out
 
     def import_gold(self, gt: dict, out: ImportedGold) -> None:
         task = out.task

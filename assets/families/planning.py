@@ -8,6 +8,9 @@ plus claims about the top option's dependencies and risks known before the cutof
 
 from __future__ import annotations
 
+from pydantic import BaseModel, Field
+
+from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import option_momentum
@@ -20,6 +23,16 @@ from assets.tasks.building import (
     feasibility_note,
 )
 from core.records import GoldTarget, Signal, Task, TaskBuild
+
+
+class PlanningAnswer(BaseModel):
+    ranking: list[str] = Field(default_factory=list, description="all option_ids, highest priority first")
+    milestones: list[str] = Field(default_factory=list)
+    dependencies: list[str] = Field(default_factory=list)
+    risks: list[str] = Field(default_factory=list)
+    go_no_go: str = ""
+    claims: list[str] = Field(default_factory=list)
+    cited_ids: list[str] = Field(default_factory=list)
 
 
 class PlanningFamily(TaskFamily):
@@ -46,8 +59,40 @@ class PlanningFamily(TaskFamily):
         "go/no-go criteria with measurable thresholds",
     )
     decision_cues = ("rank", "priorit")
+    answer_schema = PlanningAnswer
+    answer_fields = ("Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, "
+                     "go_no_go, claims, cited_ids.")
+    offline_reading = "option_trend"
+    review_stages = (
+        ("problem", "the goals, constraints and dependencies among the candidate directions for {window}",
+         ("clarity", "completeness over candidates", "grounding in the evidence", "significance")),
+        ("method", "a priority order over ALL candidates with the reason for each position",
+         ("global-order consistency", "dependency awareness", "grounding in the evidence", "decision clarity")),
+        ("experiment", "milestones, dependencies, risks and go/no-go checks for the plan",
+         ("feasibility", "checkability", "risk awareness", "temporal discipline")),
+    )
     aliases = ("strategic_research_planning",)
     vocabulary = "research plan."
+
+    def decision_claims(self, task: Task, parsed: PlanningAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        if not ranking:
+            return []
+        text = {o.option_id: o.text for o in task.options}
+        return [f"'{text[ranking[0]]}' should be prioritised first for {window_phrase(task)}."]
+
+    def answer_lines(self, task: Task, parsed: PlanningAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        lines = ranking_lines(task, ranking)
+        for title, items in (("Milestones", parsed.milestones), ("Dependencies", parsed.dependencies),
+                             ("Risks", parsed.risks)):
+            if items:
+                lines += [f"**{title}:**"] + bullets(items) + [""]
+        if parsed.go_no_go.strip():
+            lines += [f"**Go / no-go:** {parsed.go_no_go.strip()}", ""]
+        return lines
+
+    def contract_rules(self, task: Task) -> list[str]:
+        ids = [o.option_id for o in task.options]
+        return [f"ranking: all of {ids}, each once, highest priority first", "go_no_go: a checkable criterion"]
 
     def build(self, builder: TaskBuilder) -> None:
         feas = builder.feas_by_node

@@ -12,8 +12,10 @@ import math
 import re
 
 import numpy as np
+from pydantic import BaseModel, Field
 
 from assets.corpus.logic import paper_text
+from assets.families.answers import bullets, ranking_lines
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold
 from assets.gold.measure import (
@@ -55,6 +57,15 @@ VENUE_BUCKETS = {
 }
 
 
+class VenueAnswer(BaseModel):
+    ranking: list[str] = Field(default_factory=list, description="all option_ids, best-fitting venue first")
+    framing: str = ""
+    reviewer_risks: list[str] = Field(default_factory=list)
+    evidence_upgrades: list[str] = Field(default_factory=list)
+    claims: list[str] = Field(default_factory=list)
+    cited_ids: list[str] = Field(default_factory=list)
+
+
 class VenueFamily(TaskFamily):
     name = "venue"
     title = "Venue-Conditioned Positioning"
@@ -80,6 +91,42 @@ class VenueFamily(TaskFamily):
         "a contrast with the runner-up venue family",
     )
     decision_cues = ("rank", "venue")
+    answer_schema = VenueAnswer
+    answer_fields = ("Fields: ranking (ALL option_ids, best-fitting venue family first), framing, reviewer_risks, "
+                     "evidence_upgrades, claims, cited_ids.")
+    offline_reading = "option_fit"
+    review_stages = (
+        ("problem", "what the contribution is (type, community, evidence it rests on)",
+         ("clarity", "accuracy of characterisation", "grounding in the evidence", "specificity")),
+        ("method", "how well each candidate venue family fits the contribution, best first",
+         ("venue specificity", "comparative reasoning", "grounding in the evidence", "decision clarity")),
+        ("experiment", "the framing, reviewer risks and evidence upgrades needed for the best venue",
+         ("reviewer realism", "actionability", "risk awareness", "specificity")),
+    )
+
+    def evidence_queries(self, task: Task) -> list[tuple[str, str]]:
+        """Each venue family is searched together with the project it must fit."""
+        return [(o.option_id, f"{task.question} {o.text}") for o in task.options]
+
+    def decision_claims(self, task: Task, parsed: VenueAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        if not ranking:
+            return []
+        text = {o.option_id: o.text for o in task.options}
+        return [f"The project fits the {text[ranking[0]]} venue family best."]
+
+    def answer_lines(self, task: Task, parsed: VenueAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        lines = ranking_lines(task, ranking)
+        if parsed.framing.strip():
+            lines += [f"**Framing:** {parsed.framing.strip()}", ""]
+        for title, items in (("Reviewer risks", parsed.reviewer_risks), ("Evidence upgrades", parsed.evidence_upgrades)):
+            if items:
+                lines += [f"**{title}:**"] + bullets(items) + [""]
+        return lines
+
+    def contract_rules(self, task: Task) -> list[str]:
+        ids = [o.option_id for o in task.options]
+        return [f"ranking: all of {ids}, each once, best-fitting venue family first",
+                "framing: how to pitch the work to the first venue's reviewers (not generic ML framing)"]
     aliases = ("venue_aware_research_positioning", "venue_conditioned_positioning")
     vocabulary = "Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV ICLR/ICML/NeurIPS SIGIR/KDD"
     horizon_text = "the next venue cycle"
