@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import date
 from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel
+
+from core.records import EvidenceRecord, PaperEvidence, Signal
 
 Mock = Callable[[str, list[dict]], str]  # (purpose, messages) -> JSON reply
 
@@ -51,3 +54,70 @@ def agent_ctx(task, kb, llm=None, *, seed: int = 0, backbone: str = "", embed=No
 
     return AgentContext(task=task, kb=kb, llm=llm, seed=seed, backbone=backbone, embed=embed, volume=volume,
                         config=config)
+
+
+# -- task-building inputs: candidates, evidence, bottlenecks, feasibility, venue profiles ------
+
+DOMAIN = "llm_agent"
+CUTOFF = date(2025, 12, 31)
+WINDOW_END = date(2026, 6, 30)
+VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD", 0)]
+TOPICS = ["tool use", "web navigation", "memory", "planning", "reflection", "multi-agent debate",
+          "code repair", "gui control", "theorem proving", "travel booking", "negotiation", "data analysis"]
+
+
+def node(dim: str, k: int) -> str:
+    return f"{DOMAIN}:{dim}:n{k}"
+
+
+def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
+    """12 candidates (6 per dimension), 3 with bottlenecks, all with feasibility, 5 venue profiles."""
+    signals, records = [], []
+    for k, topic in enumerate(TOPICS):
+        dim = "methodologies" if k < 6 else "tasks"
+        nid = node(dim, k)
+        pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
+        signals.append(Signal(
+            signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
+            title=f"{topic} / agents", summary=f"Agents for {topic}.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
+            paper_ids=pids, stats={"n_papers": n_papers, "share_recent": 0.01 * (k + 1), "share_prior": 0.05,
+                                   "growth": 0.2 * (k % 6 + 1), "age_months": 12, "slope": 0.0},
+            details={"keywords": [topic.split()[0], "llm", "benchmark"],
+                     "representative_titles": [f"A Study of {topic.title()} Agents"]}))
+        records.append(EvidenceRecord(
+            record_id=f"ev:{nid}", node_id=nid, domain=DOMAIN, cutoff=CUTOFF, node_label=topic,
+            representative_ids=pids[:3], supporting_ids=pids,
+            papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1 + i % 12, 1),
+                                  problem=f"Agents for {topic} fail on long horizons (case {i}).",
+                                  method=f"We propose a {topic} planner with verification (variant {i}).",
+                                  limitation=f"The {topic} planner is costly (case {i}).")
+                    for i, p in enumerate(pids)]))
+        signals.append(Signal(
+            signal_id=f"sig:feas:{k}", kind="feasibility", domain=DOMAIN, cutoff=CUTOFF, title="f", summary="f",
+            node_ids=[nid], stats={"support": n_papers, "maturity_months": 14, "n_bottlenecks": 1},
+            details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]}))
+    for k in (0, 3, 7):
+        nid = node("methodologies" if k < 6 else "tasks", k)
+        signals.append(Signal(
+            signal_id=f"sig:bn:{k}", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=f"{TOPICS[k]} cost",
+            summary=f"The {TOPICS[k]} planner is costly.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
+            paper_ids=[f"2501.{k:02d}000"], stats={"recurrence": 3, "n_nodes": 1},
+            details={"quotes": [f"The {TOPICS[k]} planner is costly (case 0)."], "category": ["technical_risk"], "nodes": [nid]}))
+    if with_duplicate:  # a second candidate on exactly the same papers as candidate 0
+        dup = signals[0].model_copy(update={"signal_id": "sig:cand:dup", "node_ids": [node("methodologies", 99)]})
+        signals.append(dup)
+        signals.append(signals[-2].model_copy(update={"signal_id": "sig:bn:dup", "node_ids": dup.node_ids,
+                                                      "details": {**signals[-2].details, "nodes": dup.node_ids}}))
+    for i, (fam, n) in enumerate(VENUES):
+        signals.append(Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=fam,
+                              summary="", stats={"n_papers": n, "domain_share": 0.1},
+                              details={"contribution_styles": ["empirical systems"], "top_terms": ["agents"]}))
+    return signals, records
+
+
+def task_settings(**kw):
+    """The task builder's settings for the `make_task_inputs` world."""
+    from assets.tasks.building import BuildSettings
+
+    return BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
+                         horizon_months=6, **kw)

@@ -9,71 +9,19 @@ import pytest
 
 from assets.families import get_family
 from assets.gold.leakage import internal_violations
-from assets.tasks.building import MIN_SUPPORT_PAPERS, BuildSettings, dimension_of
+from assets.tasks.building import MIN_SUPPORT_PAPERS, dimension_of
 from assets.tasks.logic import build_tasks
-from core.records import EvidenceRecord, PaperEvidence, Signal
-
-DOMAIN = "llm_agent"
-CUTOFF = date(2025, 12, 31)
-WINDOW_END = date(2026, 6, 30)
-VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD", 0)]
-TOPICS = ["tool use", "web navigation", "memory", "planning", "reflection", "multi-agent debate",
-          "code repair", "gui control", "theorem proving", "travel booking", "negotiation", "data analysis"]
-
-
-def node(dim: str, k: int) -> str:
-    return f"{DOMAIN}:{dim}:n{k}"
-
-
-def make_inputs(n_papers: int = 12, with_duplicate: bool = False):
-    """12 candidates (6 per dimension), 3 with bottlenecks, all with feasibility, 5 venue profiles."""
-    signals, records = [], []
-    for k, topic in enumerate(TOPICS):
-        dim = "methodologies" if k < 6 else "tasks"
-        nid = node(dim, k)
-        pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
-        signals.append(Signal(
-            signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
-            title=f"{topic} / agents", summary=f"Agents for {topic}.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
-            paper_ids=pids, stats={"n_papers": n_papers, "share_recent": 0.01 * (k + 1), "share_prior": 0.05,
-                                   "growth": 0.2 * (k % 6 + 1), "age_months": 12, "slope": 0.0},
-            details={"keywords": [topic.split()[0], "llm", "benchmark"],
-                     "representative_titles": [f"A Study of {topic.title()} Agents"]}))
-        records.append(EvidenceRecord(
-            record_id=f"ev:{nid}", node_id=nid, domain=DOMAIN, cutoff=CUTOFF, node_label=topic,
-            representative_ids=pids[:3], supporting_ids=pids,
-            papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1 + i % 12, 1),
-                                  problem=f"Agents for {topic} fail on long horizons (case {i}).",
-                                  method=f"We propose a {topic} planner with verification (variant {i}).",
-                                  limitation=f"The {topic} planner is costly (case {i}).")
-                    for i, p in enumerate(pids)]))
-        signals.append(Signal(
-            signal_id=f"sig:feas:{k}", kind="feasibility", domain=DOMAIN, cutoff=CUTOFF, title="f", summary="f",
-            node_ids=[nid], stats={"support": n_papers, "maturity_months": 14, "n_bottlenecks": 1},
-            details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]}))
-    for k in (0, 3, 7):
-        nid = node("methodologies" if k < 6 else "tasks", k)
-        signals.append(Signal(
-            signal_id=f"sig:bn:{k}", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=f"{TOPICS[k]} cost",
-            summary=f"The {TOPICS[k]} planner is costly.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
-            paper_ids=[f"2501.{k:02d}000"], stats={"recurrence": 3, "n_nodes": 1},
-            details={"quotes": [f"The {TOPICS[k]} planner is costly (case 0)."], "category": ["technical_risk"], "nodes": [nid]}))
-    if with_duplicate:  # a second candidate on exactly the same papers as candidate 0
-        dup = signals[0].model_copy(update={"signal_id": "sig:cand:dup", "node_ids": [node("methodologies", 99)]})
-        signals.append(dup)
-        signals.append(signals[-2].model_copy(update={"signal_id": "sig:bn:dup", "node_ids": dup.node_ids,
-                                                      "details": {**signals[-2].details, "nodes": dup.node_ids}}))
-    for i, (fam, n) in enumerate(VENUES):
-        signals.append(Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=fam,
-                              summary="", stats={"n_papers": n, "domain_share": 0.1},
-                              details={"contribution_styles": ["empirical systems"], "top_terms": ["agents"]}))
-    return signals, records
+from tests.factories import (
+    CUTOFF,
+    DOMAIN,
+    WINDOW_END,
+    make_task_inputs,
+    task_settings,
+)
 
 
 def build(signals, records, drafter=None, failures=None, **kw):
-    settings = BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
-                             horizon_months=6, **kw)
-    tasks, builds, found = build_tasks(signals, records, settings, drafter=drafter)
+    tasks, builds, found = build_tasks(signals, records, task_settings(**kw), drafter=drafter)
     if failures is not None:
         failures.extend(found)
     return tasks, builds
@@ -81,7 +29,7 @@ def build(signals, records, drafter=None, failures=None, **kw):
 
 @pytest.fixture(scope="module")
 def built():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     tasks, builds = build(signals, records)
     return signals, records, tasks, builds
 
@@ -173,7 +121,7 @@ def test_public_text_has_no_internal_ids(built):
 
 
 def test_per_family_cap_and_determinism():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     tasks, _ = build(signals, records, per_family_max=2)
     counts = {f: len(by_family(tasks, f)) for f in ("direction", "bottleneck", "planning", "venue")}
     assert counts == {"direction": 2, "bottleneck": 2, "planning": 2, "venue": 2}
@@ -184,7 +132,7 @@ def test_per_family_cap_and_determinism():
 
 
 def test_duplicate_subdirections_are_dropped():
-    signals, records = make_inputs(with_duplicate=True)
+    signals, records = make_task_inputs(with_duplicate=True)
     tasks, builds = build(signals, records)
     bn = by_family(tasks, "bottleneck")
     assert len(bn) == 3  # the duplicate of candidate 0 adds no task
@@ -195,7 +143,7 @@ def test_duplicate_subdirections_are_dropped():
 
 
 def test_thin_support_builds_nothing():
-    signals, records = make_inputs(n_papers=1)
+    signals, records = make_task_inputs(n_papers=1)
     tasks, _ = build(signals, records)
     assert by_family(tasks, "bottleneck") == [] and by_family(tasks, "venue") == []
     assert all(len(t.options) == 5 for t in tasks)  # only 5-option sets reach 5 support papers
@@ -203,7 +151,7 @@ def test_thin_support_builds_nothing():
 
 
 def test_leaky_drafter_output_is_dropped():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
 
     def leaky(draft):
         title, question = get_family(draft.family).template(draft)
@@ -222,7 +170,7 @@ from core.records import Failure  # noqa: E402
 
 
 def test_unstable_premise_candidates_are_never_options_and_are_reported():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     young = next(s for s in signals if s.signal_id == "sig:cand:0")
     young.stats["share_prior"] = 0.0  # only recent papers: no stable premise
     failures: list[Failure] = []
@@ -234,7 +182,7 @@ def test_unstable_premise_candidates_are_never_options_and_are_reported():
 
 
 def test_family_min_and_max_overrides_are_configurable():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     failures: list[Failure] = []
     tasks, _ = build(signals, records, curation=Curation(family_max={"direction": 1, "venue": 3},
                                                          family_min={"bottleneck": 5}), failures=failures)
@@ -245,7 +193,7 @@ def test_family_min_and_max_overrides_are_configurable():
 
 
 def test_unclear_decision_and_duplicate_decisions_are_dropped():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     tasks, _ = build(signals, records)
     t = by_family(tasks, "direction")[0]
     same = t.model_copy(update={"options": [t.options[0], t.options[0].model_copy(update={"option_id": "B"})]})
@@ -261,7 +209,7 @@ def test_unclear_decision_and_duplicate_decisions_are_dropped():
 
 
 def test_template_build_trace_is_recorded():
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     _, builds = build(signals, records, per_family_max=2)
     for b in builds:
         assert b.drafted_by == "template"
@@ -313,7 +261,7 @@ class DraftingClient(LLMClient):
 
 
 def test_llm_mode_drafts_judges_rewrites_and_keeps_the_trace(tmp_path):
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     client = DraftingClient(tmp_path)
     tasks, builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client, threshold=0.8, max_rounds=2))
     assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
@@ -336,7 +284,7 @@ def test_llm_mode_drafts_judges_rewrites_and_keeps_the_trace(tmp_path):
 
 
 def test_llm_draft_that_leaks_falls_back_to_the_template(tmp_path):
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     client = DraftingClient(tmp_path, leak_family="direction")
     tasks, builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client, max_rounds=0))
     direction = by_family(tasks, "direction")
@@ -351,7 +299,7 @@ def test_llm_draft_that_leaks_falls_back_to_the_template(tmp_path):
 
 
 def test_llm_call_failure_falls_back_to_the_template(tmp_path):
-    signals, records = make_inputs()
+    signals, records = make_task_inputs()
     client = DraftingClient(tmp_path, broken=True)
     tasks, builds = build(signals, records, per_family_max=1, drafter=LLMDrafter(client))
     assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
