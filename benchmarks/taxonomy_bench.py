@@ -100,9 +100,9 @@ def main() -> None:
     embedder = load_embedder()
     embed = embedder.encode
     if args.quick:
-        from tests.shared_data import shared_path
+        from tests.fixture_data import fixture_path
 
-        raw, _ = read_jsonl(shared_path(f"arxiv/samples/{DOMAIN}.sample.jsonl"))
+        raw, _ = read_jsonl(fixture_path(f"arxiv/samples/{DOMAIN}.sample.jsonl"))
         density = 8
     else:
         raw, _ = read_jsonl(ROOT / "assets" / "corpus" / "shipped" / registry.domains[DOMAIN].shipped_file)

@@ -37,7 +37,7 @@ from core.registry import load_registry
 from resources.embeddings import load_embedder
 from resources.llm import LLMClient
 from tests.factories import agent_ctx
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 CUTOFF = date(2025, 6, 30)
 SUBDIRS = ["GUI and web navigation agents", "multi-agent collaboration and debate",
@@ -54,7 +54,7 @@ def embed():
 
 @pytest.fixture(scope="module")
 def sample_papers(embed):
-    papers, failures = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, failures = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     assert not failures
     descs = {k: v.description for k, v in load_registry().domains.items()}
     return screen(papers, "llm_agent", descs, embed)

@@ -10,7 +10,7 @@ from core.papers import add_months, read_jsonl
 from core.records import Paper
 from core.registry import load_registry
 from resources.embeddings import load_embedder
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 DESCRIPTIONS = {k: v.description for k, v in load_registry().domains.items()}
 
@@ -70,7 +70,7 @@ def test_unknown_domain_is_a_clear_error():
 
 
 def test_split_at_cutoff_on_real_sample():
-    papers, failures = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, failures = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     assert not failures
     screened = screen(papers, "llm_agent", DESCRIPTIONS, load_embedder().encode)
     public, future, end = split_at_cutoff(screened, date(2025, 12, 31), 6)
@@ -114,7 +114,7 @@ def test_corpus_volume_asset_matches_the_snapshot(tmp_path):
     from core.records import MonthVolume, ScreenedPaper
     from resources.storage import StorageResource
 
-    papers, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, _ = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     screened = screen(papers, "llm_agent", DESCRIPTIONS, load_embedder().encode)
     public, _, _ = split_at_cutoff(screened, date(2025, 12, 31), 6)
     storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))

@@ -20,7 +20,7 @@ from assets.evidence.quotes import (
 )
 from core.papers import read_jsonl
 from core.records import ScreenedPaper, TaxonomyNode
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 CUTOFF = date(2025, 12, 31)
 
@@ -31,7 +31,7 @@ def screened(arxiv_id: str, title: str, abstract: str, published=date(2025, 1, 1
 
 
 def sample_papers(domain: str = "llm_agent") -> list[ScreenedPaper]:
-    papers, failures = read_jsonl(shared_path(f"arxiv/samples/{domain}.sample.jsonl"))
+    papers, failures = read_jsonl(fixture_path(f"arxiv/samples/{domain}.sample.jsonl"))
     assert not failures
     papers = [p for p in papers if p.published <= CUTOFF]  # the public snapshot
     # every third paper "support", one in ten "excluded": deterministic labels without the screen

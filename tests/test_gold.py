@@ -27,7 +27,7 @@ from core.records import (
     TaskOption,
     TaxonomyNode,
 )
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 DOMAIN = "llm_agent"
 CUTOFF = date(2025, 12, 31)
@@ -320,7 +320,7 @@ def test_real_sample_end_to_end():
     from core.records import EvidenceRecord, PaperEvidence
     from resources.embeddings import load_embedder
 
-    papers, failures = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, failures = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     assert not failures
     cutoff, window_end = date(2025, 6, 30), date(2025, 12, 31)
     screened = [ScreenedPaper(**p.model_dump(), domain=DOMAIN, relevance=0.1, label="core", reason="sample") for p in papers]

@@ -17,7 +17,7 @@ from assets.knowledge_base.logic import (
 )
 from core.records import PaperFullText, ScreenedPaper, Section
 from resources.embeddings import load_embedder
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 CUTOFF = date(2025, 6, 30)
 
@@ -140,7 +140,7 @@ def test_rebuild_is_incremental_and_new_rows_join_the_indexes(tmp_path):
 def test_real_tei_sections_are_chunked_and_searchable(tmp_path):
     from resources.grobid_tei import parse_tei
 
-    tei = shared_path("grobid_tei/arxiv-2312.07559.paperqa.paragraphs.grobid-0.8.1.tei.xml").read_bytes()
+    tei = fixture_path("grobid_tei/arxiv-2312.07559.paperqa.paragraphs.grobid-0.8.1.tei.xml").read_bytes()
     full = parse_tei(tei, "2312.07559")
     paper = _paper("2312.07559", "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research",
                    "Large language models generalize well but hallucinate; PaperQA answers questions over the "

@@ -18,7 +18,7 @@ from core.papers import read_jsonl
 from core.records import PaperFullText, Section
 from core.registry import load_registry
 from resources.embeddings import load_embedder
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 
 def _fulltexts(papers):
@@ -35,7 +35,7 @@ def kb_tables(tmp_path_factory):
     Built with an IVF vector index (forced: the sample is below the auto threshold) so the
     property test covers the indexed dense path as well as the flat one."""
     embed = load_embedder().encode
-    papers, _ = read_jsonl(shared_path("arxiv/samples/rag_and_retrieval_structuring.sample.jsonl"))
+    papers, _ = read_jsonl(fixture_path("arxiv/samples/rag_and_retrieval_structuring.sample.jsonl"))
     descs = {k: v.description for k, v in load_registry().domains.items()}
     screened = screen(papers, "rag_and_retrieval_structuring", descs, embed)
     db = lancedb.connect(str(tmp_path_factory.mktemp("lance")))
@@ -120,7 +120,7 @@ def test_get_by_id_is_not_an_injection_path(kb_table):
 def test_vector_index_is_trained_only_from_the_row_threshold(tmp_path):
     from assets.knowledge_base import logic
 
-    papers, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, _ = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     descs = {k: v.description for k, v in load_registry().domains.items()}
     screened = screen(papers, "llm_agent", descs, load_embedder().encode)
     db = lancedb.connect(str(tmp_path))

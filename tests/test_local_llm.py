@@ -28,7 +28,7 @@ from core.registry import load_registry
 from resources.embeddings import load_embedder
 from tests.factories import agent_ctx
 from tests.local_llm import local_client, local_llm_server
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 pytestmark = pytest.mark.slow
 CUTOFF = date(2025, 6, 30)
@@ -43,7 +43,7 @@ def server():
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory):
     embed = load_embedder().encode
-    papers, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, _ = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     descs = {k: v.description for k, v in load_registry().domains.items()}
     table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb", screen(papers, "llm_agent", descs, embed),
                         embed)

@@ -1,5 +1,5 @@
 """Semantic Scholar enrichment through the real batch client against a loopback server that
-replays the recorded real S2 responses in ../shared/data/s2; the cutoff rule for counts."""
+replays the recorded real S2 responses in tests/fixtures/data/s2; the cutoff rule for counts."""
 
 import json
 from datetime import date, datetime
@@ -17,7 +17,7 @@ from resources.semantic_scholar_client import (
     enrich,
 )
 from tests.loopback import Fault, Loopback, Reply
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 RECORDED = {  # arXiv id -> recorded real S2 response file (single record or match_title {"data": [...]})
     "2312.07559": "response.paperqa.get_paper_by_arxiv_doi.paperqa.arxiv-2312.07559.json",
@@ -30,7 +30,7 @@ BATCH = "/graph/v1/paper/batch"
 def _records() -> dict[str, dict]:
     out = {}
     for aid, name in RECORDED.items():
-        data = json.loads(shared_path(f"s2/{name}").read_text())
+        data = json.loads(fixture_path(f"s2/{name}").read_text())
         out[aid] = data["data"][0] if "data" in data else data
         assert out[aid]["externalIds"]["ArXiv"] == aid
     return out
@@ -64,7 +64,7 @@ def test_batch_replays_recorded_records_with_nulls_for_unknown_ids():
 
 
 def test_recorded_batch_response_verbatim_parses(tmp_path):
-    body = shared_path("s2/response.paper_batch_allfields.json").read_text()  # 4 entries, the first null
+    body = fixture_path("s2/response.paper_batch_allfields.json").read_text()  # 4 entries, the first null
     with Loopback(lambda req: Reply(200, body)) as server:
         got = _client(server).batch(["a", "b", "c", "d"])
     assert got[0] is None and got[1]["paperId"] == "c31c87c591a25c64fbaa82e8ac6a81831b6ac7ce"

@@ -24,7 +24,7 @@ from assets.taxonomy.logic import (
     slice_starts,
 )
 from core.records import ScreenedPaper
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 DIM = 32
 CENTERS = np.eye(DIM, dtype=np.float32)[:8]  # blob K points along axis K
@@ -236,7 +236,7 @@ def sample_run():
     registry = load_registry()
     descriptions = {k: v.description for k, v in registry.domains.items()}
     embedder = load_embedder()
-    papers, failures = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    papers, failures = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     assert not failures
     screened = screen(papers, "llm_agent", descriptions, embedder.encode)
     cutoff = date(2025, 12, 31)

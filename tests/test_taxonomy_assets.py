@@ -18,7 +18,7 @@ from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 _STUB = CountingStubClient()
@@ -36,7 +36,7 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("tax_assets")
     corpus = root / "corpus"
     corpus.mkdir()
-    sample = shared_path(f"arxiv/samples/{DOMAIN}.sample.jsonl")
+    sample = fixture_path(f"arxiv/samples/{DOMAIN}.sample.jsonl")
     with open(sample, "rb") as src, gzip.open(corpus / f"{DOMAIN}.jsonl.gz", "wb") as dst:
         dst.write(src.read())
     resources = {

@@ -23,7 +23,7 @@ from assets.taxonomy.logic import (
     nodes_created_between,
     slice_first_day,
 )
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 from tests.test_taxonomy import blob_of, blob_papers, fake_embed
 
 
@@ -172,7 +172,7 @@ def test_llm_mode_on_the_shared_sample_stays_within_budget():
     from core.records import ScreenedPaper
     from resources.embeddings import load_embedder
 
-    raw, _ = read_jsonl(shared_path("arxiv/samples/llm_agent.sample.jsonl"))
+    raw, _ = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     papers = [ScreenedPaper(**p.model_dump(), domain="llm_agent", relevance=1.0, label="core", reason="t")
               for p in raw]
     stub = CountingStubClient()

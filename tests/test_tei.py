@@ -1,4 +1,4 @@
-"""GROBID full text: TEI parsing on every real TEI file in ../shared/data/grobid_tei, broken
+"""GROBID full text: TEI parsing on every real TEI file in tests/fixtures/data/grobid_tei, broken
 TEI, and the grobid-client-python path against a loopback GROBID + PDF server."""
 
 from datetime import date
@@ -17,7 +17,7 @@ from resources.grobid_tei import (
     parse_tei,
 )
 from tests.loopback import Fault, Loopback, Reply
-from tests.shared_data import shared_path
+from tests.fixture_data import fixture_path
 
 PAPERQA_P = "grobid_tei/arxiv-2312.07559.paperqa.paragraphs.grobid-0.8.1.tei.xml"
 PAPERQA_S = "grobid_tei/arxiv-2312.07559.paperqa.sentences.grobid-0.8.1.tei.xml"
@@ -27,7 +27,7 @@ BIOMED = "grobid_tei/nonarxiv-doi-10.1186_s12984-016-0129-6.grobid-0.6.1.tei.xml
 
 
 def _parse(rel: str, pid: str = "x") -> PaperFullText:
-    return parse_tei(shared_path(rel).read_bytes(), pid)
+    return parse_tei(fixture_path(rel).read_bytes(), pid)
 
 
 def _names(ft: PaperFullText) -> list[str]:
@@ -95,7 +95,7 @@ def test_heading_classifier():
 ])
 def test_broken_tei_is_an_error_with_a_reason(mutate, message):
     with pytest.raises(TEIError, match=message):
-        parse_tei(mutate(shared_path(PAPERQA_P).read_bytes()), "x")
+        parse_tei(mutate(fixture_path(PAPERQA_P).read_bytes()), "x")
 
 
 # -- GROBID through grobid-client-python, against loopback ----------------------------------
@@ -105,8 +105,8 @@ class FakeGrobid:
     id is in the uploaded 'PDF'), and /pdf/<id>v1 serving a small fake PDF."""
 
     def __init__(self):
-        self.tei = {"2312.07559": shared_path(PAPERQA_P).read_bytes(), "2004.07180": shared_path(SPECTER).read_bytes(),
-                    "2501.00002": shared_path(LITGRAPH).read_bytes()[:5000]}  # the last one: broken TEI
+        self.tei = {"2312.07559": fixture_path(PAPERQA_P).read_bytes(), "2004.07180": fixture_path(SPECTER).read_bytes(),
+                    "2501.00002": fixture_path(LITGRAPH).read_bytes()[:5000]}  # the last one: broken TEI
         self.error_ids = {"2501.00001"}
 
     def __call__(self, req):
@@ -157,7 +157,7 @@ def test_grobid_errors_and_broken_tei_are_failures_and_a_rerun_retries_only_them
         assert by_id["2501.00001"].source == "abstract_only" and by_id["2501.00001"].error == reasons["2501.00001"]
         assert len(server.requests_to("/api/processFulltextDocument")) == 5  # 4 papers + the 503 retry
 
-        fake.tei["2501.00002"] = shared_path(LITGRAPH).read_bytes()  # fixed server side
+        fake.tei["2501.00002"] = fixture_path(LITGRAPH).read_bytes()  # fixed server side
         n = len(server.requests_to("/api/processFulltextDocument"))
         rows, failures, info = build_fulltext(papers, _service(server, tmp_path))
         retried = server.requests_to("/api/processFulltextDocument")[n:]
