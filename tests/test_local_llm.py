@@ -27,8 +27,8 @@ from core.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
 from core.registry import load_registry
 from resources.embeddings import load_embedder
 from tests.factories import agent_ctx
-from tests.local_llm import local_client, local_llm_server
 from tests.fixture_data import fixture_path
+from tests.local_llm import local_client, local_llm_server
 
 pytestmark = pytest.mark.slow
 CUTOFF = date(2025, 6, 30)

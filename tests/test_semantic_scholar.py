@@ -16,8 +16,8 @@ from resources.semantic_scholar_client import (
     as_of_cutoff,
     enrich,
 )
-from tests.loopback import Fault, Loopback, Reply
 from tests.fixture_data import fixture_path
+from tests.loopback import Fault, Loopback, Reply
 
 RECORDED = {  # arXiv id -> recorded real S2 response file (single record or match_title {"data": [...]})
     "2312.07559": "response.paperqa.get_paper_by_arxiv_doi.paperqa.arxiv-2312.07559.json",

@@ -14,15 +14,10 @@ from datetime import date
 import numpy as np
 import pytest
 
-from assets.taxonomy.logic import (
-    DIMENSIONS,
-    TaxonomyResult,
-    induce_taxonomy,
-    route,
-    route_dimensions,
-    slice_index,
-    slice_starts,
-)
+from assets.taxonomy.dimensions import DIMENSIONS, route_dimensions
+from assets.taxonomy.logic import TaxonomyResult, induce_taxonomy
+from assets.taxonomy.slices import slice_index, slice_starts
+from assets.taxonomy.tree import route
 from core.records import ScreenedPaper
 from tests.fixture_data import fixture_path
 

@@ -13,13 +13,13 @@ from datetime import date
 import numpy as np
 import pytest
 
+from assets.taxonomy.dimensions import ambiguous_dimensions
 from assets.taxonomy.llm_mode import TEMPERATURES, ambiguous_routes
 from assets.taxonomy.llm_stub import CountingStubClient
-from assets.taxonomy.logic import (
-    ambiguous_dimensions,
+from assets.taxonomy.logic import induce_taxonomy
+from assets.taxonomy.slices import (
     growth_markdown,
     growth_table,
-    induce_taxonomy,
     nodes_created_between,
     slice_first_day,
 )

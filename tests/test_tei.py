@@ -16,8 +16,8 @@ from resources.grobid_tei import (
     classify_heading,
     parse_tei,
 )
-from tests.loopback import Fault, Loopback, Reply
 from tests.fixture_data import fixture_path
+from tests.loopback import Fault, Loopback, Reply
 
 PAPERQA_P = "grobid_tei/arxiv-2312.07559.paperqa.paragraphs.grobid-0.8.1.tei.xml"
 PAPERQA_S = "grobid_tei/arxiv-2312.07559.paperqa.sentences.grobid-0.8.1.tei.xml"

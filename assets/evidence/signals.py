@@ -135,7 +135,7 @@ def slice_shares(paper_dates: list[date], volume: dict[str, int], cutoff: date, 
                  n_slices: int = 6) -> dict[str, float]:
     """Share of the domain's volume per taxonomy slice (quarters early, months near the
     cutoff, as `assets.taxonomy.logic.slice_starts`), the last `n_slices` slices."""
-    from assets.taxonomy.logic import slice_starts
+    from assets.taxonomy.slices import slice_starts
 
     months = sorted(m for m in volume if m <= month_key(cutoff))
     if not months:

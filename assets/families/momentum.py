@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from assets.gold.measure import (
-    ACCELERATING_MIN,  # noqa: F401
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
     NEIGHBOUR_RATIO,

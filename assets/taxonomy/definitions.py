@@ -7,7 +7,8 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
-from assets.taxonomy.logic import growth_markdown, induce_taxonomy
+from assets.taxonomy.logic import induce_taxonomy
+from assets.taxonomy.slices import growth_markdown
 from core.records import ScreenedPaper, TaxonomyNode
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource

@@ -6,7 +6,7 @@ too dense, to propose sub-labels from its papers and cluster them into new child
 The ForeSci authors' temporal version makes one call per paper per decision and
 re-classifies a whole subtree after every expansion: 9-21 calls per paper on the
 llm_agent corpus. This module keeps the decisions and the density rules of
-`assets.taxonomy.logic` (same `_Builder` control flow, same slices, same thresholds)
+`assets.taxonomy.tree` (same `TreeBuilder` control flow, same slices, same thresholds)
 but spends calls only where they are needed:
 
 * **Embeddings route the clear cases.** At a node, a paper whose nearest child is clearly

@@ -114,7 +114,7 @@ class CountingStubClient:
 
     @staticmethod
     def _answer_DimensionBatch(payload: dict) -> dict:
-        from assets.taxonomy.logic import DIMENSION_CUES
+        from assets.taxonomy.dimensions import DIMENSION_CUES
 
         out = []
         for p in payload["papers"]:
