@@ -49,3 +49,9 @@ def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: in
         if obj > best_obj + 1e-9:
             best_labels, best_obj = labels.copy(), obj
     return best_labels
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    """`v` scaled to length 1 (a zero vector stays zero)."""
+    n = np.linalg.norm(v)
+    return v / n if n > 0 else v

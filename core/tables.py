@@ -7,7 +7,6 @@ slots, evidence) come back exactly as they were written.
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from typing import TypeVar
 
@@ -57,7 +56,3 @@ def _arrow_type(model: type[BaseModel], name: str) -> pa.DataType:
 def table_to_records(table: pa.Table, model: type[M]) -> list[M]:
     return [model.model_validate_json(js) for js in table.column("record_json").to_pylist()]
 
-
-def json_cell(value: object) -> str:
-    """Stable JSON for metadata and hashing."""
-    return json.dumps(value, sort_keys=True, default=str)

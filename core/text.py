@@ -59,3 +59,8 @@ def word_set(text: str) -> set[str]:
 
 def jaccard(a: set, b: set) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def content_tokens(text: str) -> list[str]:
+    """Lower-cased word tokens of 3+ characters that are not stop words, in text order."""
+    return [t for t in re.findall(r"[a-z][a-z0-9\-]+", text.lower()) if t not in STOP_WORDS and len(t) > 2]

@@ -20,7 +20,6 @@ the same domain at once cannot corrupt each other's state.
 from __future__ import annotations
 
 import calendar
-import hashlib
 import json
 import os
 import re
@@ -200,10 +199,6 @@ class HarvestReport:
         return {"windows_fetched": len(self.fetched), "windows_skipped": len(self.skipped),
                 "windows_failed": len(self.failed), "failed_windows": ",".join(self.failed),
                 "http_requests": self.requests}
-
-
-def query_hash(query: str) -> str:
-    return hashlib.sha256(query.encode()).hexdigest()[:12]
 
 
 class ArxivHarvester:

@@ -113,10 +113,6 @@ class PartitionStore:
     def glob(self, asset: str, visibility: str) -> str:
         return self.uri(f"{self.base}/{visibility}/{asset}/*/*/data.parquet")
 
-    def asset_has_files(self, asset: str, visibility: str) -> bool:
-        selector = pafs.FileSelector(f"{self.base}/{visibility}/{asset}", recursive=True, allow_not_found=True)
-        return any(i.path.endswith("data.parquet") for i in self.fs.get_file_info(selector))
-
     def refresh_views(self) -> list[str]:
         """(Re)create the DuckDB views from sql/*.sql; returns the views created.
 

@@ -8,14 +8,10 @@ from datetime import date
 import numpy as np
 import pytest
 
+from assets.evidence.bottlenecks import bottleneck_themes
 from assets.evidence.logic import build_evidence_records
-from assets.evidence.signals import (
-    bottleneck_themes,
-    build_signals,
-    cross_dimension_pairs,
-    momentum,
-    relation_for,
-)
+from assets.evidence.shares import momentum
+from assets.evidence.signals import build_signals, cross_dimension_pairs, relation_for
 from assets.evidence.venues import (
     build_venue_profiles,
     load_venue_lists,

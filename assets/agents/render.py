@@ -22,11 +22,6 @@ from assets.families.registry import get_family
 from core.records import Answer, Task
 
 
-def schema_for(family: str) -> type[BaseModel]:
-    """The family's answer schema (an unknown family is an error)."""
-    return get_family(family).answer_schema
-
-
 def _dedupe(items: Iterable[str]) -> list[str]:
     seen, out = set(), []
     for item in items:

@@ -21,162 +21,33 @@ of those records), so it traces back to sources. No Dagster here.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from datetime import date
 
 import numpy as np
 
+from assets.evidence.bottlenecks import bottleneck_themes
+from assets.evidence.shares import (
+    momentum,
+    months_between,
+    parse_slice,
+    quarterly_shares,
+    slice_growth,
+    slice_shares,
+)
+from core.clustering import unit
 from core.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
-from core.text import STOP_WORDS
-
-EPS = 1e-3          # floor of the prior share in growth = recent / prior
-GROWTH_CAP = 10.0   # growth of a node with (almost) no prior papers is capped here
-RECENT_MONTHS = 3
-PRIOR_MONTHS = 6
-SLOPE_MONTHS = 9
-
-
-# ----------------------------------------------------------------------------- months
-
-
-def month_key(day: date) -> str:
-    return day.strftime("%Y-%m")
-
-
-def months_back(end: date, n: int, skip: int = 0) -> list[str]:
-    """`n` month keys, oldest first, ending `skip` months before `end`'s month."""
-    index = end.year * 12 + end.month - 1 - skip
-    keys = []
-    for i in range(index - n + 1, index + 1):
-        keys.append(f"{i // 12:04d}-{i % 12 + 1:02d}")
-    return keys
-
-
-def parse_slice(label: str) -> date | None:
-    """First day of a slice label: "2024-Q3" -> 2024-07-01, "2025-11" -> 2025-11-01."""
-    m = re.fullmatch(r"(\d{4})-Q([1-4])", label.strip())
-    if m:
-        return date(int(m.group(1)), 3 * int(m.group(2)) - 2, 1)
-    m = re.fullmatch(r"(\d{4})-(\d{2})(?:-\d{2})?", label.strip())
-    if m and 1 <= int(m.group(2)) <= 12:
-        return date(int(m.group(1)), int(m.group(2)), 1)
-    m = re.fullmatch(r"(\d{4})", label.strip())
-    return date(int(m.group(1)), 1, 1) if m else None
-
-
-def months_between(start: date, end: date) -> int:
-    return max(0, (end.year - start.year) * 12 + end.month - start.month)
-
-
-def share(counts: dict[str, int], volume: dict[str, int], months: list[str]) -> float:
-    """Volume-weighted share over `months`: sum of node papers / sum of domain papers."""
-    total = sum(volume.get(m, 0) for m in months)
-    return sum(counts.get(m, 0) for m in months) / total if total else 0.0
-
-
-def monthly_shares(counts: dict[str, int], volume: dict[str, int], months: list[str]) -> list[tuple[int, float]]:
-    """(month index, share) for months with any domain volume."""
-    return [(i, counts.get(m, 0) / volume[m]) for i, m in enumerate(months) if volume.get(m, 0) > 0]
-
-
-def ls_slope(points: list[tuple[int, float]]) -> float:
-    """Least-squares slope (share per month); 0 with fewer than two points."""
-    if len(points) < 2:
-        return 0.0
-    x = np.array([p[0] for p in points], dtype=float)
-    y = np.array([p[1] for p in points], dtype=float)
-    x -= x.mean()
-    denom = float((x * x).sum())
-    return float((x * (y - y.mean())).sum() / denom) if denom else 0.0
-
-
-def momentum(paper_dates: list[date], volume: dict[str, int], cutoff: date) -> dict[str, float]:
-    """Volume-normalised momentum of a set of papers at the cutoff.
-
-    share_recent: node papers in the last RECENT_MONTHS months (cutoff month included) /
-    domain papers in those months; share_prior: the same over the PRIOR_MONTHS before
-    (a volume-weighted per-month share); growth = share_recent / max(share_prior, EPS),
-    capped at GROWTH_CAP (0 when nothing recent); slope over the last SLOPE_MONTHS months.
-    """
-    counts = Counter(month_key(d) for d in paper_dates if d <= cutoff)
-    recent = months_back(cutoff, RECENT_MONTHS)
-    prior = months_back(cutoff, PRIOR_MONTHS, skip=RECENT_MONTHS)
-    s_recent, s_prior = share(counts, volume, recent), share(counts, volume, prior)
-    growth = min(GROWTH_CAP, s_recent / max(s_prior, EPS)) if s_recent > 0 else 0.0
-    slope = ls_slope(monthly_shares(counts, volume, months_back(cutoff, SLOPE_MONTHS)))
-    return {
-        "share_recent": round(s_recent, 6),
-        "share_prior": round(s_prior, 6),
-        "growth": round(growth, 4),
-        "slope": round(slope, 7),
-        "n_recent": float(sum(counts.get(m, 0) for m in recent)),
-        "n_prior": float(sum(counts.get(m, 0) for m in prior)),
-    }
-
-
-def quarter_key(month: str) -> str:
-    year, mon = month.split("-")
-    return f"{year}-Q{(int(mon) - 1) // 3 + 1}"
-
-
-def quarterly_shares(paper_dates: list[date], volume: dict[str, int], cutoff: date, n_quarters: int = 4) -> dict[str, float]:
-    """Share of domain volume per calendar quarter, the last `n_quarters` up to the cutoff."""
-    months = months_back(cutoff, 3 * n_quarters + 2)
-    quarters: dict[str, list[str]] = defaultdict(list)
-    for m in months:
-        quarters[quarter_key(m)].append(m)
-    keys = sorted(quarters)[-n_quarters:]
-    counts = Counter(month_key(d) for d in paper_dates if d <= cutoff)
-    return {q: round(share(counts, volume, quarters[q]), 6) for q in keys}
-
-
-def slice_shares(paper_dates: list[date], volume: dict[str, int], cutoff: date, *, recent_months: int = 6,
-                 n_slices: int = 6) -> dict[str, float]:
-    """Share of the domain's volume per taxonomy slice (quarters early, months near the
-    cutoff, as `assets.taxonomy.logic.slice_starts`), the last `n_slices` slices."""
-    from assets.taxonomy.slices import slice_starts
-
-    months = sorted(m for m in volume if m <= month_key(cutoff))
-    if not months:
-        return {}
-    first = date(int(months[0][:4]), int(months[0][5:]), 1)
-    starts = slice_starts(first, cutoff, recent_months)
-    counts = Counter(month_key(d) for d in paper_dates if d <= cutoff)
-    out: dict[str, float] = {}
-    for k, (label, start) in enumerate(starts):
-        end = starts[k + 1][1] if k + 1 < len(starts) else date(cutoff.year + 1, 1, 1)
-        ms = [m for m in months if month_key(start) <= m < month_key(end)]
-        out[label] = round(share(counts, volume, ms), 6)
-    return dict(list(out.items())[-n_slices:])
-
-
-def slice_growth(series: dict[str, float]) -> float:
-    """Last slice's share over the mean of the slices before it (capped like `growth`)."""
-    values = list(series.values())
-    if len(values) < 2 or values[-1] <= 0:
-        return 0.0
-    prior = float(np.mean(values[:-1]))
-    return round(min(GROWTH_CAP, values[-1] / max(prior, EPS)), 4)
-
+from core.text import content_tokens
 
 # ----------------------------------------------------------------------------- helpers
 
 
-def _tokens(text: str) -> list[str]:
-    return [t for t in re.findall(r"[a-z][a-z0-9\-]+", text.lower()) if t not in STOP_WORDS and len(t) > 2]
-
-
 def node_terms(node: TaxonomyNode) -> set[str]:
     """Keyword and label tokens of a node, for overlap tests between nodes."""
-    terms = set(_tokens(node.label))
+    terms = set(content_tokens(node.label))
     for kw in node.keywords:
-        terms |= set(_tokens(kw))
+        terms |= set(content_tokens(kw))
     return terms
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / max(float(np.linalg.norm(v)), 1e-12)
 
 
 def _record_paper_ids(record: EvidenceRecord | None) -> list[str]:
@@ -221,7 +92,7 @@ def _centroids(records: dict[str, EvidenceRecord], by_id: dict[str, ScreenedPape
     for node_id, record in records.items():
         idx = [row[pid] for pid in _record_paper_ids(record) if pid in row]
         if idx:
-            out[node_id] = _unit(vecs[idx].mean(axis=0))
+            out[node_id] = unit(vecs[idx].mean(axis=0))
     return out
 
 
@@ -258,7 +129,7 @@ def select_candidates(
     # Centring removes the domain-wide direction every centroid shares; it needs a
     # handful of nodes to estimate (with two nodes it would turn identical into opposite).
     mean = np.mean(present, axis=0) if len(present) >= 5 else None
-    centred = {nid: _unit(v - mean) for nid, v in centroids.items()} if mean is not None else {}
+    centred = {nid: unit(v - mean) for nid, v in centroids.items()} if mean is not None else {}
     by_dim: dict[str, list[TaxonomyNode]] = defaultdict(list)
     for n in eligible:
         by_dim[n.dimension].append(n)
@@ -386,121 +257,6 @@ def cross_dimension_pairs(
                         f"{shared} shared papers (overlap {shared / small:.2f}) across dimensions "
                         f"{src.dimension} -> {dst.dimension}; target growth {stats[dst.node_id]['growth']:.2f} > 1"))
     return out
-
-
-# ----------------------------------------------------------------------------- bottlenecks
-
-BOTTLENECK_CATEGORIES: dict[str, tuple[str, ...]] = {
-    "evaluation_gap": ("benchmark", "evaluat", "metric", "measur", "assess", "leaderboard", "judge"),
-    "reliability_safety": ("hallucinat", "safety", "unsafe", "attack", "jailbreak", "robust", "reliab",
-                           "bias", "privacy", "trust", "harm", "misalign", "deceptive", "adversarial"),
-    "data_need": ("data", "dataset", "annotat", "scarce", "scarcity", "label", "corpus", "corpora",
-                  "supervision"),
-    "technical_risk": ("cost", "expensive", "latency", "compute", "computational", "memory", "scal",
-                       "efficien", "overhead", "slow", "prohibitive", "resource"),
-}
-
-
-def bottleneck_category(sentences: list[str]) -> str:
-    """Category with the most cue hits over the theme's sentences; recurring_limitation if none."""
-    counts = Counter()
-    for s in sentences:
-        low = s.lower()
-        for cat, cues in BOTTLENECK_CATEGORIES.items():
-            if any(re.search(r"\b" + c, low) for c in cues):
-                counts[cat] += 1
-    if not counts:
-        return "recurring_limitation"
-    best, n = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
-    return best if n >= max(2, len(sentences) // 3) else "recurring_limitation"
-
-
-def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 3) -> list[str]:
-    """Top terms of a cluster by document frequency x idf against all limitation sentences."""
-    df = Counter()
-    for s in cluster:
-        toks = _tokens(s)
-        grams = set(toks) | {f"{a} {b}" for a, b in zip(toks, toks[1:])}
-        df.update(grams)
-    scored = []
-    for term, c in df.items():
-        if c < 2 and len(cluster) > 2:
-            continue
-        idf = np.log((1 + n_total) / (1 + background[term]))
-        scored.append((-(c * idf * (1.3 if " " in term else 1.0)), term))
-    picked: list[str] = []
-    for _, term in sorted(scored):
-        if any(term in p or p in term or term[:6] == p[:6] for p in picked):
-            continue
-        picked.append(term)
-        if len(picked) == k:
-            break
-    return picked
-
-
-def bottleneck_themes(
-    records: list[EvidenceRecord], embed, *, min_recurrence: int = 2, distance_threshold: float = 0.7,
-    max_sentences: int = 4000, max_quotes: int = 8,
-) -> list[dict]:
-    """Group the distinct limitation sentences of all evidence papers into themes.
-
-    One limitation sentence per paper (its first evidence record wins), so recurrence
-    counts distinct papers. Sentences are embedded, centred on their mean (a static
-    embedder gives any two sentences of one domain a cosine of ~0.5; centring leaves
-    what is specific to each complaint) and grouped by average-linkage agglomerative
-    clustering with cosine distance < `distance_threshold` (mean pairwise centred
-    cosine > 0.3): deterministic, and the number of themes adapts to the data. A theme
-    survives with >= `min_recurrence` distinct papers. Returns dicts, most recurrent
-    first. At most `max_sentences` sentences (lowest arxiv ids) keep it O(n^2)-cheap.
-    """
-    from sklearn.cluster import AgglomerativeClustering
-
-    limitation: dict[str, str] = {}
-    nodes_of: dict[str, set[str]] = defaultdict(set)
-    records_of: dict[str, set[str]] = defaultdict(set)
-    for r in records:
-        for pe in r.papers:
-            if pe.limitation:
-                limitation.setdefault(pe.arxiv_id, pe.limitation)
-                nodes_of[pe.arxiv_id].add(r.node_id)
-                records_of[pe.arxiv_id].add(r.record_id)
-    ids = sorted(limitation)[:max_sentences]
-    if len(ids) < max(2, min_recurrence):
-        return []
-    sentences = [limitation[i] for i in ids]
-    raw = embed(sentences)
-    vecs = raw - raw.mean(axis=0)
-    vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
-    labels = AgglomerativeClustering(n_clusters=None, distance_threshold=distance_threshold,
-                                     metric="cosine", linkage="average").fit_predict(vecs)
-    background = Counter()
-    for s in sentences:
-        toks = _tokens(s)
-        background.update(set(toks) | {f"{a} {b}" for a, b in zip(toks, toks[1:])})
-    members_of: dict[int, list[int]] = defaultdict(list)
-    for i, lab in enumerate(labels):
-        members_of[int(lab)].append(i)
-    themes = []
-    for members in members_of.values():
-        if len(members) < min_recurrence:
-            continue
-        centroid = _unit(vecs[members].mean(axis=0))
-        cos = vecs[members] @ centroid
-        kept = sorted(((float(cs), m) for cs, m in zip(cos, members)), key=lambda t: (-t[0], ids[t[1]]))
-        paper_ids = [ids[m] for _, m in kept]
-        quotes = [sentences[m] for _, m in kept]
-        themes.append({
-            "terms": theme_terms(quotes, background, len(sentences)),
-            "paper_ids": paper_ids,
-            "quotes": quotes,
-            "category": bottleneck_category(quotes),
-            "nodes": sorted(set().union(*(nodes_of[p] for p in paper_ids))),
-            "records": sorted(set().union(*(records_of[p] for p in paper_ids))),
-            "cohesion": float(np.mean([cs for cs, _ in kept])),
-            "max_quotes": max_quotes,
-        })
-    themes.sort(key=lambda t: (-len(t["paper_ids"]), -t["cohesion"], t["paper_ids"][0]))
-    return themes
 
 
 # ----------------------------------------------------------------------------- assembly

@@ -27,7 +27,6 @@ from assets.gold.measure import (
     new_subdirections,
     pct,
     top_terms,
-    unit,
 )
 from assets.tasks.building import (
     MIN_SUPPORT_PAPERS,
@@ -39,6 +38,7 @@ from assets.tasks.building import (
     overlap,
     support_papers,
 )
+from core.clustering import unit
 from core.records import GoldTarget, Signal, Task, TaskBuild
 
 LIMITATION_QUERY = "limitations challenges bottleneck"

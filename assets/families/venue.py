@@ -27,7 +27,6 @@ from assets.gold.measure import (
     Slots,
     insufficient,
     pct,
-    unit,
 )
 from assets.tasks.building import (
     MAX_OPTIONS,
@@ -41,6 +40,7 @@ from assets.tasks.building import (
     overlap,
     support_papers,
 )
+from core.clustering import unit
 from core.records import EvidenceRecord, GoldTarget, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 

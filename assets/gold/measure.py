@@ -55,7 +55,7 @@ import numpy as np
 
 from assets.corpus.logic import paper_text
 from assets.gold.leakage import FUTURE_VARIANT_KEY
-from core.clustering import spherical_kmeans
+from core.clustering import spherical_kmeans, unit
 from core.papers import add_months
 from core.records import (
     GoldClaim,
@@ -96,11 +96,6 @@ VenueScorer = Callable[[list[str]], dict[str, float]]
 # --------------------------------------------------------------------------------------
 # small helpers
 # --------------------------------------------------------------------------------------
-
-
-def unit(v: np.ndarray) -> np.ndarray:
-    n = np.linalg.norm(v)
-    return v / n if n > 0 else v
 
 
 def top_terms(texts: Sequence[str], background: Counter, n_background: int, k: int = 3) -> list[str]:

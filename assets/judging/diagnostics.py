@@ -124,12 +124,6 @@ def drift_effects(rows: Sequence[Mapping], metrics: Sequence[str] | None = None,
     return out
 
 
-def mean_drift(rows: Sequence[Mapping], drift_types: Sequence[str] = DRIFT_TYPES) -> dict[str, float | None]:
-    """Mean severity per drift type over rows that have drift labels."""
-    return {d: _mean([r["drift"][d] for r in rows if r.get("drift") and r["drift"].get(d) is not None])
-            for d in drift_types}
-
-
 # --------------------------------------------------------------------------------------
 # Pairwise comparisons -> Bradley-Terry and Elo
 # --------------------------------------------------------------------------------------

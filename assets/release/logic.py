@@ -14,7 +14,6 @@ fails on gold-only keys or content, post-cutoff terms and cross-task leakage.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from collections import Counter, defaultdict
 
@@ -22,9 +21,6 @@ from assets.gold.leakage import GOLD_ONLY_KEYS, check_release_texts
 from assets.judging.metrics import bootstrap_ci
 from assets.scorers.registry import reported_values
 from core.records import GoldTarget, Score, Task, TaskRating
-
-PUBLIC_FILES = ("tasks.jsonl", "kb_manifest.jsonl", "manifest.json")
-HIDDEN_FILES = ("gold.jsonl",)
 
 
 class ReleaseImmutableError(RuntimeError):
@@ -167,41 +163,6 @@ def leaderboard_markdown(rows: list[dict]) -> str:
         lines.append(f"| {r['family']} | {r['method']} | {r['n_answers']} | {fta} | {fmt(r['trace_linkage'])} | "
                      f"{fmt(r['fact'])} | {fmt(r['pers'])} |")
     return "\n".join(lines)
-
-
-def leaderboard_png(rows: list[dict], title: str) -> bytes:
-    """Grouped bars of FTA by family and method with 95% intervals."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    families = sorted({r["family"] for r in rows if r["family"] != "all"}) + ["all"]
-    methods = sorted({r["method"] for r in rows})
-    by_key = {(r["family"], r["method"]): r for r in rows}
-    fig, ax = plt.subplots(figsize=(8, 4.2), dpi=110)
-    width = 0.8 / max(len(methods), 1)
-    for j, method in enumerate(methods):
-        xs, ys, err = [], [], [[], []]
-        for i, family in enumerate(families):
-            r = by_key.get((family, method))
-            if r is None or r["fta"] is None:
-                continue
-            xs.append(i + (j - (len(methods) - 1) / 2) * width)
-            ys.append(r["fta"])
-            err[0].append(r["fta"] - r["fta_lo"])
-            err[1].append(r["fta_hi"] - r["fta"])
-        ax.bar(xs, ys, width=width, yerr=err, capsize=3, label=method)
-    ax.set_xticks(range(len(families)), families)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("Future-Target Alignment")
-    ax.set_title(title)
-    ax.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return buf.getvalue()
 
 
 # --------------------------------------------------------------------------------------
