@@ -15,7 +15,10 @@ import lancedb
 import pytest
 from pydantic import BaseModel, Field, ValidationError
 
-from assets.agents.runner import run_method
+from assets.agents.context import Agent, AgentContext
+from assets.agents.registry import register_agent, unregister_agent
+from assets.agents.render import render_answer
+from assets.agents.runner import available_methods, run_method
 from assets.families.base import TaskFamily
 from assets.families.registry import (
     family_names,
@@ -126,12 +129,24 @@ class TopHit(Scorer):
                             f"answer first {ctx.answer.ranking[0]}, gold first {ctx.gold.preferred_ranking[0]}")
 
 
+def first_option(ctx: AgentContext):
+    """A control for option families: the task's own order (docs/architecture.md)."""
+    hits = ctx.kb.search(ctx.task.question, k=5)
+    ids = [o.option_id for o in ctx.task.options]
+    parsed = ctx.family.answer_schema.model_validate(
+        {"choice": ids[0], "trajectory": "steady", "ranking": ids, "cited_ids": [h.arxiv_id for h in hits]})
+    return render_answer(ctx.task, parsed, method="first_option", backbone=ctx.backbone_name,
+                         seed=ctx.seed, retrieved=hits)
+
+
 @pytest.fixture()
 def plugins():
     family, scorer = register_family(ToyRankFamily()), register_scorer(TopHit())
+    agent = register_agent(Agent("first_option", "always the task's option order (a control)", first_option))
     yield family, scorer
     unregister_family(family.name)
     unregister_scorer(scorer.name)
+    unregister_agent(agent.name)
 
 
 # -- a small world: candidates, a pre-cutoff KB, a future window ---------------------------
@@ -186,7 +201,8 @@ def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
     table, _ = build_kb(lancedb.connect(tmp_path / "kb"), "kb_toy", public + future, embed)
     view = KnowledgeBaseView(table, CUTOFF, embed)
     answers = []
-    for method in ("momentum", "retrieval"):
+    assert "first_option" in available_methods(None)
+    for method in ("momentum", "retrieval", "first_option"):
         got, failed = run_method(method, toy, view, embed=embed)
         assert failed == [] and len(got) == len(toy)
         answers += got
@@ -194,6 +210,8 @@ def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
         task = next(t for t in toy if t.task_id == a.task_id)
         assert a.family == "toy_rank" and sorted(a.ranking) == sorted(o.option_id for o in task.options)
         assert "**Ranking:**" in a.text and a.evidence_ids
+        if a.method == "first_option":
+            assert a.ranking == [o.option_id for o in task.options]
         assert all(e < "2602" for e in a.evidence_ids)  # nothing from the window reaches an answer
 
     # scores: the toy scorer's value sits beside the built-in FTA, with its rationale
