@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
-from core.records import EvidenceRecord, PaperEvidence, Signal
+from core.records import (
+    EvidenceRecord,
+    PaperEvidence,
+    ScreenedPaper,
+    Signal,
+    Task,
+    TaskOption,
+)
 
 Mock = Callable[[str, list[dict]], str]  # (purpose, messages) -> JSON reply
 
@@ -121,3 +128,73 @@ def task_settings(**kw):
 
     return BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
                          horizon_months=6, **kw)
+
+
+# -- the agent tests' world: public tasks of every family over the real llm_agent sample ----
+
+AGENT_CUTOFF = date(2025, 6, 30)  # the agent tests' knowledge-base world
+SUBDIRS = ["GUI and web navigation agents", "multi-agent collaboration and debate",
+           "tool use and function calling", "memory and reflection for agents"]
+VENUE_OPTIONS = ["ICLR/ICML/NeurIPS: machine learning methods, learning theory and large-scale training",
+          "ACL/EMNLP/NAACL: natural language processing, language model behaviour and evaluation",
+          "CVPR/ICCV/ECCV: computer vision, images and video"]
+
+
+def make_task(task_id, family, question, options=(), cutoff=AGENT_CUTOFF):
+    return Task(task_id=task_id, family=family, domain="llm_agent", cutoff=cutoff,
+                window_start=cutoff + timedelta(days=1), window_end=date(cutoff.year + 1, 1, 1) - timedelta(days=1),
+                horizon="6 months", title=f"{family} task {task_id}", question=question,
+                instructions="Answer from pre-cutoff evidence only.", answer_requirements=["rank all options"],
+                options=[TaskOption(option_id=f"o{i}", text=t) for i, t in enumerate(options)])
+
+
+def sample_tasks(cutoff=AGENT_CUTOFF):
+    return [
+        make_task("dir1", "direction", "Which subdirection of LLM agents will gain the most momentum?", SUBDIRS, cutoff),
+        make_task("plan1", "planning", "Order these directions for a 6-month research agenda.", SUBDIRS[:3], cutoff),
+        make_task("bot1", "bottleneck", "What is the root bottleneck in 'GUI and web navigation agents', "
+                                        "and what opportunity opens if it is reduced?", (), cutoff),
+        make_task("ven1", "venue", "We build an agent that calls external tools and APIs, with a new benchmark "
+                                   "of function-calling accuracy for language models.", VENUE_OPTIONS, cutoff),
+    ]
+
+
+def screened_paper(arxiv_id: str, title: str = "t", abstract: str = "a", published: date = date(2025, 1, 10), *,
+                   domain: str = "d", label: str = "core", relevance: float = 0.1) -> ScreenedPaper:
+    """A screened paper with test defaults."""
+    return ScreenedPaper(arxiv_id=arxiv_id, title=title, abstract=abstract, published=published, domain=domain,
+                         relevance=relevance, label=label, reason="test")
+
+
+def sampled_shipped_corpus(corpus_dir, every: int, extra_lines: tuple[str, ...] = ()):
+    """Every `every`-th paper of the shipped llm_agent corpus into `corpus_dir` (plus raw
+    `extra_lines`, e.g. a malformed record): a small real corpus for end-to-end runs."""
+    import gzip
+
+    from core.papers import SHIPPED_DIR
+
+    corpus_dir.mkdir(parents=True, exist_ok=True)
+    with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, \
+            gzip.open(corpus_dir / "llm_agent.jsonl.gz", "wt") as dst:
+        for i, line in enumerate(src):
+            if i % every == 0:
+                dst.write(line)
+        for line in extra_lines:
+            dst.write(line)
+    return corpus_dir
+
+
+def snapshot_partition(tmp_path, papers, domain: str = "llm_agent", cutoff: str = "2025-12-31"):
+    """A store holding `papers` as the corpus snapshot of one partition, and an ephemeral
+    Dagster instance that knows the partition: (storage, store, instance, partition key)."""
+    import dagster as dg
+
+    from assets.partitions import partition_key
+    from resources.storage import StorageResource
+
+    storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
+    store = storage.store()
+    store.write_records("corpus_snapshot", domain, cutoff, papers, ScreenedPaper)
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("cutoff", [cutoff])
+    return storage, store, instance, partition_key(domain, cutoff)

@@ -8,7 +8,7 @@ import dataclasses
 import inspect
 import json
 import re
-from datetime import date, timedelta
+from datetime import date
 
 import lancedb
 import pytest
@@ -27,71 +27,14 @@ from assets.agents.llm_methods import hybrid_rag, native_llm
 from assets.agents.registry import UnknownAgentError, agent_names, all_agents
 from assets.agents.render import render_answer
 from assets.agents.runner import available_methods, run_method
-from assets.corpus.logic import screen
 from assets.families.answers import task_subject
 from assets.families.direction import DirectionAnswer
 from assets.knowledge_base.logic import Hit, KnowledgeBaseView, build_kb
-from core.papers import read_jsonl
-from core.records import Answer, ScreenedPaper, Task, TaskOption
-from core.registry import load_registry
-from resources.embeddings import load_embedder
+from core.records import Answer, ScreenedPaper
 from resources.llm import LLMClient
-from tests.factories import agent_ctx
-from tests.fixture_data import fixture_path
-
-CUTOFF = date(2025, 6, 30)
-SUBDIRS = ["GUI and web navigation agents", "multi-agent collaboration and debate",
-           "tool use and function calling", "memory and reflection for agents"]
-VENUES = ["ICLR/ICML/NeurIPS: machine learning methods, learning theory and large-scale training",
-          "ACL/EMNLP/NAACL: natural language processing, language model behaviour and evaluation",
-          "CVPR/ICCV/ECCV: computer vision, images and video"]
-
-
-@pytest.fixture(scope="module")
-def embed():
-    return load_embedder().encode
-
-
-@pytest.fixture(scope="module")
-def sample_papers(embed):
-    papers, failures = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
-    assert not failures
-    descs = {k: v.description for k, v in load_registry().domains.items()}
-    return screen(papers, "llm_agent", descs, embed)
-
-
-@pytest.fixture(scope="module")
-def sample_table(tmp_path_factory, sample_papers, embed):
-    """All 150 sample papers (50 of them after CUTOFF) indexed in one table."""
-    db = lancedb.connect(tmp_path_factory.mktemp("kb"))
-    table, _ = build_kb(db, "kb_sample", sample_papers, embed)
-    return table
-
-
-@pytest.fixture(scope="module")
-def sample_kb(sample_table, embed):
-    """The cutoff-bound view: hides the later papers."""
-    return KnowledgeBaseView(sample_table, CUTOFF, embed)
-
-
-def make_task(task_id, family, question, options=(), cutoff=CUTOFF):
-    return Task(task_id=task_id, family=family, domain="llm_agent", cutoff=cutoff,
-                window_start=cutoff + timedelta(days=1), window_end=date(cutoff.year + 1, 1, 1) - timedelta(days=1),
-                horizon="6 months", title=f"{family} task {task_id}", question=question,
-                instructions="Answer from pre-cutoff evidence only.", answer_requirements=["rank all options"],
-                options=[TaskOption(option_id=f"o{i}", text=t) for i, t in enumerate(options)])
-
-
-def sample_tasks(cutoff=CUTOFF):
-    return [
-        make_task("dir1", "direction", "Which subdirection of LLM agents will gain the most momentum?", SUBDIRS, cutoff),
-        make_task("plan1", "planning", "Order these directions for a 6-month research agenda.", SUBDIRS[:3], cutoff),
-        make_task("bot1", "bottleneck", "What is the root bottleneck in 'GUI and web navigation agents', "
-                                        "and what opportunity opens if it is reduced?", (), cutoff),
-        make_task("ven1", "venue", "We build an agent that calls external tools and APIs, with a new benchmark "
-                                   "of function-calling accuracy for language models.", VENUES, cutoff),
-    ]
-
+from tests.factories import AGENT_CUTOFF as CUTOFF
+from tests.factories import SUBDIRS, agent_ctx, make_task, sample_tasks
+from tests.factories import VENUE_OPTIONS as VENUES
 
 # -- momentum: synthetic knowledge base where the answer is certain -----------------------
 

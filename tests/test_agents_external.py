@@ -16,14 +16,8 @@ from assets.agents.external import (
 )
 from assets.agents.kbtool import TracedKB
 from docs.examples import byo_agent
-from tests.test_agents import (  # noqa: F401 - fixtures
-    CUTOFF,
-    embed,
-    sample_kb,
-    sample_papers,
-    sample_table,
-    sample_tasks,
-)
+from tests.factories import AGENT_CUTOFF as CUTOFF
+from tests.factories import sample_tasks
 
 
 def _post(url, payload):

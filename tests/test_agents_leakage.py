@@ -16,14 +16,8 @@ from assets.agents.registry import agent_names
 from assets.agents.runner import run_method
 from core.records import GoldClaim, GoldSlot, GoldTarget
 from docs.examples import byo_agent
-from tests.test_agents import (  # noqa: F401 - fixtures
-    CUTOFF,
-    embed,
-    sample_kb,
-    sample_papers,
-    sample_table,
-    sample_tasks,
-)
+from tests.factories import AGENT_CUTOFF as CUTOFF
+from tests.factories import sample_tasks
 from tests.test_agents_fakes import TEST_REGISTRY, RecordingClient
 
 

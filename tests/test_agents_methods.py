@@ -15,16 +15,8 @@ from assets.agents.runner import run_method
 from assets.families.direction import DirectionAnswer
 from assets.families.registry import get_family
 from assets.knowledge_base.logic import Hit
-from tests.factories import agent_ctx
-from tests.test_agents import (  # noqa: F401 - fixtures
-    CUTOFF,
-    embed,
-    make_task,
-    sample_kb,
-    sample_papers,
-    sample_table,
-    sample_tasks,
-)
+from tests.factories import AGENT_CUTOFF as CUTOFF
+from tests.factories import agent_ctx, make_task, sample_tasks
 from tests.test_agents_fakes import FAKE_ID, MODEL, TEST_REGISTRY, RecordingClient
 
 # -- CoI: chains of ideas along time and relatedness ----------------------------------------

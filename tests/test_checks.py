@@ -7,13 +7,13 @@ from datetime import date
 from assets.checks import table_problems
 from core.records import GoldTarget, ScreenedPaper, Task
 from core.tables import records_to_table
+from tests.factories import screened_paper
 
 CUT = date(2025, 12, 31)
 
 
 def _paper(pid: str) -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=pid, title="t", abstract="a", published=CUT, domain="d", relevance=1.0,
-                         label="core", reason="r")
+    return screened_paper(pid, published=CUT, relevance=1.0)
 
 
 def _task(**kw) -> Task:

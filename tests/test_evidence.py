@@ -20,14 +20,14 @@ from assets.evidence.quotes import (
 )
 from core.papers import read_jsonl
 from core.records import ScreenedPaper, TaxonomyNode
+from tests.factories import screened_paper
 from tests.fixture_data import fixture_path
 
 CUTOFF = date(2025, 12, 31)
 
 
 def screened(arxiv_id: str, title: str, abstract: str, published=date(2025, 1, 10), label="core") -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=arxiv_id, title=title, abstract=abstract, published=published,
-                         domain="d", relevance=0.1, label=label, reason="test")
+    return screened_paper(arxiv_id, title, abstract, published, label=label)
 
 
 def sample_papers(domain: str = "llm_agent") -> list[ScreenedPaper]:
@@ -69,13 +69,6 @@ def kmeans_taxonomy(papers: list[ScreenedPaper], embed, domain="llm_agent", k1=3
                                           paper_ids=[usable[i].arxiv_id for i in idx2],
                                           keywords=[w for w, _ in words2.most_common(3)]))
     return nodes
-
-
-@pytest.fixture(scope="module")
-def embed():
-    from resources.embeddings import load_embedder
-
-    return load_embedder().encode
 
 
 # ----------------------------------------------------------------------------- quotes

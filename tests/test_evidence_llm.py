@@ -107,13 +107,6 @@ def test_representatives_weigh_citations_as_of_the_cutoff_when_given():
 
 
 @pytest.fixture(scope="module")
-def embed():
-    from resources.embeddings import load_embedder
-
-    return load_embedder().encode
-
-
-@pytest.fixture(scope="module")
 def llm_run(embed):
     from assets.corpus.logic import monthly_volume
 

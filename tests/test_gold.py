@@ -27,6 +27,7 @@ from core.records import (
     TaskOption,
     TaxonomyNode,
 )
+from tests.factories import screened_paper
 from tests.fixture_data import fixture_path
 
 DOMAIN = "llm_agent"
@@ -50,8 +51,7 @@ def fake_embed(texts: list[str]) -> np.ndarray:
 
 
 def paper(pid: str, text: str, day: date, title: str | None = None, label: str = "core") -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=pid, title=title or f"Paper {pid}", abstract=text, published=day, domain=DOMAIN,
-                         relevance=0.1, label=label, reason="test")
+    return screened_paper(pid, title or f"Paper {pid}", text, day, domain=DOMAIN, label=label)
 
 
 def background(prefix: str, n: int, start: date, span_days: int) -> list[ScreenedPaper]:

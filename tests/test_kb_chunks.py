@@ -17,14 +17,14 @@ from assets.knowledge_base.logic import (
 )
 from core.records import PaperFullText, ScreenedPaper, Section
 from resources.embeddings import load_embedder
+from tests.factories import screened_paper
 from tests.fixture_data import fixture_path
 
 CUTOFF = date(2025, 6, 30)
 
 
 def _paper(arxiv_id: str, title: str, abstract: str, published: date) -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=arxiv_id, title=title, abstract=abstract, published=published, domain="d",
-                         relevance=0.9, label="core", reason="test")
+    return screened_paper(arxiv_id, title, abstract, published, relevance=0.9)
 
 
 PAPERS = [

@@ -1,6 +1,5 @@
 """The whole graph materialized for one partition, with assertions on every stage."""
 
-import gzip
 import json
 from datetime import date
 from pathlib import Path
@@ -9,7 +8,6 @@ import dagster as dg
 import pytest
 
 from assets.partitions import partition_key
-from core.papers import SHIPPED_DIR
 from core.records import (
     Answer,
     EvidenceRecord,
@@ -29,6 +27,7 @@ from resources.lance import LanceResource
 from resources.llm import LLMResource
 from resources.semantic_scholar import SemanticScholarResource
 from resources.storage import StorageResource
+from tests.factories import sampled_shipped_corpus
 
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 
@@ -37,13 +36,8 @@ DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 def built(tmp_path_factory):
     """Every 8th paper of the shipped llm_agent corpus (~1.5k papers) through all stages."""
     root = tmp_path_factory.mktemp("e2e")
-    corpus = root / "corpus"
-    corpus.mkdir()
-    with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, gzip.open(corpus / "llm_agent.jsonl.gz", "wt") as dst:
-        for i, line in enumerate(src):
-            if i % 8 == 0:
-                dst.write(line)
-        dst.write('{"arxiv_id": "2512.99999", "title": "broken\n')  # a malformed line: recorded, not fatal
+    # a malformed line at the end: recorded, not fatal
+    corpus = sampled_shipped_corpus(root / "corpus", 8, ('{"arxiv_id": "2512.99999", "title": "broken\n',))
     resources = {
         "storage": StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb")),
         "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)),

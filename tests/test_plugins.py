@@ -57,6 +57,7 @@ from tests.factories import (
     TOPICS,
     WINDOW_END,
     make_task_inputs,
+    screened_paper,
     task_settings,
 )
 
@@ -153,8 +154,7 @@ def plugins():
 
 
 def screened(pid: str, title: str, day: date) -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=pid, title=title, abstract=f"{title}. We study LLM agents.", published=day,
-                         domain=DOMAIN, relevance=0.5, label="core", reason="test")
+    return screened_paper(pid, title, f"{title}. We study LLM agents.", day, domain=DOMAIN, relevance=0.5)
 
 
 def world():

@@ -7,7 +7,6 @@ import os
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-import gzip
 import json
 from datetime import date, timedelta
 from pathlib import Path
@@ -38,6 +37,7 @@ from core.records import (
 )
 from resources.llm import LLMResource
 from resources.storage import PartitionStore, StorageResource
+from tests.factories import sampled_shipped_corpus
 
 D, C = "llm_agent", "2025-12-31"
 CUT = date(2025, 12, 31)
@@ -205,18 +205,12 @@ def test_release_asset_refuses_a_leaky_release(tmp_path):
 def test_full_graph_rebuild_gives_a_byte_identical_release(tmp_path):
     """Every asset materialized twice (every 40th paper of the shipped llm_agent corpus) into
     two stores: the release files are byte for byte the same."""
-    from core.papers import SHIPPED_DIR
     from pipelines.definitions import ALL_ASSETS
     from resources.corpus_source import CorpusSourceResource
     from resources.embeddings import EmbeddingResource
     from resources.lance import LanceResource
 
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, gzip.open(corpus / "llm_agent.jsonl.gz", "wt") as dst:
-        for i, line in enumerate(src):
-            if i % 40 == 0:
-                dst.write(line)
+    corpus = sampled_shipped_corpus(tmp_path / "corpus", 40)
     outs = []
     for name in ("one", "two"):
         root = tmp_path / name

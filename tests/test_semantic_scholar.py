@@ -6,9 +6,8 @@ from datetime import date, datetime
 
 import dagster as dg
 
-from assets.partitions import partition_key
 from core.http import RetryPolicy
-from core.records import Failure, PaperMetadata, ScreenedPaper
+from core.records import Failure, PaperMetadata
 from resources.semantic_scholar import SemanticScholarResource
 from resources.semantic_scholar_client import (
     ObservationStore,
@@ -16,6 +15,7 @@ from resources.semantic_scholar_client import (
     as_of_cutoff,
     enrich,
 )
+from tests.factories import screened_paper, snapshot_partition
 from tests.fixture_data import fixture_path
 from tests.loopback import Fault, Loopback, Reply
 
@@ -137,17 +137,10 @@ def test_429_is_backed_off_and_a_failed_batch_is_retried_alone_next_run(tmp_path
 
 def test_paper_metadata_asset_offline_and_enabled(tmp_path):
     from assets.corpus.definitions import paper_metadata
-    from resources.storage import StorageResource
 
-    storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
-    store = storage.store()
-    papers = [ScreenedPaper(arxiv_id=a, title="t", abstract="a", published=date(2024, 1, 1), domain="llm_agent",
-                            relevance=0.1, label=lab, reason="r")
+    papers = [screened_paper(a, published=date(2024, 1, 1), domain="llm_agent", label=lab)
               for a, lab in (("2312.07559", "core"), ("2304.05376", "support"), ("1706.03762", "excluded"))]
-    store.write_records("corpus_snapshot", "llm_agent", "2025-12-31", papers, ScreenedPaper)
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("cutoff", ["2025-12-31"])
-    key = partition_key("llm_agent", "2025-12-31")
+    storage, store, instance, key = snapshot_partition(tmp_path, papers)
 
     off = dg.materialize([paper_metadata], partition_key=key, instance=instance,
                          resources={"storage": storage, "semantic_scholar": SemanticScholarResource()})

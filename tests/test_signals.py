@@ -18,6 +18,7 @@ from assets.evidence.venues import (
     venue_similarity,
 )
 from core.records import EvidenceRecord, PaperEvidence, ScreenedPaper, TaxonomyNode
+from tests.factories import screened_paper
 from tests.test_evidence import kmeans_taxonomy, sample_papers
 
 CUTOFF = date(2025, 12, 31)
@@ -35,8 +36,7 @@ def hash_embed(texts):
 
 
 def paper(pid: str, day: date, abstract: str = "We propose a method. Experiments show gains.") -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=pid, title=f"Title {pid}", abstract=abstract, published=day, domain="d",
-                         relevance=0.1, label="core", reason="test")
+    return screened_paper(pid, f"Title {pid}", abstract, day)
 
 
 def tnode(node_id, paper_ids, *, parent="d:methodologies", level=1, dim="methodologies", slice_="2024-Q1",

@@ -6,9 +6,8 @@ from datetime import date
 import dagster as dg
 import pytest
 
-from assets.partitions import partition_key
 from core.http import RetryPolicy
-from core.records import Failure, PaperFullText, ScreenedPaper
+from core.records import Failure, PaperFullText
 from resources.grobid_tei import (
     GrobidService,
     TEIError,
@@ -16,6 +15,7 @@ from resources.grobid_tei import (
     classify_heading,
     parse_tei,
 )
+from tests.factories import screened_paper, snapshot_partition
 from tests.fixture_data import fixture_path
 from tests.loopback import Fault, Loopback, Reply
 
@@ -129,8 +129,7 @@ def _service(server, tmp_path):
 
 
 def _paper(pid, label="core"):
-    return ScreenedPaper(arxiv_id=pid, title=f"title {pid}", abstract=f"abstract of {pid}", published=date(2024, 1, 1),
-                         domain="llm_agent", relevance=0.1, label=label, reason="r")
+    return screened_paper(pid, f"title {pid}", f"abstract of {pid}", date(2024, 1, 1), domain="llm_agent", label=label)
 
 
 def test_no_server_degrades_to_abstracts_and_says_why(tmp_path):
@@ -177,15 +176,9 @@ def test_always_busy_server_does_not_hang(tmp_path):
 def test_paper_fulltext_asset_parses_core_papers_only(tmp_path):
     from assets.corpus.definitions import paper_fulltext
     from resources.grobid import GrobidResource
-    from resources.storage import StorageResource
 
-    storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
-    store = storage.store()
     papers = [_paper("2312.07559"), _paper("2501.00001"), _paper("2004.07180", "support")]
-    store.write_records("corpus_snapshot", "llm_agent", "2025-12-31", papers, ScreenedPaper)
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("cutoff", ["2025-12-31"])
-    key = partition_key("llm_agent", "2025-12-31")
+    storage, store, instance, key = snapshot_partition(tmp_path, papers)
 
     off = dg.materialize([paper_fulltext], partition_key=key, instance=instance,
                          resources={"storage": storage, "grobid": GrobidResource()})
