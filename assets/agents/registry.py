@@ -3,36 +3,16 @@
 from __future__ import annotations
 
 from assets.agents.context import Agent
+from core.plugins import Registry, UnknownPluginError
 
 
-class UnknownAgentError(KeyError):
-    def __str__(self) -> str:
-        return self.args[0]
+class UnknownAgentError(UnknownPluginError):
+    pass
 
 
-_AGENTS: dict[str, Agent] = {}
-
-
-def register_agent(agent: Agent) -> Agent:
-    """Add an agent (a new name) or replace one (same name, e.g. a test double)."""
-    _AGENTS[agent.name] = agent
-    return agent
-
-
-def unregister_agent(name: str) -> None:
-    _AGENTS.pop(name, None)
-
-
-def get_agent(name: str) -> Agent:
-    try:
-        return _AGENTS[name]
-    except KeyError:
-        raise UnknownAgentError(f"unknown method {name!r}; known: {sorted(_AGENTS)}") from None
-
-
-def all_agents() -> list[Agent]:
-    return list(_AGENTS.values())
-
-
-def agent_names() -> list[str]:
-    return list(_AGENTS)
+AGENTS: Registry[Agent] = Registry("method", UnknownAgentError)
+register_agent = AGENTS.register
+unregister_agent = AGENTS.unregister
+get_agent = AGENTS.get
+all_agents = AGENTS.all
+agent_names = AGENTS.names

@@ -5,41 +5,24 @@ from __future__ import annotations
 from assets.families.base import TaskFamily
 from assets.families.registry import all_families, get_family
 from assets.scorers.base import Scorer
+from core.plugins import Registry, UnknownPluginError
 
 
-class UnknownScorerError(KeyError):
+class UnknownScorerError(UnknownPluginError):
     pass
 
 
-_SCORERS: dict[str, Scorer] = {}
-
-
-def register_scorer(scorer: Scorer) -> Scorer:
-    if scorer.name in _SCORERS:
-        raise ValueError(f"scorer {scorer.name!r} is already registered")
-    _SCORERS[scorer.name] = scorer
-    return scorer
-
-
-def unregister_scorer(name: str) -> None:
-    _SCORERS.pop(name, None)
-
-
-def get_scorer(name: str) -> Scorer:
-    try:
-        return _SCORERS[name]
-    except KeyError:
-        raise UnknownScorerError(f"unknown scorer {name!r}; registered: {', '.join(_SCORERS)}") from None
-
-
-def all_scorers() -> list[Scorer]:
-    return list(_SCORERS.values())
+SCORERS: Registry[Scorer] = Registry("scorer", UnknownScorerError)
+register_scorer = SCORERS.register
+unregister_scorer = SCORERS.unregister
+get_scorer = SCORERS.get
+all_scorers = SCORERS.all
 
 
 def scorers_for(family: str | TaskFamily) -> list[Scorer]:
     """The scorers that apply to a family (an unknown family is an error)."""
     fam = get_family(family) if isinstance(family, str) else family
-    return [s for s in _SCORERS.values() if s.applies_to(fam)]
+    return [s for s in SCORERS.all() if s.applies_to(fam)]
 
 
 def families_of(scorer: Scorer) -> list[str]:
@@ -52,16 +35,16 @@ def _unique(names) -> tuple[str, ...]:
 
 def reported_values() -> tuple[str, ...]:
     """Every value a leaderboard shows, in registry order (shared names once)."""
-    return _unique(v for s in _SCORERS.values() for v in (s.values if s.reported is None else s.reported))
+    return _unique(v for s in SCORERS.all() for v in (s.values if s.reported is None else s.reported))
 
 
 def headline_values() -> tuple[str, ...]:
     """The values people compare on, charted and diagnosed (shared names once)."""
-    return _unique(v for s in _SCORERS.values() for v in (s.headline or s.values[:1]))
+    return _unique(v for s in SCORERS.all() for v in (s.headline or s.values[:1]))
 
 
 def value_label(name: str) -> str:
-    for s in _SCORERS.values():
+    for s in SCORERS.all():
         if name in s.labels:
             return s.labels[name]
     return name
