@@ -241,3 +241,23 @@ def test_registries_refuse_what_they_do_not_know(plugins):
 
     with pytest.raises(UnknownValueError):
         Sloppy().checked(None)
+
+
+def test_listings_print_each_registry(plugins, capsys):
+    """`foresci families | scorers | agents --format json`: one row per entry, new plugins included."""
+    import json
+
+    from pipelines.cli import main
+
+    rows = {}
+    for what in ("families", "scorers", "agents"):
+        assert main([what, "--format", "json"]) == 0
+        rows[what] = json.loads(capsys.readouterr().out)
+    assert [r["family"] for r in rows["families"]] == ["direction", "bottleneck", "planning", "venue", "toy_rank"]
+    by_scorer = {r["scorer"]: r for r in rows["scorers"]}
+    assert by_scorer["toy_top_hit"]["families"] == "toy_rank" and by_scorer["toy_top_hit"]["values"] == "top_hit"
+    assert by_scorer["fta_ranking"]["families"] == "planning, venue, toy_rank"
+    assert by_scorer["fact"]["needs judge"] == "yes"
+    agents = {r["agent"]: r for r in rows["agents"]}
+    assert agents["momentum"]["needs model"] == "no" and agents["aris"]["needs model"] == "yes"
+    assert "first_option" in agents
