@@ -259,6 +259,9 @@ class Answer(BaseModel):
     ranking: list[str] = Field(default_factory=list)
     trajectory: str | None = None
     claims: list[str] = Field(default_factory=list)
+    # what the answer commits to, as short texts (the chosen option, its trajectory; the
+    # named bottleneck and opportunity): what FTA and trace linkage score
+    decision: list[str] = Field(default_factory=list)
     text: str = ""
     evidence_ids: list[str] = Field(default_factory=list)
     retrieval_queries: list[str] = Field(default_factory=list)

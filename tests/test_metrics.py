@@ -325,3 +325,15 @@ def test_agreement_statistics():
     assert out["spearman"] == pytest.approx(1.0)
     m = dx.spearman_matrix([{"a": i, "b": -i, "c": 1} for i in range(4)], ["a", "b", "c"])
     assert m["a"]["b"] == pytest.approx(-1.0) and m["a"]["c"] is None and m["a"]["a"] == 1.0
+
+
+def test_supported_share_falls_for_decisions_no_cited_passage_states():
+    from assets.judging.metrics import supported_share
+
+    passages = ["Tool-augmented agents. We train LLM agents to call external APIs and tools reliably."]
+    assert supported_share(["Tool-augmented LLM agents calling APIs"], passages) == 1.0
+    assert supported_share(["Diffusion models for protein folding"], passages) == 0.0
+    assert supported_share(["Tool-augmented LLM agents calling APIs", "Diffusion models for protein folding"],
+                           passages) == 0.5
+    assert supported_share(["Tool-augmented LLM agents calling APIs"], []) == 0.0
+    assert supported_share([], passages) is None

@@ -87,7 +87,8 @@ def render_answer(
     return Answer(
         answer_id=answer_id(task.task_id, method, backbone, seed),
         task_id=task.task_id, family=task.family, method=method, backbone=backbone, seed=seed,
-        choice=choice, ranking=ranking, trajectory=trajectory, claims=claims, text=text,
+        choice=choice, ranking=ranking, trajectory=trajectory, claims=claims,
+        decision=family.decision_texts(task, parsed, ranking, choice), text=text,
         evidence_ids=evidence_ids, retrieval_queries=list(retrieval_queries or []),
         has_support_artifact=bool(hits) if has_support_artifact is None else has_support_artifact,
         prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost_usd,

@@ -100,6 +100,13 @@ class TaskFamily(ABC):
         """The decision as atomic statements, so FTA can match it whatever the method wrote."""
         return []
 
+    def decision_texts(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        """What the answer commits to, as short texts (scored by FTA and trace linkage):
+        default, the text of its first-ranked option."""
+        first = choice or (ranking[0] if ranking else None)
+        text = {o.option_id: o.text for o in task.options}
+        return [text[first]] if first in text else []
+
     def answer_lines(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
         """The family's part of an answer's markdown (between the header and the claims)."""
         return ranking_lines(task, ranking)

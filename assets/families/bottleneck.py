@@ -108,6 +108,11 @@ class BottleneckFamily(TaskFamily):
             claims.append(f"Reducing {what} opens {parsed.opportunity.strip().rstrip('.')}.")
         return claims
 
+    def decision_texts(self, task: Task, parsed: BottleneckAnswer, ranking: list[str],
+                       choice: str | None) -> list[str]:
+        """The named root bottleneck, the opportunity and the mechanism."""
+        return [t.strip() for t in (parsed.bottleneck, parsed.opportunity, parsed.mechanism) if t.strip()]
+
     def answer_lines(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
         lines = [f"**Root bottleneck:** {parsed.bottleneck.strip()}", "",
                  f"**Opportunity:** {parsed.opportunity.strip()}", ""]

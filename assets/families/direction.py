@@ -104,6 +104,13 @@ class DirectionFamily(TaskFamily):
             claims.append(f"'{text[ranking[-1]]}' will gain the least momentum among the candidates in {window}.")
         return claims
 
+    def decision_texts(self, task: Task, parsed: DirectionAnswer, ranking: list[str], choice: str | None) -> list[str]:
+        """The chosen direction, and the chosen direction with its trajectory label."""
+        text = {o.option_id: o.text for o in task.options}
+        if choice not in text:
+            return []
+        return [text[choice], f"{text[choice]} is {parsed.trajectory}"]
+
     def answer_lines(self, task: Task, parsed: DirectionAnswer, ranking: list[str], choice: str | None) -> list[str]:
         options = {o.option_id: o.text for o in task.options}
         lines = [f"**Choice:** {choice} — {options.get(choice, '')}", f"**Trajectory:** {parsed.trajectory}", ""]

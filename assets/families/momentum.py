@@ -12,7 +12,6 @@ import numpy as np
 from assets.gold.measure import (
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
-    NEIGHBOUR_RATIO,
     RECENT_MONTHS,
     ZERO_PRIOR_SMOOTHING,
     Candidate,
@@ -89,9 +88,9 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         return [ctx.future[i].title for i in order[:k]]
 
     slots.add(primary_slot, [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])], top_titles(top))
-    slots.add("trajectory", [f"{name[top]} is {st['traj']}", f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
-    if second and stats[second]["m"] >= NEIGHBOUR_RATIO * st["m"]:
-        slots.add("neighbour", [text[second], name[second]], top_titles(second))
+    # no slot for the runner-up: naming it would reward hedging over commitment
+    slots.add("trajectory", [f"{name[top]} is {st['traj']}",
+                             f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
 
     # claims bank
     for oid in ranking:

@@ -77,7 +77,6 @@ CLUSTER_PAPERS = 15  # k-means k = papers / 15, clipped to [2, MAX_CLUSTERS]
 MAX_CLUSTERS = 12
 NEW_CLUSTER_MIN = 3
 NEW_NODE_QUANTILE = 0.0  # below every pre-cutoff cluster: the minimum
-NEIGHBOUR_RATIO = 0.85  # runner-up momentum within 85% of the winner's: acceptable neighbour
 MIN_FUTURE_MAPPED = 3  # fewer mapped future papers: insufficient evidence, strength 0
 FULL_SUPPORT = 20  # future papers behind the winner for full support strength
 BOTTLENECK_FULL_SUPPORT = 10

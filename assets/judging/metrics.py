@@ -320,6 +320,45 @@ def trace_linkage(
     return ok / len(cited)
 
 
+SUPPORT_OVERLAP = 0.5  # share of a decision text's content words a cited passage must contain
+TRAJECTORY_WORDS = frozenset({"accelerating", "fragmenting", "steady", "cooling"})
+
+
+def supported_share(decision: Sequence[str], passages: Sequence[str]) -> float | None:
+    """Evidence linkage that measures support (offline): the share of the answer's decision
+    texts entailed, by a documented lexical test, by at least one cited pre-cutoff passage.
+
+    A decision text is supported when some passage (title + snippet of a cited paper that
+    is admissible: in the KB and dated <= the cutoff) contains at least SUPPORT_OVERLAP of
+    its content words (stop words, template scaffolding and trajectory labels removed; a
+    hyphenated or plural form counts). No decision -> None; no admissible passage -> 0.0.
+    """
+    from core.text import SCAFFOLD_WORDS, content_tokens
+
+    texts = [t for t in decision if t and t.strip()]
+    if not texts:
+        return None
+    bags = [_stem_set(content_tokens(p)) for p in passages if p and p.strip()]
+    if not bags:
+        return 0.0
+    ok = 0
+    for text in texts:
+        words = _stem_set(w for w in content_tokens(text) if w not in SCAFFOLD_WORDS and w not in TRAJECTORY_WORDS)
+        if not words:
+            continue
+        ok += any(len(words & bag) / len(words) >= SUPPORT_OVERLAP for bag in bags)
+    return ok / len(texts)
+
+
+def _stem_set(words: Iterable[str]) -> set[str]:
+    out = set()
+    for w in words:
+        for part in w.split("-"):
+            if len(part) > 2:
+                out.add(part[:-1] if len(part) > 4 and part.endswith("s") else part)
+    return out
+
+
 def post_cutoff_citations(cited_ids: Sequence[str], kb_dates: Mapping[str, date], cutoff: date) -> list[str]:
     """Cited ids dated after `cutoff`, or with no known date (not in `kb_dates`).
 

@@ -1,32 +1,80 @@
 """Future-Target Alignment (ForeSci Appendix C.1, eqs. 6-11): how close the answer's
 decision is to what happened after the cutoff. Needs no model: reference-guided FTA embeds
-claims and gold slot variants; ranking FTA compares orderings."""
+the answer's decision and the gold slot variants; ranking FTA compares orderings.
+
+Reference-guided FTA rewards commitment (a deviation from eq. 6, docs/deviations.md):
+* it scores the answer's DECISION (`Answer.decision`: the chosen option and its
+  trajectory, the named bottleneck and opportunity), not every claim, capped at
+  MAX_DECISION texts, so listing many guesses cannot raise the best match;
+* polarity: a decision text that negates (``not``, ``decline``, ``cooling`` ...) matches
+  no slot whose variants do not negate too, so "X will not grow" never matches "X grows";
+* hedging: if the decision names k > 1 of the task's options, the score is divided by k.
+"""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 from assets.judging import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
+
+MAX_DECISION = 3
+NEGATION = re.compile(r"\b(not|no longer|never|won't|cannot|decline\w*|cool\w*|fad\w*|shrink\w*|least|fall\w*)\b",
+                      re.I)
+
+
+def decision_of(answer) -> list[str]:
+    """The texts an answer commits to (older answers without `decision`: their first claim)."""
+    texts = [t for t in answer.decision if t.strip()] or [c for c in answer.claims[:1] if c.strip()]
+    return texts[:MAX_DECISION]
+
+
+def options_named(task, texts: list[str]) -> int:
+    """How many of the task's options the decision texts name (case-insensitive substring)."""
+    low = " ".join(texts).lower()
+    return sum(1 for o in task.options if o.text.strip() and o.text.strip().lower() in low)
+
+
+def negates(text: str) -> bool:
+    return bool(NEGATION.search(text))
 
 
 class ReferenceFTA(Scorer):
     name = "fta_reference"
     title = "Future-Target Alignment (reference-guided)"
-    summary = "mean over hidden gold slots of the best cosine match among the answer's claims"
-    source = "ForeSci Appendix C.1, eqs. 6-7"
+    summary = "mean over hidden gold slots of the best cosine match among the answer's decision texts"
+    source = "ForeSci Appendix C.1, eqs. 6-7 (decision-only, polarity, hedging penalty)"
     values = ("fta",)
     labels = {"fta": "FTA"}
     answer_kinds = ("choice", "text")
 
     def score(self, ctx: ScoringContext) -> ScorerResult:
-        answer = ctx.answer
-        claims = [c for c in answer.claims if c.strip()] or ([answer.text] if answer.text.strip() else [])
+        texts = decision_of(ctx.answer)
         slots = [s for s in ctx.gold.slots if s.variants]
         if not slots:
             return ScorerResult({"fta": None}, "no gold slot with variants: FTA undefined")
-        claim_vecs = ctx.embed(claims) if claims else ctx.embed([""])[:0]
-        result = metrics.fta_reference_guided(claim_vecs, [ctx.embed(s.variants) for s in slots])
-        per_slot = ", ".join(f"{s.slot}={v:.2f}" for s, v in zip(slots, result["slot_scores"]))
-        return ScorerResult({"fta": result["score"]}, f"{len(claims)} claims vs gold slots: {per_slot}")
+        if not texts:
+            return ScorerResult({"fta": 0.0}, "the answer commits to nothing")
+        claim_vecs = ctx.embed(texts)
+        per_slot = []
+        for s in slots:
+            # polarity: a negated decision text cannot match a slot that states the positive
+            usable = [i for i, t in enumerate(texts) if not negates(t) or any(negates(v) for v in s.variants)]
+            if not usable:
+                per_slot.append(0.0)
+                continue
+            result = metrics.fta_reference_guided(np.asarray(claim_vecs)[usable], [ctx.embed(s.variants)])
+            per_slot.append(result["score"])
+        score = float(sum(per_slot) / len(per_slot))
+        k = options_named(ctx.task, texts)
+        note = ""
+        if k > 1:
+            score /= k
+            note = f"; names {k} options: divided by {k}"
+        detail = ", ".join(f"{s.slot}={v:.2f}" for s, v in zip(slots, per_slot))
+        return ScorerResult({"fta": score}, f"decision vs gold slots: {detail}{note}")
 
 
 class RankingFTA(Scorer):
