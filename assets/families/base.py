@@ -122,6 +122,27 @@ class TaskFamily(ABC):
             return ranking_violations(task, parsed.ranking)
         return []
 
+    # ---- control answers (assets/validity) ---------------------------------------------
+    def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
+        """Answer fields that state `gold` (the control every family must score >= 0.9 on).
+        Default, for option families: the gold ranking, its first option, its trajectory."""
+        ids = [o.option_id for o in task.options]
+        ranking = [r for r in gold.preferred_ranking if r in ids] + [i for i in ids if i not in gold.preferred_ranking]
+        return {"choice": ranking[0] if ranking else "", "ranking": ranking,
+                "trajectory": gold.trajectory or "steady"}
+
+    def random_answer(self, task: Task, gold: GoldTarget, rng, others: list[GoldTarget]) -> dict:
+        """A uniformly random answer of the right shape (the chance line). Default: a random
+        ordering of the options, its first option and a random trajectory label."""
+        ids = [o.option_id for o in task.options]
+        rng.shuffle(ids)
+        return {"choice": ids[0] if ids else "", "ranking": ids,
+                "trajectory": rng.choice(["accelerating", "fragmenting", "steady", "cooling"])}
+
+    def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
+        """A hedge that names every candidate (default: every option's text)."""
+        return [o.text for o in task.options]
+
     # ---- hidden gold (assets/gold) -----------------------------------------------------
     @abstractmethod
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:

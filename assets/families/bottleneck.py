@@ -108,6 +108,21 @@ class BottleneckFamily(TaskFamily):
             claims.append(f"Reducing {what} opens {parsed.opportunity.strip().rstrip('.')}.")
         return claims
 
+    def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
+        first = {s.slot: (s.variants[0] if s.variants else "") for s in gold.slots}
+        return {"bottleneck": first.get("root_bottleneck", ""), "opportunity": first.get("opportunity", ""),
+                "mechanism": first.get("mechanism", "")}
+
+    def random_answer(self, task: Task, gold: GoldTarget, rng, others: list[GoldTarget]) -> dict:
+        """A random candidate bottleneck of this task (the gold ranks them), with the
+        opportunity and mechanism another task's gold states."""
+        other = self.stated_answer(task, rng.choice(others)) if others else {}
+        return {"bottleneck": rng.choice(gold.preferred_ranking) if gold.preferred_ranking else "",
+                "opportunity": other.get("opportunity", ""), "mechanism": other.get("mechanism", "")}
+
+    def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
+        return list(gold.preferred_ranking)  # every candidate bottleneck
+
     def decision_texts(self, task: Task, parsed: BottleneckAnswer, ranking: list[str],
                        choice: str | None) -> list[str]:
         """The named root bottleneck, the opportunity and the mechanism."""

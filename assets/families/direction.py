@@ -21,7 +21,7 @@ from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import option_momentum
 from assets.gold.measure import GoldContext
-from assets.tasks.building import Draft, TaskBuilder, direction_text
+from assets.tasks.building import Draft, TaskBuilder, direction_text, short_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
 
 
@@ -80,7 +80,9 @@ class DirectionFamily(TaskFamily):
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
-        title = f"Which {dom} direction gains momentum after {cut}?"
+        names = [short_name(o.text, 32) for o in draft.options]
+        title = f"Which gains momentum after {cut}: {', '.join(names[:-1])} or {names[-1]}?" if names else (
+            f"Which {dom} direction gains momentum after {cut}?")
         question = (
             f"Between {ws} and {we}, which of these research directions in {dom} is most likely to gain "
             f"momentum, i.e. to take a larger share of new {dom} papers than it held just before {cut}? "

@@ -21,6 +21,7 @@ from assets.tasks.building import (
     TaskBuilder,
     direction_text,
     feasibility_note,
+    short_name,
 )
 from core.records import GoldTarget, Signal, Task, TaskBuild
 
@@ -109,7 +110,9 @@ class PlanningFamily(TaskFamily):
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
-        title = f"{draft.horizon_months}-month research plan in {dom} from {cut}"
+        names = [short_name(o.text, 32) for o in draft.options]
+        title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} from {cut}: "
+                 f"prioritise {', '.join(names)}")
         question = (
             f"As of {cut}, rank these options for a team of {draft.team_size} researchers planning the next "
             f"{draft.horizon_months} months ({ws} to {we}) of {dom} research, and plan the top option."

@@ -157,8 +157,9 @@ class VenueFamily(TaskFamily):
                 chosen.append(cand)
 
     def template(self, draft: Draft) -> tuple[str, str]:
-        cut, dom = draft.cutoff.isoformat(), draft.domain_title
-        title = f"Venue positioning of a {dom} project after {cut}"
+        cut = draft.cutoff.isoformat()
+        project = " ".join(draft.project.split()[:10]).rstrip(".,;:")
+        title = f"Venue positioning after {cut} of: {project}…"
         question = (
             f'Project description: "{draft.project}" '
             f"As of {cut}, for the next venue cycle, rank the venue families below by how well this "

@@ -8,7 +8,8 @@ Reference-guided FTA rewards commitment (a deviation from eq. 6, docs/deviations
   MAX_DECISION texts, so listing many guesses cannot raise the best match;
 * polarity: a decision text that negates (``not``, ``decline``, ``cooling`` ...) matches
   no slot whose variants do not negate too, so "X will not grow" never matches "X grows";
-* hedging: if the decision names k > 1 of the task's options, the score is divided by k.
+* hedging: if the decision names k > 1 candidates (the task's options, or the candidates
+  the gold ranked for a task without options), the score is divided by k.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ def decision_of(answer) -> list[str]:
     return texts[:MAX_DECISION]
 
 
-def options_named(task, texts: list[str]) -> int:
-    """How many of the task's options the decision texts name (case-insensitive substring)."""
+def candidates_named(task, gold, texts: list[str]) -> int:
+    """How many candidates the decision texts name (case-insensitive substring): the task's
+    options, or for a task without options the candidates its gold ranked (hidden)."""
     low = " ".join(texts).lower()
-    return sum(1 for o in task.options if o.text.strip() and o.text.strip().lower() in low)
+    names = [o.text for o in task.options] or list(gold.preferred_ranking)
+    return sum(1 for n in names if n.strip() and n.strip().lower() in low)
 
 
 def negates(text: str) -> bool:
@@ -68,11 +71,11 @@ class ReferenceFTA(Scorer):
             result = metrics.fta_reference_guided(np.asarray(claim_vecs)[usable], [ctx.embed(s.variants)])
             per_slot.append(result["score"])
         score = float(sum(per_slot) / len(per_slot))
-        k = options_named(ctx.task, texts)
+        k = candidates_named(ctx.task, ctx.gold, texts)
         note = ""
         if k > 1:
             score /= k
-            note = f"; names {k} options: divided by {k}"
+            note = f"; names {k} candidates: divided by {k}"
         detail = ", ".join(f"{s.slot}={v:.2f}" for s, v in zip(slots, per_slot))
         return ScorerResult({"fta": score}, f"decision vs gold slots: {detail}{note}")
 

@@ -307,6 +307,24 @@ def _round_robin(per_pool: list[list[list[Signal]]]) -> list[list[Signal]]:
 # --------------------------------------------------------------------------------------
 
 
+def shuffled_options(options: list[TaskOption], opt_signals: dict[str, Signal],
+                     seed: str) -> tuple[list[TaskOption], dict[str, Signal]]:
+    """The options in a seeded random order, relettered A, B, ...: position carries no
+    signal (candidate order would otherwise follow how they were sampled or ranked)."""
+    order = list(range(len(options)))
+    random.Random(seed).shuffle(order)
+    out = [TaskOption(option_id=OPTION_LETTERS[i], text=options[j].text) for i, j in enumerate(order)]
+    sigs = {OPTION_LETTERS[i]: opt_signals[options[j].option_id] for i, j in enumerate(order)
+            if options[j].option_id in opt_signals}
+    return out, sigs
+
+
+def short_name(option_text: str, limit: int = 40) -> str:
+    """An option's name without its keywords and example (for titles)."""
+    name = option_text.split(" (keywords")[0].split(";")[0].split(":")[0].strip()
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
+
+
 class TaskBuilder:
     """Inputs indexed once, the tasks and records built so far, and `emit` / `option_tasks`.
 
@@ -371,6 +389,7 @@ class TaskBuilder:
         """Draft, check and keep one task; False (and a failure row) when it is dropped."""
         st = self.settings
         task_id = f"{st.domain}-{st.cutoff.isoformat()}-{family.name}-{self.count(family.name) + 1:02d}"
+        options, opt_signals = shuffled_options(options, opt_signals, f"{st.seed}-{task_id}")
         title, question, trace, drafted_by = self._text(family, draft)
 
         def make(title: str, question: str) -> Task:
