@@ -77,6 +77,68 @@ def print_leaderboard(cutoff: str | None = None) -> None:
     print(df.astype(object).where(df.notna(), "–").to_string(index=False))
 
 
+def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
+    """One line per family over every domain's released tasks: best baseline vs chance vs gold answer."""
+    import statistics
+    from collections import defaultdict
+
+    from core.records import Score, TaskRating
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    fta: dict[tuple[str, str], list[float]] = defaultdict(list)
+    failing: dict[str, list[str]] = defaultdict(list)
+    for d in domains:
+        if not store.exists("validity_report", d, cutoff):
+            continue
+        released = {r.task_id for r in store.read_records("task_ranking", d, cutoff, TaskRating) if r.released}
+        for s in store.read_records("validity_controls", d, cutoff, Score) + store.read_records(
+                "judge_scores", d, cutoff, Score):
+            if s.task_id in released and s.fta is not None:
+                fta[(s.family, s.method)].append(s.fta)
+        for row in store.read_table("validity_report", d, cutoff).to_pylist():
+            if not row["passed"]:
+                failing[row["family"]].append(d)
+    lines = []
+    for fam in sorted({f for f, _ in fta}):
+        mean = {m: statistics.fmean(v) for (f, m), v in fta.items() if f == fam}
+        methods = {m: v for m, v in mean.items() if not m.startswith("control:")}
+        best = max(methods, key=methods.get) if methods else None
+        controls = [m for m in mean if m.startswith("control:") and m not in ("control:gold", "control:random")]
+        worst = max(controls, key=mean.get) if controls else None
+        lines.append(f"{fam:>10}: best baseline {best} {methods.get(best, float('nan')):.3f} | chance "
+                     f"{mean.get('control:random', float('nan')):.3f} | gold answer {mean.get('control:gold', float('nan')):.3f}"
+                     f" | highest no-judgement control {worst} {mean.get(worst, float('nan')):.3f} | "
+                     + ("thresholds met in every domain" if not failing[fam] else
+                        f"thresholds missed in {', '.join(failing[fam])} (foresci validity)"))
+    return lines
+
+
+def cmd_validity(args) -> int:
+    from assets.validity.report import summary_line
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    if not store.exists("validity_report", args.domain, args.cutoff):
+        print(f"no validity report for {args.domain} @ {args.cutoff}: materialize the partition first",
+              file=sys.stderr)
+        return 1
+    rows = store.read_table("validity_report", args.domain, args.cutoff).to_pylist()
+    if args.json:
+        print(json.dumps(rows, indent=2, default=str))
+    else:
+        for row in rows:
+            print(summary_line(row))
+            print(f"{'':>12}controls: empty {row['control_empty']}, every option {row['control_every_option']}, "
+                  f"first option {row['control_first_option']}, other gold {row['control_other_gold']}; "
+                  f"methods {row['methods']}")
+            print(f"{'':>12}released {row['tasks_released']}/{row['tasks_built']}, gold stability "
+                  f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
+                  f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
+                  f"dropped: {row['drop_reasons']}")
+    return 0 if all(r["passed"] for r in rows) else 2
+
+
 def cmd_demo(args) -> int:
     from core.registry import load_registry
 
@@ -108,6 +170,9 @@ def cmd_demo(args) -> int:
     print(f"  Dagster runs:      {os.environ['DAGSTER_HOME']} (make ui)\n")
     print(f"Leaderboard (released tasks, cutoff {args.cutoff}; Fact/Pers need a judge model):")
     print_leaderboard(args.cutoff)
+    print("\nValidity (mean FTA over released tasks; details: foresci validity --domain D --cutoff C):")
+    for line in overall_validity(args.cutoff, domains):
+        print("  " + line)
     return 0
 
 
@@ -243,6 +308,11 @@ def main(argv: list[str] | None = None) -> int:
     fams = sub.add_parser("families", help="list the registered task families")
     fams.add_argument("--format", choices=("table", "json"), default="table")
     fams.set_defaults(func=cmd_families)
+    val = sub.add_parser("validity", help="the validity report of one release partition (exit 2 if a threshold is missed)")
+    val.add_argument("--domain", required=True)
+    val.add_argument("--cutoff", required=True)
+    val.add_argument("--json", action="store_true")
+    val.set_defaults(func=cmd_validity)
     agents = sub.add_parser("agents", help="list the registered agents (research methods) and configured BYO agents")
     agents.add_argument("--format", choices=("table", "json"), default="table")
     agents.set_defaults(func=cmd_agents)

@@ -23,6 +23,7 @@ from assets.ranking.definitions import task_ranking
 from assets.release.definitions import release_package
 from assets.tasks.definitions import tasks
 from assets.taxonomy.definitions import taxonomy
+from assets.validity.definitions import validity_report, validity_thresholds
 from core.registry import load_registry
 from core.visibility import AGENT_VISIBLE, visibility_of
 from pipelines.prospective import (
@@ -35,9 +36,9 @@ from pipelines.resources import default_resources
 
 ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
-    tasks, gold_targets, task_ranking, agent_answers, judge_scores, release_package, leaderboard,
+    tasks, gold_targets, task_ranking, agent_answers, judge_scores, validity_report, release_package, leaderboard,
 ]
-ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS])
+ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS]) + [validity_thresholds]
 
 # Derived from core/visibility.py, where visibility is declared once.
 AGENT_VISIBLE_ASSETS = sorted(a.key.to_user_string() for a in ALL_ASSETS if a.key.to_user_string() in AGENT_VISIBLE)

@@ -57,6 +57,7 @@ class TaskFamily(ABC):
     answer_schema: ClassVar[type[BaseModel]]  # the structured answer every method fills (App. D contract)
     answer_fields: ClassVar[str]  # the structured answer's fields, as told to a model
     offline_reading: ClassVar[OfflineReading] = "none"
+    fixed_options: ClassVar[bool] = False  # every task offers the same option menu (e.g. venue families)
     review_stages: ClassVar[tuple[Stage, ...]] = GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
     # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
     vocabulary: ClassVar[str] = ""

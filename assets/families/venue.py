@@ -95,6 +95,7 @@ class VenueFamily(TaskFamily):
     answer_fields = ("Fields: ranking (ALL option_ids, best-fitting venue family first), framing, reviewer_risks, "
                      "evidence_upgrades, claims, cited_ids.")
     offline_reading = "option_fit"
+    fixed_options = True  # the five venue families; the project is what differs
     review_stages = (
         ("problem", "what the contribution is (type, community, evidence it rests on)",
          ("clarity", "accuracy of characterisation", "grounding in the evidence", "specificity")),

@@ -11,6 +11,7 @@ from assets.gold.leakage import assert_clean, future_only_terms
 from assets.gold.logic import build_gold
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
+from assets.validity.config import Thresholds
 from core.records import (
     GoldTarget,
     ScreenedPaper,
@@ -62,7 +63,8 @@ def gold_targets(
     signals = store.read_records("research_signals", d, c, Signal)
     nodes = store.read_records("taxonomy", d, c, TaxonomyNode)
     golds = build_gold(public_tasks, builds, signals, nodes, public_papers, future, embed,
-                       cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer)
+                       cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer,
+                       stability_resamples=Thresholds.load().bootstrap_resamples)
     internal_ids = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in public_papers], [p.title for p in future],
                               allowed=template_vocabulary())

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import numpy as np
+
 from assets.families import get_family
 from assets.gold.measure import Claims, GoldContext, VenueScorer, insufficient
 from core.records import (
@@ -35,6 +37,8 @@ def build_gold(
     window_end: date,
     venue_scorer: VenueScorer | None = None,
     prior_from: str = "recomputed",
+    stability_resamples: int = 0,
+    seed: int = 0,
 ) -> list[GoldTarget]:
     """One hidden `GoldTarget` per task, in task order.
 
@@ -42,6 +46,9 @@ def build_gold(
     evidence stage's `venue_similarity` bound to its venue lists and date); without it the
     families are ranked by similarity to their profiles' top terms and example titles.
     `prior_from` ("recomputed" or "signal") is where option momentum takes its pre-cutoff share.
+    `stability_resamples` > 0: each gold with evidence is recomputed on that many bootstrap
+    resamples of the window's papers, and `numbers["stability_top1"]` records how often its
+    first-ranked object stays first.
     """
     ctx = GoldContext(nodes, public_papers, future_papers, embed, cutoff, window_end,
                       venue_scorer=venue_scorer, prior_from=prior_from)
@@ -55,4 +62,19 @@ def build_gold(
             out.append(insufficient(task, Claims(task.task_id), "no construction record", {}, []))
         else:
             out.append(family.gold(ctx, task, build, by_id))
+    if stability_resamples > 0:
+        add_stability(out, tasks, build_of, by_id, ctx, stability_resamples, seed)
     return out
+
+
+def add_stability(golds: list[GoldTarget], tasks: list[Task], build_of: dict[str, TaskBuild],
+                  signals: dict[str, Signal], ctx: GoldContext, resamples: int, seed: int) -> None:
+    """Top-1 agreement of each gold with its recomputation on bootstrap resamples of the window."""
+    contexts = [ctx.resampled(np.random.default_rng([seed, r])) for r in range(resamples)]
+    for task, gold in zip(tasks, golds):
+        if gold.strength <= 0 or not gold.preferred_ranking or task.task_id not in build_of:
+            continue
+        family = get_family(task.family)
+        same = sum(family.gold(c, task, build_of[task.task_id], signals).preferred_ranking[:1]
+                   == gold.preferred_ranking[:1] for c in contexts)
+        gold.numbers["stability_top1"] = round(same / resamples, 4)

@@ -46,6 +46,7 @@ Slot variants taken from future papers are flagged in `numbers` as
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 from collections import Counter
@@ -192,6 +193,17 @@ class GoldContext:
 
     def embed_centred(self, texts: list[str]) -> np.ndarray:
         return self.centre(self.embed(texts))
+
+    def resampled(self, rng: np.random.Generator) -> GoldContext:
+        """The same context with the window's papers resampled with replacement (bootstrap):
+        how much a gold depends on which papers happened to appear."""
+        idx = rng.integers(0, len(self.future), len(self.future)) if self.future else np.zeros(0, int)
+        other = copy.copy(self)
+        other.future = [self.future[i] for i in idx]
+        other.fut_vecs = self.fut_vecs[idx]
+        other.fut_df = document_frequency([p.title + " " + p.abstract for p in other.future])
+        other._drift = None
+        return other
 
     def coverage_drift(self, signals: dict[str, Signal]) -> float:
         """How much less of the window than of the recent months the candidate set covers at all.

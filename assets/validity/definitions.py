@@ -1,0 +1,70 @@
+"""Validity report asset: controls, gold stability, claim bank and duplicates per family,
+checked against `assets/validity/thresholds.yaml`; an asset check fails the release when
+a threshold is missed."""
+
+
+import dagster as dg
+import pyarrow as pa
+
+from assets.judging.scoring import score_answers
+from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.stage import current_partition, md_table
+from assets.validity.config import Thresholds
+from assets.validity.controls import control_answers
+from assets.validity.report import summary_line, validity_rows
+from core.records import Failure, GoldTarget, Score, Task, TaskRating
+from resources.embeddings import EmbeddingResource
+from resources.storage import StorageResource
+
+
+@dg.asset(
+    partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+    group_name="evaluation",
+    kinds={"parquet", "python"},
+    deps=["tasks", "task_ranking", "gold_targets", "judge_scores"],
+)
+def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
+                    embeddings: EmbeddingResource) -> dg.MaterializeResult:
+    """One row per family of the released tasks: the control answers' scores (stated gold,
+    the random line, empty, every option, first option, another task's gold) next to each
+    method's, gold top-1 stability, claim-bank verification, measure agreement, duplicates,
+    tasks dropped and why, and every threshold it misses. Side table `validity_controls`:
+    the controls' scores per task. Query: `SELECT * FROM validity_report`; CLI:
+    `foresci validity`."""
+    part = current_partition(context)
+    store = storage.store()
+    d, c = part.domain, part.cutoff_key
+    th = Thresholds.load()
+    tasks = store.read_records("tasks", d, c, Task)
+    failures = store.read_records("tasks_failures", d, c, Failure) if store.exists("tasks_failures", d, c) else []
+    ratings = store.read_records("task_ranking", d, c, TaskRating)
+    golds = store.read_records("gold_targets", d, c, GoldTarget)
+    scores = store.read_records("judge_scores", d, c, Score)
+    released = {r.task_id for r in ratings if r.released}
+    shown = [t for t in tasks if t.task_id in released]
+    controls = control_answers(shown, golds, draws=th.random_draws)
+    control_scores, _ = score_answers(controls, shown, golds, embeddings.embedder().encode, {}, cutoff=part.cutoff)
+    rows = validity_rows(tasks, ratings, golds, failures, scores, control_scores, th)
+    store.write_records("validity_controls", d, c, control_scores, Score)
+    path = store.write_table("validity_report", d, c, pa.Table.from_pylist(rows) if rows else pa.table({}))
+    for row in rows:
+        context.log.info(summary_line(row))
+    return dg.MaterializeResult(metadata={
+        "families": len(rows), "passed": sum(r["passed"] for r in rows),
+        "summary": dg.MetadataValue.md("\n\n".join(summary_line(r) for r in rows)),
+        "report": md_table(rows, ["family", "tasks_released", "control_gold", "control_random", "control_empty",
+                                  "control_every_option", "control_first_option", "control_other_gold",
+                                  "best_method", "best_method_fta", "gold_stability", "claim_bank_verified",
+                                  "passed"], limit=20),
+        "thresholds": dg.MetadataValue.json(th.__dict__), "path": dg.MetadataValue.path(path),
+    })
+
+
+@dg.asset_check(asset="validity_report", name="validity_thresholds", partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+                description="every family of the release meets every threshold of assets/validity/thresholds.yaml")
+def validity_thresholds(context: dg.AssetCheckExecutionContext, storage: StorageResource) -> dg.AssetCheckResult:
+    part = current_partition(context)
+    rows = storage.store().read_table("validity_report", part.domain, part.cutoff_key).to_pylist()
+    problems = {r["family"]: r["problems"] for r in rows if not r["passed"]}
+    return dg.AssetCheckResult(passed=bool(rows) and not problems,
+                               metadata={"families": len(rows), "problems": dg.MetadataValue.json(problems)})

@@ -1,0 +1,124 @@
+"""The validity report of a release: does each family's score mean what its task says?
+
+Per family, over the released tasks (plain functions, no Dagster):
+
+* tasks built, released and dropped, with the reasons (curation drops, gold without
+  evidence, gold that does not hold up);
+* the scores (mean FTA) of the control answers (`controls.py`): the stated gold (must
+  be >= gold_min), the random line, and the controls that carry no judgement (must stay
+  <= random + control_margin), next to each method's mean;
+* gold top-1 stability under bootstrap resampling of the window's papers, the share of
+  the claim bank a recomputing validator confirms, agreement of independent gold
+  measures where a family has two, duplicate titles / option sets / golds;
+* `passed` and `problems`: every threshold of `thresholds.yaml` checked.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter, defaultdict
+
+from assets.families.registry import get_family
+from assets.validity.config import Thresholds
+from assets.validity.controls import NO_JUDGEMENT
+from core.records import Failure, GoldTarget, Score, Task, TaskRating
+
+
+def _mean(xs) -> float | None:
+    xs = [x for x in xs if x is not None]
+    return round(statistics.fmean(xs), 4) if xs else None
+
+
+def duplicates(tasks: list[Task], golds: dict[str, GoldTarget]) -> dict[str, int]:
+    """Released tasks of one family that repeat another's title, option set or gold."""
+    fixed_menu = bool(tasks) and get_family(tasks[0].family).fixed_options
+    titles = Counter(t.title.strip().lower() for t in tasks)
+    options = Counter(frozenset(o.text for o in t.options) for t in tasks if t.options and not fixed_menu)
+    gold_sig = Counter(json.dumps([g.preferred_ranking, sorted(c.text for c in g.claims)])
+                       for t in tasks if (g := golds.get(t.task_id)))
+    extra = lambda c: sum(n - 1 for n in c.values() if n > 1)  # noqa: E731 - one line
+    return {"duplicate_titles": extra(titles), "duplicate_option_sets": extra(options), "duplicate_golds": extra(gold_sig)}
+
+
+def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], task_failures: list[Failure],
+                  scores: list[Score], control_scores: list[Score], th: Thresholds) -> list[dict]:
+    """One row per family (see the module docstring)."""
+    released = {r.task_id for r in ratings if r.released}
+    rating_of = {r.task_id: r for r in ratings}
+    gold_of = {g.task_id: g for g in golds}
+    fams = list(dict.fromkeys(t.family for t in tasks))
+    rows = []
+    for fam in fams:
+        built = [t for t in tasks if t.family == fam]
+        rel = [t for t in built if t.task_id in released]
+        rel_ids = {t.task_id for t in rel}
+        reasons = Counter()
+        for f in task_failures:
+            if f"-{fam}-" in f.item_id:
+                reasons[f.reason.split(":")[0] + ": " + f.reason.split(":", 1)[-1].strip()[:60]] += 1
+        for t in built:
+            if t.task_id not in released and t.task_id in rating_of:
+                reasons[rating_of[t.task_id].note or "not released"] += 1
+        by_method: dict[str, list[float]] = defaultdict(list)
+        for s in control_scores + scores:
+            if s.task_id in rel_ids and s.fta is not None:
+                by_method[s.method].append(s.fta)
+        means = {m: _mean(v) for m, v in sorted(by_method.items())}
+        methods = {m: v for m, v in means.items() if not m.startswith("control:")}
+        link = defaultdict(list)
+        for s in scores:
+            if s.task_id in rel_ids and s.trace_linkage is not None:
+                link[s.method].append(s.trace_linkage)
+        rel_golds = [gold_of[t.task_id] for t in rel if t.task_id in gold_of]
+        stability = _mean([g.numbers.get("stability_top1") for g in rel_golds])
+        verified = [g.numbers.get("claims_verified") for g in rel_golds]
+        claim_rate = (round(sum(v for v in verified if v is not None) / sum(len(g.claims) for g in rel_golds), 4)
+                      if rel_golds and all(v is not None for v in verified) and any(g.claims for g in rel_golds)
+                      else None)
+        agreement = _mean([g.numbers.get("measures_agree") for g in rel_golds])
+        row = {"family": fam, "tasks_built": len(built), "tasks_released": len(rel),
+               "tasks_dropped": len(built) - len(rel) + sum(reasons[k] for k in reasons if k.startswith("curation")
+                                                           or k.startswith("draft")),
+               "drop_reasons": json.dumps(dict(reasons.most_common()), ensure_ascii=False),
+               **{k.replace("control:", "control_"): means.get(k) for k in (
+                   "control:gold", "control:random", *NO_JUDGEMENT)},
+               "methods": json.dumps(methods), "trace_linkage": json.dumps({m: _mean(v) for m, v in link.items()}),
+               "best_method": max(methods, key=lambda m: methods[m] or -1) if methods else None,
+               "gold_stability": stability, "claim_bank_verified": claim_rate, "measure_agreement": agreement,
+               **duplicates(rel, gold_of)}
+        row["best_method_fta"] = methods.get(row["best_method"]) if row["best_method"] else None
+        row["problems"] = "; ".join(problems(row, th))
+        row["passed"] = not row["problems"]
+        rows.append(row)
+    return rows
+
+
+def problems(row: dict, th: Thresholds) -> list[str]:
+    """Every threshold a family row misses, in words."""
+    out = []
+    if not row["tasks_released"]:
+        return ["no released task"]
+    gold, rnd = row["control_gold"], row["control_random"]
+    if gold is None or gold < th.gold_min:
+        out.append(f"gold answer scores {gold} < {th.gold_min}")
+    for k in NO_JUDGEMENT:
+        v = row[k.replace("control:", "control_")]
+        if v is not None and rnd is not None and v > rnd + th.control_margin:
+            out.append(f"{k} {v} > random {rnd} + {th.control_margin}")
+    if row["gold_stability"] is None or row["gold_stability"] < th.gold_stability_min:
+        out.append(f"gold top-1 stability {row['gold_stability']} < {th.gold_stability_min}")
+    if row["claim_bank_verified"] is None or row["claim_bank_verified"] < th.claim_bank_verified_min:
+        out.append(f"claim bank verified {row['claim_bank_verified']} < {th.claim_bank_verified_min}")
+    dup = row["duplicate_titles"] + row["duplicate_option_sets"] + row["duplicate_golds"]
+    if dup > th.duplicates_max:
+        out.append(f"{dup} duplicates > {th.duplicates_max}")
+    return out
+
+
+def summary_line(row: dict) -> str:
+    """One line per family for the demo: best baseline vs chance vs gold answer."""
+    fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
+    return (f"{row['family']:>10}: best baseline {row['best_method'] or '–'} {fmt(row['best_method_fta'])} | "
+            f"chance {fmt(row['control_random'])} | gold answer {fmt(row['control_gold'])} | "
+            f"{'PASS' if row['passed'] else 'FAIL: ' + row['problems']}")
