@@ -211,12 +211,23 @@ class GoldSlot(BaseModel):
     variants: list[str]
 
 
+class ClaimBasis(BaseModel):
+    """How a gold claim was computed, so a validator can recompute it from the warehouse
+    (`assets/validity/claims.py` names the checks)."""
+
+    check: str  # e.g. "signal_papers", "window_share", "ranked_first", "quote"
+    paper_ids: list[str] = Field(default_factory=list)  # full arXiv ids the claim rests on
+    values: dict[str, float | str] = Field(default_factory=dict)  # what the text states
+    params: dict[str, float | str] = Field(default_factory=dict)  # what the check needs
+
+
 class GoldClaim(BaseModel):
     claim_id: str
     text: str
     type: Literal["historical", "future-realisation", "statistical", "taxonomy", "venue"]
     time_scope: str
     importance: float = 1.0
+    basis: ClaimBasis | None = None  # None: not recomputable, counts as unverified
 
 
 class GoldTarget(BaseModel):

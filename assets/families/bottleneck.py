@@ -24,7 +24,6 @@ from assets.gold.measure import (
     assign,
     insufficient,
     method_sentence,
-    new_subdirections,
     pct,
     top_terms,
 )
@@ -39,7 +38,7 @@ from assets.tasks.building import (
     support_papers,
 )
 from core.clustering import unit
-from core.records import GoldTarget, Signal, Task, TaskBuild
+from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
 LIMITATION_QUERY = "limitations challenges bottleneck"
 
@@ -244,16 +243,22 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     slots.add("opportunity", [], [p.title for p in top_papers] + ([" / ".join(terms)] if terms else []))
     mechanisms = [m for p in top_papers if (m := method_sentence(p.abstract))]
     slots.add("mechanism", [], mechanisms[:2])
-    claims.add(f"Before {task.cutoff}, {int(b.stats.get('recurrence', len(b.paper_ids)))} papers reported the limitation "
-               f"'{b.title}' in {sub}.", "historical", "pre-cutoff", 0.4)
+    addressing_ids = [ctx.future[i].arxiv_id for i in addressing]
+    claims.add(f"Before {task.cutoff}, {len(b.paper_ids)} papers reported the limitation '{b.title}' in {sub}.",
+               "historical", "pre-cutoff", 0.4,
+               ClaimBasis(check="signal_papers", values={"n": len(b.paper_ids)}, params={"signal_id": b.signal_id}))
     claims.add(f"Between {task.window_start} and {task.window_end}, the most-addressed bottleneck in {sub} was '{b.title}', targeted by "
-               f"{int(counts[root])} new papers.", "future-realisation", scope, 1.0)
+               f"{int(counts[root])} new papers.", "future-realisation", scope, 1.0,
+               ClaimBasis(check="ranked_first", paper_ids=addressing_ids, values={"n": int(counts[root])},
+                          params={"object": b.title}))
     claims.add(f"{int(counts[root])} of {len(rows)} new papers in {sub} ({pct(counts[root] / len(rows))}) address "
-               f"'{b.title}'.", "statistical", scope, 0.6)
+               f"'{b.title}'.", "statistical", scope, 0.6,
+               ClaimBasis(check="window_share", paper_ids=addressing_ids,
+                          values={"n": int(counts[root]), "total": len(rows)}, params={"population": "subdirection"}))
     if terms:
-        claims.add(f"Reducing '{b.title}' opened work on {', '.join(terms)}.", "future-realisation", scope, 0.8)
-    for terms_new in new_subdirections(ctx, cand, rows)[:2]:
-        claims.add(f"New subdirection '{' / '.join(terms_new)}' emerged under {sub}.", "taxonomy", scope, 0.5)
+        claims.add(f"Reducing '{b.title}' opened work on {', '.join(terms)}.", "future-realisation", scope, 0.8,
+                   ClaimBasis(check="terms_in_papers", paper_ids=[p.arxiv_id for p in top_papers],
+                              values={"terms": " | ".join(terms)}))
     c1 = int(counts[root])
     c2 = int(counts[order[1]]) if len(order) > 1 else 0
     margin = (c1 - c2) / c1 if c1 else 0.0

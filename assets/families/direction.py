@@ -111,7 +111,8 @@ class DirectionFamily(TaskFamily):
         text = {o.option_id: o.text for o in task.options}
         if choice not in text:
             return []
-        return [text[choice], f"{text[choice]} is {parsed.trajectory}"]
+        name = text[choice].split(" (keywords")[0].split(";")[0].strip()
+        return [text[choice], f"{name} is {parsed.trajectory}"]
 
     def answer_lines(self, task: Task, parsed: DirectionAnswer, ranking: list[str], choice: str | None) -> list[str]:
         options = {o.option_id: o.text for o in task.options}

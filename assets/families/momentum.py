@@ -25,7 +25,7 @@ from assets.gold.measure import (
     trajectory_of,
 )
 from assets.tasks.building import direction_name
-from core.records import TRAJECTORIES, GoldTarget, Signal, Task, TaskBuild
+from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
 
 def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal],
@@ -50,6 +50,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         rows[o.option_id] = fr
         f_share = len(fr) / n_future if n_future else 0.0
         prior_count = int((rec_assign == j).sum())
+        prior_ids = [ctx.public[ctx.recent_idx[i]].arxiv_id for i in np.where(rec_assign == j)[0]]
         if prior_from == "signal" or n_recent == 0:
             p_share = float(c.signal.stats.get("share_recent", 0.0))
         else:
@@ -61,7 +62,8 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         coh_f = float((ctx.fut_vecs[fr] @ c.centroid).mean()) if len(fr) and c.centroid is not None else c.cohesion_pre
         new = new_subdirections(ctx, c, fr)
         traj = trajectory_of(momentum, len(new), c.cohesion_pre - coh_f)
-        stats[o.option_id] = dict(m=momentum, f=f_share, p=p_share, n=len(fr), new=new, traj=traj)
+        stats[o.option_id] = dict(m=momentum, f=f_share, p=p_share, n=len(fr), new=new, traj=traj,
+                                  prior_ids=prior_ids, future_ids=[ctx.future[i].arxiv_id for i in fr])
         oid = o.option_id
         numbers.update({f"momentum:{oid}": round(momentum, 5), f"momentum_raw:{oid}": round(raw_momentum, 5), f"future_share:{oid}": round(f_share, 6),
                         f"prior_share:{oid}": round(p_share, 6), f"future_count:{oid}": float(len(fr)),
@@ -92,27 +94,29 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     slots.add("trajectory", [f"{name[top]} is {st['traj']}",
                              f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
 
-    # claims bank
+    # claims bank: every claim carries the basis a validator recomputes (assets/validity/claims.py)
     for oid in ranking:
         sig = signals[build.option_signal_ids[oid]]
         claims.add(f"Before {task.cutoff}, {name[oid]} had {len(sig.paper_ids)} papers in the domain.",
-                   "historical", "pre-cutoff", 0.3)
-    claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {name[top]} held {pct(st['p'])} of new papers in the domain.",
-               "historical", "pre-cutoff", 0.4)
+                   "historical", "pre-cutoff", 0.3,
+                   ClaimBasis(check="signal_papers", values={"n": len(sig.paper_ids)}, params={"signal_id": sig.signal_id}))
+    n_prior = len(st["prior_ids"])
+    claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {n_prior} of {n_recent} new papers in the domain "
+               f"({pct(n_prior / n_recent if n_recent else 0.0)}) were on {name[top]}.", "historical", "pre-cutoff", 0.4,
+               ClaimBasis(check="recent_share", paper_ids=st["prior_ids"], values={"n": n_prior, "total": n_recent}))
     claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} gained the largest volume-normalised share among the options "
-               f"(momentum {st['m']:.2f}).", "future-realisation", scope, 1.0)
-    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8)
-    verb = "rose" if st["f"] >= st["p"] else "fell"
-    claims.add(f"{name[top]}'s share of the domain's papers {verb} from {pct(st['p'])} to {pct(st['f'])} "
-               f"({st['n']} papers in the window).", "statistical", scope, 0.6)
+               f"(momentum {st['m']:.2f}).", "future-realisation", scope, 1.0,
+               ClaimBasis(check="ranked_first", values={"momentum": round(st["m"], 2)}, params={"object": top}))
+    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8,
+               ClaimBasis(check="trajectory", values={"label": st["traj"]}, params={"object": top}))
+    claims.add(f"{st['n']} of the {n_future} papers of the window ({pct(st['f'])}) were on {name[top]}.",
+               "statistical", scope, 0.6,
+               ClaimBasis(check="window_share", paper_ids=st["future_ids"], values={"n": st["n"], "total": n_future}))
     last = ranking[-1]
     if last != top:
         sl = stats[last]
-        claims.add(f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}; share "
-                   f"{pct(sl['p'])} to {pct(sl['f'])}).", "statistical", scope, 0.4)
-    for oid in ranking[:2]:
-        for terms in stats[oid]["new"][:2]:
-            claims.add(f"New subdirection '{' / '.join(terms)}' emerged under {name[oid]}.", "taxonomy", scope, 0.5)
+        claims.add(f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}).", "statistical", scope, 0.4,
+                   ClaimBasis(check="ranked_last", values={"momentum": round(sl["m"], 2)}, params={"object": last}))
     margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
     strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     numbers["margin"] = round(margin, 5)

@@ -23,7 +23,7 @@ from assets.tasks.building import (
     feasibility_note,
     short_name,
 )
-from core.records import GoldTarget, Signal, Task, TaskBuild
+from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
 
 class PlanningAnswer(BaseModel):
@@ -145,13 +145,15 @@ class PlanningFamily(TaskFamily):
         claims.items = gold.claims
         scope = f"{task.window_start} to {task.window_end}"
         top_sig = signals[build.option_signal_ids[gold.preferred_ranking[0]]]
+        top = gold.preferred_ranking[0]
         claims.add(f"{top_name} should be the top priority for a plan starting after {task.cutoff}.",
-                   "future-realisation", scope, 0.9)
+                   "future-realisation", scope, 0.9, ClaimBasis(check="ranked_first", params={"object": top}))
         feas = [s for s in signals.values() if s.kind == "feasibility" and set(s.node_ids) & set(top_sig.node_ids)]
         for f in feas[:1]:
-            for dep in f.details.get("dependencies", [])[:2]:
-                claims.add(f"A dependency of {top_name} before {task.cutoff}: {dep}.", "historical", "pre-cutoff", 0.3)
-            for risk in f.details.get("risks", [])[:2]:
-                claims.add(f"A risk of {top_name} before {task.cutoff}: {risk}.", "historical", "pre-cutoff", 0.3)
+            for field, what in (("dependencies", "dependency"), ("risks", "risk")):
+                for item in f.details.get(field, [])[:2]:
+                    claims.add(f"A {what} of {top_name} before {task.cutoff}: {item}.", "historical", "pre-cutoff", 0.3,
+                               ClaimBasis(check="signal_detail", values={"item": item},
+                                          params={"signal_id": f.signal_id, "field": field}))
         gold.claims = claims.items
         return gold

@@ -41,7 +41,15 @@ from assets.tasks.building import (
     support_papers,
 )
 from core.clustering import unit
-from core.records import EvidenceRecord, GoldTarget, Signal, Task, TaskBuild, TaskOption
+from core.records import (
+    ClaimBasis,
+    EvidenceRecord,
+    GoldTarget,
+    Signal,
+    Task,
+    TaskBuild,
+    TaskOption,
+)
 from core.text import word_set
 
 # ForeSci B.5 venue families, in the order the task builder lists them (sorted by name).
@@ -240,15 +248,23 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     top, second = ranking[0], ranking[1]
     name = {oid: venue_family(s) for oid, s in fam.items()}
     slots.add("best_venue", [name[top], next(o.text for o in task.options if o.option_id == top)])
-    claims.add(f"{name[top]} is the best fit for the project in the next venue cycle.", "venue", scope, 1.0)
-    claims.add(f"{name[second]} is the runner-up venue family for the project.", "venue", scope, 0.5)
+    claims.add(f"{name[top]} is the best fit for the project in the next venue cycle.", "venue", scope, 1.0,
+               ClaimBasis(check="ranked_first", params={"object": top}))
+    claims.add(f"{name[second]} is the runner-up venue family for the project.", "venue", scope, 0.5,
+               ClaimBasis(check="ranked_second", params={"object": second}))
     for oid in ranking:
         s = fam[oid]
-        claims.add(f"Before {task.cutoff}, the {name[oid]} venue lists held {int(s.stats.get('n_papers', 0))} papers, "
-                   f"{pct(s.stats.get('domain_share', 0.0))} of them in this domain.", "historical", "pre-cutoff", 0.2)
+        if "n_papers" not in s.stats or "share_close" not in s.stats:
+            continue  # no profile numbers: no claim (the bank holds only what recomputes)
+        claims.add(f"Before {task.cutoff}, the {name[oid]} venue lists held {int(s.stats['n_papers'])} papers, "
+                   f"{pct(s.stats['share_close'])} of them close to this domain.", "historical", "pre-cutoff", 0.2,
+                   ClaimBasis(check="signal_stats", values={"n_papers": int(s.stats["n_papers"]),
+                                                            "share_close": round(100 * s.stats["share_close"], 1)},
+                              params={"signal_id": s.signal_id}))
     if near:
         claims.add(f"Between {task.window_start} and {task.window_end}, {len(near)} closely related papers appeared; their content fits {name[top]} best.",
-                   "future-realisation", scope, 0.7)
+                   "future-realisation", scope, 0.7,
+                   ClaimBasis(check="window_count", paper_ids=future_ids, values={"n": len(near)}, params={"object": top}))
     margin = min(1.0, max(0.0, (scores[top] - scores[second]) / VENUE_FULL_MARGIN))
     strength = (0.5 + 0.5 * min(1.0, len(near) / VENUE_NEIGHBOURS)) * margin
     numbers.update({"margin": round(margin, 5), **slots.flags})

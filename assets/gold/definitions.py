@@ -11,6 +11,7 @@ from assets.gold.leakage import assert_clean, future_only_terms
 from assets.gold.logic import build_gold
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
+from assets.validity.claims import ClaimContext, verify_golds
 from assets.validity.config import Thresholds
 from core.records import (
     GoldTarget,
@@ -65,6 +66,9 @@ def gold_targets(
     golds = build_gold(public_tasks, builds, signals, nodes, public_papers, future, embed,
                        cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer,
                        stability_resamples=Thresholds.load().bootstrap_resamples)
+    claim_problems = verify_golds(golds, ClaimContext(public_papers, future, signals, part.cutoff))
+    for problem in claim_problems[:20]:
+        context.log.warning(f"claim not verified: {problem}")
     internal_ids = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in public_papers], [p.title for p in future],
                               allowed=template_vocabulary())
@@ -75,5 +79,7 @@ def gold_targets(
         "rows": len(golds), "future_papers": len(future),
         "trajectories": dg.MetadataValue.json(dict(Counter(g.trajectory for g in golds if g.trajectory))),
         "validated": sum(g.strength > 0 for g in golds), "claims": sum(len(g.claims) for g in golds),
+        "claims_verified": int(sum(g.numbers.get("claims_verified", 0) for g in golds)),
+        "claim_problems": dg.MetadataValue.json(claim_problems[:50]),
         "leakage_check": "passed", "future_only_terms": len(novel), "path": dg.MetadataValue.path(path),
     })

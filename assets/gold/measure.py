@@ -59,6 +59,7 @@ from assets.gold.leakage import FUTURE_VARIANT_KEY
 from core.clustering import spherical_kmeans, unit
 from core.papers import add_months
 from core.records import (
+    ClaimBasis,
     GoldClaim,
     GoldSlot,
     GoldTarget,
@@ -129,9 +130,10 @@ class Claims:
     def __init__(self, task_id: str):
         self.task_id, self.items = task_id, []
 
-    def add(self, text: str, type_: str, scope: str, importance: float) -> None:
+    def add(self, text: str, type_: str, scope: str, importance: float, basis: ClaimBasis | None = None) -> None:
         self.items.append(GoldClaim(claim_id=f"{self.task_id}-c{len(self.items) + 1:02d}", text=text, type=type_,
-                                    time_scope=scope, importance=round(float(min(1.0, max(0.0, importance))), 3)))
+                                    time_scope=scope, importance=round(float(min(1.0, max(0.0, importance))), 3),
+                                    basis=basis))
 
 
 class Slots:
