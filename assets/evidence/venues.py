@@ -71,7 +71,20 @@ VENUE_LISTS: tuple[VenueList, ...] = (
     VenueList("cvpr2024.paperlists.jsonl.gz", "CVPR", 2024, "CVPR/ICCV/ECCV", date(2024, 2, 26), "title", "status", "accepted"),
     VenueList("cvpr2025.paperlists.jsonl.gz", "CVPR", 2025, "CVPR/ICCV/ECCV", date(2025, 2, 26), "title", "status", "accepted"),
     VenueList("emnlp2024.taxoadapt.jsonl.gz", "EMNLP", 2024, "ACL/EMNLP/NAACL", date(2024, 9, 20), "Title", None, "accepted"),
+    VenueList("naacl2024.paperlists.jsonl.gz", "NAACL", 2024, "ACL/EMNLP/NAACL", date(2024, 3, 14), "title", "status", "accepted"),
+    VenueList("acl2024.doragd_confsummary.jsonl.gz", "ACL", 2024, "ACL/EMNLP/NAACL", date(2024, 5, 15), "链接", None, "accepted"),
+    VenueList("acl2025.doragd_confsummary.jsonl.gz", "ACL", 2025, "ACL/EMNLP/NAACL", date(2025, 5, 15), "链接", None, "accepted"),
+    VenueList("iccv2023.paperlists.jsonl.gz", "ICCV", 2023, "CVPR/ICCV/ECCV", date(2023, 7, 14), "title", "status", "accepted"),
+    VenueList("eccv2024.paperlists.jsonl.gz", "ECCV", 2024, "CVPR/ICCV/ECCV", date(2024, 7, 1), "title", "status", "accepted"),
+    VenueList("iccv2025.paperlists.jsonl.gz", "ICCV", 2025, "CVPR/ICCV/ECCV", date(2025, 6, 25), "title", "status", "accepted"),
+    VenueList("aaai2022.paperlists.jsonl.gz", "AAAI", 2022, "AAAI/IJCAI", date(2021, 12, 1), "title", "status", "accepted"),
+    VenueList("ijcai2024.paperlists.jsonl.gz", "IJCAI", 2024, "AAAI/IJCAI", date(2024, 4, 16), "title", "status", "accepted"),
+    VenueList("kdd2024.paperlists.jsonl.gz", "KDD", 2024, "SIGIR/KDD", date(2024, 5, 16), "title", None, "accepted"),
+    VenueList("sigir2024.doragd_confsummary.jsonl.gz", "SIGIR", 2024, "SIGIR/KDD", date(2024, 3, 25), "链接", None, "accepted"),
+    VenueList("sigir2025.doragd_confsummary.jsonl.gz", "SIGIR", 2025, "SIGIR/KDD", date(2025, 4, 4), "链接", None, "accepted"),
 )
+# dblp-crawl lists (`*.doragd_confsummary`) hold the title as a Markdown link "[title](url)".
+_MD_LINK = re.compile(r"^\[(.*)\]\((\S+)\)$")
 
 # Title cue words of contribution style; anything else counts as "method".
 STYLE_CUES: dict[str, tuple[str, ...]] = {
@@ -117,7 +130,10 @@ def _load_cached(folder: str, include_submissions: bool) -> tuple[VenuePaper, ..
                 except json.JSONDecodeError:
                     continue
                 title = " ".join(str(raw.get(spec.title_field) or "").split())
-                if not title:
+                link = _MD_LINK.match(title)
+                if link:
+                    title = link.group(1).strip()
+                if not title or title.lower() == "frontmatter":
                     continue
                 status = str(raw.get(spec.status_field) or "accepted") if spec.status_field else "accepted"
                 if spec.kind == "decision":
@@ -183,12 +199,17 @@ def _topk_mean(a: np.ndarray, b: np.ndarray, k: int, chunk: int = 2048) -> np.nd
     return out
 
 
-def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 5) -> dict[str, float]:
-    """Per family: mean over `texts` of the mean top-k cosine to its accepted titles.
+def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 5,
+                     base_texts: list[str] | None = None, seed: int = 0) -> dict[str, float]:
+    """Per family: how well `texts` fit its community, normalised for size and base rate.
 
+    Each family is represented by the SAME number of accepted titles (a seeded sample the
+    size of the smallest eligible family), so a big pool does not win by having more near
+    neighbours; the fit is the mean over `texts` of the mean top-k cosine to that sample.
+    With `base_texts` (typical papers of the domain), the same fit of the base texts is
+    subtracted: a score > 0 means closer to that community than a typical domain paper.
     Only lists with venue_date <= `cutoff` count (the gold builder passes a later date to
-    see where future papers fit). Families without any eligible list are omitted rather
-    than given a made-up score.
+    see where future papers fit); families without an eligible list are omitted.
     """
     eligible = _eligible(venue_papers, cutoff)
     if not texts or not eligible:
@@ -196,12 +217,18 @@ def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: d
     titles = sorted({v.title for v in venue_papers})  # one cache entry for every cutoff
     vecs = _embed_titles_cached(titles, embed)
     row = {t: i for i, t in enumerate(titles)}
+    pools = {fam: sorted({row[v.title] for v in eligible if v.family == fam}) for fam in FAMILIES}
+    pools = {fam: idx for fam, idx in pools.items() if idx}
+    size = min(len(idx) for idx in pools.values())
     q = embed(list(texts))
+    base = embed(list(base_texts)) if base_texts else None
     out = {}
-    for fam in FAMILIES:
-        idx = sorted({row[v.title] for v in eligible if v.family == fam})
-        if idx:
-            out[fam] = round(float(_topk_mean(q, vecs[idx], k).mean()), 6)
+    for fam, idx in pools.items():
+        sample = np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False)
+        fit = float(_topk_mean(q, vecs[np.sort(sample)], k).mean())
+        if base is not None:
+            fit -= float(_topk_mean(base, vecs[np.sort(sample)], k).mean())
+        out[fam] = round(fit, 6)
     return out
 
 

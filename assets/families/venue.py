@@ -245,6 +245,11 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     ranking = sorted(scores, key=lambda k: (-scores[k], k))
     if len(ranking) < 2:
         return insufficient(task, claims, "no venue scores for the options", numbers, future_ids)
+    if venue_scorer is not None and scores[ranking[0]] <= 0:  # fits are relative to a typical domain paper
+        gold = insufficient(task, claims, "the project fits no venue community better than a typical paper of "
+                            "the domain: no confident gold", numbers, future_ids)
+        gold.preferred_ranking = ranking
+        return gold
     top, second = ranking[0], ranking[1]
     name = {oid: venue_family(s) for oid, s in fam.items()}
     slots.add("best_venue", [name[top], next(o.text for o in task.options if o.option_id == top)])

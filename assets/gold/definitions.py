@@ -1,10 +1,12 @@
 """Gold targets asset: hidden future validation targets, computed from the future window."""
 
 
+import random
 from collections import Counter
 
 import dagster as dg
 
+from assets.corpus.logic import paper_text
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
 from assets.families import all_families
 from assets.gold.leakage import assert_clean, future_only_terms
@@ -24,6 +26,9 @@ from core.records import (
 from core.visibility import visibility_tags
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
+
+
+VENUE_BASE_PAPERS = 300  # typical domain papers behind the venue base rate
 
 
 def template_vocabulary() -> list[str]:
@@ -58,8 +63,12 @@ def gold_targets(
     embed = embeddings.embedder().encode
     venue_papers = load_venue_lists(VENUE_DIR)
 
+    # typical papers of the domain: the base rate a project's venue fit is measured against
+    usable = sorted((p for p in public_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
+    base_texts = [paper_text(p) for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
+
     def venue_scorer(texts: list[str]) -> dict[str, float]:
-        return venue_similarity(texts, venue_papers, part.window_end, embed)
+        return venue_similarity(texts, venue_papers, part.window_end, embed, base_texts=base_texts)
 
     signals = store.read_records("research_signals", d, c, Signal)
     nodes = store.read_records("taxonomy", d, c, TaxonomyNode)
