@@ -64,3 +64,10 @@ def jaccard(a: set, b: set) -> float:
 def content_tokens(text: str) -> list[str]:
     """Lower-cased word tokens of 3+ characters that are not stop words, in text order."""
     return [t for t in re.findall(r"[a-z][a-z0-9\-]+", text.lower()) if t not in STOP_WORDS and len(t) > 2]
+
+
+def title_phrases(title: str) -> set[str]:
+    """Content unigrams and bigrams of a title (stop words removed): the phrases a
+    candidate's defining phrases are drawn from and matched against."""
+    words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", title.lower()) if w not in STOP_WORDS and len(w) > 2]
+    return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])}

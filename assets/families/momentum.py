@@ -7,6 +7,8 @@ each option's volume-normalised momentum over the window (rules in
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from assets.gold.measure import (
@@ -26,6 +28,7 @@ from assets.gold.measure import (
 )
 from assets.tasks.building import direction_name
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
+from core.text import title_phrases
 
 
 def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal],
@@ -73,6 +76,12 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                         f"trajectory:{oid}": float(TRAJECTORIES.index(traj))})
     future_ids = [ctx.future[i].arxiv_id for i in np.where(fut_assign >= 0)[0]]
     ranking = sorted(stats, key=lambda k: (-stats[k]["m"], -stats[k]["n"], k))
+    # the second, independent measure: the label's defining phrases, matched in the text
+    lexical = lexical_momentum(ctx, {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in opts})
+    for oid, lm in lexical.items():
+        numbers[f"lexical_momentum:{oid}"] = round(lm, 5)
+    if ranking and lexical:
+        numbers["measures_agree"] = float(max(lexical, key=lambda k: (lexical[k], k == ranking[0])) == ranking[0])
     if len(future_ids) < MIN_FUTURE_MAPPED or not ranking:
         gold = insufficient(task, claims, f"only {len(future_ids)} future papers map to the options", numbers, future_ids)
         gold.preferred_ranking = ranking
@@ -124,3 +133,48 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
                       preferred_ranking=ranking, trajectory=st["traj"], slots=slots.slots, claims=claims.items,
                       numbers=numbers, future_paper_ids=sorted(future_ids), strength=round(float(strength), 4)), name[top]
+
+
+PHRASES_PER_CANDIDATE = 3
+PHRASE_MIN_LIFT = 3.0  # a defining phrase is at least 3x as frequent in the candidate's titles as in the domain's
+PHRASE_MIN_DOCS = 3
+
+
+def defining_phrases(signal: Signal, ctx: GoldContext) -> list[str]:
+    """The phrases that define a candidate for the lexical measure (a documented rule): the
+    title unigrams/bigrams of its pre-cutoff papers with the highest lift over all of the
+    domain's public titles (lift >= PHRASE_MIN_LIFT, in >= PHRASE_MIN_DOCS of its papers),
+    bigrams first on ties, at most PHRASES_PER_CANDIDATE."""
+    own = [ctx.public[ctx.pub_index[i]].title for i in signal.paper_ids if i in ctx.pub_index]
+    if len(own) < PHRASE_MIN_DOCS:
+        return []
+    df_own = Counter(p for t in own for p in title_phrases(t))
+    df_all = ctx.title_df
+    n_all = len(ctx.public)
+    scored = []
+    for phrase, k in df_own.items():
+        if k < PHRASE_MIN_DOCS:
+            continue
+        lift = (k / len(own)) / (df_all.get(phrase, k) / n_all)
+        if lift >= PHRASE_MIN_LIFT:
+            scored.append((-lift * (k / len(own)) ** 0.5, -phrase.count(" "), phrase))
+    return [p for _, _, p in sorted(scored)[:PHRASES_PER_CANDIDATE]]
+
+
+def lexical_momentum(ctx: GoldContext, candidates: dict[str, Signal]) -> dict[str, float]:
+    """Momentum by text match (independent of the embedding measure): a paper counts for a
+    candidate when its title contains one of the candidate's defining phrases
+    (`defining_phrases`); momentum = window share / share in the RECENT_MONTHS before the
+    cutoff (a zero prior count smoothed to 0.5 papers, as the embedding measure does)."""
+    recent = [ctx.public[i] for i in ctx.recent_idx]
+    if not ctx.future or not recent:
+        return {}
+    out = {}
+    for oid, sig in candidates.items():
+        phrases = set(defining_phrases(sig, ctx))
+        if not phrases:
+            continue
+        f = sum(bool(phrases & title_phrases(p.title)) for p in ctx.future) / len(ctx.future)
+        r = max(sum(bool(phrases & title_phrases(p.title)) for p in recent), ZERO_PRIOR_SMOOTHING) / len(recent)
+        out[oid] = f / r
+    return out

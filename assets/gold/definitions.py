@@ -27,7 +27,6 @@ from core.visibility import visibility_tags
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
 
-
 VENUE_BASE_PAPERS = 300  # typical domain papers behind the venue base rate
 
 

@@ -66,7 +66,7 @@ from core.records import (
     Signal,
     Task,
 )
-from core.text import STOP_WORDS
+from core.text import STOP_WORDS, title_phrases
 
 ASSIGN_QUANTILE = 0.25
 RECENT_MONTHS = 3
@@ -174,6 +174,7 @@ class GoldContext:
         recent_start = add_months(cutoff, -RECENT_MONTHS)
         self.recent_idx = np.array([i for i, p in enumerate(pub) if p.published > recent_start], dtype=int)
         self.fut_df = document_frequency([p.title + " " + p.abstract for p in fut])
+        self.title_df = Counter(ph for p in pub for ph in title_phrases(p.title))
         self.nodes = {n.node_id: n for n in nodes}
         self.children: dict[str, list[str]] = {}
         for n in nodes:

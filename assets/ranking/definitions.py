@@ -7,6 +7,8 @@ from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
+from assets.validity.config import Thresholds
+from assets.validity.gate import gate_reason
 from core.records import Failure, GoldTarget, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
@@ -14,7 +16,7 @@ from resources.storage import StorageResource
 
 
 class TaskRankingConfig(dg.Config):
-    top_n_per_family: int = 6  # the release keeps at most this many tasks per family (and domain)
+    top_n_per_family: int = 10  # the release keeps at most this many tasks per family (and domain)
     top_n_by_family: dict[str, int] = {}  # per-family overrides
     min_rounds: int = 10
     max_rounds: int = 200
@@ -40,8 +42,9 @@ def task_ranking(
     """Elo rating of every task within its family (initial 1200, K=32, soft outcomes from
     the judge's confidence, both presentation orders judged, disagreement = tie), run until
     the ratings are stable. The judge is the LLM when a model is configured, otherwise the
-    documented offline criteria. The top-N per family of tasks whose gold could be
-    validated (strength > 0) are released. One row per task: elo, rank, released, quality."""
+    documented offline criteria. The top-N per family of tasks whose gold passes the validity
+    gate (evidence, agreeing measures, stable top-1, verified claims; assets/validity/gate.py)
+    are released; every other task's note says why not. One row per task: elo, rank, released, quality."""
     part = current_partition(context)
     store = storage.store()
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
@@ -61,6 +64,7 @@ def task_ranking(
     ratings, correlations, rounds = rank_and_select(
         tasks, quality, make_judge, judge_name=client.model if use_llm else "offline",
         top_n_per_family=config.top_n_per_family, top_n_by_family=config.top_n_by_family, seed=config.seed,
+        gates={t.task_id: gate_reason(golds.get(t.task_id), Thresholds.load()) for t in tasks},
         min_rounds=config.min_rounds, max_rounds=config.max_rounds,
         stable_correlation=config.stable_correlation, patience=config.patience)
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)

@@ -17,12 +17,14 @@ def rank_and_select(
     judge_name: str,
     top_n_per_family: int,
     top_n_by_family: dict[str, int] | None = None,
+    gates: dict[str, str | None] | None = None,
     seed: int = 0,
     **elo_options,
 ) -> tuple[list[TaskRating], dict[str, float | None], dict[str, dict]]:
     """Elo per family until stable; the top-N tasks whose gold was validated are released.
 
     `quality[task_id]` holds `quality` and `gold_strength` (assets.ranking.judge.task_quality);
+    `gates[task_id]`, if given, is why a task's gold may not be released (assets.validity.gate);
     `make_judge(ids)` returns the judge for one family. Returns the ratings, the rank
     correlation of the last two rounds per family, and the rounds played per family.
     """
@@ -33,8 +35,11 @@ def rank_and_select(
     correlations: dict[str, float | None] = {}
     rounds: dict[str, dict] = {}
     for family, ids in sorted(by_family.items()):
-        # a task whose gold could not be validated (strength 0) is never released
-        eligible = [i for i in ids if quality[i]["gold_strength"] > 0]
+        # a task whose gold could not be validated (strength 0, or held back by the validity
+        # gate) is never released
+        why = {i: (gates or {}).get(i) or ("insufficient future evidence to validate (gold strength 0)"
+                                            if quality[i]["gold_strength"] <= 0 else None) for i in ids}
+        eligible = [i for i in ids if why[i] is None]
         result = run_elo_until_stable(ids, make_judge(ids), seed=seed, **elo_options)
         correlations[family] = result.rank_correlation_last_two
         rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}
@@ -42,9 +47,7 @@ def rank_and_select(
         n_keep = (top_n_by_family or {}).get(family, top_n_per_family)
         keep = set([i for i in order if i in eligible][:n_keep])
         for rank, task_id in enumerate(order, start=1):
-            note = "" if task_id in keep else (
-                "insufficient future evidence to validate (gold strength 0)" if task_id not in eligible
-                else f"below the top {n_keep} of its family")
+            note = "" if task_id in keep else (why[task_id] or f"below the top {n_keep} of its family")
             ratings.append(TaskRating(task_id=task_id, family=family, elo=round(result.ratings[task_id], 4),
                                       rank_in_family=rank, released=task_id in keep,
                                       quality=round(quality[task_id]["quality"], 4), note=note, judge=judge_name))

@@ -105,7 +105,7 @@ class BuildSettings:
     window_end: date
     horizon_months: int
     seed: int = 0
-    per_family_max: int = 8
+    per_family_max: int = 16
     per_family_min: int = 1
     curation: Curation = field(default_factory=Curation)
 

@@ -15,7 +15,7 @@ from resources.storage import StorageResource
 
 
 class TaskBuildConfig(dg.Config):
-    per_family_max: int = 8
+    per_family_max: int = 16
     per_family_min: int = 1
     family_max: dict[str, int] = {}  # per-family overrides, e.g. {"venue": 4}
     family_min: dict[str, int] = {}

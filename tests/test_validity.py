@@ -1,0 +1,89 @@
+"""Validity: the release gate, control answers, the commitment rules of FTA, thresholds."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+
+from assets.judging.scoring import score_answers
+from assets.validity.config import Thresholds
+from assets.validity.controls import CONTROLS, control_answers
+from assets.validity.gate import gate_reason
+from assets.validity.report import problems
+from core.records import GoldClaim, GoldSlot, GoldTarget, Task, TaskOption
+
+CUT = date(2025, 12, 31)
+OPTIONS = ["Tool use and function calling", "GUI and web navigation agents", "Memory and reflection",
+           "Multi-agent debate"]
+
+
+def embed(texts):
+    """Bag of words over a small vocabulary: identical texts are identical vectors."""
+    vocab = sorted({w for t in OPTIONS + ["accelerating steady cooling fragmenting is"] for w in t.lower().split()})
+    out = np.zeros((len(texts), len(vocab) + 1), dtype=np.float32)
+    for i, t in enumerate(texts):
+        for w in t.lower().split():
+            out[i, vocab.index(w) if w in vocab else len(vocab)] += 1
+        if not out[i].any():
+            out[i, -1] = 1
+    return out
+
+
+def task(i: int, family: str = "direction") -> Task:
+    opts = OPTIONS[i % 4:] + OPTIONS[: i % 4]  # a different order per task
+    return Task(task_id=f"t{i}", family=family, domain="d", cutoff=CUT, window_start=date(2026, 1, 1),
+                window_end=date(2026, 6, 30), horizon="6-month", title=f"t{i}",
+                question="Which direction gains momentum? rank", instructions="", answer_requirements=[],
+                options=[TaskOption(option_id="ABCD"[j], text=t) for j, t in enumerate(opts)])
+
+
+def gold(t: Task, top: str = "B") -> GoldTarget:
+    text = {o.option_id: o.text for o in t.options}
+    ranking = [top] + [o for o in "ABCD" if o != top]
+    return GoldTarget(task_id=t.task_id, family=t.family, domain="d", cutoff=CUT, preferred_ranking=ranking,
+                      trajectory="accelerating", strength=1.0,
+                      slots=[GoldSlot(slot="primary_direction", variants=[text[top]]),
+                             GoldSlot(slot="trajectory", variants=[f"{text[top]} is accelerating"])],
+                      claims=[GoldClaim(claim_id=f"{t.task_id}-c01", text="x", type="historical", time_scope="p")])
+
+
+def test_gate_holds_back_what_does_not_hold_up():
+    th = Thresholds.load()
+    g = gold(task(0))
+    assert gate_reason(g, th) is None
+    assert "strength 0" in gate_reason(g.model_copy(update={"strength": 0.0}), th)
+    assert "disagree" in gate_reason(g.model_copy(update={"numbers": {"measures_agree": 0.0}}), th)
+    assert "unstable" in gate_reason(g.model_copy(update={"numbers": {"stability_top1": 0.5}}), th)
+    assert "claim bank" in gate_reason(g.model_copy(update={"numbers": {"claims_verified": 0.0}}), th)
+
+
+def test_controls_and_the_commitment_rules_of_fta():
+    tasks = [task(i) for i in range(8)]
+    golds = [gold(t, top="ABCD"[i % 4]) for i, t in enumerate(tasks)]
+    answers = control_answers(tasks, golds, draws=10)
+    assert {a.method for a in answers} == set(CONTROLS)
+    assert sum(a.method == "control:random" for a in answers) == 10 * len(tasks)
+    every = next(a for a in answers if a.method == "control:every_option")
+    assert len(every.decision) == 4
+    scores, failures = score_answers(answers, tasks, golds, embed, {}, cutoff=CUT)
+    assert failures == []
+    mean = {m: float(np.mean([s.fta for s in scores if s.method == m])) for m in CONTROLS}
+    assert mean["control:gold"] >= 0.9  # stating the gold scores high
+    # naming every option is divided by the number named: it cannot beat one committed guess
+    assert mean["control:every_option"] < mean["control:random"]
+    every_score = next(s for s in scores if s.method == "control:every_option")
+    assert "names 3 candidates: divided by 3" in every_score.note  # capped at 3 decision texts
+
+
+def test_threshold_problems_are_named():
+    th = Thresholds.load()
+    row = {"tasks_released": 6, "control_gold": 0.8, "control_random": 0.4, "control:empty": None,
+           "control_empty": 0.5, "control_every_option": 0.3, "control_first_option": 0.41, "control_other_gold": 0.4,
+           "gold_stability": 0.7, "claim_bank_verified": 1.0, "duplicate_titles": 1, "duplicate_option_sets": 0,
+           "duplicate_golds": 0}
+    found = problems(row, th)
+    assert any("gold answer scores 0.8" in p for p in found)
+    assert any(p.startswith("control:empty 0.5 > random") for p in found)
+    assert not any("first_option" in p for p in found)  # within the margin
+    assert any("stability" in p for p in found) and any("duplicates" in p for p in found)
