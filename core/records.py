@@ -243,6 +243,9 @@ class GoldTarget(BaseModel):
     claims: list[GoldClaim] = Field(default_factory=list)
     numbers: dict[str, float] = Field(default_factory=dict)
     future_paper_ids: list[str] = Field(default_factory=list)
+    # per candidate (option id, or bottleneck title), the window papers the gold counted for
+    # it, as "arxiv_id title": what a reader checks the gold against
+    counted: dict[str, list[str]] = Field(default_factory=dict)
     strength: float = 0.0
 
 

@@ -178,7 +178,8 @@ def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
 
     # tasks: built by the shared builder from the family's hooks
     signals, records = make_task_inputs()
-    tasks, builds, failures = build_tasks(signals, records, task_settings())
+    # few tasks per family, so option sets remain for the family registered last
+    tasks, builds, failures = build_tasks(signals, records, task_settings(per_family_max=4))
     toy = [t for t in tasks if t.family == "toy_rank"]
     assert toy, failures
     assert all(t.question.startswith("Rank these LLM Agents directions") and len(t.options) >= 3 for t in toy)

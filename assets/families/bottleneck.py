@@ -264,6 +264,8 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     margin = (c1 - c2) / c1 if c1 else 0.0
     strength = min(1.0, c1 / BOTTLENECK_FULL_SUPPORT) * (0.25 + 0.75 * margin)
     numbers.update({"margin": round(margin, 5), **slots.flags})
+    counted = {bns[j].title: [f"{ctx.future[i].arxiv_id} {ctx.future[i].title[:120]}" for i in rows[nearest == j]]
+               for j in order}
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      preferred_ranking=[bns[j].title for j in order], slots=slots.slots, claims=claims.items,
+                      counted=counted, preferred_ranking=[bns[j].title for j in order], slots=slots.slots, claims=claims.items,
                       numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4))

@@ -130,7 +130,10 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     numbers["margin"] = round(margin, 5)
     numbers.update(slots.flags)
+    by_id = {p.arxiv_id: p for p in ctx.future}
+    counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in stats[oid]["future_ids"]] for oid in ranking}
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                      counted=counted,
                       preferred_ranking=ranking, trajectory=st["traj"], slots=slots.slots, claims=claims.items,
                       numbers=numbers, future_paper_ids=sorted(future_ids), strength=round(float(strength), 4)), name[top]
 

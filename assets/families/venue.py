@@ -273,8 +273,10 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     margin = min(1.0, max(0.0, (scores[top] - scores[second]) / VENUE_FULL_MARGIN))
     strength = (0.5 + 0.5 * min(1.0, len(near) / VENUE_NEIGHBOURS)) * margin
     numbers.update({"margin": round(margin, 5), **slots.flags})
+    counted = {"project's closest window papers": [f"{ctx.future[i].arxiv_id} {ctx.future[i].title[:120]}"
+                                                   for i in near]}
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      preferred_ranking=ranking, slots=slots.slots, claims=claims.items, numbers=numbers,
+                      counted=counted, preferred_ranking=ranking, slots=slots.slots, claims=claims.items, numbers=numbers,
                       future_paper_ids=future_ids, strength=round(float(strength), 4))
 
 
