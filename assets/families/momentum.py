@@ -63,7 +63,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         raw_momentum = f_share / p_share
         momentum = raw_momentum / drift
         coh_f = float((ctx.fut_vecs[fr] @ c.centroid).mean()) if len(fr) and c.centroid is not None else c.cohesion_pre
-        new = new_subdirections(ctx, c, fr)
+        new = [] if ctx.ranking_only else new_subdirections(ctx, c, fr)
         traj = trajectory_of(momentum, len(new), c.cohesion_pre - coh_f)
         stats[o.option_id] = dict(m=momentum, f=f_share, p=p_share, n=len(fr), new=new, traj=traj,
                                   prior_ids=prior_ids, future_ids=[ctx.future[i].arxiv_id for i in fr])

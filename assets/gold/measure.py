@@ -182,6 +182,7 @@ class GoldContext:
                 self.children.setdefault(n.parent_id, []).append(n.node_id)
         self._node_centroids: dict[str, np.ndarray | None] = {}
         self._drift: float | None = None
+        self.ranking_only = False
         self.reference_cos: dict[str, list[float]] = {}  # candidate signal id -> pre-cutoff cluster cosines
 
     def centre(self, vecs) -> np.ndarray:
@@ -206,6 +207,7 @@ class GoldContext:
         other.fut_vecs = self.fut_vecs[idx]
         other.fut_df = document_frequency([p.title + " " + p.abstract for p in other.future])
         other._drift = None
+        other.ranking_only = True  # a resample only re-ranks: skip the descriptive extras
         return other
 
     def coverage_drift(self, signals: dict[str, Signal]) -> float:
