@@ -276,6 +276,9 @@ def cmd_import_release(args) -> int:
         seed_cutoffs(_instance(), sorted({c for _, c in counts}))
     except Exception as exc:  # noqa: BLE001 - the files are written; partitions can be added later
         print(f"note: could not register the cutoff partitions in Dagster ({exc}); run `foresci add-cutoff`")
+    if result.unmapped:
+        print("fields not mapped (rows carrying them): "
+              + ", ".join(f"{k} ({n})" for k, n in sorted(result.unmapped.items())))
     print(f"{len(result.failures)} failure row(s)")
     for f in result.failures[:10]:
         print(f"  {f.item_id}: {f.reason}")

@@ -164,3 +164,22 @@ def test_agents_and_judges_run_on_the_imported_release(imported, kb):
         fam = next(t.family for t in tasks if t.task_id == task_id)
         assert s.fta is not None and 0.0 <= s.fta <= 1.0, (method, task_id, fam)
         assert s.trace_linkage == 1.0  # cites only KB papers dated <= the cutoff
+
+
+def test_unmapped_fields_are_reported_and_a_missing_hidden_file_is_an_error(tmp_path):
+    import json
+
+    import pytest
+
+    from assets.release.importer import import_release
+
+    row = {"task_id": "x1", "family": "direction_forecasting", "domain": "LLM Agents", "horizon": "6 months",
+           "question": "Which direction gains momentum?", "time_cutoff": "2025-08-31", "mystery_field": 1}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps(row) + "\n")
+    hidden = tmp_path / "hidden.jsonl"
+    hidden.write_text(json.dumps({"task_id": "x1", "gold_answer": "A", "grader_notes": "?"}) + "\n")
+    result = import_release(tasks, hidden)
+    assert result.unmapped == {"tasks.mystery_field": 1, "hidden.grader_notes": 1}
+    with pytest.raises(FileNotFoundError, match="release file not found"):
+        import_release(tasks, tmp_path / "nope.jsonl")

@@ -85,9 +85,20 @@ class ImportResult:
         self.tasks: list[Task] = []
         self.golds: list[GoldTarget] = []
         self.failures: list[Failure] = []
+        self.unmapped: dict[str, int] = {}  # "tasks.<field>" / "hidden.<field>" -> rows carrying it
 
     def partitions(self) -> list[tuple[str, str]]:
         return sorted({(t.domain, t.cutoff.isoformat()) for t in self.tasks})
+
+
+# The fields the import reads; anything else is reported as not mapped.
+TASK_FIELDS = frozenset({"task_id", "family", "domain", "horizon", "question", "time_cutoff", "deliverable_spec",
+                         "title", "subtype", "options"})
+HIDDEN_FIELDS = frozenset({"task_id", "gold_answer", "expected_answer_points", "ground_truth", "judge"})
+GROUND_TRUTH_FIELDS = frozenset({  # read by the family modules' import_gold hooks
+    "future_terminal", "emergent_descendants", "trajectory", "preferred_ranking", "candidate_directions",
+    "future_half_stats", "historical_limitation_cluster", "realized_opportunity_directions", "venue_forecast",
+})
 
 
 def read_jsonl(path: Path | str) -> tuple[list[dict], list[Failure]]:
@@ -218,6 +229,10 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
     reported too.
     """
     out = ImportResult()
+    for path in (tasks_path, hidden_path):
+        if path is not None and not Path(path).is_file():
+            raise FileNotFoundError(f"release file not found: {path} (give the authors' tasks.jsonl and, for gold, "
+                                    "their hidden evaluation JSONL)")
     source = source or Path(tasks_path).parent.name
     rows, failures = read_jsonl(tasks_path)
     out.failures += failures
@@ -226,6 +241,14 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
         hrows, hfail = read_jsonl(hidden_path)
         out.failures += hfail
         hidden_rows = {str(r.get("task_id")): r for r in hrows}
+    for row in rows:
+        for key in set(row) - TASK_FIELDS:
+            out.unmapped[f"tasks.{key}"] = out.unmapped.get(f"tasks.{key}", 0) + 1
+    for row in hidden_rows.values():
+        for key in set(row) - HIDDEN_FIELDS:
+            out.unmapped[f"hidden.{key}"] = out.unmapped.get(f"hidden.{key}", 0) + 1
+        for key in set(row.get("ground_truth") or {}) - GROUND_TRUTH_FIELDS:
+            out.unmapped[f"hidden.ground_truth.{key}"] = out.unmapped.get(f"hidden.ground_truth.{key}", 0) + 1
     seen: set[str] = set()
     for row in rows:
         tid = str(row.get("task_id", "?"))
