@@ -351,7 +351,7 @@ def trajectory_of(momentum: float, n_new: int, cohesion_drop: float) -> str:
 
 def insufficient(task: Task, claims: Claims, why: str, numbers: dict, future_ids: list[str]) -> GoldTarget:
     claims.add(f"Insufficient future evidence to validate this task: {why}.", "future-realisation",
-               f"{task.window_start} to {task.window_end}", 0.0)
+               f"{task.window_start} to {task.window_end}", 0.0, ClaimBasis(check="insufficient"))
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
                       claims=claims.items, numbers=numbers, future_paper_ids=future_ids, strength=0.0)
 

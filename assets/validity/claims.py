@@ -20,6 +20,7 @@ Checks:
                   params.object is that position of the gold's preferred ranking; a stated
                   momentum equals the gold's numbers["momentum:<object>"] (2 decimals)
 * trajectory      values.label == the gold's trajectory
+* insufficient    the gold says it has no evidence: its strength is 0
 * terms_in_papers every term of values.terms occurs in the title or abstract of one of paper_ids
 """
 
@@ -112,6 +113,8 @@ def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | N
         return None
     if b.check == "trajectory":
         return None if v.get("label") == gold.trajectory else "trajectory differs from the gold's"
+    if b.check == "insufficient":
+        return None if gold.strength == 0 else "says insufficient, but the gold has strength"
     if b.check == "terms_in_papers":
         texts = [f"{cc.window[i].title} {cc.window[i].abstract}".lower() for i in b.paper_ids if i in cc.window]
         missing = [t for t in str(v.get("terms", "")).split(" | ") if t and not any(t.lower() in x for x in texts)]
