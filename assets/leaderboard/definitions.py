@@ -50,7 +50,7 @@ def judge_summary(scores: list[Score]) -> dict:
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"parquet", "duckdb", "html"},
-    deps=["judge_scores", "task_ranking", "release_package"],
+    deps=["judge_scores", "task_ranking", "release_package", "validity_report"],
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
@@ -69,6 +69,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     drift = report.drift_table(scores, released)
     ratings = report.ratings_table(comparisons, released)
     judge = judge_summary([s for s in scores if s.task_id in released])
+    validity = store.read_table("validity_report", d, c).to_pylist() if store.exists("validity_report", d, c) else []
 
     path = store.write_table("leaderboard", d, c, rows_table(rows, "leaderboard"))
     store.write_table("leaderboard_low_scores", d, c, rows_table(low, "leaderboard_low_scores"))
@@ -84,7 +85,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         store.artifact_path("leaderboard", d, c, "report.html"),
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
-                           release=release).encode())
+                           release=release, validity=validity).encode())
     views = store.refresh_views()
     top = sorted((r for r in ratings if r["source"] == "metric:fta"), key=lambda r: -r["bt_rating"])
     return dg.MaterializeResult(metadata={

@@ -301,8 +301,44 @@ table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}td,th{border:1
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}.note{color:#666;font-size:13px}"""
 
 
+def validity_png(validity: Sequence[dict]) -> bytes:
+    """Per family: each method's mean FTA as a bar, the chance line (random answers, dashed),
+    the stated gold (dotted) and the best control that carries no judgement (x)."""
+    import json as _json
+
+    plt = _plt()
+    fams = [v for v in validity if v.get("tasks_released")]
+    fig, ax = plt.subplots(figsize=(9, 3.6), dpi=100)
+    width = 0.8
+    for i, v in enumerate(fams):
+        methods = _json.loads(v["methods"] or "{}")
+        names = sorted(methods)
+        for j, m in enumerate(names):
+            x = i - width / 2 + (j + 0.5) * width / max(len(names), 1)
+            ax.bar(x, methods[m] or 0.0, width=width / max(len(names), 1) * 0.9, color=f"C{j}",
+                   label=m if i == 0 else None)
+        for key, style, label in (("control_random", "--", "chance (random)"), ("control_gold", ":", "gold answer")):
+            if v.get(key) is not None:
+                ax.hlines(v[key], i - width / 2, i + width / 2, colors="k", linestyles=style,
+                          label=label if i == 0 else None)
+        worst = max((v.get(k) or 0.0) for k in ("control_empty", "control_every_option", "control_first_option",
+                                                 "control_other_gold"))
+        ax.plot(i, worst, "kx", label="best no-judgement control" if i == 0 else None)
+    ax.set_xticks(range(len(fams)), [v["family"] for v in fams])
+    ax.set_ylim(0, 1.3)
+    ax.set_ylabel("mean FTA")
+    ax.set_title("Methods against the chance line and the controls")
+    ax.legend(fontsize=7, loc="upper center", ncol=5, frameon=False)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
 def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
-                ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None) -> str:
+                ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None,
+                validity: Sequence[dict] = ()) -> str:
     """The release report: tables with intervals, plots, diagnostics and judge cost accounting."""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
@@ -326,6 +362,17 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
                          "Pers SD"]))
     if rows:
         parts.append(_img(family_bars_png(rows), "per-family bars with 95% intervals"))
+    if validity:
+        parts.append("<h2>Validity: methods against chance and the controls</h2><p class='note'>Mean FTA over the "
+                     "released tasks. Chance = random answers; the gold answer states the hidden target; the "
+                     "controls carry no judgement (empty, every option, first option, another task's gold) and "
+                     "must not beat chance by more than the threshold (docs/validity.md).</p>")
+        parts.append(_img(validity_png(validity), "methods vs chance and controls"))
+        parts.append(_table(list(validity), ["family", "tasks_released", "control_gold", "control_random",
+                                             "control_empty", "control_every_option", "control_first_option",
+                                             "control_other_gold", "methods", "gold_stability", "passed", "problems"],
+                            ["family", "released", "gold answer", "chance", "empty", "every option", "first option",
+                             "other gold", "methods", "gold top-1 stability", "passed", "problems"]))
     parts.append("<h2>Metric correlations</h2>")
     if any(v is not None for a in correlations for b, v in correlations[a].items() if a != b):
         parts.append(_img(correlation_png(correlations), "metric correlation heatmap"))
