@@ -114,6 +114,26 @@ def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
     return lines
 
 
+def print_check_sheet(store, domain: str, cutoff: str, per_family: int) -> None:
+    """A hand-check sheet (hidden data: for maintainers): per family, the first released tasks
+    with their options, the gold ranking and the window papers it counted per candidate."""
+    from core.records import GoldTarget, Task, TaskRating
+
+    released = {r.task_id for r in store.read_records("task_ranking", domain, cutoff, TaskRating) if r.released}
+    golds = {g.task_id: g for g in store.read_records("gold_targets", domain, cutoff, GoldTarget)}
+    tasks = [t for t in store.read_records("tasks", domain, cutoff, Task) if t.task_id in released]
+    for fam in dict.fromkeys(t.family for t in tasks):
+        for t in [t for t in tasks if t.family == fam][:per_family]:
+            g = golds[t.task_id]
+            print(f"### {t.task_id}: {t.title}\n{t.question}")
+            for o in t.options:
+                print(f"- option {o.option_id}: {o.text}")
+            print(f"gold ranking: {g.preferred_ranking}; trajectory: {g.trajectory}; strength {g.strength}")
+            for cand, papers in g.counted.items():
+                print(f"  counted for {cand} ({len(papers)}): " + "; ".join(papers[:4]))
+            print()
+
+
 def cmd_validity(args) -> int:
     from assets.validity.report import summary_line
     from pipelines.resources import default_resources
@@ -124,6 +144,9 @@ def cmd_validity(args) -> int:
               file=sys.stderr)
         return 1
     rows = store.read_table("validity_report", args.domain, args.cutoff).to_pylist()
+    if args.sheet:
+        print_check_sheet(store, args.domain, args.cutoff, args.sheet)
+        return 0
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
@@ -315,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     val.add_argument("--domain", required=True)
     val.add_argument("--cutoff", required=True)
     val.add_argument("--json", action="store_true")
+    val.add_argument("--sheet", type=int, default=0, metavar="N",
+                     help="print a hand-check sheet: N released tasks per family with gold and counted papers")
     val.set_defaults(func=cmd_validity)
     agents = sub.add_parser("agents", help="list the registered agents (research methods) and configured BYO agents")
     agents.add_argument("--format", choices=("table", "json"), default="table")
