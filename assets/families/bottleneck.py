@@ -7,6 +7,9 @@ linked bottleneck that most of the subdirection's future papers address.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 import numpy as np
 from pydantic import BaseModel, Field
 
@@ -14,7 +17,6 @@ from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise
 from assets.gold.measure import (
-    ADDRESS_QUANTILE,
     BOTTLENECK_FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
     Candidate,
@@ -37,8 +39,8 @@ from assets.tasks.building import (
     overlap,
     support_papers,
 )
-from core.clustering import unit
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
+from core.text import content_tokens
 
 LIMITATION_QUERY = "limitations challenges bottleneck"
 
@@ -216,26 +218,36 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     sub = direction_name(cand_sig)
     if len(rows) < MIN_FUTURE_MAPPED:
         return insufficient(task, claims, f"only {len(rows)} future papers fall in {sub}", numbers, future_ids)
-    B = np.stack([unit(ctx.embed_centred([b.title] + list(b.details.get("quotes", []) or [b.summary])).mean(axis=0)) for b in bns])
-    sims_all = ctx.fut_vecs @ B.T  # (all future papers, bottlenecks)
-    thresholds = np.quantile(sims_all, ADDRESS_QUANTILE, axis=0)
-    sims = sims_all[rows]  # the subdirection's future papers
-    nearest = sims.argmax(axis=1)
-    addresses = sims[np.arange(len(rows)), nearest] >= thresholds[nearest]
-    nearest = np.where(addresses, nearest, -1)
-    counts = np.bincount(nearest[nearest >= 0], minlength=len(bns))
-    numbers["n_future_addressing"] = float(counts.sum())
-    if counts.sum() < MIN_FUTURE_MAPPED:
-        return insufficient(task, claims, f"only {int(counts.sum())} future papers in {sub} address its bottlenecks",
-                             numbers, future_ids)
-    mean_sim = np.array([sims[nearest == j, j].mean() if counts[j] else 0.0 for j in range(len(bns))])
-    order = sorted(range(len(bns)), key=lambda j: (-counts[j], -mean_sim[j], bns[j].signal_id))
-    for j, b in enumerate(bns):
+    # "addressed after t" = window papers of the subdirection that STATE they address the
+    # limitation (a sentence with an addressing verb and the limitation's key terms), against
+    # the rate at which all other window papers state it (the control). Never counted from
+    # the papers that define the limitation (they are all before the cutoff).
+    inside = set(int(i) for i in rows)
+    outside = [i for i in range(len(ctx.future)) if i not in inside]
+    sub_words = set(content_tokens(sub))
+    keys = [limitation_terms(b, sub_words) for b in bns]
+    stated = {j: [(int(i), q) for i in rows if (q := addressing_sentence(ctx.future[i].abstract, keys[j]))]
+              for j in range(len(bns))}
+    control = {j: sum(bool(addressing_sentence(ctx.future[i].abstract, keys[j])) for i in outside) / max(1, len(outside))
+               for j in range(len(bns))}
+    counts = np.array([len(stated[j]) for j in range(len(bns))])
+    rate = counts / len(rows)
+    lift = np.array([rate[j] / max(control[j], 0.5 / max(1, len(outside))) for j in range(len(bns))])
+    for j in range(len(bns)):
         numbers[f"addressed:{j}"] = float(counts[j])
+        numbers[f"control_rate:{j}"] = round(control[j], 5)
+        numbers[f"lift:{j}"] = round(float(lift[j]), 4)
+    # a limitation counts as addressed when >= MIN_FUTURE_MAPPED papers state it AND the
+    # subdirection states it more often than the window at large (lift > 1)
+    valid = [j for j in range(len(bns)) if counts[j] >= MIN_FUTURE_MAPPED and lift[j] > 1.0]
+    numbers["n_future_addressing"] = float(counts.sum())
+    if not valid:
+        return insufficient(task, claims, f"no limitation of {sub} is stated as addressed by >= {MIN_FUTURE_MAPPED} "
+                            "window papers more often than in the window at large", numbers, future_ids)
+    order = sorted(range(len(bns)), key=lambda j: (j not in valid, -counts[j], -lift[j], bns[j].signal_id))
     root = order[0]
     b = bns[root]
-    addressing = rows[nearest == root]
-    addressing = addressing[np.argsort(-np.round(sims[nearest == root, root], 6), kind="stable")]
+    addressing = np.array([i for i, _ in stated[root]], dtype=int)
     top_papers = [ctx.future[i] for i in addressing[:3]]
     quotes = list(b.details.get("quotes", []))[:3] or [b.summary]
     slots.add("root_bottleneck", [b.title, *quotes])
@@ -251,8 +263,8 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                f"{int(counts[root])} new papers.", "future-realisation", scope, 1.0,
                ClaimBasis(check="ranked_first", paper_ids=addressing_ids, values={"n": int(counts[root])},
                           params={"object": b.title}))
-    claims.add(f"{int(counts[root])} of {len(rows)} new papers in {sub} ({pct(counts[root] / len(rows))}) address "
-               f"'{b.title}'.", "statistical", scope, 0.6,
+    claims.add(f"{int(counts[root])} of {len(rows)} new papers in {sub} ({pct(counts[root] / len(rows))}) state that they "
+               f"address '{b.title}'.", "statistical", scope, 0.6,
                ClaimBasis(check="window_share", paper_ids=addressing_ids,
                           values={"n": int(counts[root]), "total": len(rows)}, params={"population": "subdirection"}))
     if terms:
@@ -260,12 +272,39 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                    ClaimBasis(check="terms_in_papers", paper_ids=[p.arxiv_id for p in top_papers],
                               values={"terms": " | ".join(terms)}))
     c1 = int(counts[root])
-    c2 = int(counts[order[1]]) if len(order) > 1 else 0
+    c2 = int(counts[order[1]]) if len(order) > 1 and order[1] in valid else 0
     margin = (c1 - c2) / c1 if c1 else 0.0
     strength = min(1.0, c1 / BOTTLENECK_FULL_SUPPORT) * (0.25 + 0.75 * margin)
     numbers.update({"margin": round(margin, 5), **slots.flags})
-    counted = {bns[j].title: [f"{ctx.future[i].arxiv_id} {ctx.future[i].title[:120]}" for i in rows[nearest == j]]
-               for j in order}
+    counted = {bns[j].title: [f"{ctx.future[i].arxiv_id}: \"{q[:200]}\"" for i, q in stated[j]] for j in order}
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
                       counted=counted, preferred_ranking=[bns[j].title for j in order], slots=slots.slots, claims=claims.items,
                       numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4))
+
+
+ADDRESS_CUES = re.compile(r"\b(address\w*|mitigat\w*|reduc\w*|overcom\w*|tackl\w*|alleviat\w*|solv\w*|resolv\w*|"
+                          r"remed\w*|eliminat\w*|lower\w*|prevent\w*|avoid\w*|suppress\w*|minimi[sz]\w*)\b", re.I)
+# the sentence is about the paper's own work, not background ("RAG reduces hallucinations ...")
+OWN_WORK = re.compile(r"\b(we|our|this (?:paper|work|study)|propos\w*|introduc\w*|present\w*|experiments? show\w*|"
+                      r"results? show\w*|outperform\w*)\b", re.I)
+LIMITATION_TERMS = 6
+
+
+def limitation_terms(bottleneck: Signal, subject_words: set[str]) -> set[str]:
+    """The limitation's key terms: content words of its quotes and title that are not the
+    subdirection's own words (so the topic itself never counts as the limitation)."""
+    text = " ".join([bottleneck.title, *bottleneck.details.get("quotes", []), bottleneck.summary])
+    counts = Counter(w for w in content_tokens(text) if w not in subject_words and len(w) >= 4)
+    return {w for w, _ in counts.most_common(LIMITATION_TERMS)}
+
+
+def addressing_sentence(abstract: str, terms: set[str]) -> str | None:
+    """The first sentence in which the paper states that its own work addresses the
+    limitation: a marker of its own work, an addressing verb and at least two of the
+    limitation's key terms (one if it has only one)."""
+    need = 2 if len(terms) >= 2 else 1
+    for sentence in re.split(r"(?<=[.!?])\s+", abstract or ""):
+        if (OWN_WORK.search(sentence) and ADDRESS_CUES.search(sentence)
+                and len(terms & set(content_tokens(sentence))) >= need):
+            return sentence.strip()
+    return None

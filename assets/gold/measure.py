@@ -33,11 +33,13 @@ farther from every existing node centroid of the candidate's subtree than every 
 (NEW_NODE_QUANTILE = minimum) of the same clusters of its pre-cutoff papers is a subdirection
 created after the cutoff; it is labelled by its top terms (see `new_subdirections`).
 
-Bottlenecks (bottleneck tasks): a future paper of the subdirection (same centroid rule,
-candidate alone) addresses its nearest linked bottleneck (vector = mean embedding of the
-bottleneck's title and quotes) if its cosine is at least the ADDRESS_QUANTILE quantile of
-the whole window's cosines to that bottleneck, so a generic bottleneck close to everything
-does not win by default. The most-addressed bottleneck is the realised root bottleneck.
+Bottlenecks (bottleneck tasks): `assets/families/bottleneck.py`. A window paper of the
+subdirection (same centroid rule, candidate alone) addresses a linked limitation when one
+sentence of its abstract states that its own work addresses it (a marker of its own work,
+an addressing verb and two of the limitation's key terms, the subdirection's own words
+excluded); the rate is compared with the rate among all other window papers (the control).
+The most-addressed limitation with >= MIN_FUTURE_MAPPED stating papers and a rate above the
+control is the realised root bottleneck.
 
 Slot variants taken from future papers are flagged in `numbers` as
 "future_variant:<slot>:<i>" = 1 so the leakage check can look for them in public text.
