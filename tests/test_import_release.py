@@ -149,19 +149,22 @@ def test_agents_and_judges_run_on_the_imported_release(imported, kb):
         answers += got
         failures += failed
     answered = {(a.method, a.task_id) for a in answers}
-    # every task with options, and every bottleneck task, is answered by both methods
+    # every task is answered by both methods, the open direction/planning questions of their
+    # format too: over candidates derived from the public text (named by text in the answer)
+    assert failures == []
     for t in tasks:
-        if t.options or t.family == "bottleneck":
-            assert ("momentum", t.task_id) in answered and ("retrieval", t.task_id) in answered
-    # the open direction/planning questions of their format have no options for these offline methods:
-    # recorded as per-task failures, never a crash
-    assert {f.item_id for f in failures} == {"RTLX-0002", "RTLX-0005"}
-    assert all("no options" in f.reason for f in failures)
+        assert ("momentum", t.task_id) in answered and ("retrieval", t.task_id) in answered
+    open_answers = [a for a in answers if a.task_id in ("RTLX-0002", "RTLX-0005")]
+    assert open_answers and all(json.loads(a.artifacts["derived_options"]) for a in open_answers)
+    direction = next(a for a in open_answers if a.task_id == "RTLX-0002" and a.method == "momentum")
+    assert direction.choice in json.loads(direction.artifacts["derived_options"]) and direction.decision
     scores, score_failures = score_answers(answers, tasks, golds, embed, view.dates(), cutoff=date(2025, 8, 31))
     assert not score_failures and len(scores) == len(answers)
     by = {(s.method, s.task_id): s for s in scores}
     for (method, task_id), s in by.items():
         fam = next(t.family for t in tasks if t.task_id == task_id)
+        if task_id == "RTLX-0005":  # their hidden row ranks no candidates: FTA is undefined, not 0
+            continue
         assert s.fta is not None and 0.0 <= s.fta <= 1.0, (method, task_id, fam)
         assert s.trace_linkage == 1.0  # cites only KB papers dated <= the cutoff
 

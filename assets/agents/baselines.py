@@ -11,7 +11,9 @@ which gold or future data could reach them.
 * `retrieval_forecaster`: ranks candidates by how strongly the KB supports them
   (mean similarity of their best-matching papers) and quotes retrieved snippets.
 
-What a baseline reads depends on the family's declared `offline_reading` (the trend of
+A task that lists no options (an imported open-ended direction or planning question) is
+answered over candidates derived from the public text (`derived_options`); the answer names
+them by text. What a baseline reads depends on the family's declared `offline_reading` (the trend of
 each option's literature, the fit of the project to each option, or the recurring
 limitations of the subject); the answer it builds is the family's own `answer_schema`,
 filled from the fields the reading produces. Both render through
@@ -20,6 +22,8 @@ filled from the fields the reading produces. Both render through
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 import re
 from collections import Counter
@@ -32,8 +36,8 @@ from assets.agents.render import render_answer
 from assets.families.answers import task_subject, window_phrase
 from assets.families.registry import get_family
 from core.papers import add_months
-from core.records import Answer, Task
-from core.text import STOP_WORDS
+from core.records import Answer, Task, TaskOption
+from core.text import STOP_WORDS, title_phrases
 
 RECENT_MONTHS = 3
 PRIOR_MONTHS = 6
@@ -197,6 +201,8 @@ def momentum_forecaster(ctx: AgentContext) -> Answer:
     task, kb = ctx.task, ctx.kb
     k = ctx.setting("k", 60)
     reading = ctx.family.offline_reading
+    if reading in ("option_trend", "option_fit") and not task.options:
+        return answer_open_task(ctx, momentum_forecaster)
     if reading == "option_trend":
         return _momentum_options(ctx, k=k)
     if reading == "subject_limitations":
@@ -204,6 +210,43 @@ def momentum_forecaster(ctx: AgentContext) -> Answer:
     if reading == "option_fit":
         return _venue_by_similarity(ctx, method="momentum")
     raise _no_reading(task)
+
+
+DERIVED_OPTIONS = 4
+
+
+def derived_options(task: Task, kb, k: int = 40) -> list[TaskOption]:
+    """Candidates for a task that lists none (imported open-ended direction/planning
+    questions), derived from the public text (a documented fallback): the title phrases most
+    common among the knowledge base's hybrid hits for the question (bigrams before single
+    words, in >= 2 hit titles, words of the question itself excluded), at most 4."""
+    hits = kb.search(task.question, k=k, mode="hybrid")
+    asked = set(terms(task.question))
+    counts = Counter()
+    for h in hits:
+        counts.update({p for p in title_phrases(h.title) if not set(p.split()) <= asked})
+    ranked = sorted((p for p, n in counts.items() if n >= 2), key=lambda p: (-(" " in p), -counts[p], p))
+    chosen: list[str] = []
+    for phrase in ranked:
+        if not any(set(phrase.split()) & set(c.split()) for c in chosen):
+            chosen.append(phrase)
+        if len(chosen) == DERIVED_OPTIONS:
+            break
+    return [TaskOption(option_id="ABCD"[i], text=p) for i, p in enumerate(chosen)]
+
+
+def answer_open_task(ctx: AgentContext, forecaster) -> Answer:
+    """Answer a task without options by answering it over derived candidates, then stating
+    the choice and ranking as the candidates' texts (the task has no option ids)."""
+    options = derived_options(ctx.task, ctx.kb)
+    if len(options) < 2:
+        raise ValueError(f"{ctx.task.task_id}: no options, and fewer than two candidates derivable from the KB")
+    inner = forecaster(dataclasses.replace(ctx, task=ctx.task.model_copy(update={"options": options})))
+    text = {o.option_id: o.text for o in options}
+    return inner.model_copy(update={
+        "choice": text.get(inner.choice) if inner.choice else None,
+        "ranking": [text[r] for r in inner.ranking if r in text],
+        "artifacts": {**inner.artifacts, "derived_options": json.dumps([o.text for o in options])}})
 
 
 def _momentum_options(ctx: AgentContext, *, k: int) -> Answer:
@@ -411,6 +454,8 @@ def retrieval_forecaster(ctx: AgentContext) -> Answer:
     k = ctx.setting("k", 20)
     if family.offline_reading == "none":
         raise _no_reading(task)
+    if family.offline_reading in ("option_trend", "option_fit") and not task.options:
+        return answer_open_task(ctx, retrieval_forecaster)
     question_hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))
     if family.offline_reading == "subject_limitations":
         return _retrieval_bottleneck(task, kb, k=k, question_hits=question_hits, seed=ctx.seed, backbone=ctx.backbone_name)
