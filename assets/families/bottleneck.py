@@ -226,10 +226,11 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     outside = [i for i in range(len(ctx.future)) if i not in inside]
     sub_words = set(content_tokens(sub))
     keys = [limitation_terms(b, sub_words) for b in bns]
-    stated = {j: [(int(i), q) for i in rows if (q := addressing_sentence(ctx.future[i].abstract, keys[j]))]
+    claims_of = addressing_claims(ctx)  # per window paper, its own-work addressing sentences (cached)
+    stated = {j: [(int(i), q) for i in rows if (q := first_stating(claims_of[ctx.future[i].arxiv_id], keys[j]))]
               for j in range(len(bns))}
-    control = {j: sum(bool(addressing_sentence(ctx.future[i].abstract, keys[j])) for i in outside) / max(1, len(outside))
-               for j in range(len(bns))}
+    control = {j: sum(first_stating(claims_of[ctx.future[i].arxiv_id], keys[j]) is not None for i in outside)
+               / max(1, len(outside)) for j in range(len(bns))}
     counts = np.array([len(stated[j]) for j in range(len(bns))])
     rate = counts / len(rows)
     lift = np.array([rate[j] / max(control[j], 0.5 / max(1, len(outside))) for j in range(len(bns))])
@@ -298,13 +299,21 @@ def limitation_terms(bottleneck: Signal, subject_words: set[str]) -> set[str]:
     return {w for w, _ in counts.most_common(LIMITATION_TERMS)}
 
 
-def addressing_sentence(abstract: str, terms: set[str]) -> str | None:
-    """The first sentence in which the paper states that its own work addresses the
-    limitation: a marker of its own work, an addressing verb and at least two of the
-    limitation's key terms (one if it has only one)."""
+def addressing_claims(ctx: GoldContext) -> dict[str, list[tuple[str, frozenset[str]]]]:
+    """Per window paper (by id): the sentences in which it states its own work addresses
+    something (own-work marker and addressing verb), with their content words. Computed
+    once per partition and shared by the bootstrap resamples."""
+    cache = ctx.__dict__.setdefault("_addressing_claims", {})
+    for p in ctx.future:
+        if p.arxiv_id not in cache:
+            cache[p.arxiv_id] = [(s.strip(), frozenset(content_tokens(s)))
+                                 for s in re.split(r"(?<=[.!?])\s+", p.abstract or "")
+                                 if OWN_WORK.search(s) and ADDRESS_CUES.search(s)]
+    return cache
+
+
+def first_stating(sentences: list[tuple[str, frozenset[str]]], terms: set[str]) -> str | None:
+    """The first of a paper's addressing sentences that names the limitation (two of its key
+    terms; one if it has only one)."""
     need = 2 if len(terms) >= 2 else 1
-    for sentence in re.split(r"(?<=[.!?])\s+", abstract or ""):
-        if (OWN_WORK.search(sentence) and ADDRESS_CUES.search(sentence)
-                and len(terms & set(content_tokens(sentence))) >= need):
-            return sentence.strip()
-    return None
+    return next((s for s, words in sentences if len(terms & words) >= need), None)
