@@ -13,7 +13,7 @@ which gold or future data could reach them.
 
 A task that lists no options (an imported open-ended direction or planning question) is
 answered over candidates derived from the public text (`derived_options`); the answer names
-them by text. What a baseline reads depends on the family's declared `offline_reading` (the trend of
+them by text (`assets.agents.open_tasks`). What a baseline reads depends on the family's declared `offline_reading` (the trend of
 each option's literature, the fit of the project to each option, or the recurring
 limitations of the subject); the answer it builds is the family's own `answer_schema`,
 filled from the fields the reading produces. Both render through
@@ -22,8 +22,6 @@ filled from the fields the reading produces. Both render through
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import math
 import re
 from collections import Counter
@@ -32,12 +30,13 @@ from datetime import date
 import numpy as np
 
 from assets.agents.context import Agent, AgentContext
+from assets.agents.open_tasks import answer_open_task
 from assets.agents.render import render_answer
 from assets.families.answers import task_subject, window_phrase
 from assets.families.registry import get_family
 from core.papers import add_months
-from core.records import Answer, Task, TaskOption
-from core.text import STOP_WORDS, title_phrases
+from core.records import Answer, Task
+from core.text import STOP_WORDS
 
 RECENT_MONTHS = 3
 PRIOR_MONTHS = 6
@@ -210,43 +209,6 @@ def momentum_forecaster(ctx: AgentContext) -> Answer:
     if reading == "option_fit":
         return _venue_by_similarity(ctx, method="momentum")
     raise _no_reading(task)
-
-
-DERIVED_OPTIONS = 4
-
-
-def derived_options(task: Task, kb, k: int = 40) -> list[TaskOption]:
-    """Candidates for a task that lists none (imported open-ended direction/planning
-    questions), derived from the public text (a documented fallback): the title phrases most
-    common among the knowledge base's hybrid hits for the question (bigrams before single
-    words, in >= 2 hit titles, words of the question itself excluded), at most 4."""
-    hits = kb.search(task.question, k=k, mode="hybrid")
-    asked = set(terms(task.question))
-    counts = Counter()
-    for h in hits:
-        counts.update({p for p in title_phrases(h.title) if not set(p.split()) <= asked})
-    ranked = sorted((p for p, n in counts.items() if n >= 2), key=lambda p: (-(" " in p), -counts[p], p))
-    chosen: list[str] = []
-    for phrase in ranked:
-        if not any(set(phrase.split()) & set(c.split()) for c in chosen):
-            chosen.append(phrase)
-        if len(chosen) == DERIVED_OPTIONS:
-            break
-    return [TaskOption(option_id="ABCD"[i], text=p) for i, p in enumerate(chosen)]
-
-
-def answer_open_task(ctx: AgentContext, forecaster) -> Answer:
-    """Answer a task without options by answering it over derived candidates, then stating
-    the choice and ranking as the candidates' texts (the task has no option ids)."""
-    options = derived_options(ctx.task, ctx.kb)
-    if len(options) < 2:
-        raise ValueError(f"{ctx.task.task_id}: no options, and fewer than two candidates derivable from the KB")
-    inner = forecaster(dataclasses.replace(ctx, task=ctx.task.model_copy(update={"options": options})))
-    text = {o.option_id: o.text for o in options}
-    return inner.model_copy(update={
-        "choice": text.get(inner.choice) if inner.choice else None,
-        "ranking": [text[r] for r in inner.ranking if r in text],
-        "artifacts": {**inner.artifacts, "derived_options": json.dumps([o.text for o in options])}})
 
 
 def _momentum_options(ctx: AgentContext, *, k: int) -> Answer:
