@@ -12,9 +12,9 @@ which gold or future data could reach them.
   (mean similarity of their best-matching papers) and quotes retrieved snippets.
 
 A task that lists no options (an imported open-ended direction or planning question) is
-answered over candidates derived from the public text (`derived_options`); the answer names
-them by text (`assets.agents.open_tasks`). What a baseline reads depends on the family's declared `offline_reading` (the trend of
-each option's literature, the fit of the project to each option, or the recurring
+answered over candidates derived from the public text (`assets.agents.open_tasks`); the
+answer names them by text. What a baseline reads depends on the family's declared
+`offline_reading` (the trend of each option's literature, the fit of the project to each option, or the recurring
 limitations of the subject); the answer it builds is the family's own `answer_schema`,
 filled from the fields the reading produces. Both render through
 `assets.agents.render.render_answer`, the same contract as the LLM methods.
