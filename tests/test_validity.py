@@ -50,12 +50,16 @@ def gold(t: Task, top: str = "B") -> GoldTarget:
 
 def test_gate_holds_back_what_does_not_hold_up():
     th = Thresholds.load()
-    g = gold(task(0))
-    assert gate_reason(g, th) is None
-    assert "strength 0" in gate_reason(g.model_copy(update={"strength": 0.0}), th)
-    assert "disagree" in gate_reason(g.model_copy(update={"numbers": {"measures_agree": 0.0}}), th)
-    assert "unstable" in gate_reason(g.model_copy(update={"numbers": {"stability_top1": 0.5}}), th)
-    assert "claim bank" in gate_reason(g.model_copy(update={"numbers": {"claims_verified": 0.0}}), th)
+    t = task(0)
+    g = gold(t)
+    assert gate_reason(t, g, th) is None
+    assert "strength 0" in gate_reason(t, g.model_copy(update={"strength": 0.0}), th)
+    # the direction family's own check (TaskFamily.validity_problems)
+    assert "disagree" in gate_reason(t, g.model_copy(update={"numbers": {"measures_agree": 0.0}}), th)
+    venue = t.model_copy(update={"family": "venue"})
+    assert gate_reason(venue, g.model_copy(update={"family": "venue", "numbers": {"measures_agree": 0.0}}), th) is None
+    assert "unstable" in gate_reason(t, g.model_copy(update={"numbers": {"stability_top1": 0.5}}), th)
+    assert "claim bank" in gate_reason(t, g.model_copy(update={"numbers": {"claims_verified": 0.0}}), th)
 
 
 def test_controls_and_the_commitment_rules_of_fta():

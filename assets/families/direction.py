@@ -136,6 +136,12 @@ class DirectionFamily(TaskFamily):
             out.append("choice is not ranked first")
         return out
 
+    def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
+        """The embedding and the lexical momentum measure must name the same top option."""
+        if gold.numbers.get("measures_agree", 1.0) < 1.0:
+            return ["independent gold measures disagree on the top candidate"]
+        return []
+
     def import_gold(self, gt: dict, out: ImportedGold) -> None:
         task = out.task
         names = []

@@ -119,6 +119,12 @@ class PlanningFamily(TaskFamily):
         )
         return title, question
 
+    def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
+        """The embedding and the lexical momentum measure must name the same top option."""
+        if gold.numbers.get("measures_agree", 1.0) < 1.0:
+            return ["independent gold measures disagree on the top candidate"]
+        return []
+
     def import_gold(self, gt: dict, out: ImportedGold) -> None:
         task = out.task
         option_ids = [o.option_id for o in task.options]

@@ -64,7 +64,7 @@ def task_ranking(
     ratings, correlations, rounds = rank_and_select(
         tasks, quality, make_judge, judge_name=client.model if use_llm else "offline",
         top_n_per_family=config.top_n_per_family, top_n_by_family=config.top_n_by_family, seed=config.seed,
-        gates={t.task_id: gate_reason(golds.get(t.task_id), Thresholds.load()) for t in tasks},
+        gates={t.task_id: gate_reason(t, golds.get(t.task_id), Thresholds.load()) for t in tasks},
         min_rounds=config.min_rounds, max_rounds=config.max_rounds,
         stable_correlation=config.stable_correlation, patience=config.patience)
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
