@@ -34,7 +34,11 @@ studies study such suffer suffers task tasks than that the their them then there
 through thus to too toward towards two typically under until up upon use used uses using various versus very
 via vs was we well were what when where whether which while who whom whose why will with within without work
 works would yet you your
-""".split())
+""".split()) | frozenset(
+    # web and release boilerplate of abstracts ("code is publicly available at github"):
+    # never a research direction (issue: readable labels, no generic or web terms)
+    "github https http www com org html io url available publicly release released strong extensive superior"
+    .split())
 # Words that never start or end a term in the leakage checks (assets/gold/leakage): function
 # words and the domain's omnipresent nouns only. Deliberately shorter than STOP_WORDS: the
 # check must keep "use" in "tool use", and a shorter list flags more, which is the safe side.
