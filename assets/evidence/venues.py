@@ -221,15 +221,30 @@ def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: d
     pools = {fam: idx for fam, idx in pools.items() if idx}
     size = min(len(idx) for idx in pools.values())
     q = embed(list(texts))
-    base = embed(list(base_texts)) if base_texts else None
+    samples = {fam: np.sort(np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False))
+               for fam, idx in pools.items()}
+    base = _base_fits(base_texts, samples, vecs, embed, k, (str(cutoff), seed)) if base_texts else {}
     out = {}
-    for fam, idx in pools.items():
-        sample = np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False)
-        fit = float(_topk_mean(q, vecs[np.sort(sample)], k).mean())
-        if base is not None:
-            fit -= float(_topk_mean(base, vecs[np.sort(sample)], k).mean())
+    for fam, sample in samples.items():
+        fit = float(_topk_mean(q, vecs[sample], k).mean()) - base.get(fam, 0.0)
         out[fam] = round(fit, 6)
     return out
+
+
+_BASE_CACHE: dict[tuple, dict[str, float]] = {}
+
+
+def _base_fits(base_texts: list[str], samples: dict, vecs: np.ndarray, embed, k: int, key: tuple) -> dict[str, float]:
+    """The base texts' fit per family: the same for every project of a partition, so cached
+    (by the base texts' digest, the cutoff and the seed)."""
+    digest = hashlib.sha1("\n".join(base_texts).encode("utf-8")).hexdigest()
+    full = (digest, k, *key)
+    if full not in _BASE_CACHE:
+        if len(_BASE_CACHE) >= 16:
+            _BASE_CACHE.pop(next(iter(_BASE_CACHE)))
+        base = embed(list(base_texts))
+        _BASE_CACHE[full] = {fam: float(_topk_mean(base, vecs[sample], k).mean()) for fam, sample in samples.items()}
+    return _BASE_CACHE[full]
 
 
 # ----------------------------------------------------------------------------- profiles

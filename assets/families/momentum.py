@@ -172,12 +172,22 @@ def lexical_momentum(ctx: GoldContext, candidates: dict[str, Signal]) -> dict[st
     recent = [ctx.public[i] for i in ctx.recent_idx]
     if not ctx.future or not recent:
         return {}
+    # each paper's title phrases, computed once per partition (shared by the bootstrap resamples)
+    cache = ctx.__dict__.setdefault("_title_phrases", {})
+
+    def phrases_of(p) -> frozenset[str]:
+        if p.arxiv_id not in cache:
+            cache[p.arxiv_id] = frozenset(title_phrases(p.title))
+        return cache[p.arxiv_id]
+
+    fut = [phrases_of(p) for p in ctx.future]
+    rec = [phrases_of(p) for p in recent]
     out = {}
     for oid, sig in candidates.items():
         phrases = set(defining_phrases(sig, ctx))
         if not phrases:
             continue
-        f = sum(bool(phrases & title_phrases(p.title)) for p in ctx.future) / len(ctx.future)
-        r = max(sum(bool(phrases & title_phrases(p.title)) for p in recent), ZERO_PRIOR_SMOOTHING) / len(recent)
+        f = sum(not phrases.isdisjoint(x) for x in fut) / len(fut)
+        r = max(sum(not phrases.isdisjoint(x) for x in rec), ZERO_PRIOR_SMOOTHING) / len(rec)
         out[oid] = f / r
     return out
