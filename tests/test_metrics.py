@@ -276,7 +276,7 @@ def test_drift_effects_overall_and_by_family():
     assert out[("all", "causal_role", "fta")]["delta_norm"] == pytest.approx(0.8 / sd)
     assert out[("planning", "causal_role", "fta")]["delta_norm"] == pytest.approx(1.0 / 0.5)
     assert out[("venue", "causal_role", "fta")]["delta_norm"] is None
-    assert dx.drift_effects([{"family": "x", "fta": 1, "drift": {}}]) == []
+    assert dx.drift_effects([{"family": "x", "fta": 1, "drift": {}}], ("fta",)) == []
 
 
 def test_bradley_terry_hand_computed():

@@ -25,7 +25,6 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from assets.ranking.elo import INITIAL_RATING, K_FACTOR, elo_update
-from assets.scorers.registry import headline_values
 
 LOW_SCORE_QUANTILE = 0.2
 DRIFT_TYPES: tuple[str, ...] = ("scope_granularity", "causal_role", "intervention_mode", "temporal_horizon")
@@ -52,14 +51,13 @@ def low_score_ids(rows: Sequence[Mapping], metric: str, quantile: float = LOW_SC
     return {str(r[id_key]) for r in ranked[:k]}
 
 
-def low_score_rates(rows: Sequence[Mapping], metrics: Sequence[str] | None = None,
+def low_score_rates(rows: Sequence[Mapping], metrics: Sequence[str],
                     groupings: Sequence[str] = ("family", "method"), quantile: float = LOW_SCORE_QUANTILE,
                     id_key: str = "answer_id") -> list[dict]:
     """Table A10: one row per (grouping, unit) with `low_<metric>` rates and `n_<metric>`.
 
     A rate is None where the group has no row with that metric (e.g. Trace of Native LLM).
     """
-    metrics = headline_values() if metrics is None else metrics
     low = {m: low_score_ids(rows, m, quantile, id_key) for m in metrics}
     out = []
     for grouping in groupings:
@@ -102,14 +100,13 @@ def delta_norm(values: Sequence[float | None], severities: Sequence[float | None
     return out
 
 
-def drift_effects(rows: Sequence[Mapping], metrics: Sequence[str] | None = None,
+def drift_effects(rows: Sequence[Mapping], metrics: Sequence[str],
                   drift_types: Sequence[str] = DRIFT_TYPES, by_family: bool = True) -> list[dict]:
     """Δnorm of severe drift on every metric, overall ("all") and per family (Figure A7).
 
     `rows` carry the metrics and a `drift` mapping {drift type: severity 0–3}. Rows with no
     drift labels (offline judging) are ignored; with none at all the result is [].
     """
-    metrics = headline_values() if metrics is None else metrics
     labelled = [r for r in rows if r.get("drift")]
     if not labelled:
         return []

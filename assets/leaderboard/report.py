@@ -114,12 +114,12 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, 
 
 def low_score_table(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
     """Table A10: bottom-20% low-score rates by family and by method (answer-level rows)."""
-    return diagnostics.low_score_rates(answer_rows(scores, released))
+    return diagnostics.low_score_rates(answer_rows(scores, released), headline_values())
 
 
 def drift_table(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
     """Δnorm of severe drift per drift type × metric, overall and per family ([] offline)."""
-    return diagnostics.drift_effects(answer_rows(scores, released))
+    return diagnostics.drift_effects(answer_rows(scores, released), headline_values())
 
 
 def ratings_table(comparisons: Sequence[PairwiseComparison], released: set[str] | None = None) -> list[dict]:
