@@ -74,10 +74,13 @@ def test_growth_is_volume_normalised_not_raw_counts():
 
 def test_candidate_direction_carries_normalised_stats():
     papers, volume = rising_counts_falling_share()
+    papers = [p.model_copy(update={"title": f"Speculative decoding for {p.arxiv_id}"}) for p in papers]
     ids = [p.arxiv_id for p in papers]
+    others = [screened_paper(f"o{i:02d}", f"Vision benchmark {i}", "We study images.", date(2025, 6, 1))
+              for i in range(60)]
     nodes = [tnode("d:methodologies", ids, parent=None, level=0), tnode("d:methodologies/a", ids, slice_="2025-Q2")]
     records = build_evidence_records(nodes, papers, CUTOFF, hash_embed)
-    sigs = build_signals(nodes, records, papers, CUTOFF, volume, hash_embed, domain="d")
+    sigs = build_signals(nodes, records, papers + others, CUTOFF, volume, hash_embed, domain="d")
     cand = [s for s in sigs if s.kind == "candidate_direction"]
     assert len(cand) == 1 and cand[0].node_ids == ["d:methodologies/a"]
     st = cand[0].stats
@@ -89,8 +92,10 @@ def test_candidate_direction_carries_normalised_stats():
 
 def test_candidates_need_support_skip_roots_and_merge_duplicates():
     day = date(2025, 11, 3)
-    papers = [paper(f"p{i:02d}", day) for i in range(30)]
-    ids = [p.arxiv_id for p in papers]
+    papers = [screened_paper(f"p{i:02d}", f"Tool calling for {i} tasks" if i < 20 else f"Episodic memory store {i}",
+                             "We propose a method. Experiments show gains.", day) for i in range(30)]
+    papers += [screened_paper(f"q{i:02d}", f"Vision benchmark {i}", "We study images.", day) for i in range(60)]
+    ids = [p.arxiv_id for p in papers[:30]]
     nodes = [
         tnode("d:methodologies", ids, parent=None, level=0),
         tnode("d:methodologies/big", ids[:20], label="tool use agents"),
@@ -103,9 +108,35 @@ def test_candidates_need_support_skip_roots_and_merge_duplicates():
     # the leaf is preferred (more specific) and its identical parent is merged into it
     assert [c.node_ids for c in cand] == [["d:methodologies/big/leaf", "d:methodologies/big"]]
     assert cand[0].details["merged_nodes"] == ["d:methodologies/big"]
+    # labelled by its defining title phrase; its members are exactly the titles holding it
+    assert cand[0].title == "tool calling" and cand[0].details["defining_phrases"] == ["tool calling"]
+    assert cand[0].details["member_ids"] == ids[:20]
     feas = [s for s in sigs if s.kind == "feasibility"]
     assert len(feas) == 1 and feas[0].details["dependencies"][0] == "tool use agents"
     assert feas[0].stats["support"] == 20
+
+
+def test_a_candidate_is_defined_by_its_title_phrases_or_dropped_with_a_reason():
+    day = date(2025, 11, 3)
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
+    mixed = [screened_paper(f"m{i:02d}", f"{w.title()} {i}", "We propose a method.", day) for i, w in enumerate(words)]
+    rag = [screened_paper(f"r{i:02d}", f"Graph retrieval for question {i}", "We retrieve.", day) for i in range(10)]
+    # papers outside the node whose titles hold the phrase are members too: the phrase is the definition
+    stray = [screened_paper(f"s{i:02d}", f"Graph retrieval for question routing {i}", "We retrieve.", day) for i in range(3)]
+    other = [screened_paper(f"o{i:02d}", f"Vision benchmark {i}", "We study images.", day) for i in range(60)]
+    papers = mixed + rag + stray + other
+    nodes = [tnode("d:methodologies", [p.arxiv_id for p in papers], parent=None, level=0),
+             tnode("d:methodologies/mixed", [p.arxiv_id for p in mixed], label="title"),
+             tnode("d:methodologies/rag", [p.arxiv_id for p in rag], label="graph")]
+    records = build_evidence_records(nodes, papers, CUTOFF, hash_embed)
+    failures: list = []
+    sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": len(papers)}, hash_embed, domain="d",
+                         failures=failures)
+    cand = [s for s in sigs if s.kind == "candidate_direction"]
+    assert [c.node_ids for c in cand] == [["d:methodologies/rag"]]
+    assert cand[0].title == "graph retrieval question"
+    assert cand[0].details["member_ids"] == sorted(p.arxiv_id for p in rag + stray)
+    assert [(f.item_id, f.reason.split(":")[0]) for f in failures] == [("d:methodologies/mixed", "candidate dropped")]
 
 
 # ----------------------------------------------------------------------------- method development

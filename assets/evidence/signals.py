@@ -36,8 +36,8 @@ from assets.evidence.shares import (
     slice_shares,
 )
 from core.clustering import unit
-from core.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
-from core.text import content_tokens
+from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
+from core.text import content_tokens, distinctive_title_phrases, jaccard, title_phrases
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -62,6 +62,48 @@ def _check_dates(ids: list[str], dates: dict[str, date], cutoff: date) -> list[s
 
 
 # ----------------------------------------------------------------------------- candidates
+
+MEMBER_DUPLICATE_JACCARD = 0.6  # two candidates whose member sets overlap this much are one direction
+DEFINING_PHRASES = 3
+KEYWORD_PHRASES = 5
+
+
+class TitlePhraseIndex:
+    """The domain's cutoff-visible titles as phrase sets: what candidate labels are made of.
+
+    A candidate direction is defined by phrases, so a reader can assign any paper to it
+    (ForeSci App. B.3: specific directions a reader can place a paper in). `define` turns a
+    taxonomy node (an embedding cluster) into such a definition:
+
+    1. its defining phrases: the first DEFINING_PHRASES phrases of its papers' titles by
+       `core.text.distinctive_title_phrases` (class-based TF-IDF over titles against the
+       whole domain; stop, generic and web words excluded);
+    2. its members: every cutoff-visible paper of the domain whose title contains one of
+       them (the node's own papers included only when they do);
+    3. its keywords: the next KEYWORD_PHRASES distinctive phrases (shown in option texts).
+
+    None when no phrase qualifies or fewer than `min_members` papers match: such a node
+    has no readable, checkable definition and is not offered as a candidate.
+    """
+
+    def __init__(self, papers: list[ScreenedPaper]):
+        self.ids = [p.arxiv_id for p in papers]
+        self.phrases = [title_phrases(p.title) for p in papers]
+        self.row = {pid: i for i, pid in enumerate(self.ids)}
+        self.df: Counter = Counter(ph for phs in self.phrases for ph in phs)
+
+    def define(self, paper_ids: list[str], min_members: int) -> tuple[list[str], list[str], set[str]] | None:
+        rows = sorted({self.row[p] for p in paper_ids if p in self.row})
+        ranked = distinctive_title_phrases([self.phrases[i] for i in rows], self.df, len(self.ids))
+        phrases = ranked[:DEFINING_PHRASES]
+        if not phrases:
+            return None
+        wanted = set(phrases)
+        members = {self.ids[i] for i, phs in enumerate(self.phrases) if not wanted.isdisjoint(phs)}
+        if len(members) < min_members:
+            return None
+        return phrases, ranked[DEFINING_PHRASES:DEFINING_PHRASES + KEYWORD_PHRASES], members
+
 
 
 def node_stats(
@@ -315,18 +357,32 @@ def build_signals(
     candidates = select_candidates(nodes, stats, rec_by_node, centroids, embed, min_support=min_support,
                                    max_per_dimension=max_per_dimension)
     candidate_signals: list[tuple[Signal, TaxonomyNode]] = []
-    for i, (node, merged) in enumerate(candidates):
+    phrase_index = TitlePhraseIndex([p for p in public if p.label != "excluded"])
+    kept_members: list[set[str]] = []
+    for node, merged in candidates:
+        defined = phrase_index.define([pid for n in merged for pid in by_node[n].paper_ids], min_support)
+        if defined is None:
+            failures.append(Failure(stage="research_signals", item_id=node.node_id, reason=(
+                "candidate dropped: no readable defining title phrase (rule in TitlePhraseIndex.define)")))
+            continue
+        phrases, keywords, members = defined
+        if any(jaccard(members, other) >= MEMBER_DUPLICATE_JACCARD for other in kept_members):
+            failures.append(Failure(stage="research_signals", item_id=node.node_id, reason=(
+                f"candidate dropped: its phrases ({' / '.join(phrases)}) define the same papers as an earlier one")))
+            continue
+        kept_members.append(members)
         ev, pids = evidence_of(merged)
         rep_titles = [by_paper[p].title for p in rec_by_node[node.node_id].representative_ids if p in by_paper]
         s = stats[node.node_id]
         sig = Signal(
-            signal_id=f"sig:candidate_direction:{i:03d}", kind="candidate_direction", domain=domain,
-            cutoff=cutoff, title=node.label, summary=node.description, node_ids=merged,
+            signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}", kind="candidate_direction",
+            domain=domain, cutoff=cutoff, title=" / ".join(phrases), summary=node.description, node_ids=merged,
             evidence_ids=ev, paper_ids=pids,
             stats={k: s[k] for k in ("n_papers", "share_recent", "share_prior", "growth", "age_months",
-                                     "slope", "n_recent", "n_prior", "level")},
-            details={"keywords": list(node.keywords), "representative_titles": rep_titles,
-                     "dimension": [node.dimension], "merged_nodes": merged[1:]},
+                                     "slope", "n_recent", "n_prior", "level")} | {"n_members": float(len(members))},
+            details={"keywords": keywords, "representative_titles": rep_titles,
+                     "dimension": [node.dimension], "merged_nodes": merged[1:], "node_label": [node.label],
+                     "defining_phrases": phrases, "member_ids": sorted(members)},
         )
         signals.append(sig)
         candidate_signals.append((sig, node))

@@ -28,7 +28,7 @@ from assets.gold.measure import (
 )
 from assets.tasks.building import direction_name
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
-from core.text import title_phrases
+from core.text import distinctive_title_phrases, title_phrases
 
 
 def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal],
@@ -138,30 +138,14 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                       numbers=numbers, future_paper_ids=sorted(future_ids), strength=round(float(strength), 4)), name[top]
 
 
-PHRASES_PER_CANDIDATE = 3
-PHRASE_MIN_LIFT = 3.0  # a defining phrase is at least 3x as frequent in the candidate's titles as in the domain's
-PHRASE_MIN_DOCS = 3
-
-
 def defining_phrases(signal: Signal, ctx: GoldContext) -> list[str]:
-    """The phrases that define a candidate for the lexical measure (a documented rule): the
-    title unigrams/bigrams of its pre-cutoff papers with the highest lift over all of the
-    domain's public titles (lift >= PHRASE_MIN_LIFT, in >= PHRASE_MIN_DOCS of its papers),
-    bigrams first on ties, at most PHRASES_PER_CANDIDATE."""
-    own = [ctx.public[ctx.pub_index[i]].title for i in signal.paper_ids if i in ctx.pub_index]
-    if len(own) < PHRASE_MIN_DOCS:
-        return []
-    df_own = Counter(p for t in own for p in title_phrases(t))
-    df_all = ctx.title_df
-    n_all = len(ctx.public)
-    scored = []
-    for phrase, k in df_own.items():
-        if k < PHRASE_MIN_DOCS:
-            continue
-        lift = (k / len(own)) / (df_all.get(phrase, k) / n_all)
-        if lift >= PHRASE_MIN_LIFT:
-            scored.append((-lift * (k / len(own)) ** 0.5, -phrase.count(" "), phrase))
-    return [p for _, _, p in sorted(scored)[:PHRASES_PER_CANDIDATE]]
+    """The phrases that define a candidate for the lexical measure: the ones the evidence
+    stage defined it by (`assets.evidence.signals.TitlePhraseIndex`), or, for a candidate
+    without them (an older or hand-made signal), the same rule applied to its papers' titles."""
+    if signal.details.get("defining_phrases"):
+        return list(signal.details["defining_phrases"])
+    own = [title_phrases(ctx.public[ctx.pub_index[i]].title) for i in signal.paper_ids if i in ctx.pub_index]
+    return distinctive_title_phrases(own, ctx.title_df, len(ctx.public))[:3]
 
 
 def lexical_momentum(ctx: GoldContext, candidates: dict[str, Signal]) -> dict[str, float]:

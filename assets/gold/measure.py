@@ -7,7 +7,9 @@ Gold is measured, not opined: every target is computed from the papers published
 (cutoff, window_end] and records the numbers and future paper ids it rests on.
 
 Mapping future papers to candidates (direction, planning). Each option's candidate gets a
-centroid = mean embedding of its pre-cutoff papers (signal paper_ids ∩ public papers) and
+centroid = mean embedding of its pre-cutoff member papers (the papers whose titles contain
+one of its defining phrases, `details["member_ids"]`; signal paper_ids for a candidate
+without them) and
 a threshold = the ASSIGN_QUANTILE (25th) percentile of its own papers' cosine to that
 centroid. A paper goes to its nearest option if its cosine clears that option's threshold.
 
@@ -262,7 +264,8 @@ class Candidate:
 
     def __init__(self, ctx: GoldContext, signal: Signal):
         self.signal = signal
-        self.centroid, own = ctx.centroid_of(signal.paper_ids)
+        # a phrase-defined candidate's members (assets.evidence.signals.TitlePhraseIndex); others: its evidence papers
+        self.centroid, own = ctx.centroid_of(signal.details.get("member_ids") or signal.paper_ids)
         self.n_public = len(own)
         self.threshold = float(np.quantile(own, ASSIGN_QUANTILE)) if len(own) else 1.0
         self.cohesion_pre = float(own.mean()) if len(own) else 0.0

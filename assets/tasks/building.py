@@ -188,9 +188,14 @@ def dimension_of(signal: Signal) -> str:
     return "all"
 
 
+def members(signal: Signal) -> set[str]:
+    """A candidate's papers: its phrase-defined members, else its evidence papers."""
+    return set(signal.details.get("member_ids") or signal.paper_ids)
+
+
 def overlap(a: Signal, b: Signal) -> float:
     """|papers(a) ∩ papers(b)| / min size: 1.0 for a node and its child."""
-    pa, pb = set(a.paper_ids), set(b.paper_ids)
+    pa, pb = members(a), members(b)
     if not pa or not pb:
         return 0.0
     return len(pa & pb) / min(len(pa), len(pb))
@@ -254,7 +259,11 @@ def support_papers(candidates: list[Signal], records_by_node: dict[str, Evidence
 
 
 def _compatible(group: list[Signal]) -> bool:
-    return all(overlap(a, b) <= MAX_OVERLAP for i, a in enumerate(group) for b in group[i + 1:])
+    """No two options share much of their papers or any defining phrase (a reader must be
+    able to tell which option a paper belongs to)."""
+    return all(overlap(a, b) <= MAX_OVERLAP
+               and not set(a.details.get("defining_phrases", [])) & set(b.details.get("defining_phrases", []))
+               for i, a in enumerate(group) for b in group[i + 1:])
 
 
 def sample_option_sets(candidates: list[Signal], rng_key: str, n_sets: int, attempts: int = 60) -> list[list[Signal]]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
@@ -12,26 +10,6 @@ from core.text import STOP_WORDS
 _TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
 
 
-
-
-def _stems(term: str) -> set[str]:
-    """Crude word stems of a term: hyphen parts, lower-cased, plural 's' dropped."""
-    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.split(r"[\s\-]+", term.lower()) if w}
-
-
-def pick_terms(ranked: list[str], n: int) -> list[str]:
-    """Top terms, skipping ones that share a stem with a picked one ("tool" / "tools" / "tool use")."""
-    picked: list[str] = []
-    seen: set[str] = set()
-    for term in ranked:
-        stems = _stems(term)
-        if stems & seen:
-            continue
-        picked.append(term)
-        seen |= stems
-        if len(picked) == n:
-            break
-    return picked
 
 
 def humanise(dimension: str) -> str:

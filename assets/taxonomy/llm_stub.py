@@ -40,7 +40,7 @@ class StubUsage:
     prompt_chars: int = 0
     by_purpose: dict[str, int] = field(default_factory=dict)
 
-    def minus(self, earlier: "StubUsage") -> "StubUsage":
+    def minus(self, earlier: StubUsage) -> StubUsage:
         return StubUsage(
             calls=self.calls - earlier.calls, failures=self.failures - earlier.failures,
             prompt_chars=self.prompt_chars - earlier.prompt_chars,

@@ -60,10 +60,11 @@ from assets.taxonomy.dimensions import (
     dimension_scores,
     route_dimensions,
 )
-from assets.taxonomy.labels import Labeller, humanise, pick_terms
+from assets.taxonomy.labels import Labeller, humanise
 from assets.taxonomy.slices import slice_index, slice_starts
 from assets.taxonomy.tree import LLMTreeBuilder, Node, TreeBuilder
 from core.records import Failure, ScreenedPaper, TaxonomyNode
+from core.text import pick_terms
 
 
 class Assignment(BaseModel):

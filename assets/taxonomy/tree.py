@@ -34,8 +34,8 @@ class Node:
     dimension: str
     created_slice: str
     created_by: str
-    parent: "Node | None" = None
-    children: list["Node"] = field(default_factory=list)
+    parent: Node | None = None
+    children: list[Node] = field(default_factory=list)
     held: list[int] = field(default_factory=list)  # papers held here (members of a leaf, unfit at an inner node)
     centroid: np.ndarray | None = None
     threshold: float = -1.0
