@@ -55,3 +55,32 @@ def unit(v: np.ndarray) -> np.ndarray:
     """`v` scaled to length 1 (a zero vector stays zero)."""
     n = np.linalg.norm(v)
     return v / n if n > 0 else v
+
+
+NEIGHBOURS = 10  # the neighbour vote: a paper's k nearest papers by embedding
+MEMBER_VOTE = 0.3  # ... vote it into a set when >= 30% of them are the set's members
+
+
+def neighbours(queries: np.ndarray, base: np.ndarray, k: int = NEIGHBOURS,
+               exclude: np.ndarray | None = None) -> np.ndarray:
+    """Indices into `base` of each query row's k nearest rows by cosine (unit vectors);
+    `exclude[i]` (a row of `base`) is never query i's neighbour (leave-one-out)."""
+    k = min(k, len(base) - int(exclude is not None))
+    out = np.zeros((len(queries), max(k, 0)), dtype=int)
+    if k <= 0:
+        return out
+    for start in range(0, len(queries), 1024):  # chunks bound the similarity matrix's memory
+        sims = queries[start:start + 1024] @ base.T
+        if exclude is not None:
+            sims[np.arange(len(sims)), exclude[start:start + 1024]] = -np.inf
+        out[start:start + len(sims)] = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    return out
+
+
+def voted(member: np.ndarray, nn: np.ndarray) -> np.ndarray:
+    """The neighbour vote: which voting rows belong to each set, i.e. >= MEMBER_VOTE of
+    their neighbours are members. `member` is (base rows x sets) boolean, `nn` the
+    neighbour indices (into the base rows) of the voting rows."""
+    if nn.size == 0:
+        return np.zeros((len(nn), member.shape[1]), dtype=bool)
+    return member[nn].mean(axis=1) >= MEMBER_VOTE

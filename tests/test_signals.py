@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import date
 
 import numpy as np
@@ -72,71 +73,76 @@ def test_growth_is_volume_normalised_not_raw_counts():
     assert flat["growth"] == pytest.approx(2.0) and flat["slope"] > 0
 
 
+def word_embed(texts):
+    """Bag of hashed words (64 dims): texts sharing words are near, as topics are for a real embedder."""
+    rows = []
+    for t in texts:
+        v = np.zeros(64)
+        for w in re.findall(r"[a-z]+", t.lower()):
+            v[int(hashlib.sha1(w.encode()).hexdigest()[:8], 16) % 64] += 1.0
+        rows.append(v / max(np.linalg.norm(v), 1e-9))
+    return np.asarray(rows, dtype=np.float32).reshape(len(texts), 64)
+
+
+def background(n: int, day: date) -> list[ScreenedPaper]:
+    """Papers on unrelated one-off subjects: no title phrase repeats, nothing clusters."""
+    rng = np.random.default_rng(7)
+    letters = list("bcdfghjklmnpqrstvwxz")
+    word = lambda: "".join(rng.choice(letters, 6))  # noqa: E731
+    return [screened_paper(f"z{i:03d}", f"{word()} {word()} {word()}", f"{word()} {word()} {word()}.", day)
+            for i in range(n)]
+
+
 def test_candidate_direction_carries_normalised_stats():
     papers, volume = rising_counts_falling_share()
-    papers = [p.model_copy(update={"title": f"Speculative decoding for {p.arxiv_id}"}) for p in papers]
+    papers = [p.model_copy(update={"title": f"Speculative decoding for {p.arxiv_id}",
+                                   "abstract": "Speculative decoding drafts tokens."}) for p in papers]
     ids = [p.arxiv_id for p in papers]
-    others = [screened_paper(f"o{i:02d}", f"Vision benchmark {i}", "We study images.", date(2025, 6, 1))
-              for i in range(60)]
     nodes = [tnode("d:methodologies", ids, parent=None, level=0), tnode("d:methodologies/a", ids, slice_="2025-Q2")]
-    records = build_evidence_records(nodes, papers, CUTOFF, hash_embed)
-    sigs = build_signals(nodes, records, papers + others, CUTOFF, volume, hash_embed, domain="d")
+    records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
+    sigs = build_signals(nodes, records, papers + background(300, date(2025, 6, 1)), CUTOFF, volume, word_embed,
+                         domain="d")
     cand = [s for s in sigs if s.kind == "candidate_direction"]
-    assert len(cand) == 1 and cand[0].node_ids == ["d:methodologies/a"]
+    # one direction: its unigrams "speculative" and "decoding" hold the same papers and are skipped
+    assert [c.title for c in cand] == ["speculative decoding"] and cand[0].node_ids == ["d:methodologies/a"]
     st = cand[0].stats
-    assert st["growth"] == pytest.approx(0.5) and st["n_papers"] == 24
-    assert st["age_months"] == 8  # 2025-04 (2025-Q2) to 2025-12
+    assert st["growth"] == pytest.approx(0.5) and st["n_papers"] == 24  # the share of the domain halved
+    assert st["age_months"] == 8  # first paper 2025-04, cutoff 2025-12
     assert cand[0].evidence_ids == ["ev:d:methodologies/a"]
     assert cand[0].signal_id == "sig:candidate_direction:000"
+    assert cand[0].details["member_ids"] == sorted(ids)
 
 
-def test_candidates_need_support_skip_roots_and_merge_duplicates():
+def test_a_direction_is_a_title_phrase_whose_papers_share_content():
     day = date(2025, 11, 3)
-    papers = [screened_paper(f"p{i:02d}", f"Tool calling for {i} tasks" if i < 20 else f"Episodic memory store {i}",
-                             "We propose a method. Experiments show gains.", day) for i in range(30)]
-    papers += [screened_paper(f"q{i:02d}", f"Vision benchmark {i}", "We study images.", day) for i in range(60)]
-    ids = [p.arxiv_id for p in papers[:30]]
-    nodes = [
-        tnode("d:methodologies", ids, parent=None, level=0),
-        tnode("d:methodologies/big", ids[:20], label="tool use agents"),
-        tnode("d:methodologies/big/leaf", ids[:20], parent="d:methodologies/big", level=2, label="tool calling"),
-        tnode("d:methodologies/small", ids[20:27], label="memory"),  # 7 papers < 8
-    ]
-    records = build_evidence_records(nodes, papers, CUTOFF, hash_embed)
-    sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": 30}, hash_embed, domain="d")
+    topics = {"tool calling": "Agents call external tools through function APIs.",
+              "episodic memory": "Agents store episodes in a memory buffer and recall them.",
+              "web navigation": "Agents browse websites and click through pages."}
+    papers = [screened_paper(f"{k[:2]}{i:02d}", f"{k.title()} for {w}", text, day)
+              for k, text in topics.items() for i, w in enumerate(("planning", "coding", "retrieval", "games", "science",
+                                                                   "finance", "health", "robots", "travel", "shopping",
+                                                                   "email", "maps"))]
+    # a generic word spread over the topics: its papers share a word, not content
+    papers += [screened_paper(f"an{i:02d}", f"Analysis of {w}", text, day) for i, (w, text) in enumerate(zip(
+        "aurora basalt cobalt dune ember fjord glacier harbor isthmus jungle karst lagoon".split(),
+        list(topics.values()) * 4))]
+    papers += [screened_paper("rare01", "Quantum annealing for schedules", "Annealing.", day)]
+    papers += background(300, day)
+    ids = [p.arxiv_id for p in papers]
+    nodes = [tnode("d:methodologies", ids, parent=None, level=0),
+             *(tnode(f"d:methodologies/{k[:2]}", [p.arxiv_id for p in papers if p.arxiv_id.startswith(k[:2])],
+                     label=f"junk {k[:2]}") for k in topics)]
+    records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
+    sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": len(papers)}, word_embed, domain="d")
     cand = [s for s in sigs if s.kind == "candidate_direction"]
-    # the leaf is preferred (more specific) and its identical parent is merged into it
-    assert [c.node_ids for c in cand] == [["d:methodologies/big/leaf", "d:methodologies/big"]]
-    assert cand[0].details["merged_nodes"] == ["d:methodologies/big"]
-    # labelled by its defining title phrase; its members are exactly the titles holding it
-    assert cand[0].title == "tool calling" and cand[0].details["defining_phrases"] == ["tool calling"]
-    assert cand[0].details["member_ids"] == ids[:20]
+    assert sorted(c.title for c in cand) == ["episodic memory", "tool calling", "web navigation"]
+    for c in cand:
+        # members: exactly the titles holding the phrase; placed at the node holding them; labelled by the phrase
+        assert c.details["member_ids"] == sorted(p.arxiv_id for p in papers if c.title in p.title.lower())
+        assert c.node_ids == [f"d:methodologies/{c.title[:2]}"] and c.details["defining_phrases"] == [c.title]
+        assert 0.2 <= c.stats["recognisability"] <= 1.0
     feas = [s for s in sigs if s.kind == "feasibility"]
-    assert len(feas) == 1 and feas[0].details["dependencies"][0] == "tool use agents"
-    assert feas[0].stats["support"] == 20
-
-
-def test_a_candidate_is_defined_by_its_title_phrases_or_dropped_with_a_reason():
-    day = date(2025, 11, 3)
-    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
-    mixed = [screened_paper(f"m{i:02d}", f"{w.title()} {i}", "We propose a method.", day) for i, w in enumerate(words)]
-    rag = [screened_paper(f"r{i:02d}", f"Graph retrieval for question {i}", "We retrieve.", day) for i in range(10)]
-    # papers outside the node whose titles hold the phrase are members too: the phrase is the definition
-    stray = [screened_paper(f"s{i:02d}", f"Graph retrieval for question routing {i}", "We retrieve.", day) for i in range(3)]
-    other = [screened_paper(f"o{i:02d}", f"Vision benchmark {i}", "We study images.", day) for i in range(60)]
-    papers = mixed + rag + stray + other
-    nodes = [tnode("d:methodologies", [p.arxiv_id for p in papers], parent=None, level=0),
-             tnode("d:methodologies/mixed", [p.arxiv_id for p in mixed], label="title"),
-             tnode("d:methodologies/rag", [p.arxiv_id for p in rag], label="graph")]
-    records = build_evidence_records(nodes, papers, CUTOFF, hash_embed)
-    failures: list = []
-    sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": len(papers)}, hash_embed, domain="d",
-                         failures=failures)
-    cand = [s for s in sigs if s.kind == "candidate_direction"]
-    assert [c.node_ids for c in cand] == [["d:methodologies/rag"]]
-    assert cand[0].title == "graph retrieval question"
-    assert cand[0].details["member_ids"] == sorted(p.arxiv_id for p in rag + stray)
-    assert [(f.item_id, f.reason.split(":")[0]) for f in failures] == [("d:methodologies/mixed", "candidate dropped")]
+    assert len(feas) == 3 and all(f.title.startswith("Feasibility of ") for f in feas)
 
 
 # ----------------------------------------------------------------------------- method development

@@ -2,14 +2,16 @@
 
 Kinds, each derived by a documented rule so a reviewer can recompute it:
 
-* candidate_direction: specific, well-supported taxonomy nodes with volume-normalised
-  momentum numbers (share of the domain's monthly volume, recent vs prior, slope).
+* candidate_direction: directions defined by a title phrase and recognisable by content
+  (rule in `assets.evidence.candidates`), placed at a taxonomy node, with volume-normalised
+  momentum numbers of their papers (share of the domain's monthly volume, recent vs prior, slope).
 * method_development: parent -> child (and cross-dimension) relations labelled
   extension / adaptation / replacement / competition / component_reuse from growth
   and keyword/paper overlap (rule in `relation_for`).
 * bottleneck: themes of recurring verbatim limitation sentences (embedding clusters),
   categorised by cue words; recurrence = number of distinct papers.
-* feasibility: one note per candidate direction (support, maturity, dependencies, risks).
+* feasibility: one note per candidate direction (support, maturity, the candidates it shares
+  papers with, risks).
 * venue_profile: from `assets.evidence.venues` when venue lists are passed in.
 
 Coverage of the corpus is uneven over time, so every volume number is a *share* of
@@ -26,7 +28,9 @@ from datetime import date
 
 import numpy as np
 
+from assets.corpus.logic import paper_text
 from assets.evidence.bottlenecks import bottleneck_themes
+from assets.evidence.candidates import phrase_candidates
 from assets.evidence.shares import (
     momentum,
     months_between,
@@ -35,9 +39,8 @@ from assets.evidence.shares import (
     slice_growth,
     slice_shares,
 )
-from core.clustering import unit
-from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
-from core.text import content_tokens, distinctive_title_phrases, jaccard, title_phrases
+from core.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
+from core.text import content_tokens, distinctive_title_phrases, term_stems, title_phrases
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -63,48 +66,9 @@ def _check_dates(ids: list[str], dates: dict[str, date], cutoff: date) -> list[s
 
 # ----------------------------------------------------------------------------- candidates
 
-MEMBER_DUPLICATE_JACCARD = 0.6  # two candidates whose member sets overlap this much are one direction
-DEFINING_PHRASES = 3
+MIN_MEMBER_SHARE = 0.004  # a candidate's phrase is in >= 0.4% of the domain's titles (and >= min_support)
 KEYWORD_PHRASES = 5
-
-
-class TitlePhraseIndex:
-    """The domain's cutoff-visible titles as phrase sets: what candidate labels are made of.
-
-    A candidate direction is defined by phrases, so a reader can assign any paper to it
-    (ForeSci App. B.3: specific directions a reader can place a paper in). `define` turns a
-    taxonomy node (an embedding cluster) into such a definition:
-
-    1. its defining phrases: the first DEFINING_PHRASES phrases of its papers' titles by
-       `core.text.distinctive_title_phrases` (class-based TF-IDF over titles against the
-       whole domain; stop, generic and web words excluded);
-    2. its members: every cutoff-visible paper of the domain whose title contains one of
-       them (the node's own papers included only when they do);
-    3. its keywords: the next KEYWORD_PHRASES distinctive phrases (shown in option texts).
-
-    None when no phrase qualifies or fewer than `min_members` papers match: such a node
-    has no readable, checkable definition and is not offered as a candidate.
-    """
-
-    def __init__(self, papers: list[ScreenedPaper]):
-        self.ids = [p.arxiv_id for p in papers]
-        self.phrases = [title_phrases(p.title) for p in papers]
-        self.row = {pid: i for i, pid in enumerate(self.ids)}
-        self.df: Counter = Counter(ph for phs in self.phrases for ph in phs)
-
-    def define(self, paper_ids: list[str], min_members: int) -> tuple[list[str], list[str], set[str]] | None:
-        rows = sorted({self.row[p] for p in paper_ids if p in self.row})
-        ranked = distinctive_title_phrases([self.phrases[i] for i in rows], self.df, len(self.ids))
-        phrases = ranked[:DEFINING_PHRASES]
-        if not phrases:
-            return None
-        wanted = set(phrases)
-        members = {self.ids[i] for i, phs in enumerate(self.phrases) if not wanted.isdisjoint(phs)}
-        if len(members) < min_members:
-            return None
-        return phrases, ranked[DEFINING_PHRASES:DEFINING_PHRASES + KEYWORD_PHRASES], members
-
-
+EVIDENCE_PAPERS = 25  # a candidate's evidence papers: its most central members in evidence records
 
 def node_stats(
     nodes: list[TaxonomyNode], papers: list[ScreenedPaper], cutoff: date, monthly_volume: dict[str, int]
@@ -120,84 +84,6 @@ def node_stats(
         stats["age_months"] = float(months_between(start, cutoff))
         stats["level"] = float(node.level)
         out[node.node_id] = stats
-    return out
-
-
-def _centroids(records: dict[str, EvidenceRecord], by_id: dict[str, ScreenedPaper], embed) -> dict[str, np.ndarray]:
-    """Centroid of each record's evidence papers (<= 25 papers, so this stays cheap)."""
-    ids = sorted({pid for r in records.values() for pid in _record_paper_ids(r) if pid in by_id})
-    if not ids:
-        return {}
-    vecs = embed([f"{by_id[pid].title}. {by_id[pid].abstract}" for pid in ids])
-    row = {pid: i for i, pid in enumerate(ids)}
-    out = {}
-    for node_id, record in records.items():
-        idx = [row[pid] for pid in _record_paper_ids(record) if pid in row]
-        if idx:
-            out[node_id] = unit(vecs[idx].mean(axis=0))
-    return out
-
-
-def select_candidates(
-    nodes: list[TaxonomyNode],
-    stats: dict[str, dict[str, float]],
-    records: dict[str, EvidenceRecord],
-    centroids: dict[str, np.ndarray],
-    embed,
-    *,
-    min_support: int = 8,
-    max_per_dimension: int = 12,
-    dedup_cosine: float = 0.9,
-    dedup_jaccard: float = 0.8,
-) -> list[tuple[TaxonomyNode, list[str]]]:
-    """Candidate directions (B.3): (node, merged node ids) in a deterministic order.
-
-    Eligible: level >= 1, an evidence record, >= `min_support` papers. Order within a
-    dimension: specific first (leaf or level >= 2), then more papers, then node_id.
-    Near-duplicates -- label cosine or (domain-centred) centroid cosine above
-    `dedup_cosine`, or paper-set Jaccard >= `dedup_jaccard`, to an already kept
-    candidate -- are merged into it (their ids join its node_ids), so a candidate can
-    "group one or more related nodes" (a parent whose papers are mostly one child's).
-    """
-    children = Counter(n.parent_id for n in nodes if n.parent_id)
-    eligible = [n for n in nodes if n.level >= 1 and n.node_id in records
-                and stats[n.node_id]["n_papers"] >= min_support]
-    if not eligible:
-        return []
-    label_vecs = embed([n.label for n in eligible])
-    label_of = {n.node_id: label_vecs[i] for i, n in enumerate(eligible)}
-    paper_sets = {n.node_id: set(n.paper_ids) for n in eligible}
-    present = [centroids[n.node_id] for n in eligible if n.node_id in centroids]
-    # Centring removes the domain-wide direction every centroid shares; it needs a
-    # handful of nodes to estimate (with two nodes it would turn identical into opposite).
-    mean = np.mean(present, axis=0) if len(present) >= 5 else None
-    centred = {nid: unit(v - mean) for nid, v in centroids.items()} if mean is not None else {}
-    by_dim: dict[str, list[TaxonomyNode]] = defaultdict(list)
-    for n in eligible:
-        by_dim[n.dimension].append(n)
-    out: list[tuple[TaxonomyNode, list[str]]] = []
-    for dim in sorted(by_dim):
-        ranked = sorted(by_dim[dim], key=lambda n: (
-            not (children[n.node_id] == 0 or n.level >= 2), -stats[n.node_id]["n_papers"], n.node_id))
-        kept: list[tuple[TaxonomyNode, list[str]]] = []
-        for n in ranked:
-            duplicate_of = None
-            for k, _ in kept:
-                same_label = float(label_of[n.node_id] @ label_of[k.node_id]) > dedup_cosine
-                same_centroid = (n.node_id in centred and k.node_id in centred
-                                 and float(centred[n.node_id] @ centred[k.node_id]) > dedup_cosine)
-                a, b = paper_sets[n.node_id], paper_sets[k.node_id]
-                same_papers = bool(a | b) and len(a & b) / len(a | b) >= dedup_jaccard
-                if same_label or same_centroid or same_papers:
-                    duplicate_of = k.node_id
-                    break
-            if duplicate_of is not None:
-                for k, merged in kept:
-                    if k.node_id == duplicate_of:
-                        merged.append(n.node_id)
-            elif len(kept) < max_per_dimension:
-                kept.append((n, [n.node_id]))
-        out.extend(kept)
     return out
 
 
@@ -314,7 +200,7 @@ def build_signals(
     *,
     domain: str,
     min_support: int = 8,
-    max_per_dimension: int = 12,
+    max_candidates: int = 60,
     max_development: int = 40,
     max_bottlenecks: int = 30,
     venue_papers=None,
@@ -338,10 +224,8 @@ def build_signals(
     public = [p for p in papers if p.published <= cutoff]
     dates = {p.arxiv_id: p.published for p in public}
     by_paper = {p.arxiv_id: p for p in public}
-    by_node = {n.node_id: n for n in nodes}
     rec_by_node = {r.node_id: r for r in records}
     stats = node_stats(nodes, public, cutoff, monthly_volume)
-    centroids = _centroids(rec_by_node, by_paper, embed)
     signals: list[Signal] = []
 
     def evidence_of(node_ids: list[str]) -> tuple[list[str], list[str]]:
@@ -353,39 +237,48 @@ def build_signals(
                     pids.append(pid)
         return ev, _check_dates(pids, dates, cutoff)
 
-    # (1) candidate directions
-    candidates = select_candidates(nodes, stats, rec_by_node, centroids, embed, min_support=min_support,
-                                   max_per_dimension=max_per_dimension)
+    # (1) candidate directions: phrase-defined (assets.evidence.candidates)
+    usable = sorted((p for p in public if p.label != "excluded"), key=lambda p: p.arxiv_id)
+    vectors = np.asarray(embed([paper_text(p) for p in usable]), dtype=np.float32) if usable else np.zeros((0, 1))
+    min_members = max(min_support, round(MIN_MEMBER_SHARE * len(usable)))
+    found = phrase_candidates(usable, vectors, nodes, min_members=min_members, max_candidates=max_candidates)
+    all_phrases = [title_phrases(p.title) for p in usable]
+    phrase_df = Counter(ph for phs in all_phrases for ph in phs)
+    row_of = {p.arxiv_id: i for i, p in enumerate(usable)}
     candidate_signals: list[tuple[Signal, TaxonomyNode]] = []
-    phrase_index = TitlePhraseIndex([p for p in public if p.label != "excluded"])
-    kept_members: list[set[str]] = []
-    for node, merged in candidates:
-        defined = phrase_index.define([pid for n in merged for pid in by_node[n].paper_ids], min_support)
-        if defined is None:
-            failures.append(Failure(stage="research_signals", item_id=node.node_id, reason=(
-                "candidate dropped: no readable defining title phrase (rule in TitlePhraseIndex.define)")))
+    record_of: dict[str, str] = {}
+    for r in sorted(records, key=lambda r: r.record_id):
+        for pid in _record_paper_ids(r):
+            record_of.setdefault(pid, r.record_id)
+    for c in found:
+        node_record = rec_by_node.get(c.node.node_id)
+        in_node_record = set(_record_paper_ids(node_record))
+        member_dates = [dates[pid] for pid in c.members]
+        s = momentum(member_dates, monthly_volume, cutoff)
+        own = [all_phrases[row_of[pid]] for pid in c.members]
+        keywords = [k for k in distinctive_title_phrases(own, phrase_df, len(usable))
+                    if not term_stems(k) & term_stems(c.phrase)][:KEYWORD_PHRASES]
+        # evidence: the most central members that an evidence record holds (the node's record first)
+        evidence_papers = [pid for pid in c.central_ids if pid in record_of][:EVIDENCE_PAPERS]
+        if not evidence_papers:
             continue
-        phrases, keywords, members = defined
-        if any(jaccard(members, other) >= MEMBER_DUPLICATE_JACCARD for other in kept_members):
-            failures.append(Failure(stage="research_signals", item_id=node.node_id, reason=(
-                f"candidate dropped: its phrases ({' / '.join(phrases)}) define the same papers as an earlier one")))
-            continue
-        kept_members.append(members)
-        ev, pids = evidence_of(merged)
-        rep_titles = [by_paper[p].title for p in rec_by_node[node.node_id].representative_ids if p in by_paper]
-        s = stats[node.node_id]
+        rep_titles = [by_paper[pid].title for pid in evidence_papers[:3]]
+        ev = list(dict.fromkeys(node_record.record_id if pid in in_node_record else record_of[pid]
+                                for pid in evidence_papers))
         sig = Signal(
-            signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}", kind="candidate_direction",
-            domain=domain, cutoff=cutoff, title=" / ".join(phrases), summary=node.description, node_ids=merged,
-            evidence_ids=ev, paper_ids=pids,
-            stats={k: s[k] for k in ("n_papers", "share_recent", "share_prior", "growth", "age_months",
-                                     "slope", "n_recent", "n_prior", "level")} | {"n_members": float(len(members))},
-            details={"keywords": keywords, "representative_titles": rep_titles,
-                     "dimension": [node.dimension], "merged_nodes": merged[1:], "node_label": [node.label],
-                     "defining_phrases": phrases, "member_ids": sorted(members)},
+            signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}", kind="candidate_direction", domain=domain, cutoff=cutoff,
+            title=c.phrase, node_ids=[c.node.node_id], evidence_ids=ev,
+            summary=(f"{len(c.members)} cutoff-visible papers whose titles contain \"{c.phrase}\" "
+                     f"(recognisable by content, F1 {c.recognisability:.2f}); e.g. \"{rep_titles[0]}\"."),
+            paper_ids=_check_dates(evidence_papers, dates, cutoff),
+            stats=s | {"n_papers": float(len(c.members)), "n_members": float(len(c.members)),
+                       "age_months": float(months_between(min(member_dates), cutoff)),
+                       "level": float(c.node.level), "recognisability": c.recognisability},
+            details={"keywords": keywords, "representative_titles": rep_titles, "dimension": [c.node.dimension],
+                     "node_label": [c.node.label], "defining_phrases": [c.phrase], "member_ids": c.members},
         )
         signals.append(sig)
-        candidate_signals.append((sig, node))
+        candidate_signals.append((sig, c.node))
 
     # (2) method development
     pairs = development_pairs(nodes, stats) + cross_dimension_pairs(nodes, stats)
@@ -468,23 +361,16 @@ def build_signals(
         bottleneck_signals.append(sig)
 
     # (4) feasibility, dependency and risk notes
+    members_of = {cand.signal_id: set(cand.details["member_ids"]) for cand, _ in candidate_signals}
     for i, (cand, node) in enumerate(candidate_signals):
         own = set(cand.node_ids)
         linked = [b for b in bottleneck_signals if own & set(b.node_ids)]
         linked.sort(key=lambda b: (-b.stats["recurrence"], b.signal_id))
-        deps: list[str] = []
-        parent = by_node.get(node.parent_id or "")
-        if parent is not None and parent.level >= 1:
-            deps.append(parent.label)
-        mine = set(node.paper_ids)
-        related = []
-        for other in nodes:
-            if other.dimension == node.dimension or other.level < 1 or not other.paper_ids:
-                continue
-            shared = len(mine & set(other.paper_ids))
-            if shared:
-                related.append((-shared / max(1, len(mine)), other.node_id, other.label))
-        deps += [label for _, _, label in sorted(related)[:2] if label not in deps]
+        # dependencies: the other candidates whose papers this one's titles share most
+        mine = members_of[cand.signal_id]
+        related = sorted((-len(mine & members_of[o.signal_id]) / len(mine), o.title) for o, _ in candidate_signals
+                         if o is not cand and mine & members_of[o.signal_id])
+        deps = [label for _, label in related[:2]]
         s = cand.stats
         if s["n_papers"] >= min_support and s["growth"] >= 1.0 and s["age_months"] <= 24:
             verdict = "actionable near-term"
@@ -493,13 +379,13 @@ def build_signals(
         else:
             verdict = "watch (its share of the domain is shrinking)"
         risks = [b.title for b in linked[:3]]
-        summary = (f"{verdict}: '{node.label}' rests on {int(s['n_papers'])} pre-cutoff papers, "
+        summary = (f"{verdict}: '{cand.title}' rests on {int(s['n_papers'])} pre-cutoff papers, "
                    f"{int(s['age_months'])} months old, volume-normalised growth {s['growth']:.2f}; "
-                   f"depends on {', '.join(deps) if deps else 'no other node'}; "
+                   f"shares papers with {', '.join(deps) if deps else 'no other candidate'}; "
                    f"risk: {'; '.join(risks) if risks else 'no recurring bottleneck linked'}.")
         signals.append(Signal(
             signal_id=f"sig:feasibility:{i:03d}", kind="feasibility", domain=domain, cutoff=cutoff,
-            title=f"Feasibility of {node.label}", summary=summary, node_ids=cand.node_ids,
+            title=f"Feasibility of {cand.title}", summary=summary, node_ids=cand.node_ids,
             evidence_ids=sorted(set(cand.evidence_ids) | {e for b in linked for e in b.evidence_ids}),
             paper_ids=cand.paper_ids,
             stats={"support": s["n_papers"], "maturity_months": s["age_months"], "n_bottlenecks": float(len(linked)),

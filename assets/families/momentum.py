@@ -7,7 +7,6 @@ each option's volume-normalised momentum over the window (rules in
 
 from __future__ import annotations
 
-from collections import Counter
 
 import numpy as np
 
@@ -20,7 +19,6 @@ from assets.gold.measure import (
     Claims,
     GoldContext,
     Slots,
-    assign,
     insufficient,
     new_subdirections,
     pct,
@@ -40,20 +38,19 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     scope = f"{task.window_start} to {task.window_end}"
     opts = [o for o in task.options if build.option_signal_ids.get(o.option_id) in signals]
     cands = [Candidate(ctx, signals[build.option_signal_ids[o.option_id]]) for o in opts]
-    fut_assign = assign(ctx.fut_vecs, cands)
-    rec_assign = assign(ctx.pub_vecs[ctx.recent_idx], cands) if len(ctx.recent_idx) else np.zeros(0, int)
+    fut_member, rec_member = ctx.member_votes([c.signal for c in cands])
     n_future, n_recent = len(ctx.future), len(ctx.recent_idx)
     drift = ctx.coverage_drift(signals) if prior_from == "recomputed" else 1.0
     numbers: dict[str, float] = {"n_future_total": float(n_future), "n_recent_public": float(n_recent),
-                                 "n_future_mapped": float((fut_assign >= 0).sum()), "coverage_drift": round(drift, 5)}
+                                 "n_future_mapped": float(fut_member.any(axis=1).sum()), "coverage_drift": round(drift, 5)}
     rows: dict[str, np.ndarray] = {}
     stats: dict[str, dict] = {}
     for j, (o, c) in enumerate(zip(opts, cands)):
-        fr = np.where(fut_assign == j)[0]
+        fr = np.where(fut_member[:, j])[0]
         rows[o.option_id] = fr
         f_share = len(fr) / n_future if n_future else 0.0
-        prior_count = int((rec_assign == j).sum())
-        prior_ids = [ctx.public[ctx.recent_idx[i]].arxiv_id for i in np.where(rec_assign == j)[0]]
+        prior_count = int(rec_member[:, j].sum())
+        prior_ids = [ctx.public[ctx.recent_idx[i]].arxiv_id for i in np.where(rec_member[:, j])[0]]
         if prior_from == "signal" or n_recent == 0:
             p_share = float(c.signal.stats.get("share_recent", 0.0))
         else:
@@ -74,7 +71,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                         f"threshold:{oid}": round(c.threshold, 5), f"cohesion_pre:{oid}": round(c.cohesion_pre, 5),
                         f"cohesion_future:{oid}": round(coh_f, 5), f"new_subdirections:{oid}": float(len(new)),
                         f"trajectory:{oid}": float(TRAJECTORIES.index(traj))})
-    future_ids = [ctx.future[i].arxiv_id for i in np.where(fut_assign >= 0)[0]]
+    future_ids = [ctx.future[i].arxiv_id for i in np.where(fut_member.any(axis=1))[0]]
     ranking = sorted(stats, key=lambda k: (-stats[k]["m"], -stats[k]["n"], k))
     # the second, independent measure: the label's defining phrases, matched in the text
     lexical = lexical_momentum(ctx, {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in opts})

@@ -6,10 +6,15 @@ rules below are what the built-in families do with them.
 Gold is measured, not opined: every target is computed from the papers published in
 (cutoff, window_end] and records the numbers and future paper ids it rests on.
 
-Mapping future papers to candidates (direction, planning). Each option's candidate gets a
-centroid = mean embedding of its pre-cutoff member papers (the papers whose titles contain
-one of its defining phrases, `details["member_ids"]`; signal paper_ids for a candidate
-without them) and
+Mapping future papers to candidates (direction, planning): a neighbour vote
+(`GoldContext.member_votes`). A candidate's members are its pre-cutoff papers (the papers
+whose titles contain one of its defining phrases, `details["member_ids"]`; signal paper_ids
+for a candidate without them); a paper belongs to it when at least MEMBER_VOTE of its
+NEIGHBOURS nearest cutoff-visible papers (embedding cosine) are members. Each candidate is
+measured on its own (a paper can belong to two), as the lexical measure does.
+
+Other uses (bottleneck subdirections, new subdirections, trajectories) give a candidate a
+centroid = mean embedding of those members and
 a threshold = the ASSIGN_QUANTILE (25th) percentile of its own papers' cosine to that
 centroid. A paper goes to its nearest option if its cosine clears that option's threshold.
 
@@ -60,7 +65,7 @@ import numpy as np
 
 from assets.corpus.logic import paper_text
 from assets.gold.leakage import FUTURE_VARIANT_KEY
-from core.clustering import spherical_kmeans, unit
+from core.clustering import neighbours, spherical_kmeans, unit, voted
 from core.papers import add_months
 from core.records import (
     ClaimBasis,
@@ -73,7 +78,7 @@ from core.records import (
 from core.text import STOP_WORDS, title_phrases
 
 ASSIGN_QUANTILE = 0.25
-RECENT_MONTHS = 3
+RECENT_MONTHS = 6  # the prior period of momentum: long enough that a candidate's count is not noise
 ZERO_PRIOR_SMOOTHING = 0.5
 ACCELERATING_MIN = 1.25
 COOLING_MAX = 0.8
@@ -186,6 +191,8 @@ class GoldContext:
                 self.children.setdefault(n.parent_id, []).append(n.node_id)
         self._node_centroids: dict[str, np.ndarray | None] = {}
         self._drift: float | None = None
+        self._fut_nn: np.ndarray | None = None
+        self._rec_nn: np.ndarray | None = None
         self.ranking_only = False
         self.reference_cos: dict[str, list[float]] = {}  # candidate signal id -> pre-cutoff cluster cosines
 
@@ -209,6 +216,7 @@ class GoldContext:
         other = copy.copy(self)
         other.future = [self.future[i] for i in idx]
         other.fut_vecs = self.fut_vecs[idx]
+        other._fut_nn = self.future_neighbours()[idx]
         other.fut_df = document_frequency([p.title + " " + p.abstract for p in other.future])
         other._drift = None
         other.ranking_only = True  # a resample only re-ranks: skip the descriptive extras
@@ -217,23 +225,45 @@ class GoldContext:
     def coverage_drift(self, signals: dict[str, Signal]) -> float:
         """How much less of the window than of the recent months the candidate set covers at all.
 
-        Ratio (share of future papers mapped to any candidate of the partition) / (share of
-        recent public papers mapped). Future papers drift away from every pre-cutoff
-        centroid (new topics, new vocabulary), so raw shares shrink for every candidate
-        alike; dividing momentum by this ratio measures each option against the mapped part
-        of the domain. 1.0 when nothing can be measured.
+        Ratio (share of future papers that belong to any candidate of the partition, by the
+        neighbour vote `member_votes`) / (the same share of the recent public papers). Future
+        papers drift away from every pre-cutoff topic (new topics, new vocabulary), so raw
+        shares shrink for every candidate alike; dividing momentum by this ratio measures each
+        option against the covered part of the domain. 1.0 when nothing can be measured.
         """
         if self._drift is None:
-            cands = [Candidate(self, s) for s in sorted(signals.values(), key=lambda s: s.signal_id)
-                     if s.kind == "candidate_direction"]
-            cands = [c for c in cands if c.centroid is not None]
+            cands = [s for s in sorted(signals.values(), key=lambda s: s.signal_id) if s.kind == "candidate_direction"]
             self._drift = 1.0
             if cands and len(self.future) and len(self.recent_idx):
-                f = float((assign(self.fut_vecs, cands) >= 0).mean())
-                r = float((assign(self.pub_vecs[self.recent_idx], cands) >= 0).mean())
+                fut, rec = self.member_votes(cands)
+                f, r = float(fut.any(axis=1).mean()), float(rec.any(axis=1).mean())
                 if f > 0 and r > 0:
                     self._drift = f / r
         return self._drift
+
+    def future_neighbours(self) -> np.ndarray:
+        if self._fut_nn is None:
+            self._fut_nn = neighbours(self.fut_vecs, self.pub_vecs)
+        return self._fut_nn
+
+    def recent_neighbours(self) -> np.ndarray:
+        if self._rec_nn is None:
+            self._rec_nn = neighbours(self.pub_vecs[self.recent_idx], self.pub_vecs, exclude=self.recent_idx)
+        return self._rec_nn
+
+    def member_votes(self, signals: Sequence[Signal]) -> tuple[np.ndarray, np.ndarray]:
+        """Embedding assignment of papers to candidates, by the neighbour vote of
+        `core.clustering.voted` (the rule that made the candidate, `assets.evidence.candidates`):
+        a paper belongs to a candidate when >= MEMBER_VOTE of its NEIGHBOURS nearest
+        cutoff-visible papers are the candidate's members (`details["member_ids"]`, else its paper_ids). Boolean matrices
+        (window papers x candidates, recent public papers x candidates); the recent papers'
+        votes leave the paper itself out, so both sides are measured alike. Reads abstracts
+        through embeddings, never the title phrases that define the members."""
+        member = np.zeros((len(self.public), len(signals)), dtype=bool)
+        for j, sig in enumerate(signals):
+            rows = [self.pub_index[p] for p in (sig.details.get("member_ids") or sig.paper_ids) if p in self.pub_index]
+            member[rows, j] = True
+        return voted(member, self.future_neighbours()), voted(member, self.recent_neighbours())
 
     def centroid_of(self, paper_ids: Sequence[str]) -> tuple[np.ndarray | None, np.ndarray]:
         idx = sorted({self.pub_index[p] for p in paper_ids if p in self.pub_index})
