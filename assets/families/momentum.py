@@ -103,9 +103,10 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     # claims bank: every claim carries the basis a validator recomputes (assets/validity/claims.py)
     for oid in ranking:
         sig = signals[build.option_signal_ids[oid]]
-        claims.add(f"Before {task.cutoff}, {name[oid]} had {len(sig.paper_ids)} papers in the domain.",
+        n_members = len(sig.details.get("member_ids") or sig.paper_ids)
+        claims.add(f"Before {task.cutoff}, {name[oid]} had {n_members} papers in the domain.",
                    "historical", "pre-cutoff", 0.3,
-                   ClaimBasis(check="signal_papers", values={"n": len(sig.paper_ids)}, params={"signal_id": sig.signal_id}))
+                   ClaimBasis(check="signal_papers", values={"n": n_members}, params={"signal_id": sig.signal_id}))
     n_prior = len(st["prior_ids"])
     claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {n_prior} of {n_recent} new papers in the domain "
                f"({pct(n_prior / n_recent if n_recent else 0.0)}) were on {name[top]}.", "historical", "pre-cutoff", 0.4,

@@ -17,7 +17,9 @@ from resources.storage import StorageResource
 class TaskBuildConfig(dg.Config):
     per_family_max: int = 16
     per_family_min: int = 1
-    family_max: dict[str, int] = {}  # per-family overrides, e.g. {"venue": 4}
+    # per-family overrides. Option families are drafted twice as often: their gold must pass the
+    # two-measure agreement gate (assets.validity.gate), which drops most option sets without a clear leader
+    family_max: dict[str, int] = {"direction": 32, "planning": 32}
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window

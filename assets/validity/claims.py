@@ -8,7 +8,7 @@ claims of one gold contradict each other when they name different first-ranked (
 last-ranked) objects or different trajectories.
 
 Checks:
-* signal_papers   values.n == number of papers of signal params.signal_id
+* signal_papers   values.n == number of papers of signal params.signal_id (its members if phrase-defined)
 * signal_stats    every values[k] equals the signal's stats[k] (shares stated in percent)
 * signal_detail   values.item is one of the signal's details[params.field]
 * recent_share    paper_ids are public papers of the last RECENT_MONTHS before the cutoff;
@@ -29,10 +29,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from assets.gold.measure import RECENT_MONTHS
 from core.papers import add_months
 from core.records import GoldClaim, GoldTarget, ScreenedPaper, Signal
-
-RECENT_MONTHS = 3
 
 
 class ClaimContext:
@@ -68,7 +67,8 @@ def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | N
             return f"text does not state {key}={value}"
     if b.check == "signal_papers":
         sig = cc.signals.get(str(p.get("signal_id")))
-        return None if sig and len(sig.paper_ids) == v.get("n") else "paper count differs from the signal"
+        members = (sig.details.get("member_ids") or sig.paper_ids) if sig else []
+        return None if sig and len(members) == v.get("n") else "paper count differs from the signal"
     if b.check == "signal_stats":
         sig = cc.signals.get(str(p.get("signal_id")))
         if sig is None:
