@@ -28,3 +28,16 @@ def test_best_validated_tasks_are_released_and_unvalidated_never():
     assert {i for i, r in by_id.items() if r.released} == {"d1", "d2", "v0"}
     assert "gold strength 0" in by_id["d0"].note and "top 2" in by_id["d3"].note
     assert set(correlations) == {"direction", "venue"} and rounds["direction"]["rounds"] >= 10
+
+
+def test_two_released_tasks_of_a_family_never_share_a_gold_answer():
+    tasks = [_task(f"d{i}", "direction") for i in range(3)]
+    quality = {f"d{i}": {"quality": q, "gold_strength": 0.5} for i, q in enumerate((0.9, 0.8, 0.1))}
+    # d1's gold answer is d0's: the weaker d2 takes its place
+    answers = {"d0": "gui", "d1": "gui", "d2": "memory"}
+    ratings, _, _ = rank_and_select(
+        tasks, quality, lambda ids: offline_judge({i: quality[i]["quality"] for i in ids}),
+        judge_name="offline", top_n_per_family=2, gold_answers=answers, min_rounds=10, max_rounds=50)
+    by_id = {r.task_id: r for r in ratings}
+    assert {i for i, r in by_id.items() if r.released} == {"d0", "d2"}
+    assert by_id["d1"].note == "same gold answer as released task d0"

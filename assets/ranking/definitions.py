@@ -8,7 +8,7 @@ from assets.ranking.judge import llm_judge, offline_judge, task_quality
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
 from assets.validity.config import Thresholds
-from assets.validity.gate import gate_reason
+from assets.validity.gate import gate_reason, gold_answer
 from core.records import Failure, GoldTarget, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
@@ -65,6 +65,7 @@ def task_ranking(
         tasks, quality, make_judge, judge_name=client.model if use_llm else "offline",
         top_n_per_family=config.top_n_per_family, top_n_by_family=config.top_n_by_family, seed=config.seed,
         gates={t.task_id: gate_reason(t, golds.get(t.task_id), Thresholds.load()) for t in tasks},
+        gold_answers={t.task_id: gold_answer(t, golds[t.task_id]) for t in tasks if t.task_id in golds},
         min_rounds=config.min_rounds, max_rounds=config.max_rounds,
         stable_correlation=config.stable_correlation, patience=config.patience)
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)

@@ -18,6 +18,7 @@ def rank_and_select(
     top_n_per_family: int,
     top_n_by_family: dict[str, int] | None = None,
     gates: dict[str, str | None] | None = None,
+    gold_answers: dict[str, str] | None = None,
     seed: int = 0,
     **elo_options,
 ) -> tuple[list[TaskRating], dict[str, float | None], dict[str, dict]]:
@@ -25,6 +26,9 @@ def rank_and_select(
 
     `quality[task_id]` holds `quality` and `gold_strength` (assets.ranking.judge.task_quality);
     `gates[task_id]`, if given, is why a task's gold may not be released (assets.validity.gate);
+    `gold_answers[task_id]`, if given, is the task's gold answer (its top option's text):
+    two released tasks of a family never share one, so another task's gold is no shortcut
+    (the `other_gold` control of assets/validity/controls.py) and a release asks distinct questions;
     `make_judge(ids)` returns the judge for one family. Returns the ratings, the rank
     correlation of the last two rounds per family, and the rounds played per family.
     """
@@ -45,7 +49,18 @@ def rank_and_select(
         rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}
         order = top_n(result.ratings, len(ids))
         n_keep = (top_n_by_family or {}).get(family, top_n_per_family)
-        keep = set([i for i in order if i in eligible][:n_keep])
+        keep: list[str] = []
+        kept_answer: dict[str, str] = {}
+        for i in order:
+            answer = (gold_answers or {}).get(i)
+            if why[i] is not None or len(keep) >= n_keep:
+                continue
+            if answer and answer in kept_answer:
+                why[i] = f"same gold answer as released task {kept_answer[answer]}"
+                continue
+            keep.append(i)
+            if answer:
+                kept_answer[answer] = i
         for rank, task_id in enumerate(order, start=1):
             note = "" if task_id in keep else (why[task_id] or f"below the top {n_keep} of its family")
             ratings.append(TaskRating(task_id=task_id, family=family, elo=round(result.ratings[task_id], 4),

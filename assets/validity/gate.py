@@ -28,3 +28,16 @@ def gate_reason(task: Task, gold: GoldTarget | None, th: Thresholds) -> str | No
     if n.get("claims_verified", len(gold.claims)) < len(gold.claims):
         return "claim bank not fully verified"
     return None
+
+
+def gold_answer(task: Task, gold: GoldTarget) -> str:
+    """The gold's answer as a reader sees it: the text of its top option (or, for a task
+    without options, its first gold slot's first variant), lower-cased; "" when it has none.
+    The release never holds two tasks of a family with the same one."""
+    text = {o.option_id: o.text for o in task.options}
+    if gold.preferred_ranking and gold.preferred_ranking[0] in text:
+        return " ".join(text[gold.preferred_ranking[0]].lower().split())
+    for slot in gold.slots:
+        if slot.variants:
+            return " ".join(slot.variants[0].lower().split())
+    return ""
