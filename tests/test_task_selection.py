@@ -39,5 +39,8 @@ def test_two_released_tasks_of_a_family_never_share_a_gold_answer():
         tasks, quality, lambda ids: offline_judge({i: quality[i]["quality"] for i in ids}),
         judge_name="offline", top_n_per_family=2, gold_answers=answers, min_rounds=10, max_rounds=50)
     by_id = {r.task_id: r for r in ratings}
-    assert {i for i, r in by_id.items() if r.released} == {"d0", "d2"}
-    assert by_id["d1"].note == "same gold answer as released task d0"
+    released = {i for i, r in by_id.items() if r.released}
+    assert len(released & {"d0", "d1"}) == 1 and "d2" in released  # one of the two "gui" tasks, and d2
+    [kept] = released & {"d0", "d1"}
+    [other] = {"d0", "d1"} - {kept}
+    assert by_id[other].note == f"same gold answer as released task {kept}"

@@ -26,7 +26,8 @@ def window_phrase(task: Task) -> str:
 
 def clean_ranking(task: Task, ranking: Iterable[str], first: str | None = None) -> tuple[list[str], list[str]]:
     """Keep the task's option ids in the given order (deduplicated), put `first` in front,
-    append the missing ones in task order. Returns (ranking, dropped unknown ids)."""
+    append the missing ones in task order (only when at least one was named: an empty
+    ranking stays empty). Returns (ranking, dropped unknown ids)."""
     valid = [o.option_id for o in task.options]
     out: list[str] = []
     dropped: list[str] = []
@@ -36,7 +37,8 @@ def clean_ranking(task: Task, ranking: Iterable[str], first: str | None = None) 
                 out.append(oid)
         elif oid and oid not in dropped:
             dropped.append(oid)
-    out += [oid for oid in valid if oid not in out]
+    if out:  # a ranking that names nothing stays empty: completing it in task order would invent a decision
+        out += [oid for oid in valid if oid not in out]
     return out, dropped
 
 

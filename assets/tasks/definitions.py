@@ -17,9 +17,10 @@ from resources.storage import StorageResource
 class TaskBuildConfig(dg.Config):
     per_family_max: int = 16
     per_family_min: int = 1
-    # per-family overrides. Option families are drafted twice as often: their gold must pass the
-    # two-measure agreement gate (assets.validity.gate), which drops most option sets without a clear leader
-    family_max: dict[str, int] = {"direction": 32, "planning": 32}
+    # per-family overrides. Option families are drafted four times as often: their gold must pass
+    # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
+    # a clear leader, and the release takes one task per gold answer
+    family_max: dict[str, int] = {"direction": 64, "planning": 64}
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window
