@@ -159,6 +159,11 @@ def cmd_validity(args) -> int:
                   f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
                   f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
                   f"dropped: {row['drop_reasons']}")
+            if row.get("window_coverage") is not None:
+                themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
+                                   for t in json.loads(row["uncaptured_themes"] or "[]"))
+                print(f"{'':>12}candidates cover {100 * row['window_coverage']:.1f}% of the window's papers; "
+                      f"growing themes no candidate captures: {themes or 'none'}")
     return 0 if all(r["passed"] for r in rows) else 2
 
 

@@ -6,10 +6,11 @@ agent's answer so they obey the same contract:
 * ``control:gold``         states the hidden gold (must score high: >= gold_min),
 * ``control:random``       a uniformly random answer of the right shape (the chance line;
                            `draws` seeds, each its own answer),
-* ``control:empty``        commits to nothing (the renderer completes a ranking in task order),
+* ``control:empty``        commits to nothing (an empty ranking stays empty),
 * ``control:every_option`` names every candidate at once (a hedge),
 * ``control:first_option`` the first option / the given order,
-* ``control:other_gold``   states the gold of another task of the same family.
+* ``control:other_gold``   states the gold of another task of the same family (each of up to
+                           `draws` other tasks in turn; their scores are averaged).
 
 The non-judgement controls must not beat the random line by more than the configured
 margin. Family-specific shapes come from the family hooks `stated_answer`,
@@ -65,7 +66,9 @@ def control_answers(tasks: list[Task], golds: list[GoldTarget], *, draws: int = 
             out.append(_render(task, {}, "control:empty"))
             out.append(_render(task, {}, "control:every_option", decision=family.every_option_decision(task, gold)))
             out.append(_render(task, {"ranking": [o.option_id for o in task.options]}, "control:first_option"))
-            if others:
-                other = others[(i + 1) % len(others)] if len(others) > 1 else others[0]
-                out.append(_render(task, family.stated_answer(task, other), "control:other_gold"))
+            # every other task's gold (up to `draws`, from the next task on), averaged like the
+            # random draws: one other gold alone is a single permutation, as noisy as one random draw
+            for k in range(min(draws, len(others))):
+                other = others[(i + k) % len(others)]
+                out.append(_render(task, family.stated_answer(task, other), "control:other_gold", seed=k))
     return out

@@ -3,6 +3,8 @@ checked against `assets/validity/thresholds.yaml`; an asset check fails the rele
 a threshold is missed."""
 
 
+import json
+
 import dagster as dg
 import pyarrow as pa
 
@@ -11,8 +13,9 @@ from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table
 from assets.validity.config import Thresholds
 from assets.validity.controls import control_answers
+from assets.validity.coverage import candidate_coverage
 from assets.validity.report import summary_line, validity_rows
-from core.records import Failure, GoldTarget, Score, Task, TaskRating
+from core.records import Failure, GoldTarget, ScreenedPaper, Score, Signal, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
 
@@ -21,7 +24,8 @@ from resources.storage import StorageResource
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["tasks", "task_ranking", "gold_targets", "judge_scores"],
+    deps=["tasks", "task_ranking", "gold_targets", "judge_scores", "research_signals", "future_window",
+          "corpus_snapshot"],
 )
 def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
                     embeddings: EmbeddingResource) -> dg.MaterializeResult:
@@ -29,7 +33,9 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
     the random line, empty, every option, first option, another task's gold) next to each
     method's, gold top-1 stability, claim-bank verification, measure agreement, duplicates,
     tasks dropped and why, and every threshold it misses. Side table `validity_controls`:
-    the controls' scores per task. Query: `SELECT * FROM validity_report`; CLI:
+    the controls' scores per task. Direction and planning rows also hold the share of window
+    papers the candidate directions cover and the window's growing themes no candidate
+    captures (assets/validity/coverage.py). Query: `SELECT * FROM validity_report`; CLI:
     `foresci validity`."""
     part = current_partition(context)
     store = storage.store()
@@ -45,6 +51,13 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
     controls = control_answers(shown, golds, draws=th.random_draws)
     control_scores, _ = score_answers(controls, shown, golds, embeddings.embedder().encode, {}, cutoff=part.cutoff)
     rows = validity_rows(tasks, ratings, golds, failures, scores, control_scores, th)
+    coverage = candidate_coverage(store.read_records("research_signals", d, c, Signal),
+                                  store.read_records("corpus_snapshot", d, c, ScreenedPaper),
+                                  store.read_records("future_window", d, c, ScreenedPaper), part.cutoff)
+    for row in rows:  # the candidates' coverage of the window belongs to the families whose options they are
+        options_are_candidates = row["family"] in ("direction", "planning")
+        row["window_coverage"] = coverage["coverage"] if options_are_candidates else None
+        row["uncaptured_themes"] = json.dumps(coverage["uncaptured_themes"]) if options_are_candidates else None
     store.write_records("validity_controls", d, c, control_scores, Score)
     path = store.write_table("validity_report", d, c, pa.Table.from_pylist(rows) if rows else pa.table({}))
     for row in rows:
@@ -56,6 +69,8 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
                                   "control_every_option", "control_first_option", "control_other_gold",
                                   "best_method", "best_method_fta", "gold_stability", "claim_bank_verified",
                                   "passed"], limit=20),
+        "candidate_coverage_of_window": coverage["coverage"],
+        "uncaptured_window_themes": md_table(coverage["uncaptured_themes"], ["phrase", "papers", "growth"], 10),
         "thresholds": dg.MetadataValue.json(th.__dict__), "path": dg.MetadataValue.path(path),
     })
 
