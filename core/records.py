@@ -211,6 +211,16 @@ class GoldSlot(BaseModel):
     variants: list[str]
 
 
+class PlanTarget(BaseModel):
+    """What the window's papers did with one candidate direction (planning gold): the first
+    things they did, the other candidates they built on, and whether the candidate stalled."""
+
+    milestones: list[str] = Field(default_factory=list)  # "YYYY-MM-DD arxiv_id: title", earliest first
+    dependencies: list[str] = Field(default_factory=list)  # other options its window papers also work on
+    kill_criterion: str = ""
+    stalled: bool = False  # the kill criterion fired in the first half of the window
+
+
 class ClaimBasis(BaseModel):
     """How a gold claim was computed, so a validator can recompute it from the warehouse
     (`assets/validity/claims.py` names the checks)."""
@@ -246,6 +256,7 @@ class GoldTarget(BaseModel):
     # per candidate (option id, or bottleneck title), the window papers the gold counted for
     # it, as "arxiv_id title": what a reader checks the gold against
     counted: dict[str, list[str]] = Field(default_factory=dict)
+    plan: dict[str, PlanTarget] = Field(default_factory=dict)  # planning: per option id
     strength: float = 0.0
 
 

@@ -37,8 +37,16 @@ def bottleneck_category(sentences: list[str]) -> str:
     return best if n >= max(2, len(sentences) // 3) else "recurring_limitation"
 
 
-def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 3) -> list[str]:
-    """Top terms of a cluster by document frequency x idf against all limitation sentences."""
+TITLE_VOCABULARY_MIN = 3  # a label term is a phrase of at least 3 of the domain's titles
+
+
+def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 3,
+                vocabulary: Counter | None = None) -> list[str]:
+    """Top terms of a cluster by document frequency x idf against all limitation sentences,
+    two-word terms weighted x2. With `vocabulary` (title phrase counts of the domain), only
+    terms used in >= TITLE_VOCABULARY_MIN titles qualify: titles name things ("security
+    risks", "prompt injection"), so verbs and filler of complaint sentences ("introduces",
+    "taking") never label a theme."""
     df = Counter()
     for s in cluster:
         toks = content_tokens(s)
@@ -48,8 +56,10 @@ def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 
     for term, c in df.items():
         if c < 2 and len(cluster) > 2:
             continue
+        if vocabulary is not None and vocabulary.get(term, 0) < TITLE_VOCABULARY_MIN:
+            continue
         idf = np.log((1 + n_total) / (1 + background[term]))
-        scored.append((-(c * idf * (1.3 if " " in term else 1.0)), term))
+        scored.append((-(c * idf * (2.0 if " " in term else 1.0)), term))
     picked: list[str] = []
     for _, term in sorted(scored):
         if any(term in p or p in term or term[:6] == p[:6] for p in picked):
@@ -62,7 +72,7 @@ def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 
 
 def bottleneck_themes(
     records: list[EvidenceRecord], embed, *, min_recurrence: int = 2, distance_threshold: float = 0.7,
-    max_sentences: int = 4000, max_quotes: int = 8,
+    max_sentences: int = 4000, max_quotes: int = 8, vocabulary: Counter | None = None,
 ) -> list[dict]:
     """Group the distinct limitation sentences of all evidence papers into themes.
 
@@ -74,6 +84,7 @@ def bottleneck_themes(
     cosine > 0.3): deterministic, and the number of themes adapts to the data. A theme
     survives with >= `min_recurrence` distinct papers. Returns dicts, most recurrent
     first. At most `max_sentences` sentences (lowest arxiv ids) keep it O(n^2)-cheap.
+    `vocabulary` (the domain's title phrase counts) restricts label terms (`theme_terms`).
     """
     from sklearn.cluster import AgglomerativeClustering
 
@@ -112,7 +123,7 @@ def bottleneck_themes(
         paper_ids = [ids[m] for _, m in kept]
         quotes = [sentences[m] for _, m in kept]
         themes.append({
-            "terms": theme_terms(quotes, background, len(sentences)),
+            "terms": theme_terms(quotes, background, len(sentences), vocabulary=vocabulary),
             "paper_ids": paper_ids,
             "quotes": quotes,
             "category": bottleneck_category(quotes),

@@ -29,6 +29,7 @@ No Dagster here.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -58,6 +59,17 @@ def centred(vectors: np.ndarray) -> np.ndarray:
     v = np.asarray(vectors, dtype=np.float32)
     v = v - v.mean(axis=0)
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+
+
+def display_form(phrase: str, titles: list[str]) -> str:
+    """How the titles write a phrase ("GUI", "MCP", "function calling"): its most frequent
+    surface form, lower-cased unless every word of that form is upper-case (an acronym)."""
+    pattern = re.compile(r"\b" + r"[\s\-]+".join(map(re.escape, phrase.split())) + r"\b", re.IGNORECASE)
+    forms = Counter(m.group(0) for t in titles for m in pattern.finditer(t))
+    if not forms:
+        return phrase
+    form = max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in form.split())
 
 
 def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: list[TaxonomyNode], *,

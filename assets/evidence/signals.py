@@ -30,7 +30,7 @@ import numpy as np
 
 from assets.corpus.logic import paper_text
 from assets.evidence.bottlenecks import bottleneck_themes
-from assets.evidence.candidates import phrase_candidates
+from assets.evidence.candidates import display_form, phrase_candidates
 from assets.evidence.shares import (
     momentum,
     months_between,
@@ -267,7 +267,8 @@ def build_signals(
                                 for pid in evidence_papers))
         sig = Signal(
             signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}", kind="candidate_direction", domain=domain, cutoff=cutoff,
-            title=c.phrase, node_ids=[c.node.node_id], evidence_ids=ev,
+            title=display_form(c.phrase, [by_paper[pid].title for pid in c.members]), node_ids=[c.node.node_id],
+            evidence_ids=ev,
             summary=(f"{len(c.members)} cutoff-visible papers whose titles contain \"{c.phrase}\" "
                      f"(recognisable by content, F1 {c.recognisability:.2f}); e.g. \"{rep_titles[0]}\"."),
             paper_ids=_check_dates(evidence_papers, dates, cutoff),
@@ -333,7 +334,7 @@ def build_signals(
         ))
 
     # (3) bottlenecks
-    themes = bottleneck_themes(records, embed)[:max_bottlenecks]
+    themes = bottleneck_themes(records, embed, vocabulary=phrase_df)[:max_bottlenecks]
     llm_bn: dict = {}
     if use_llm and themes:
         from assets.evidence.llm_mode import name_bottlenecks_llm

@@ -3,7 +3,9 @@
 Options are 4-5 candidate directions, each shown with its feasibility note (support,
 maturity, dependencies, risks), for a team of N researchers planning the next horizon.
 The gold ranking is the options' momentum over the window (`assets.families.momentum`),
-plus claims about the top option's dependencies and risks known before the cutoff.
+plus claims about the top option's dependencies and risks known before the cutoff, and per
+option the milestones, dependencies and kill criterion the window's papers bear out
+(`assets.families.plan_target`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import option_momentum
+from assets.families.plan_target import plan_targets
 from assets.gold.measure import Claims, GoldContext
 from assets.tasks.building import (
     MIN_OPTIONS,
     Draft,
     TaskBuilder,
+    direction_name,
     direction_text,
     feasibility_note,
     short_name,
@@ -162,4 +166,8 @@ class PlanningFamily(TaskFamily):
                                ClaimBasis(check="signal_detail", values={"item": item},
                                           params={"signal_id": f.signal_id, "field": field}))
         gold.claims = claims.items
+        option_signals = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
+                          if build.option_signal_ids.get(o.option_id) in signals}
+        gold.plan = plan_targets(ctx, task, gold, option_signals,
+                                 {oid: direction_name(s) for oid, s in option_signals.items()})
         return gold
