@@ -34,7 +34,7 @@ import json
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -399,6 +399,8 @@ class TaskBuilder:
         st = self.settings
         task_id = f"{st.domain}-{st.cutoff.isoformat()}-{family.name}-{self.count(family.name) + 1:02d}"
         options, opt_signals = shuffled_options(options, opt_signals, f"{st.seed}-{task_id}")
+        if draft.options:  # the title and question list the options in their shuffled order too
+            draft = replace(draft, options=options)
         title, question, trace, drafted_by = self._text(family, draft)
 
         def make(title: str, question: str) -> Task:
