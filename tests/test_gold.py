@@ -230,7 +230,8 @@ def venue_world(with_future: bool = True):
     b = TaskBuild(task_id=t.task_id, signal_ids=[s.signal_id for s in sigs], node_ids=[],
                   option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id})
     public = background("2504", 40, date(2025, 4, 1), 90)
-    future = [paper(f"2602.v{i:04d}", f"t0 t7 noisy {i}", date(2026, 2, 1)) for i in range(4)] if with_future else []
+    future = [paper(f"2602.v{i:04d}", f"t0 t7 noisy {i}", date(2026, 2, 1)).model_copy(update={"title": f"t0 t7 noisy {i}"})
+              for i in range(4)] if with_future else []
     return t, b, sigs, public, future + background("2603", 60, date(2026, 3, 1), 60)
 
 
@@ -248,15 +249,22 @@ def test_venue_gold_ranks_families_by_scorer_on_future_neighbours():
     assert {f"2602.v{i:04d}" for i in range(4)} <= set(g.future_paper_ids)
     assert any(c.type == "venue" and c.text.startswith("ICLR/ICML/NeurIPS is the best fit") for c in g.claims)
     assert g.slots[0].variants[0] == "ICLR/ICML/NeurIPS"
-    assert all("Project description" not in x for x in seen[0])
+    assert seen[0] == ["We study t0 agents with a t7 planner."]  # first: is the project on-topic at all?
+    assert sorted(seen[1]) == [f"t0 t7 noisy {i}" for i in range(4)]  # then its window neighbours' titles
 
 
 def test_venue_gold_falls_back_to_the_description_without_future_neighbours():
     seen = []
     t, b, sigs, public, _ = venue_world()
     g = gold_of(t, b, sigs, public, [], venue_scorer=lambda texts: seen.append(texts) or {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1})
-    assert seen == [["We study t0 agents with a t7 planner."]]
+    assert seen == [["We study t0 agents with a t7 planner."]] * 2  # on-topic check, then the fit itself
     assert g.preferred_ranking == ["A", "B"] and g.future_paper_ids == []
+
+
+def test_venue_gold_has_no_confident_answer_for_an_off_topic_project():
+    g = gold_of(*venue_world(), venue_scorer=lambda texts: {} if texts == ["We study t0 agents with a t7 planner."]
+                else {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1})
+    assert g.strength == 0 and g.preferred_ranking == []
 
 
 def test_gold_is_deterministic():

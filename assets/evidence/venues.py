@@ -199,15 +199,24 @@ def _topk_mean(a: np.ndarray, b: np.ndarray, k: int, chunk: int = 2048) -> np.nd
     return out
 
 
+OFF_TOPIC_QUANTILE = 0.1  # texts fitting their best community worse than 90% of typical domain papers: off-topic
+
+
 def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 5,
                      base_texts: list[str] | None = None, seed: int = 0) -> dict[str, float]:
-    """Per family: how well `texts` fit its community, normalised for size and base rate.
+    """Per family: how well `texts` fit its community, normalised for size; {} when off-topic.
 
     Each family is represented by the SAME number of accepted titles (a seeded sample the
     size of the smallest eligible family), so a big pool does not win by having more near
     neighbours; the fit is the mean over `texts` of the mean top-k cosine to that sample.
-    With `base_texts` (typical papers of the domain), the same fit of the base texts is
-    subtracted: a score > 0 means closer to that community than a typical domain paper.
+    Pass titles: the communities are known by their accepted titles, and like is compared
+    with like. The ranking is by this absolute fit: subtracting a domain base rate per family
+    (tried) makes the community farthest from the domain win for most projects (CVPR for
+    LLM-agent papers), i.e. it measures distance from the domain, not fit.
+    With `base_texts` (typical papers of the domain, as titles) the base rate decides
+    confidence instead: when the texts' best fit is below the OFF_TOPIC_QUANTILE of the typical
+    papers' best fits, the texts fit no community as a paper of the domain does, and the
+    result is {} (no confident answer).
     Only lists with venue_date <= `cutoff` count (the gold builder passes a later date to
     see where future papers fit); families without an eligible list are omitted.
     """
@@ -223,28 +232,27 @@ def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: d
     q = embed(list(texts))
     samples = {fam: np.sort(np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False))
                for fam, idx in pools.items()}
-    base = _base_fits(base_texts, samples, vecs, embed, k, (str(cutoff), seed)) if base_texts else {}
-    out = {}
-    for fam, sample in samples.items():
-        fit = float(_topk_mean(q, vecs[sample], k).mean()) - base.get(fam, 0.0)
-        out[fam] = round(fit, 6)
+    out = {fam: round(float(_topk_mean(q, vecs[sample], k).mean()), 6) for fam, sample in samples.items()}
+    if base_texts and max(out.values()) < _off_topic_floor(base_texts, samples, vecs, embed, k, (str(cutoff), seed)):
+        return {}
     return out
 
 
-_BASE_CACHE: dict[tuple, dict[str, float]] = {}
+_FLOOR_CACHE: dict[tuple, float] = {}
 
 
-def _base_fits(base_texts: list[str], samples: dict, vecs: np.ndarray, embed, k: int, key: tuple) -> dict[str, float]:
-    """The base texts' fit per family: the same for every project of a partition, so cached
-    (by the base texts' digest, the cutoff and the seed)."""
+def _off_topic_floor(base_texts: list[str], samples: dict, vecs: np.ndarray, embed, k: int, key: tuple) -> float:
+    """The OFF_TOPIC_QUANTILE of the typical papers' best-family fits: the same for every
+    project of a partition, so cached (by the base texts' digest, the cutoff and the seed)."""
     digest = hashlib.sha1("\n".join(base_texts).encode("utf-8")).hexdigest()
     full = (digest, k, *key)
-    if full not in _BASE_CACHE:
-        if len(_BASE_CACHE) >= 16:
-            _BASE_CACHE.pop(next(iter(_BASE_CACHE)))
+    if full not in _FLOOR_CACHE:
+        if len(_FLOOR_CACHE) >= 16:
+            _FLOOR_CACHE.pop(next(iter(_FLOOR_CACHE)))
         base = embed(list(base_texts))
-        _BASE_CACHE[full] = {fam: float(_topk_mean(base, vecs[sample], k).mean()) for fam, sample in samples.items()}
-    return _BASE_CACHE[full]
+        best = np.max(np.stack([_topk_mean(base, vecs[sample], k) for sample in samples.values()]), axis=0)
+        _FLOOR_CACHE[full] = float(np.quantile(best, OFF_TOPIC_QUANTILE))
+    return _FLOOR_CACHE[full]
 
 
 # ----------------------------------------------------------------------------- profiles

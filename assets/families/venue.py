@@ -229,8 +229,11 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     texts = [paper_text(ctx.future[i]) for i in near] or [project]
     future_ids = sorted(ctx.future[i].arxiv_id for i in near)
     numbers["n_future_neighbours"] = float(len(near))
-    if venue_scorer is not None:
-        raw = venue_scorer(texts)
+    if venue_scorer is not None and not venue_scorer([project]):  # the project itself fits no community
+        return insufficient(task, claims, "the project fits no venue community as a paper of the domain does: "
+                            "no confident gold", numbers, future_ids)
+    if venue_scorer is not None:  # communities are known by accepted titles: compare titles with titles
+        raw = venue_scorer([ctx.future[i].title for i in near] or [project])
         scores = {oid: float(raw.get(venue_family(s), float("nan"))) for oid, s in fam.items()}
         scores = {k: v for k, v in scores.items() if not math.isnan(v)}
     else:  # fallback: similarity to each family profile's terms and example titles
@@ -245,11 +248,6 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     ranking = sorted(scores, key=lambda k: (-scores[k], k))
     if len(ranking) < 2:
         return insufficient(task, claims, "no venue scores for the options", numbers, future_ids)
-    if venue_scorer is not None and scores[ranking[0]] <= 0:  # fits are relative to a typical domain paper
-        gold = insufficient(task, claims, "the project fits no venue community better than a typical paper of "
-                            "the domain: no confident gold", numbers, future_ids)
-        gold.preferred_ranking = ranking
-        return gold
     top, second = ranking[0], ranking[1]
     name = {oid: venue_family(s) for oid, s in fam.items()}
     slots.add("best_venue", [name[top], next(o.text for o in task.options if o.option_id == top)])

@@ -2,11 +2,11 @@
 
 
 import random
+import re
 from collections import Counter
 
 import dagster as dg
 
-from assets.corpus.logic import paper_text
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
 from assets.families import all_families
 from assets.gold.leakage import assert_clean, future_only_terms
@@ -62,9 +62,11 @@ def gold_targets(
     embed = embeddings.embedder().encode
     venue_papers = load_venue_lists(VENUE_DIR)
 
-    # typical papers of the domain: the base rate a project's venue fit is measured against
+    # typical papers of the domain, written like a project description (the first two sentences
+    # of the abstract): a project that fits no community as well as they do is off-topic
     usable = sorted((p for p in public_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
-    base_texts = [paper_text(p) for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
+    base_texts = [" ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
+                  for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
 
     def venue_scorer(texts: list[str]) -> dict[str, float]:
         return venue_similarity(texts, venue_papers, part.window_end, embed, base_texts=base_texts)
