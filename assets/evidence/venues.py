@@ -199,7 +199,7 @@ def _topk_mean(a: np.ndarray, b: np.ndarray, k: int, chunk: int = 2048) -> np.nd
     return out
 
 
-OFF_TOPIC_QUANTILE = 0.1  # texts fitting their best community worse than 90% of typical domain papers: off-topic
+OFF_TOPIC_QUANTILE = 0.02  # texts fitting their best community worse than 98% of typical domain papers: off-topic
 
 
 def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 5,

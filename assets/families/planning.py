@@ -166,6 +166,8 @@ class PlanningFamily(TaskFamily):
                                ClaimBasis(check="signal_detail", values={"item": item},
                                           params={"signal_id": f.signal_id, "field": field}))
         gold.claims = claims.items
+        if ctx.ranking_only:  # a bootstrap resample only re-ranks
+            return gold
         option_signals = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
                           if build.option_signal_ids.get(o.option_id) in signals}
         gold.plan = plan_targets(ctx, task, gold, option_signals,

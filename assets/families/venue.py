@@ -229,7 +229,7 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     texts = [paper_text(ctx.future[i]) for i in near] or [project]
     future_ids = sorted(ctx.future[i].arxiv_id for i in near)
     numbers["n_future_neighbours"] = float(len(near))
-    if venue_scorer is not None and not venue_scorer([project]):  # the project itself fits no community
+    if ctx.venue_on_topic is not None and not ctx.venue_on_topic(project):  # the project itself fits no community
         return insufficient(task, claims, "the project fits no venue community as a paper of the domain does: "
                             "no confident gold", numbers, future_ids)
     if venue_scorer is not None:  # communities are known by accepted titles: compare titles with titles

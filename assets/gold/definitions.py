@@ -69,12 +69,16 @@ def gold_targets(
                   for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
 
     def venue_scorer(texts: list[str]) -> dict[str, float]:
-        return venue_similarity(texts, venue_papers, part.window_end, embed, base_texts=base_texts)
+        return venue_similarity(texts, venue_papers, part.window_end, embed)
+
+    def venue_on_topic(project: str) -> bool:
+        return bool(venue_similarity([project], venue_papers, part.window_end, embed, base_texts=base_texts))
 
     signals = store.read_records("research_signals", d, c, Signal)
     nodes = store.read_records("taxonomy", d, c, TaxonomyNode)
     golds = build_gold(public_tasks, builds, signals, nodes, public_papers, future, embed,
                        cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer,
+                       venue_on_topic=venue_on_topic,
                        stability_resamples=Thresholds.load().bootstrap_resamples)
     claim_problems = verify_golds(golds, ClaimContext(public_papers, future, signals, part.cutoff))
     for problem in claim_problems[:20]:

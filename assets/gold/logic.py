@@ -8,6 +8,8 @@ task's family computes it (`TaskFamily.gold`) from the shared partition context
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from datetime import date
 
 import numpy as np
@@ -36,6 +38,7 @@ def build_gold(
     cutoff: date,
     window_end: date,
     venue_scorer: VenueScorer | None = None,
+    venue_on_topic: Callable[[str], bool] | None = None,
     prior_from: str = "recomputed",
     stability_resamples: int = 0,
     seed: int = 0,
@@ -45,13 +48,15 @@ def build_gold(
     `venue_scorer(texts) -> {family name: score}` ranks venue families for texts (the
     evidence stage's `venue_similarity` bound to its venue lists and date); without it the
     families are ranked by similarity to their profiles' top terms and example titles.
+    `venue_on_topic(project) -> bool` says whether a venue task's project fits any community
+    as a paper of the domain does (False: no confident venue gold); None: every project does.
     `prior_from` ("recomputed" or "signal") is where option momentum takes its pre-cutoff share.
     `stability_resamples` > 0: each gold with evidence is recomputed on that many bootstrap
     resamples of the window's papers, and `numbers["stability_top1"]` records how often its
     first-ranked object stays first.
     """
     ctx = GoldContext(nodes, public_papers, future_papers, embed, cutoff, window_end,
-                      venue_scorer=venue_scorer, prior_from=prior_from)
+                      venue_scorer=venue_scorer, venue_on_topic=venue_on_topic, prior_from=prior_from)
     by_id = {s.signal_id: s for s in signals}
     build_of = {b.task_id: b for b in builds}
     out: list[GoldTarget] = []

@@ -166,11 +166,12 @@ class Slots:
 
 class GoldContext:
     def __init__(self, nodes, public_papers, future_papers, embed, cutoff, window_end, *,
-                 venue_scorer: VenueScorer | None = None, prior_from: str = "recomputed"):
+                 venue_scorer: VenueScorer | None = None, venue_on_topic: Callable[[str], bool] | None = None,
+                 prior_from: str = "recomputed"):
         if prior_from not in ("recomputed", "signal"):
             raise ValueError("prior_from must be 'recomputed' or 'signal'")
         self.cutoff, self.window_end = cutoff, window_end
-        self.venue_scorer, self.prior_from = venue_scorer, prior_from
+        self.venue_scorer, self.venue_on_topic, self.prior_from = venue_scorer, venue_on_topic, prior_from
         self.embed = embed
         pub = sorted((p for p in public_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
         fut = sorted((p for p in future_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
@@ -193,6 +194,8 @@ class GoldContext:
         self._drift: float | None = None
         self._fut_nn: np.ndarray | None = None
         self._rec_nn: np.ndarray | None = None
+        self._rows: np.ndarray | None = None  # a bootstrap resample: its window rows in the original window
+        self._votes: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}  # shared with the resamples
         self.ranking_only = False
         self.reference_cos: dict[str, list[float]] = {}  # candidate signal id -> pre-cutoff cluster cosines
 
@@ -217,6 +220,8 @@ class GoldContext:
         other.future = [self.future[i] for i in idx]
         other.fut_vecs = self.fut_vecs[idx]
         other._fut_nn = self.future_neighbours()[idx]
+        other._rows = idx if self._rows is None else self._rows[idx]
+        other._original_neighbours = self.future_neighbours() if self._rows is None else self._original_neighbours
         other.fut_df = document_frequency([p.title + " " + p.abstract for p in other.future])
         other._drift = None
         other.ranking_only = True  # a resample only re-ranks: skip the descriptive extras
@@ -259,11 +264,16 @@ class GoldContext:
         (window papers x candidates, recent public papers x candidates); the recent papers'
         votes leave the paper itself out, so both sides are measured alike. Reads abstracts
         through embeddings, never the title phrases that define the members."""
-        member = np.zeros((len(self.public), len(signals)), dtype=bool)
-        for j, sig in enumerate(signals):
-            rows = [self.pub_index[p] for p in (sig.details.get("member_ids") or sig.paper_ids) if p in self.pub_index]
-            member[rows, j] = True
-        return voted(member, self.future_neighbours()), voted(member, self.recent_neighbours())
+        key = tuple(s.signal_id for s in signals)
+        if key not in self._votes:  # votes over the original window, computed once per partition
+            member = np.zeros((len(self.public), len(signals)), dtype=bool)
+            for j, sig in enumerate(signals):
+                rows = [self.pub_index[p] for p in (sig.details.get("member_ids") or sig.paper_ids) if p in self.pub_index]
+                member[rows, j] = True
+            original = self.future_neighbours() if self._rows is None else self._original_neighbours
+            self._votes[key] = (voted(member, original), voted(member, self.recent_neighbours()))
+        fut, rec = self._votes[key]
+        return (fut if self._rows is None else fut[self._rows]), rec
 
     def centroid_of(self, paper_ids: Sequence[str]) -> tuple[np.ndarray | None, np.ndarray]:
         idx = sorted({self.pub_index[p] for p in paper_ids if p in self.pub_index})
