@@ -44,3 +44,24 @@ def test_two_released_tasks_of_a_family_never_share_a_gold_answer():
     [kept] = released & {"d0", "d1"}
     [other] = {"d0", "d1"} - {kept}
     assert by_id[other].note == f"same gold answer as released task {kept}"
+
+
+def test_a_fixed_option_family_compares_whole_gold_rankings():
+    from assets.validity.gate import gold_answer
+    from core.records import GoldTarget, TaskOption
+
+    def venue_task(order):
+        t = _task("v", "venue").model_copy(update={"options": [TaskOption(option_id=k, text=v) for k, v in order]})
+        return t
+
+    a = venue_task([("A", "CVPR/ICCV/ECCV"), ("B", "ACL/EMNLP/NAACL"), ("C", "SIGIR/KDD")])
+    b = venue_task([("A", "SIGIR/KDD"), ("B", "CVPR/ICCV/ECCV"), ("C", "ACL/EMNLP/NAACL")])
+
+    def gold(ranking):
+        return GoldTarget(task_id="v", family="venue", domain="d", cutoff=date(2025, 12, 31), preferred_ranking=ranking)
+
+    # same top venue, different runner-up: two different golds; same full ranking (relettered): the same gold
+    assert gold_answer(a, gold(["A", "B", "C"])) != gold_answer(b, gold(["B", "A", "C"]))
+    assert gold_answer(a, gold(["A", "B", "C"])) == gold_answer(b, gold(["B", "C", "A"]))
+    direction = _task("d", "direction").model_copy(update={"options": [TaskOption(option_id="A", text="GUI")]})
+    assert gold_answer(direction, gold(["A"]).model_copy(update={"family": "direction"})) == "gui"

@@ -31,12 +31,15 @@ def gate_reason(task: Task, gold: GoldTarget | None, th: Thresholds) -> str | No
 
 
 def gold_answer(task: Task, gold: GoldTarget) -> str:
-    """The gold's answer as a reader sees it: the text of its top option (or, for a task
-    without options, its first gold slot's first variant), lower-cased; "" when it has none.
-    The release never holds two tasks of a family with the same one."""
-    text = {o.option_id: o.text for o in task.options}
+    """The gold's answer as a reader sees it: the text of its top option (the whole ranking
+    for a family whose tasks all offer the same options, e.g. the five venue families), or,
+    for a task without options, its first gold slot's first variant; lower-cased, "" when it
+    has none. The release never holds two tasks of a family with the same one."""
+    text = {o.option_id: " ".join(o.text.lower().split()) for o in task.options}
     if gold.preferred_ranking and gold.preferred_ranking[0] in text:
-        return " ".join(text[gold.preferred_ranking[0]].lower().split())
+        if get_family(task.family).fixed_options:  # every task offers the same options: the whole ranking is its gold
+            return " > ".join(text[r] for r in gold.preferred_ranking if r in text)
+        return text[gold.preferred_ranking[0]]
     for slot in gold.slots:
         if slot.variants:
             return " ".join(slot.variants[0].lower().split())
