@@ -43,3 +43,16 @@ def test_plan_target_reads_what_the_window_papers_did():
     # first half (to 2026-03-31): A has 3 of 14 window papers (21%) >= 0.8 x 10%; B has 0 < 0.8 x 20%: stalled
     assert not plan["A"].stalled and plan["B"].stalled and plan["C"].stalled
     assert "16.0%" in plan["B"].kill_criterion and gold.numbers["first_half_share:A"] == round(3 / 14, 6)
+
+
+def test_a_momentum_gold_resting_on_a_handful_of_papers_is_not_valid():
+    from assets.families.momentum import momentum_problems
+
+    def gold(window: int, prior: int, agree: float = 1.0) -> GoldTarget:
+        return GoldTarget(task_id="t", family="direction", domain="d", cutoff=CUTOFF, preferred_ranking=["A", "B"],
+                          numbers={"measures_agree": agree, "future_count:A": window, "prior_count:A": prior})
+
+    assert momentum_problems(gold(40, 20)) == []
+    assert momentum_problems(gold(8, 0)) == ["the top candidate's momentum rests on too few papers (8 in the window, 0 before)"]
+    assert momentum_problems(gold(2, 9))[0].startswith("the top candidate's momentum rests on too few papers")
+    assert momentum_problems(gold(40, 20, agree=0.0)) == ["independent gold measures disagree on the top candidate"]

@@ -19,7 +19,7 @@ from assets.families.answers import (
 )
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
-from assets.families.momentum import option_momentum
+from assets.families.momentum import momentum_problems, option_momentum
 from assets.gold.measure import GoldContext
 from assets.tasks.building import Draft, TaskBuilder, direction_text, short_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
@@ -137,10 +137,9 @@ class DirectionFamily(TaskFamily):
         return out
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
-        """The embedding and the lexical momentum measure must name the same top option."""
-        if gold.numbers.get("measures_agree", 1.0) < 1.0:
-            return ["independent gold measures disagree on the top candidate"]
-        return []
+        """The embedding and the lexical momentum measure must name the same top option, and
+        its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
+        return momentum_problems(gold)
 
     def import_gold(self, gt: dict, out: ImportedGold) -> None:
         task = out.task

@@ -173,3 +173,23 @@ def lexical_momentum(ctx: GoldContext, candidates: dict[str, Signal]) -> dict[st
         r = max(sum(not phrases.isdisjoint(x) for x in rec), ZERO_PRIOR_SMOOTHING) / len(rec)
         out[oid] = f / r
     return out
+
+
+MIN_WINNER_WINDOW_PAPERS = 5  # the top option's window papers: fewer and the gold is an anecdote
+MIN_WINNER_PRIOR_PAPERS = 3  # its prior-period papers: fewer and its momentum is a ratio to the 0.5 smoothing
+
+
+def momentum_problems(gold: GoldTarget) -> list[str]:
+    """Why an option-momentum gold (direction, planning) is not valid: its two measures
+    disagree on the top option, or the top option's momentum rests on too few papers to check."""
+    problems = []
+    if gold.numbers.get("measures_agree", 1.0) < 1.0:
+        problems.append("independent gold measures disagree on the top candidate")
+    if gold.preferred_ranking:
+        top = gold.preferred_ranking[0]
+        n_window, n_prior = gold.numbers.get(f"future_count:{top}"), gold.numbers.get(f"prior_count:{top}")
+        if n_window is not None and n_prior is not None and (
+                n_window < MIN_WINNER_WINDOW_PAPERS or n_prior < MIN_WINNER_PRIOR_PAPERS):
+            problems.append(f"the top candidate's momentum rests on too few papers "
+                            f"({int(n_window)} in the window, {int(n_prior)} before)")
+    return problems

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
-from assets.families.momentum import option_momentum
+from assets.families.momentum import momentum_problems, option_momentum
 from assets.families.plan_target import plan_targets
 from assets.gold.measure import Claims, GoldContext
 from assets.tasks.building import (
@@ -124,10 +124,9 @@ class PlanningFamily(TaskFamily):
         return title, question
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
-        """The embedding and the lexical momentum measure must name the same top option."""
-        if gold.numbers.get("measures_agree", 1.0) < 1.0:
-            return ["independent gold measures disagree on the top candidate"]
-        return []
+        """The embedding and the lexical momentum measure must name the same top option, and
+        its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
+        return momentum_problems(gold)
 
     def import_gold(self, gt: dict, out: ImportedGold) -> None:
         task = out.task
