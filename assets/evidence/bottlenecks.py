@@ -37,14 +37,14 @@ def bottleneck_category(sentences: list[str]) -> str:
     return best if n >= max(2, len(sentences) // 3) else "recurring_limitation"
 
 
-TITLE_VOCABULARY_MIN = 3  # a label term is a phrase of at least 3 of the domain's titles
+TITLE_VOCABULARY_MIN = 5  # a label term is a phrase of at least 5 of the domain's titles
 
 
 def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 3,
                 vocabulary: Counter | None = None) -> list[str]:
     """Top terms of a cluster by document frequency x idf against all limitation sentences,
     two-word terms weighted x2. With `vocabulary` (title phrase counts of the domain), only
-    terms used in >= TITLE_VOCABULARY_MIN titles qualify: titles name things ("security
+    terms used in >= TITLE_VOCABULARY_MIN (5) titles qualify: titles name things ("security
     risks", "prompt injection"), so verbs and filler of complaint sentences ("introduces",
     "taking") never label a theme."""
     df = Counter()

@@ -344,7 +344,7 @@ def build_signals(
     bottleneck_signals: list[Signal] = []
     for i, t in enumerate(themes):
         pids = _check_dates(t["paper_ids"], dates, cutoff)
-        title = " / ".join(t["terms"]) if t["terms"] else t["quotes"][0][:60]
+        title = " / ".join(t["terms"][:2]) if t["terms"] else t["quotes"][0][:60]  # two terms read as a label
         named = llm_bn.get(f"B{i}")
         rule_category = t["category"]
         if named:
