@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -91,3 +92,14 @@ def test_threshold_problems_are_named():
     assert any(p.startswith("control:empty 0.5 > random") for p in found)
     assert not any("first_option" in p for p in found)  # within the margin
     assert any("stability" in p for p in found) and any("duplicates" in p for p in found)
+
+
+def test_a_candidate_named_inside_a_longer_one_is_not_a_hedge():
+    from assets.scorers.fta import candidates_named
+    from core.records import GoldTarget
+
+    gold = GoldTarget(task_id="t", family="bottleneck", domain="d", cutoff=date(2025, 12, 31),
+                      preferred_ranking=["vulnerabilities / security", "security", "data scarcity"])
+    task = SimpleNamespace(options=[])
+    assert candidates_named(task, gold, ["The root bottleneck is vulnerabilities / security."]) == 1
+    assert candidates_named(task, gold, ["Both security and data scarcity."]) == 2

@@ -36,8 +36,10 @@ def candidates_named(task, gold, texts: list[str]) -> int:
     """How many candidates the decision texts name (case-insensitive substring): the task's
     options, or for a task without options the candidates its gold ranked (hidden)."""
     low = " ".join(texts).lower()
-    names = [o.text for o in task.options] or list(gold.preferred_ranking)
-    return sum(1 for n in names if n.strip() and n.strip().lower() in low)
+    names = {n.strip().lower() for n in ([o.text for o in task.options] or list(gold.preferred_ranking)) if n.strip()}
+    matched = [n for n in names if n in low]
+    # a name inside a longer matched name ("security" in "vulnerabilities / security") is that one candidate
+    return sum(1 for n in matched if not any(n != m and n in m for m in matched))
 
 
 def negates(text: str) -> bool:
