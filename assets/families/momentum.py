@@ -162,16 +162,19 @@ def lexical_momentum(ctx: GoldContext, candidates: dict[str, Signal]) -> dict[st
             cache[p.arxiv_id] = frozenset(title_phrases(p.title))
         return cache[p.arxiv_id]
 
-    fut = [phrases_of(p) for p in ctx.future]
-    rec = [phrases_of(p) for p in recent]
     out = {}
     for oid, sig in candidates.items():
-        phrases = set(defining_phrases(sig, ctx))
+        phrases = frozenset(defining_phrases(sig, ctx))
         if not phrases:
             continue
-        f = sum(not phrases.isdisjoint(x) for x in fut) / len(fut)
-        r = max(sum(not phrases.isdisjoint(x) for x in rec), ZERO_PRIOR_SMOOTHING) / len(rec)
-        out[oid] = f / r
+        if phrases not in ctx._lexical:  # matches over the original window, once per partition
+            ctx._lexical[phrases] = (
+                np.array([not phrases.isdisjoint(phrases_of(p)) for p in ctx._original_future], dtype=bool),
+                sum(not phrases.isdisjoint(phrases_of(p)) for p in recent))
+        matches, n_recent = ctx._lexical[phrases]
+        if ctx._rows is not None:  # a bootstrap resample: its rows of the original window
+            matches = matches[ctx._rows]
+        out[oid] = float(matches.mean()) / (max(n_recent, ZERO_PRIOR_SMOOTHING) / len(recent))
     return out
 
 

@@ -196,6 +196,8 @@ class GoldContext:
         self._rec_nn: np.ndarray | None = None
         self._rows: np.ndarray | None = None  # a bootstrap resample: its window rows in the original window
         self._votes: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}  # shared with the resamples
+        self._lexical: dict[frozenset[str], tuple[np.ndarray, int]] = {}  # phrase matches, shared likewise
+        self._original_future = self.future
         self.ranking_only = False
         self.reference_cos: dict[str, list[float]] = {}  # candidate signal id -> pre-cutoff cluster cosines
 
