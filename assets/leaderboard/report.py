@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -373,6 +374,13 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
                                              "control_other_gold", "methods", "gold_stability", "passed", "problems"],
                             ["family", "released", "gold answer", "chance", "empty", "every option", "first option",
                              "other gold", "methods", "gold top-1 stability", "passed", "problems"]))
+        covered = next((v for v in validity if v.get("window_coverage") is not None), None)
+        if covered:  # what the direction/planning option sets cannot ask about (assets/validity/coverage.py)
+            themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
+                               for t in json.loads(covered.get("uncaptured_themes") or "[]"))
+            parts.append(f"<p class='note'>The candidate directions cover {100 * covered['window_coverage']:.1f}% of "
+                         f"the window's papers. Growing themes of the window that no candidate captures: "
+                         f"{html.escape(themes or 'none')}.</p>")
     parts.append("<h2>Metric correlations</h2>")
     if any(v is not None for a in correlations for b, v in correlations[a].items() if a != b):
         parts.append(_img(correlation_png(correlations), "metric correlation heatmap"))
