@@ -152,3 +152,14 @@ def test_empty_partition_still_binds_the_views(tmp_path):
     with duckdb.connect(store.duckdb_path, read_only=True) as con:
         assert con.execute("SELECT count(*) FROM paper_table2").fetchone()[0] == 0
         assert con.execute("SELECT count(*) FROM method_ratings").fetchone()[0] == 0
+
+
+def test_the_report_says_what_the_candidates_miss_and_escapes_it():
+    from assets.leaderboard.report import report_html
+
+    row = {"family": "direction", "tasks_released": 0, "window_coverage": 0.591,
+           "uncaptured_themes": '[{"phrase": "<skill>", "papers": 86, "growth": 16.93, "examples": []}]'}
+    out = report_html(title="t", rows=[], low_rows=[], drift_rows=[], ratings=[], correlations={}, judge={},
+                      validity=[row])
+    assert "cover 59.1% of the window's papers" in out
+    assert "&lt;skill&gt; (86 papers, x16.93)" in out and "<skill>" not in out
