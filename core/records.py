@@ -269,6 +269,9 @@ class TaskRating(BaseModel):
     quality: float
     note: str = ""  # why a task is not released (e.g. insufficient future evidence, below top-N)
     judge: str = "offline"  # "offline" criteria or the LLM judge model
+    # a released task's option ids (as built) in the order the release presents them
+    # (assets/ranking/presentation.py); empty: as built
+    presentation: list[str] = Field(default_factory=list)
 
 
 class Answer(BaseModel):

@@ -117,11 +117,15 @@ def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
 def print_check_sheet(store, domain: str, cutoff: str, per_family: int) -> None:
     """A hand-check sheet (hidden data: for maintainers): per family, the first released tasks
     with their options, the gold ranking and the window papers it counted per candidate."""
+    from assets.ranking.presentation import presented_golds, presented_tasks
     from core.records import GoldTarget, Task, TaskRating
 
-    released = {r.task_id for r in store.read_records("task_ranking", domain, cutoff, TaskRating) if r.released}
-    golds = {g.task_id: g for g in store.read_records("gold_targets", domain, cutoff, GoldTarget)}
-    tasks = [t for t in store.read_records("tasks", domain, cutoff, Task) if t.task_id in released]
+    ratings = store.read_records("task_ranking", domain, cutoff, TaskRating)
+    released = {r.task_id for r in ratings if r.released}
+    built = store.read_records("tasks", domain, cutoff, Task)
+    golds = {g.task_id: g for g in presented_golds(store.read_records("gold_targets", domain, cutoff, GoldTarget),
+                                                   built, ratings)}
+    tasks = [t for t in presented_tasks(built, ratings) if t.task_id in released]
     for fam in dict.fromkeys(t.family for t in tasks):
         for t in [t for t in tasks if t.family == fam][:per_family]:
             g = golds[t.task_id]

@@ -12,6 +12,7 @@ from assets.agents.runner import available_methods, run_method
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, write_failures
+from assets.ranking.presentation import presented_tasks
 from core.records import Answer, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
@@ -52,9 +53,11 @@ def agent_answers(
     after the cutoff are refused unless allowed, and then marked."""
     part = current_partition(context)
     store = storage.store()
-    released = {r.task_id for r in store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
-                if r.released}
-    tasks = [t for t in store.read_records("tasks", part.domain, part.cutoff_key, Task) if t.task_id in released]
+    ratings = store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
+    released = {r.task_id for r in ratings if r.released}
+    # the released tasks as the release presents them (options in the presentation order)
+    tasks = [t for t in presented_tasks(store.read_records("tasks", part.domain, part.cutoff_key, Task), ratings)
+             if t.task_id in released]
     kb = open_view(part, lance, embeddings)
     client = llm.client()
     registry = BackboneRegistry.load(config.backbones_file)

@@ -14,7 +14,8 @@ from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.scorers.base import JudgeSettings
 from assets.stage import current_partition, write_failures
-from core.records import Answer, GoldTarget, PairwiseComparison, Score, Task
+from assets.ranking.presentation import presented_golds, presented_tasks
+from core.records import Answer, GoldTarget, PairwiseComparison, Score, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
@@ -39,7 +40,7 @@ def _mean(xs):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["agent_answers", "gold_targets", "tasks", "knowledge_base"],
+    deps=["agent_answers", "gold_targets", "tasks", "task_ranking", "knowledge_base"],
     pool="llm",  # judge model calls share the LLM rate-limit pool with the agents
 )
 def judge_scores(
@@ -58,8 +59,11 @@ def judge_scores(
     part = current_partition(context)
     store = storage.store()
     answers = store.read_records("agent_answers", part.domain, part.cutoff_key, Answer)
-    tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
-    golds = store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget)
+    built = store.read_records("tasks", part.domain, part.cutoff_key, Task)
+    ratings = store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
+    # answers were given to the released tasks as presented: score them in the same letters
+    tasks = presented_tasks(built, ratings)
+    golds = presented_golds(store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget), built, ratings)
     kb = open_view(part, lance, embeddings)
     client = judge_llm.client()
     settings = JudgeSettings(protocol=config.protocol, repeats=config.repeats, temperature=config.temperature,

@@ -5,6 +5,7 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
+from assets.ranking.presentation import presentation_orders
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
 from assets.validity.config import Thresholds
@@ -44,7 +45,9 @@ def task_ranking(
     the ratings are stable. The judge is the LLM when a model is configured, otherwise the
     documented offline criteria. The top-N per family of tasks whose gold passes the validity
     gate (evidence, agreeing measures, stable top-1, verified claims; assets/validity/gate.py)
-    are released; every other task's note says why not. One row per task: elo, rank, released, quality."""
+    are released; every other task's note says why not. Each released task gets its
+    presentation order: the gold's first option at a balanced position across the family
+    (assets/ranking/presentation.py). One row per task: elo, rank, released, quality, presentation."""
     part = current_partition(context)
     store = storage.store()
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
@@ -68,6 +71,9 @@ def task_ranking(
         gold_answers={t.task_id: gold_answer(t, golds[t.task_id]) for t in tasks if t.task_id in golds},
         min_rounds=config.min_rounds, max_rounds=config.max_rounds,
         stable_correlation=config.stable_correlation, patience=config.patience)
+    # the release presents each released task's options with the gold's position balanced
+    orders = presentation_orders(tasks, golds, {r.task_id for r in ratings if r.released})
+    ratings = [r.model_copy(update={"presentation": orders.get(r.task_id, [])}) for r in ratings]
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
     write_failures(store, "task_ranking", part,
                    [Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])

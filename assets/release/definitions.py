@@ -15,6 +15,7 @@ from assets.release.logic import (
     validate_release,
 )
 from assets.stage import current_partition, write_failures
+from assets.ranking.presentation import presented_golds, presented_tasks
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
 from resources.llm import LLMResource
 from resources.storage import StorageResource
@@ -48,9 +49,11 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     kb_rows = [{"arxiv_id": r["arxiv_id"], "title": r["title"], "published": str(r["published"])} for r in kb.to_pylist()]
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
-    golds = store.read_records("gold_targets", d, c, GoldTarget)
-    tasks = store.read_records("tasks", d, c, Task)
+    built = store.read_records("tasks", d, c, Task)
     ratings = store.read_records("task_ranking", d, c, TaskRating)
+    # the release publishes the tasks (and hides the golds) in the presentation order
+    tasks = presented_tasks(built, ratings)
+    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
     public, hidden, manifest = release_files(
         tasks, ratings, golds, kb_rows,
         domain=d, cutoff=c, window_end=str(part.window_end), horizon_months=part.horizon_months,

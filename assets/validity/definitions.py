@@ -15,6 +15,7 @@ from assets.validity.config import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.coverage import candidate_coverage
 from assets.validity.report import summary_line, validity_rows
+from assets.ranking.presentation import presented_golds, presented_tasks
 from core.records import Failure, GoldTarget, ScreenedPaper, Score, Signal, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource
@@ -41,10 +42,13 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
     store = storage.store()
     d, c = part.domain, part.cutoff_key
     th = Thresholds.load()
-    tasks = store.read_records("tasks", d, c, Task)
+    built = store.read_records("tasks", d, c, Task)
     failures = store.read_records("tasks_failures", d, c, Failure) if store.exists("tasks_failures", d, c) else []
     ratings = store.read_records("task_ranking", d, c, TaskRating)
-    golds = store.read_records("gold_targets", d, c, GoldTarget)
+    # released tasks and their golds as the release presents them (the position controls
+    # read the presented order)
+    tasks = presented_tasks(built, ratings)
+    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
     scores = store.read_records("judge_scores", d, c, Score)
     released = {r.task_id for r in ratings if r.released}
     shown = [t for t in tasks if t.task_id in released]
