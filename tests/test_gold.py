@@ -139,7 +139,10 @@ def test_direction_slots_and_claims():
     assert slots["primary_direction"][:2] == ["Option A text", "topic 0 / agents"]
     assert "Future A paper number 0" in slots["primary_direction"]
     assert future_variants(g) == [v for v in slots["primary_direction"] if v.startswith("Future A")]
-    assert slots["trajectory"][0] == "topic 0 / agents is accelerating"
+    # "accelerating" follows from choosing the top grower: not a slot of its own (a constant
+    # answer would collect it); the label is still a claim of the gold
+    assert g.trajectory == "accelerating" and "trajectory" not in slots
+    assert any("topic 0 / agents is accelerating" in c.text for c in g.claims)
     assert "neighbour" not in slots  # B's momentum is far below A's
     types = {c.type for c in g.claims}
     assert {"historical", "future-realisation", "statistical"} <= types
@@ -396,3 +399,12 @@ def test_claim_bank_is_recomputed_and_a_false_or_contradicting_claim_is_caught()
     assert any("papers counted" in p for p in problems)
     assert any("another claim says" in p for p in problems)
     assert wrong.numbers["claims_verified"] < len(wrong.claims)
+
+
+def test_a_trajectory_that_is_a_judgement_of_its_own_is_a_slot():
+    """When every option merely holds its share, the top one (B, momentum 1.07) is steady,
+    which the choice does not imply: that label is scored."""
+    g = gold_of(*momentum_world(n_future_a=4, n_future_b=10, n_future_other=86))
+    slots = {s.slot: s.variants for s in g.slots}
+    assert g.preferred_ranking[0] == "B" and g.trajectory == "steady"
+    assert slots["trajectory"][0].endswith(" is steady")

@@ -3,10 +3,12 @@ released tasks, the relabelling is consistent, and the order says nothing about 
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import numpy as np
 
+from assets.judging.metrics import fta_ranking
 from assets.judging.scoring import score_answers
 from assets.ranking.presentation import (
     present_gold,
@@ -43,6 +45,18 @@ def test_the_gold_position_is_balanced_across_the_family():
     assert sorted(positions.values()) == [3, 3, 3, 3]  # 12 tasks, 4 options: 3 golds at each letter
     for t in tasks:  # a permutation of the task's own options
         assert sorted(orders[t.task_id]) == sorted(o.option_id for o in t.options)
+    # reading the options in the presented order reproduces the gold ranking no better than
+    # chance over the family (chance for 4 options: the mean over all 24 orders)
+    agree = np.mean([fta_ranking(golds[t.task_id].preferred_ranking, orders[t.task_id])["f1"] for t in tasks])
+    chance = np.mean([fta_ranking(list("CABD"), list(p))["f1"] for p in itertools.permutations("ABCD")])
+    assert abs(agree - chance) <= 0.02
+
+
+def test_an_uneven_split_leaves_the_first_position_short():
+    tasks, golds = skewed_release(6)  # 6 golds over 4 positions: two positions get 2, two get 1
+    orders = presentation_orders(tasks, golds, {t.task_id for t in tasks})
+    firsts = sum(orders[t.task_id][0] == golds[t.task_id].preferred_ranking[0] for t in tasks)
+    assert firsts == 1
 
 
 def test_only_released_tasks_with_a_ranking_get_an_order():

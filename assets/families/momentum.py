@@ -97,8 +97,14 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
 
     slots.add(primary_slot, [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])], top_titles(top))
     # no slot for the runner-up: naming it would reward hedging over commitment
-    slots.add("trajectory", [f"{name[top]} is {st['traj']}",
-                             f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
+    # The trajectory is a slot only when it says more than the choice: the option that gains the
+    # most momentum is "accelerating" in most tasks (momentum >= 1.25), so that label follows
+    # from the choice, and a slot for it would pay any answer that always says "accelerating"
+    # (another task's gold scored 0.07-0.09 above chance through it alone). Steady, fragmenting
+    # or cooling for the top option is a judgement of its own, and is scored.
+    if st["traj"] != "accelerating":
+        slots.add("trajectory", [f"{name[top]} is {st['traj']}",
+                                 f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
 
     # claims bank: every claim carries the basis a validator recomputes (assets/validity/claims.py)
     for oid in ranking:

@@ -22,11 +22,13 @@ option id in the gold mapped), so every consumer of a released task sees the sam
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 import re
 from collections import defaultdict
 
+from assets.judging.metrics import fta_ranking
 from assets.tasks.building import short_name
 from core.records import GoldTarget, Task, TaskOption, TaskRating
 
@@ -41,7 +43,8 @@ def _secret(golds: list[GoldTarget]) -> str:
 
 def presentation_orders(tasks: list[Task], golds: dict[str, GoldTarget], released: set[str]) -> dict[str, list[str]]:
     """Per released task with options and a gold ranking: its option ids in presentation
-    order, the gold's first option at a balanced position within its family."""
+    order. Within each family, the gold's first option sits at a balanced position, and the
+    presented order agrees with the gold ranking no more than chance does, over the family."""
     by_family: dict[str, list[Task]] = defaultdict(list)
     for t in sorted(tasks, key=lambda t: t.task_id):
         g = golds.get(t.task_id)
@@ -55,20 +58,52 @@ def presentation_orders(tasks: list[Task], golds: dict[str, GoldTarget], release
         rng.shuffle(group)  # the deal's order is secret too
         dealt: dict[int, float] = defaultdict(float)  # how often each position got the gold ...
         expected: dict[int, float] = defaultdict(float)  # ... against how often it should have
+        agreement, target = 0.0, 0.0  # the presented orders' summed rank agreement with the gold, and chance's
         for task in group:
+            ranking = golds[task.task_id].preferred_ranking
             k = len(task.options)
             for p in range(k):
                 expected[p] += 1.0 / k
-            # the position furthest behind its expected share (ties: random)
-            behind = [(dealt[p] - expected[p], rng.random(), p) for p in range(k)]
-            top_pos = min(behind)[2]
+            # the position furthest behind its share; when the tasks do not split evenly the
+            # first position is the one left short (a lazy answer picks the first option)
+            top_pos = min((dealt[p] - expected[p], p == 0, rng.random(), p) for p in range(k))[3]
             dealt[top_pos] += 1.0
             ids = [o.option_id for o in task.options]
-            top = golds[task.task_id].preferred_ranking[0]
-            rest = [i for i in ids if i != top]
-            rng.shuffle(rest)
-            out[task.task_id] = rest[:top_pos] + [top] + rest[top_pos:]
+            top = ranking[0]
+            target += _chance_agreement(ranking, ids)
+            # among orders with the top there, one that keeps the family's summed agreement
+            # between presented order and gold ranking at chance (random among the near-best)
+            orders = [list(r[:top_pos]) + [top] + list(r[top_pos:]) for r in _rests([i for i in ids if i != top], rng)]
+            gap = [abs(agreement + _agreement(ranking, o) - target) for o in orders]
+            best = min(gap)
+            order = rng.choice([o for o, g in zip(orders, gap) if g <= best + AGREEMENT_SLACK])
+            agreement += _agreement(ranking, order)
+            out[task.task_id] = order
     return out
+
+
+AGREEMENT_SLACK = 0.05  # orders this close to the best are equally good: keep the choice random
+MAX_ORDERS = 720  # all orders of the other options up to 6 of them, a random sample beyond
+
+
+def _agreement(ranking: list[str], order: list[str]) -> float:
+    """How well reading the options in `order` reproduces the gold ranking (ForeSci's ranking
+    FTA, eqs. 8-11: what the "given order" control scores)."""
+    return float(fta_ranking(ranking, order)["f1"] or 0.0)
+
+
+def _chance_agreement(ranking: list[str], ids: list[str]) -> float:
+    """The agreement of a uniformly random order of `ids` with `ranking` (exact up to 7 options)."""
+    orders = list(itertools.permutations(ids)) if len(ids) <= 7 else [
+        random.Random(i).sample(ids, len(ids)) for i in range(2000)]
+    return sum(_agreement(ranking, list(o)) for o in orders) / len(orders)
+
+
+def _rests(ids: list[str], rng: random.Random) -> list[tuple[str, ...]]:
+    rests = list(itertools.permutations(ids)) if len(ids) <= 6 else [tuple(rng.sample(ids, len(ids)))
+                                                                      for _ in range(MAX_ORDERS)]
+    rng.shuffle(rests)
+    return rests
 
 
 def _relist(text: str, old_names: list[str], new_names: list[str]) -> str:
