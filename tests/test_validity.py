@@ -103,3 +103,14 @@ def test_a_candidate_named_inside_a_longer_one_is_not_a_hedge():
     task = SimpleNamespace(options=[])
     assert candidates_named(task, gold, ["The root bottleneck is vulnerabilities / security."]) == 1
     assert candidates_named(task, gold, ["Both security and data scarcity."]) == 2
+
+
+def test_drop_reasons_count_together_without_ids_and_figures():
+    from assets.validity.report import reason_kind
+
+    assert reason_kind("same gold answer as released task d-2025-12-31-direction-40") == \
+        reason_kind("same gold answer as released task d-2025-12-31-direction-07") == "same gold answer as a released task"
+    assert reason_kind("gold top-1 unstable under resampling of the window (0.60)") == \
+        "gold top-1 unstable under resampling of the window"
+    assert reason_kind("curation: duplicate decision of d-2025-12-31-planning-14 (Jaccard 0.83)") == \
+        "curation: duplicate decision of a task"

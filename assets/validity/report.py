@@ -16,6 +16,7 @@ Per family, over the released tasks (plain functions, no Dagster):
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections import Counter, defaultdict
 
@@ -41,6 +42,14 @@ def duplicates(tasks: list[Task], golds: dict[str, GoldTarget]) -> dict[str, int
     return {"duplicate_titles": extra(titles), "duplicate_option_sets": extra(options), "duplicate_golds": extra(gold_sig)}
 
 
+def reason_kind(reason: str) -> str:
+    """A drop reason without the task ids and figures it names, so equal reasons count together
+    ("same gold answer as released task d-2025-12-31-direction-40" -> "... as a released task")."""
+    reason = re.sub(r"\s*\((?:Jaccard )?[0-9.]+\)", "", reason)
+    reason = re.sub(r"(?:released task |of )?\S+-\d{4}-\d{2}-\d{2}-[a-z_]+-\d+", "a released task", reason)
+    return reason.replace("decision a released task", "decision of a task").strip()
+
+
 def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], task_failures: list[Failure],
                   scores: list[Score], control_scores: list[Score], th: Thresholds) -> list[dict]:
     """One row per family (see the module docstring)."""
@@ -56,10 +65,10 @@ def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[Gold
         reasons = Counter()
         for f in task_failures:
             if f"-{fam}-" in f.item_id:
-                reasons[f.reason.split(":")[0] + ": " + f.reason.split(":", 1)[-1].strip()[:60]] += 1
+                reasons[reason_kind(f.reason.split(":")[0] + ": " + f.reason.split(":", 1)[-1].strip())] += 1
         for t in built:
             if t.task_id not in released and t.task_id in rating_of:
-                reasons[rating_of[t.task_id].note or "not released"] += 1
+                reasons[reason_kind(rating_of[t.task_id].note or "not released")] += 1
         by_method: dict[str, list[float]] = defaultdict(list)
         for s in control_scores + scores:
             if s.task_id in rel_ids and s.fta is not None:
