@@ -268,7 +268,7 @@ class LLMClient:
             raise error(
                 f"LLM call for purpose={purpose!r} model={self.model!r} failed after "
                 f"{attempt.number} attempt(s) in {attempt.elapsed():.1f}s: "
-                f"{type(exc).__name__}: {exc}{attempt.stop_note}"
+                f"{type(exc).__name__}: {exc}{attempt.stop_note}{attempt.history()}"
             ) from exc
         cache.set(key, result)  # only replies that passed validation get here
         return result
@@ -341,12 +341,25 @@ class _Attempt:
         self.client, self.stage, self.convo, self.kwargs = client, stage_of(purpose), convo, kwargs
         self.schema, self.deadline = schema, deadline
         self.number, self.stop_note, self._started = 0, "", time.monotonic()
+        self.errors: list[Exception] = []
 
     def elapsed(self) -> float:
         return time.monotonic() - self._started
 
     def __call__(self) -> Any:
         self.number += 1
+        try:
+            return self._once()
+        except Exception as exc:
+            self.errors.append(exc)
+            raise
+
+    def history(self) -> str:
+        """The earlier attempts' errors (the last one is reported by itself)."""
+        earlier = [f"{type(e).__name__}: {str(e)[:200]}" for e in self.errors[:-1]]
+        return f"; earlier attempts: {' | '.join(earlier)}" if earlier else ""
+
+    def _once(self) -> Any:
         stage_left = self.client.budget.reserve_call(self.stage)  # BudgetExceeded: not retried
         timeout = self.deadline.remaining()
         if stage_left is not None:
