@@ -276,10 +276,13 @@ class LLMClient:
     def _retrying(self, attempt: _Attempt) -> tenacity.Retrying:
         """Transient errors and invalid replies are retried up to `max_retries` times, never
         past the call's deadline; a provider's Retry-After is honoured, else exponential
-        backoff from `backoff_s`."""
+        backoff from `backoff_s` (invalid replies are asked again at once)."""
 
         def wait(state: tenacity.RetryCallState) -> float:
-            asked = retry_after_s(state.outcome.exception())
+            exc = state.outcome.exception()
+            if isinstance(exc, InvalidReply):  # the server is fine, the reply was not: ask again now
+                return 0.0
+            asked = retry_after_s(exc)
             return asked if asked is not None else self.backoff_s * 2 ** (state.attempt_number - 1)
 
         def stop(state: tenacity.RetryCallState) -> bool:

@@ -89,9 +89,11 @@ def test_hung_server_fails_within_the_call_timeout(tmp_path):
 def test_reply_ignoring_the_schema_is_retried_failed_and_never_cached(tmp_path):
     ignored = '{"answer": "The claims look supported to me.", "confidence": 0.9}'
     with FakeOpenAI(ignored) as fake:
-        client = client_for(fake, tmp_path, max_retries=2, timeout_s=30)
+        client = client_for(fake, tmp_path, max_retries=2, timeout_s=30, backoff_s=10.0)
+        t0 = time.monotonic()
         with pytest.raises(LLMCallError, match="none of the schema's fields") as err:
             client.structured("judge this", Judgement, purpose="judge:fact")
+        assert time.monotonic() - t0 < 10  # asked again at once: no backoff (10 s, 20 s) for a bad reply
         assert len(fake.requests()) == 3  # first attempt + max_retries
         # each retry tells the model what was wrong
         assert "not valid" in fake.requests()[-1]["messages"][-1]["content"]
