@@ -104,7 +104,9 @@ def test_oversize_bodies_get_413(kb_session):
 def test_a_stalled_client_neither_blocks_others_nor_keeps_its_thread(kb_session):
     url, _ = kb_session
     parts = urlsplit(url)
-    silent = socket.create_connection((parts.hostname, parts.port), timeout=10)  # sends nothing
+    # more silent connections than the listen backlog (5): each has its own thread
+    silent_ones = [socket.create_connection((parts.hostname, parts.port), timeout=10) for _ in range(8)]
+    silent = silent_ones[0]
     mid_body = socket.create_connection((parts.hostname, parts.port), timeout=10)
     mid_body.sendall(f"POST {parts.path}/search HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{{".encode())
     try:
@@ -115,11 +117,12 @@ def test_a_stalled_client_neither_blocks_others_nor_keeps_its_thread(kb_session)
         assert served_in < 10, served_in  # not queued behind the stalled connections
         # the read timeout (1 s here) frees both threads: closed, and 408 for the one mid-body
         t0 = time.monotonic()
-        assert silent.recv(1024) == b""
+        assert all(s.recv(1024) == b"" for s in silent_ones)
         assert mid_body.recv(4096).decode().startswith("HTTP/1.0 408")
         assert time.monotonic() - t0 < 10
     finally:
-        silent.close()
+        for s in silent_ones:
+            s.close()
         mid_body.close()
 
 
