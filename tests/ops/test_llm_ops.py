@@ -164,3 +164,19 @@ def test_retry_after_parsing_and_stage_names():
     assert retry_after_s(Exc({"retry-after": "soon"})) is None
     assert [stage_of(p) for p in ("judge:fact", "evidence.extract", "corpus_screen")] == [
         "judge", "evidence", "corpus_screen"]
+
+
+def test_budget_ledger_cost_and_seconds():
+    from resources.llm_policy import BudgetExceeded, BudgetLedger
+
+    ledger = BudgetLedger(StageBudget(max_seconds=10, max_cost_usd=0.05))
+    assert ledger.reserve_call("judge") == 10  # seconds left caps the attempt's timeout
+    ledger.add("judge", seconds=4, cost_usd=0.03)
+    assert ledger.reserve_call("judge") == 6
+    ledger.add("judge", cost_usd=0.03)  # $0.06 spent: over
+    with pytest.raises(BudgetExceeded, match=r"max_cost_usd=0.05"):
+        ledger.reserve_call("judge")
+    assert ledger.reserve_call("agent") == 10  # stages are separate
+    spent = ledger.snapshot()["judge"]
+    assert (spent.calls, spent.refused, round(spent.cost_usd, 2)) == (2, 1, 0.06)
+    assert BudgetLedger().reserve_call("x") is None  # unlimited
