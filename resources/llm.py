@@ -8,10 +8,16 @@ Why one doorway:
 * **Reruns are free.** Successful, parsed replies are stored in an on-disk cache
   (diskcache) keyed by the full request, so rematerialising an asset makes no
   model calls, and a rerun after a partial failure redoes only the failures.
-* **One retry policy.** Transient provider errors are retried with exponential
-  backoff; replies that are not valid JSON for the requested schema are retried
-  with the error fed back to the model. When retries run out, :class:`LLMCallError`
-  says what, where and why, and callers record it as a per-item failure row.
+* **One retry policy** (tenacity; rules in :mod:`resources.llm_policy`). Transient
+  provider errors are retried with exponential backoff, or after the wait the provider
+  asks for (``Retry-After``); replies that are not a JSON object of the requested schema
+  (unknown keys, none of its fields, wrong types) are retried with the error fed back to
+  the model, and are never cached. ``timeout_s`` bounds a whole call, retries and waits
+  included. When a call gives up, :class:`LLMCallError` says what, where and why, and
+  callers record it as a per-item failure row.
+* **Budgets.** Optional per-stage limits on calls, seconds and cost (a stage is the
+  purpose's leading segment: ``judge:fact`` -> ``judge``); a call past the budget fails
+  at once with :class:`LLMBudgetError` (an ``LLMCallError``) instead of running on.
 * **Accounting.** Calls, cache hits, failures, tokens, cost and prompt size are
   counted in one place (:class:`LLMUsage`), so each asset can report its own
   stage as Dagster metadata (``snapshot()`` before, ``usage_since()`` after).
@@ -39,7 +45,23 @@ from typing import Any, Literal
 import dagster as dg
 import diskcache
 import litellm
-from pydantic import BaseModel, PrivateAttr, ValidationError
+import tenacity
+from pydantic import BaseModel, PrivateAttr
+
+from resources.llm_policy import (
+    BudgetExceeded,
+    BudgetLedger,
+    Deadline,
+    InvalidReply,
+    StageBudget,
+    is_valid_reply,
+    quiet_third_party_logs,
+    retry_after_s,
+    stage_of,
+    validate_reply,
+)
+
+quiet_third_party_logs(litellm)  # once per process: no banner on every provider error
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TRANSIENT_ERRORS = (
@@ -58,6 +80,14 @@ class LLMOfflineError(RuntimeError):
 
 class LLMCallError(RuntimeError):
     """A model call failed for good (retries exhausted or a non-retryable error)."""
+
+
+class LLMBudgetError(LLMCallError):
+    """A stage's budget (calls, seconds or cost) was spent: the call was not made."""
+
+
+class DeadlineReached(RuntimeError):
+    """The call's timeout_s ran out before another attempt could start."""
 
 
 def default_cache_dir() -> str:
@@ -149,6 +179,7 @@ class LLMClient:
         cache_dir: str | None = None,
         json_mode: Literal["json_schema", "json_object"] = "json_schema",
         backoff_s: float = 1.0,
+        budget: StageBudget | None = None,
     ):
         self.model = model or None
         self.api_base, self.api_key = api_base or None, api_key or None
@@ -158,6 +189,8 @@ class LLMClient:
         self.usage = LLMUsage(model=self.model or "")
         self._lock = threading.Lock()
         self._cache: diskcache.Cache | None = None  # opened on first use
+        # shared by reference with forks (runner.fork_client copies the client shallowly)
+        self.budget = BudgetLedger(budget or StageBudget())
 
     @property
     def offline(self) -> bool:
@@ -206,13 +239,13 @@ class LLMClient:
         key = hashlib.sha256(json.dumps(key_doc, sort_keys=True, default=str).encode()).hexdigest()
         cache = self._open_cache()
         hit = cache.get(key)
-        if hit is not None and (schema is None or self._valid(schema, hit)):
+        if hit is not None and (schema is None or is_valid_reply(schema, hit)):
             with self._lock:
                 self.usage.cache_hits += 1
             return hit
 
         kwargs: dict[str, Any] = {
-            "model": self.model, "temperature": temperature, "timeout": self.timeout_s,
+            "model": self.model, "temperature": temperature,
             "max_retries": 0, "drop_params": True,  # retries are ours; drop unsupported params
         }
         for name, value in (("api_base", self.api_base), ("api_key", self.api_key), ("seed", seed),
@@ -225,50 +258,57 @@ class LLMClient:
                 if self.json_mode == "json_object" else schema
             )
 
-        convo, last_error = list(messages), None
-        for attempt in range(self.max_retries + 1):
-            try:
-                response = self._call(convo, kwargs)
-            except TRANSIENT_ERRORS as exc:
-                last_error = exc
-                if attempt < self.max_retries:
-                    time.sleep(self.backoff_s * 2**attempt)
-                continue
-            except Exception as exc:  # auth, bad request, ...: retrying will not help
-                last_error = exc
-                break
-            content = response.choices[0].message.content
-            if schema is None:
-                if content:
-                    cache.set(key, content)
-                    return content
-                last_error = ValueError("empty reply")
-                continue
-            try:
-                data = schema.model_validate(extract_json(content)).model_dump(mode="json")
-            except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
-                last_error = exc
-                convo = convo + [
-                    {"role": "assistant", "content": content or ""},
-                    {"role": "user", "content": f"That reply was not valid: {exc}\n"
-                     "Reply again with only a JSON object that matches the requested schema."},
-                ]
-                continue
-            cache.set(key, data)
-            return data
+        attempt = _Attempt(self, purpose, list(messages), kwargs, schema, Deadline(self.timeout_s))
+        try:
+            result = self._retrying(attempt)(attempt)
+        except Exception as exc:  # retries exhausted, budget spent or a non-retryable error
+            with self._lock:
+                self.usage.failures += 1
+            error = LLMBudgetError if isinstance(exc, BudgetExceeded) else LLMCallError
+            raise error(
+                f"LLM call for purpose={purpose!r} model={self.model!r} failed after "
+                f"{attempt.number} attempt(s) in {attempt.elapsed():.1f}s: "
+                f"{type(exc).__name__}: {exc}{attempt.stop_note}{attempt.history()}"
+            ) from exc
+        cache.set(key, result)  # only replies that passed validation get here
+        return result
 
-        with self._lock:
-            self.usage.failures += 1
-        raise LLMCallError(
-            f"LLM call for purpose={purpose!r} model={self.model!r} failed: "
-            f"{type(last_error).__name__}: {last_error}"
+    def _retrying(self, attempt: _Attempt) -> tenacity.Retrying:
+        """Transient errors and invalid replies are retried up to `max_retries` times, never
+        past the call's deadline; a provider's Retry-After is honoured, else exponential
+        backoff from `backoff_s` (invalid replies are asked again at once)."""
+
+        def wait(state: tenacity.RetryCallState) -> float:
+            exc = state.outcome.exception()
+            if isinstance(exc, InvalidReply):  # the server is fine, the reply was not: ask again now
+                return 0.0
+            asked = retry_after_s(exc)
+            return asked if asked is not None else self.backoff_s * 2 ** (state.attempt_number - 1)
+
+        def stop(state: tenacity.RetryCallState) -> bool:
+            if state.attempt_number > self.max_retries:
+                return True
+            left = attempt.deadline.remaining()
+            if state.upcoming_sleep >= left:
+                attempt.stop_note = (f" (next attempt would start after {state.upcoming_sleep:.1f}s, "
+                                     f"{left:.1f}s left of timeout_s={self.timeout_s})")
+                return True
+            return False
+
+        return tenacity.Retrying(
+            retry=tenacity.retry_if_exception_type((*TRANSIENT_ERRORS, InvalidReply)),
+            wait=wait, stop=stop, sleep=lambda seconds: self._sleep(seconds, attempt.stage), reraise=True,
         )
 
-    def _call(self, convo: list[dict], kwargs: dict[str, Any]):
+    def _call(self, convo: list[dict], kwargs: dict[str, Any], stage: str):
         with self._lock:
             self.usage.calls += 1
             self.usage.prompt_chars += _chars(convo)
-        response = litellm.completion(messages=convo, **kwargs)
+        started = time.monotonic()
+        try:
+            response = litellm.completion(messages=convo, **kwargs)
+        finally:
+            self.budget.add(stage, seconds=time.monotonic() - started)
         try:
             cost = float(litellm.completion_cost(completion_response=response) or 0.0)
         except Exception:  # unmapped (e.g. local) models have no price
@@ -278,7 +318,13 @@ class LLMClient:
             self.usage.prompt_tokens += getattr(tokens, "prompt_tokens", 0) or 0
             self.usage.completion_tokens += getattr(tokens, "completion_tokens", 0) or 0
             self.usage.cost_usd += cost
+        self.budget.add(stage, cost_usd=cost)
         return response
+
+    def _sleep(self, seconds: float, stage: str) -> None:
+        """A retry wait; counts towards the stage's time budget like the attempts do."""
+        time.sleep(seconds)
+        self.budget.add(stage, seconds=seconds)
 
     def _open_cache(self) -> diskcache.Cache:
         with self._lock:
@@ -286,13 +332,58 @@ class LLMClient:
                 self._cache = diskcache.Cache(self.cache_dir)
             return self._cache
 
-    @staticmethod
-    def _valid(schema: type[BaseModel], data: Any) -> bool:
+
+class _Attempt:
+    """One request across its attempts. Each attempt reserves a call in the stage budget,
+    gets as HTTP timeout what is left of the call's deadline (and of the stage's time
+    budget), and validates the reply; an invalid reply is fed back to the model in the
+    conversation of the next attempt."""
+
+    def __init__(self, client: LLMClient, purpose: str, convo: list[dict], kwargs: dict[str, Any],
+                 schema: type[BaseModel] | None, deadline: Deadline):
+        self.client, self.stage, self.convo, self.kwargs = client, stage_of(purpose), convo, kwargs
+        self.schema, self.deadline = schema, deadline
+        self.number, self.stop_note, self._started = 0, "", time.monotonic()
+        self.errors: list[Exception] = []
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self._started
+
+    def __call__(self) -> Any:
+        self.number += 1
         try:
-            schema.model_validate(data)
-            return True
-        except ValidationError:
-            return False
+            return self._once()
+        except Exception as exc:
+            self.errors.append(exc)
+            raise
+
+    def history(self) -> str:
+        """The earlier attempts' errors (the last one is reported by itself)."""
+        earlier = [f"{type(e).__name__}: {str(e)[:200]}" for e in self.errors[:-1]]
+        return f"; earlier attempts: {' | '.join(earlier)}" if earlier else ""
+
+    def _once(self) -> Any:
+        stage_left = self.client.budget.reserve_call(self.stage)  # BudgetExceeded: not retried
+        timeout = self.deadline.remaining()
+        if stage_left is not None:
+            timeout = min(timeout, stage_left)
+        if timeout <= 0:
+            raise DeadlineReached(f"no time left for attempt {self.number} (timeout_s={self.client.timeout_s})")
+        response = self.client._call(self.convo, {**self.kwargs, "timeout": timeout}, self.stage)
+        content = response.choices[0].message.content
+        if self.schema is None:
+            if not content:
+                raise InvalidReply("empty reply")
+            return content
+        try:
+            return validate_reply(self.schema, extract_json(content))
+        except ValueError as exc:  # InvalidReply, or no JSON object in the reply
+            self.convo = self.convo + [
+                {"role": "assistant", "content": content or ""},
+                {"role": "user", "content": f"That reply was not valid: {exc}\n"
+                 "Reply again with only a JSON object that matches the requested schema."},
+            ]
+            raise InvalidReply(str(exc)) from exc
 
 
 class LLMResource(dg.ConfigurableResource):
@@ -302,11 +393,15 @@ class LLMResource(dg.ConfigurableResource):
     api_base: str | None = None  # None -> FORESCI_LLM_API_BASE
     api_key: str | None = None  # None -> FORESCI_LLM_API_KEY, else litellm's provider env keys
     temperature: float = 0.0
-    max_retries: int = 3
-    timeout_s: float = 120.0
+    max_retries: int = 3  # retries after the first attempt (transient errors, invalid replies)
+    timeout_s: float = 120.0  # wall-clock limit of one call, retries and waits included
     cache_dir: str | None = None  # None -> FORESCI_LLM_CACHE or <repo>/.foresci/llm_cache
     json_mode: Literal["json_schema", "json_object"] = "json_schema"
-    backoff_s: float = 1.0
+    backoff_s: float = 1.0  # first backoff when the provider names no Retry-After; doubles
+    # per-stage budgets (stage = the purpose's leading segment); None = unlimited
+    max_calls_per_stage: int | None = None
+    max_seconds_per_stage: float | None = None
+    max_cost_usd_per_stage: float | None = None
 
     _client: LLMClient | None = PrivateAttr(default=None)
 
@@ -323,5 +418,7 @@ class LLMResource(dg.ConfigurableResource):
                 cache_dir=self.cache_dir or default_cache_dir(),
                 json_mode=self.json_mode,
                 backoff_s=self.backoff_s,
+                budget=StageBudget(self.max_calls_per_stage, self.max_seconds_per_stage,
+                                   self.max_cost_usd_per_stage),
             )
         return self._client

@@ -88,7 +88,8 @@ def test_kb_server_is_cutoff_bound_session_scoped_and_capped(sample_kb, sample_p
     with KBServer() as server:
         url = server.open_session(traced)
         assert url.startswith("http://127.0.0.1:")
-        hits = _post(f"{url}/search", {"query": future[0].title, "k": 500, "mode": "hybrid"})["hits"]
+        # k above max_k is a 400 now (tests/ops/test_kb_server_ops.py); max_k itself is served
+        hits = _post(f"{url}/search", {"query": future[0].title, "k": 50, "mode": "hybrid"})["hits"]
         assert 0 < len(hits) <= 50 and all(h["published"] <= CUTOFF.isoformat() for h in hits)
         assert future[0].arxiv_id not in {h["arxiv_id"] for h in hits}
         assert _post(f"{url}/get", {"arxiv_id": future[0].arxiv_id}) == {"hit": None}

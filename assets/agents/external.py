@@ -10,9 +10,9 @@ transports, one contract (documented with JSON schemas in docs/agents.md):
 * **HTTP endpoint** — `"http://host:port/path"`. foresci POSTs an `AgentRequest`
   (protocol, task, seed, kb endpoint, pre-retrieved evidence) and expects an
   `AgentResponse`. For the duration of the run foresci serves the knowledge base on a
-  loopback port (`KBServer`): `POST {kb.endpoint}/search {"query", "k", "mode"}` and
-  `POST {kb.endpoint}/get {"arxiv_id"}`, each under a per-task session token, so every
-  retrieval is attributed to its task, bound to the cutoff and traced.
+  loopback port (`KBServer`, assets/agents/kb_server.py): `POST {kb.endpoint}/search
+  {"query", "k", "mode"}` and `POST {kb.endpoint}/get {"arxiv_id"}`, each under a per-task
+  session token, so every retrieval is attributed to its task, bound to the cutoff and traced.
 
 Whatever the transport, the answer goes through the common renderer: it must validate
 against the family schema, option ids are the task's own, and a cited id counts only if
@@ -27,12 +27,9 @@ import importlib
 import importlib.util
 import json
 import os
-import secrets
-import threading
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +37,7 @@ from pydantic import BaseModel, Field
 
 from assets.agents.backbones import BackboneRegistry
 from assets.agents.context import Agent, AgentContext
+from assets.agents.kb_server import KBServer  # the loopback KB for HTTP agents
 from assets.agents.kbtool import MAX_K, KBTool, TracedKB, hit_dict
 from assets.agents.render import render_answer
 from assets.agents.runner import run_method
@@ -142,96 +140,6 @@ def load_entry_point(target: str):
 def public_task(task: Task) -> dict:
     """The task exactly as released: every field of `Task` is public."""
     return task.model_dump(mode="json")
-
-
-# -- the loopback knowledge-base server -------------------------------------------------------
-
-
-class KBServer:
-    """Serves cutoff-bound KB sessions on a loopback port for the duration of a run."""
-
-    def __init__(self, host: str = "127.0.0.1", port: int = 0):
-        self._sessions: dict[str, TracedKB] = {}
-        self._lock = threading.Lock()
-        sessions, lock = self._sessions, self._lock
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):  # quiet
-                pass
-
-            def _send(self, code: int, body: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def _session(self):
-                parts = self.path.strip("/").split("/")
-                if len(parts) < 2 or parts[0] != "kb":
-                    return None, None
-                with lock:
-                    kb = sessions.get(parts[1])
-                return kb, (parts[2] if len(parts) > 2 else "")
-
-            def do_GET(self):
-                kb, op = self._session()
-                if kb is None or op:
-                    return self._send(404, {"error": "unknown kb session"})
-                self._send(200, {"cutoff": kb.cutoff.isoformat(), "operations": ["search", "get"], "max_k": MAX_K})
-
-            def do_POST(self):
-                kb, op = self._session()
-                if kb is None:
-                    return self._send(404, {"error": "unknown kb session"})
-                try:
-                    body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-                    tool = KBTool(kb)
-                    if op == "search":
-                        return self._send(200, {"hits": tool.search(str(body.get("query", "")), int(body.get("k", 10)),
-                                                                    str(body.get("mode", "hybrid")))})
-                    if op == "get":
-                        return self._send(200, {"hit": tool.get(str(body.get("arxiv_id", "")))})
-                    return self._send(404, {"error": f"unknown operation {op!r}"})
-                except (ValueError, TypeError) as exc:
-                    return self._send(400, {"error": str(exc)})
-
-        self._server = ThreadingHTTPServer((host, port), Handler)
-        self._server.daemon_threads = True
-        self._thread: threading.Thread | None = None
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def open_session(self, kb: TracedKB) -> str:
-        token = secrets.token_urlsafe(16)
-        with self._lock:
-            self._sessions[token] = kb
-        return f"{self.base_url}/kb/{token}"
-
-    def close_session(self, url: str) -> None:
-        with self._lock:
-            self._sessions.pop(url.rstrip("/").rsplit("/", 1)[-1], None)
-
-    def start(self) -> KBServer:
-        self._thread = threading.Thread(target=self._server.serve_forever, name="foresci-kb", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> KBServer:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
 
 def post_json(url: str, payload: dict, timeout_s: float) -> dict:

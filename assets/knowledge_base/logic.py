@@ -333,6 +333,23 @@ def _rows(table: pa.Table) -> list[dict]:
     return rows
 
 
+FTS_COLUMN = "text"  # the column `ensure_indexes` gives a full-text index
+
+
+def fts_query(query: str):
+    """The full-text query for a user's text: its words, matched as plain terms (BM25, OR).
+
+    A bare string is parsed by LanceDB: a query wrapped in double quotes becomes a phrase
+    query, which raises on our position-less index ("position is not found but required for
+    phrase queries"). Passing a `MatchQuery` skips query parsing altogether, so quotes,
+    colons, parentheses, AND/OR/NOT, `*`, `~`, `^` are just text (the tokenizer drops the
+    punctuation); plain queries score exactly as before.
+    """
+    from lancedb.query import MatchQuery
+
+    return MatchQuery(query, FTS_COLUMN)
+
+
 class _Searcher:
     """Dense, text and hybrid search over one table, always prefiltered by `where`.
 
@@ -361,7 +378,7 @@ class _Searcher:
         return builder.where(self.where, prefilter=True).select([*columns, "_distance"]).limit(n).to_arrow()
 
     def _text_sync(self, query, n, columns):
-        return (self.table.search(query, query_type="fts").where(self.where, prefilter=True)
+        return (self.table.search(fts_query(query), query_type="fts").where(self.where, prefilter=True)
                 .select([*columns, "_score"]).limit(n).to_arrow())
 
     def _dense_async(self, vector, n, columns):
@@ -371,7 +388,7 @@ class _Searcher:
         return builder.where(self.where).select([*columns, "_distance"]).limit(n)  # async default: prefilter
 
     def _text_async(self, query, n, columns):
-        return self._async.query().nearest_to_text(query).where(self.where).select([*columns, "_score"]).limit(n)
+        return self._async.query().nearest_to_text(fts_query(query)).where(self.where).select([*columns, "_score"]).limit(n)
 
     def _run(self, text: tuple | None, dense: tuple | None) -> tuple[list[dict], list[dict]]:
         """Run the text and/or dense sub-query; returns (text rows, dense rows), each row's
