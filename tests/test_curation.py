@@ -82,9 +82,10 @@ def test_near_duplicates_are_flagged_within_a_family_only():
     a = task(1, "direction")
     b = a.model_copy(update={"task_id": f"{D}-{C}-direction-09"})
     c = a.model_copy(update={"task_id": f"{D}-{C}-planning-09", "family": "planning"})
-    flags = F.duplicate_flags([a, b, c])
+    flags = F.duplicate_flags([a, b, c], selected={b.task_id})
     assert set(flags) == {a.task_id, b.task_id}
-    assert b.task_id in flags[a.task_id][0].detail and "Jaccard 1.00" in flags[a.task_id][0].detail
+    assert flags[a.task_id][0].detail.endswith(f"1 other(s): {b.task_id} (1.00, selected)")
+    assert flags[b.task_id][0].detail.endswith(f"{a.task_id} (1.00, held back)")
 
 
 def test_label_readability_flags_fragments_truncation_markup_and_one_word_labels():

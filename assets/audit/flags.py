@@ -50,28 +50,31 @@ def _signature(task: Task) -> set[str]:
     return content_words(" ".join([task.title, task.question, *(o.text for o in task.options)]))
 
 
-def duplicate_flags(tasks: Sequence[Task], *, fixed_option_families: set[str] = frozenset()) -> dict[str, list[AuditFlag]]:
-    """For each task, the most similar other candidate of its family at Jaccard >= DUPLICATE_JACCARD.
+def duplicate_flags(tasks: Sequence[Task], *, fixed_option_families: set[str] = frozenset(),
+                    selected: set[str] = frozenset()) -> dict[str, list[AuditFlag]]:
+    """For each task, the (up to 3) most similar other candidates of its family at Jaccard >=
+    DUPLICATE_JACCARD, each marked selected or held back by the ranking (a duplicate of a
+    held-back task does not ship; one of a selected task would ship twice).
 
     Families whose tasks all offer the same options (venue) are compared on title and question
     only: equal menus are by design, not duplication."""
-    sigs = {}
-    for t in tasks:
-        sigs[t.task_id] = (content_words(f"{t.title} {t.question}") if t.family in fixed_option_families
-                           else _signature(t))
+    sigs = {t.task_id: (content_words(f"{t.title} {t.question}") if t.family in fixed_option_families
+                        else _signature(t)) for t in tasks}
     out: dict[str, list[AuditFlag]] = {}
     for t in tasks:
-        best, best_j = None, 0.0
+        near = []
         for u in tasks:
             if u.task_id == t.task_id or u.family != t.family:
                 continue
             a, b = sigs[t.task_id], sigs[u.task_id]
             j = len(a & b) / len(a | b) if a | b else 0.0
-            if j > best_j:
-                best, best_j = u.task_id, j
-        if best is not None and best_j >= DUPLICATE_JACCARD:
+            if j >= DUPLICATE_JACCARD:
+                near.append((j, u.task_id))
+        if near:
+            near.sort(key=lambda x: (-x[0], x[1]))
+            names = ", ".join(f"{i} ({j:.2f}, {'selected' if i in selected else 'held back'})" for j, i in near[:3])
             out[t.task_id] = [AuditFlag(code="near_duplicate", detail=(
-                f"content-word Jaccard {best_j:.2f} (>= {DUPLICATE_JACCARD}) with {best}"))]
+                f"content-word Jaccard >= {DUPLICATE_JACCARD} with {len(near)} other(s): {names}"))]
     return out
 
 

@@ -112,7 +112,7 @@ def build_audit_records(
     papers = {p.arxiv_id: p for p in corpus}
     future_ids, future_titles = {p.arxiv_id for p in future}, [p.title for p in future]
     fixed = {t.family for t in tasks if get_family(t.family).fixed_options}
-    dupes = F.duplicate_flags(tasks, fixed_option_families=fixed)
+    dupes = F.duplicate_flags(tasks, fixed_option_families=fixed, selected={r.task_id for r in ratings if r.released})
     leaks = F.leakage_flags(tasks, golds, future_ids, future_titles, novel_terms)
     out, failures = [], []
     for task in tasks:
