@@ -7,6 +7,7 @@
     foresci views                     # (re)create the DuckDB views
     foresci audit status --domain llm_agent --cutoff 2025-12-31   # the curation queue
     foresci review --port 8765        # the review page on http://127.0.0.1:8765
+    foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
 
 Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
 """
@@ -346,6 +347,32 @@ def cmd_audit_status(args) -> int:
     return 0
 
 
+def cmd_release(args) -> int:
+    """Rebuild only the release package of one partition, e.g. with require_approval on."""
+    import dagster as dg
+
+    from assets.partitions import partition_key
+    from assets.release.definitions import release_package
+    from pipelines.resources import default_resources
+
+    instance = _instance()
+    seed_cutoffs(instance, [args.cutoff])
+    config = {"require_approval": args.require_approval, "release_name": args.name or ""}
+    result = dg.materialize([release_package], partition_key=partition_key(args.domain, args.cutoff),
+                            instance=instance, resources=default_resources(), raise_on_error=False,
+                            run_config={"ops": {"release_package": {"config": config}},
+                                        "loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+    if not result.success:
+        print("release failed: see the run in the UI (make ui)", file=sys.stderr)
+        return 1
+    [mat] = result.asset_materializations_for_node("release_package")
+    meta = {k: v.value for k, v in mat.metadata.items()}
+    print(f"release {meta['release_id']} of {args.domain} @ {args.cutoff}: {meta['tasks']} tasks")
+    print(f"  curation: {json.dumps(meta['curation'])}")
+    print(f"  files: {meta['versioned_dir']}")
+    return 0
+
+
 def cmd_review(args) -> int:
     from pipelines.resources import default_resources
     from pipelines.review.app import create_app, serve
@@ -413,6 +440,12 @@ def main(argv: list[str] | None = None) -> int:
     status.add_argument("--all", action="store_true", help="list every candidate, not only the selected ones")
     status.add_argument("--format", choices=("table", "json"), default="table")
     status.set_defaults(func=cmd_audit_status)
+    rel = sub.add_parser("release", help="rebuild the release package of one partition (e.g. --require-approval)")
+    rel.add_argument("--domain", required=True)
+    rel.add_argument("--cutoff", required=True)
+    rel.add_argument("--require-approval", action="store_true", help="release only reviewer-approved tasks")
+    rel.add_argument("--name", help="release name (e.g. v1.0); default: the content hash")
+    rel.set_defaults(func=cmd_release)
     review = sub.add_parser("review", help="the review page: a local web app on 127.0.0.1")
     review.add_argument("--port", type=int, default=8765)
     review.add_argument("--reviewer", help="default reviewer name in the form (else $USER)")

@@ -252,3 +252,31 @@ def test_a_rebuild_that_changes_a_task_reopens_it(site):
     page.goto(site["url"] + f"/p/{D}/{C}/task/{target}")
     assert "(earlier build)" in page.locator("#history").inner_text()
     context.close()
+
+
+@pytest.mark.skipif(not os.environ.get("FORESCI_REVIEW_WAREHOUSE"),
+                    reason="set FORESCI_REVIEW_WAREHOUSE to a built warehouse to screenshot its review page")
+def test_screenshots_of_a_built_partition(site):
+    """Screenshots of a real partition's queue and first selected task (docs/curation.md), read-only."""
+    from pipelines.review.app import create_app, serve
+    from resources.decisions import DecisionStore
+    from resources.storage import PartitionStore
+
+    store = PartitionStore(os.environ["FORESCI_REVIEW_WAREHOUSE"])
+    # decisions in a scratch file: screenshots never write to the warehouse they show
+    server = serve(create_app(store, DecisionStore(site["root"] / "scratch.sqlite")), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        context, page = _page(site)
+        page.goto(f"http://127.0.0.1:{server.server_port}/")
+        if page.locator("#queue").count() == 0:  # several partitions: the first
+            page.click("table a")
+        page.select_option("select[name=selected]", "yes")
+        page.click("#apply-filters")
+        page.screenshot(path=str(site["shots"] / "curation-real-queue.png"), full_page=True)
+        page.click("#queue tbody tr:nth-child(1) a")
+        page.screenshot(path=str(site["shots"] / "curation-real-task.png"), full_page=True)
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
