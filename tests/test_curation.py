@@ -34,6 +34,7 @@ from core.records import (
 from resources.decisions import DecisionError, DecisionStore
 from resources.llm import LLMClient
 from resources.storage import PartitionStore
+from tests.decision_writer import write_many
 from tests.factories import MockedClient
 from tests.test_release import GOLDS, KB, RATINGS, TASKS, materialize_release, seed_store, task
 
@@ -194,17 +195,11 @@ def test_invalid_decisions_are_refused(tmp_path, kw, message):
     assert store.history(D, C) == []
 
 
-def _write_many(path: str, reviewer: str, n: int) -> None:
-    store = DecisionStore(path)
-    for i in range(n):
-        store.record(domain=D, cutoff=C, task_id=f"t{i % 5}", content_hash="h", action="approve", reviewer=reviewer)
-
-
 def test_two_concurrent_writers_lose_no_decision(tmp_path):
     path = str(tmp_path / "d.sqlite")
     DecisionStore(path)
     ctx = multiprocessing.get_context("spawn")
-    procs = [ctx.Process(target=_write_many, args=(path, name, 40)) for name in ("ana", "bo")]
+    procs = [ctx.Process(target=write_many, args=(path, name, 40)) for name in ("ana", "bo")]
     for p in procs:
         p.start()
     for p in procs:
