@@ -323,3 +323,24 @@ def test_page_records_decisions_with_a_token_only(page):
     assert "rebuilt since you opened it" in stale.get_data(as_text=True)
     history = DecisionStore.for_store(store).history(D, C)
     assert [(h.task_id, h.action, h.reviewer) for h in history] == [(records[0].task_id, "approve", "ana")]
+
+
+def test_audit_status_prints_the_queue(tmp_path, monkeypatch, capsys):
+    from pipelines.cli import main
+
+    monkeypatch.setenv("FORESCI_HOME", str(tmp_path))
+    store = PartitionStore(str(tmp_path / "warehouse"))
+    records, _ = audit()
+    store.write_records("audit_queue", D, C, records, AuditRecord)
+    DecisionStore.for_store(store).record(domain=D, cutoff=C, task_id=records[0].task_id,
+                                          content_hash=records[0].content_hash, action="reject", reviewer="ana",
+                                          reason="duplicate")
+    assert main(["audit", "status", "--domain", D, "--cutoff", C]) == 0
+    out = capsys.readouterr().out
+    assert f"{D} @ {C}: 4 candidate tasks, 3 selected by the ranking" in out
+    assert "rejected by reason: duplicate 1" in out and "pending 3/2" in out
+    assert records[0].task_id in out and records[1].task_id not in out  # the selection only, unless --all
+    assert main(["audit", "status", "--domain", D, "--cutoff", C, "--format", "json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["states"] == {"pending": 3, "approved": 0, "revised": 0, "rejected": 1}
+    assert main(["audit", "status", "--domain", D, "--cutoff", "2020-01-01"]) == 1
