@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from core.records import REJECT_REASONS, REVISABLE_FIELDS, Decision
+from core.visibility import visibility_of
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS decisions (
@@ -72,7 +73,7 @@ class DecisionStore:
         """The decisions of a `PartitionStore`'s warehouse (local warehouses only: SQLite)."""
         if not store.is_local:
             raise RuntimeError(f"curation decisions need a local warehouse; {store.root} is remote")
-        return cls(Path(store.base) / "hidden" / "audit_decisions" / "decisions.sqlite")
+        return cls(Path(store.base) / visibility_of("audit_decisions") / "audit_decisions" / "decisions.sqlite")
 
     def _connect(self) -> sqlite3.Connection:
         con = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)

@@ -55,10 +55,11 @@ def evidence(ids: list[str]) -> EvidenceRecord:
                                                 method="We propose a planner.") for i in ids])
 
 
-def audit(tasks=TASKS, golds=GOLDS, ratings=RATINGS, records=(), future=(), novel=frozenset(), review_fn=None):
+def audit(tasks=TASKS, golds=GOLDS, ratings=RATINGS, records=(), future=(), novel=frozenset(), review_fn=None,
+          selected_only=True):
     corpus = [paper(f"2501.0000{i}") for i in range(1, 8)]
     return build_audit_records(tasks, golds, ratings, [], list(records), corpus, list(future), th=TH,
-                               novel_terms=set(novel), review=review_fn)
+                               novel_terms=set(novel), review=review_fn, review_selected_only=selected_only)
 
 
 # -- flags --------------------------------------------------------------------------------
@@ -146,7 +147,10 @@ def test_model_review_drafts_verdicts_and_flags_what_fails(tmp_path):
         return json.dumps(reply)
     client = MockedClient(LLMClient("openai/test-model", cache_dir=str(tmp_path / "c")), mock)
     records, failures = audit(review_fn=lambda rec: review(rec, client))
-    assert not failures and seen == ["audit_review"] * len(TASKS)
+    assert not failures and seen == ["audit_review"] * 3  # the ranking's selection only
+    assert not records[1].selected and records[1].model_review == []
+    audit(review_fn=lambda rec: review(rec, client), selected_only=False)
+    assert len(seen) == 3 + len(TASKS)
     verdicts = {v.criterion: v for v in records[0].model_review}
     assert set(verdicts) == set(CRITERIA) and set(ReviewReply.model_fields) == set(CRITERIA)
     assert verdicts["separable_from_hidden_evidence"].verdict == "fail"
@@ -158,7 +162,7 @@ def test_model_review_drafts_verdicts_and_flags_what_fails(tmp_path):
 def test_a_failed_model_review_is_a_failure_row_not_a_lost_task():
     def broken(rec):
         raise RuntimeError("server down")
-    records, failures = audit(review_fn=broken)
+    records, failures = audit(review_fn=broken, selected_only=False)
     assert len(records) == len(TASKS) and all(not r.model_review for r in records)
     assert len(failures) == len(TASKS) and "server down" in failures[0].reason
 

@@ -19,6 +19,7 @@ AUDIT_NOVEL_MIN_PAPERS = 2  # the release refuses terms of >= 3 window titles; s
 
 class AuditQueueConfig(dg.Config):
     model_review: bool = True  # draft the B.3/B.7 verdicts with the model when one is configured
+    model_review_selected_only: bool = True  # ... for the ranking's selection only (what would ship)
 
 
 @dg.asset(
@@ -57,7 +58,8 @@ def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, sto
     records, failures = build_audit_records(
         tasks, store.read_records("gold_targets", d, c, GoldTarget), store.read_records("task_ranking", d, c, TaskRating),
         store.read_records("task_builds", d, c, TaskBuild), store.read_records("evidence_records", d, c, EvidenceRecord),
-        corpus, future, th=Thresholds.load(), novel_terms=novel, review=reviewer)
+        corpus, future, th=Thresholds.load(), novel_terms=novel, review=reviewer,
+        review_selected_only=config.model_review_selected_only)
     path = store.write_records("audit_queue", d, c, records, AuditRecord)
     write_failures(store, "audit_queue", part, failures)
     flagged = [r for r in records if r.flags]

@@ -97,11 +97,13 @@ def task_checks(task: Task, gold: GoldTarget | None, rating: TaskRating | None, 
 def build_audit_records(
     tasks: Sequence[Task], golds: Sequence[GoldTarget], ratings: Sequence[TaskRating], builds: Sequence[TaskBuild],
     records: Sequence[EvidenceRecord], corpus: Sequence[ScreenedPaper], future: Sequence[ScreenedPaper],
-    *, th: Thresholds, novel_terms: set[str], review: Callable | None = None,
+    *, th: Thresholds, novel_terms: set[str], review: Callable | None = None, review_selected_only: bool = True,
 ) -> tuple[list[AuditRecord], list[Failure]]:
     """One audit record per task (see the module docstring); `review(record)` is the model
-    review (`model_review.review` bound to a client) or None offline. Returns the records
-    and a failure row per model call that failed for good."""
+    review (`model_review.review` bound to a client) or None offline, run on the ranking's
+    selection only unless `review_selected_only` is False (held-back tasks do not ship, and
+    a model call per candidate would cost 5x more). Returns the records and a failure row
+    per model call that failed for good."""
     gold_of = {g.task_id: g for g in golds}
     rating_of = {r.task_id: r for r in ratings}
     build_of = {b.task_id: b for b in builds}
@@ -126,7 +128,7 @@ def build_audit_records(
             gate_note=rating.note if rating else "not ranked", task=task, gold=gold,
             future_evidence=future_evidence(gold, task), support=support,
             checks=task_checks(task, gold, rating, build_of.get(task.task_id), th), flags=flags)
-        if review is not None:
+        if review is not None and (record.selected or not review_selected_only):
             try:
                 verdicts, model_flags = review(record)
                 record = record.model_copy(update={"model_review": verdicts, "flags": flags + model_flags,
