@@ -348,3 +348,19 @@ def test_audit_status_prints_the_queue(tmp_path, monkeypatch, capsys):
     figures = json.loads(capsys.readouterr().out)
     assert figures["states"] == {"pending": 3, "approved": 0, "revised": 0, "rejected": 1}
     assert main(["audit", "status", "--domain", D, "--cutoff", "2020-01-01"]) == 1
+
+
+def test_foresci_release_require_approval_command(tmp_path, monkeypatch, capsys):
+    from pipelines.cli import main
+
+    storage = seed_store(tmp_path)
+    (tmp_path / "warehouse").symlink_to(tmp_path / "wh")  # $FORESCI_HOME/warehouse is the default root
+    (tmp_path / "dagster").mkdir()
+    monkeypatch.setenv("FORESCI_HOME", str(tmp_path))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster"))
+    h = content_hash(TASKS[2], GOLDS[2])
+    DecisionStore.for_store(storage.store()).record(domain=D, cutoff=C, task_id=TASKS[2].task_id, content_hash=h,
+                                                    action="approve", reviewer="ana")
+    assert main(["release", "--domain", D, "--cutoff", C, "--require-approval", "--name", "v1"]) == 0
+    out = capsys.readouterr().out
+    assert f"release v1 of {D} @ {C}: 1 tasks" in out and '"approved": 1' in out and '"pending": 2' in out
