@@ -190,9 +190,14 @@ def test_audit_queue_has_one_record_per_task_with_hash_checks_and_flags(built):
 
     store, result, _ = built
     records = {r.task_id: r for r in _read(store, "audit_queue", AuditRecord)}
-    tasks = _read(store, "tasks", Task)
-    golds = {g.task_id: g for g in _read(store, "gold_targets", GoldTarget)}
-    released = {r.task_id for r in _read(store, "task_ranking", TaskRating) if r.released}
+    from assets.ranking.presentation import presented_golds, presented_tasks
+
+    ratings = _read(store, "task_ranking", TaskRating)
+    built_tasks = _read(store, "tasks", Task)
+    # reviewers read the tasks as the release presents them
+    tasks = presented_tasks(built_tasks, ratings)
+    golds = {g.task_id: g for g in presented_golds(_read(store, "gold_targets", GoldTarget), built_tasks, ratings)}
+    released = {r.task_id for r in ratings if r.released}
     assert set(records) == {t.task_id for t in tasks}
     assert "/hidden/audit_queue/" in store.parquet_path("audit_queue", DOMAIN, CUTOFF)
     for t in tasks:
