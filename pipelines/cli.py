@@ -219,11 +219,10 @@ def _write_timings(timings: dict, total_s: float) -> None:
 def cmd_add_cutoff(args) -> int:
     from assets.partitions import validate_cutoff
     from core.registry import save_user_cutoff
-
-    validate_cutoff(args.cutoff, args.horizon, prospective=args.prospective)
-    save_user_cutoff(args.cutoff, args.horizon, prospective=args.prospective)
     from pipelines.instance import init_instance
 
+    validate_cutoff(args.cutoff, args.horizon, prospective=args.prospective)  # before anything is stored
+    save_user_cutoff(args.cutoff, args.horizon, prospective=args.prospective)
     _, added = init_instance([args.cutoff])
     print(f"cutoff {args.cutoff} (horizon {args.horizon} months{', prospective' if args.prospective else ''}) "
           f"{'added' if args.cutoff in added else 'already present'}")
