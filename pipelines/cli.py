@@ -258,7 +258,20 @@ def cmd_materialize(args) -> int:
     instance = _instance([args.cutoff])
     result = materialize_partition(instance, args.domain, args.cutoff, quiet=not args.verbose)
     print("success" if result.success else "failed")
+    if result.success:
+        _refresh_views_or_note()
     return 0 if result.success else 1
+
+
+def _refresh_views_or_note() -> None:
+    """Runs never write the analysts' DuckDB file; the CLI refreshes it after one, unless a
+    session holds it open (its views already see the new Parquet files)."""
+    from pipelines.resources import default_resources
+
+    try:
+        default_resources()["storage"].store().refresh_views()
+    except RuntimeError as exc:
+        print(f"note: DuckDB views not refreshed ({exc}); run `foresci views` later", file=sys.stderr)
 
 
 def cmd_views(args) -> int:

@@ -102,3 +102,25 @@ def test_refreshing_a_file_another_session_holds_is_a_clear_error(tmp_path):
     finally:
         reader.kill()
         reader.wait()
+
+
+def test_the_cli_refreshes_the_views_after_a_run_or_says_why_not(tmp_path, monkeypatch, capsys):
+    from pipelines.cli import _refresh_views_or_note
+    from pipelines.resources import default_resources
+
+    monkeypatch.setenv("FORESCI_HOME", str(tmp_path / "fh"))
+    store = default_resources()["storage"].store()
+    _scored_partition(store)
+    _refresh_views_or_note()
+    with store.connect() as con:
+        assert con.execute("SELECT count(*) FROM judge_scores").fetchone()[0] == 4
+    writer = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); "
+                               "print('open', flush=True); time.sleep(300)", store.duckdb_path],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline().strip() == "open"
+        _refresh_views_or_note()
+        assert "DuckDB views not refreshed" in capsys.readouterr().err
+    finally:
+        writer.kill()
+        writer.wait()
