@@ -13,7 +13,7 @@ import dagster as dg
 from pydantic import Field
 
 from core.cutoffs import CorpusSpan
-from core.papers import SHIPPED_DIR, latest_valid, read_jsonl
+from core.papers import EARLIEST_VALID, SHIPPED_DIR, latest_valid, read_jsonl
 from core.records import Failure, Paper
 from core.registry import DomainSpec
 from resources.arxiv import ArxivConfig
@@ -25,7 +25,7 @@ _PUBLISHED = re.compile(r'"published"\s*:\s*"(\d{4}-\d{2}-\d{2})')
 
 def file_dates(path: Path) -> tuple[date, date] | None:
     """First and last plausible publication date in a JSONL corpus file, read by a regex over
-    each line (a full parse of every record is ~10x slower and is the corpus asset's job);
+    each line (validating every record is the corpus asset's job, not a cutoff check's);
     dates read_jsonl would refuse (before arXiv, in the future) are skipped the same way."""
     opener = gzip.open if str(path).endswith(".gz") else open
     lo = hi = None
@@ -39,7 +39,7 @@ def file_dates(path: Path) -> tuple[date, date] | None:
                 day = date.fromisoformat(m.group(1))
             except ValueError:
                 continue
-            if day > latest or day.year < 1991:
+            if day > latest or day < EARLIEST_VALID:
                 continue
             lo, hi = (day if lo is None or day < lo else lo), (day if hi is None or day > hi else hi)
     return (lo, hi) if lo is not None else None

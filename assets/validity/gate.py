@@ -1,8 +1,9 @@
 """The release gate: a task is released only if its gold holds up.
 
 A gold is held back, with the reason recorded in `TaskRating.note`, when it has no
-evidence (strength 0) or cites no post-cutoff paper (`TaskFamily.evidence_problems`), when its family's own checks object (`TaskFamily.validity_problems`, e.g.
-direction and planning: the independent measures disagree on the top candidate), when its first-ranked object is unstable under
+evidence (strength 0), when it cites no paper from the window after the cutoff
+(`TaskFamily.evidence_problems`, every family), when its family's own checks object
+(`TaskFamily.validity_problems`, e.g. direction and planning: the independent measures disagree on the top candidate), when its first-ranked object is unstable under
 bootstrap resampling of the window (`numbers["stability_top1"]` below the threshold), or
 when part of its claim bank does not recompute (`numbers["claims_verified"]`).
 """
