@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install demo test test-all ui bench clean
+.PHONY: install init demo test test-all ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -21,8 +21,12 @@ install: $(VENV)/.installed
 $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 	mkdir -p $(DAGSTER_HOME) && cp dagster.yaml $@
 
+## Create the Dagster instance once (its SQLite schema), before any concurrent runs; idempotent.
+init: install $(DAGSTER_HOME)/dagster.yaml
+	$(PY) -m pipelines.cli init
+
 ## Build the default release offline (4 domains, cutoff 2025-12-31, 6-month horizon) and print the leaderboard.
-demo: install $(DAGSTER_HOME)/dagster.yaml
+demo: init
 	$(PY) -m pipelines.cli demo
 
 ## Run the test suite (slow tests excluded; `make test-all` includes them).
@@ -34,7 +38,7 @@ test-all: install
 	$(PY) -m pytest -m "slow or not slow"
 
 ## The Dagster web UI on http://127.0.0.1:3000 (runs and partitions persist in .dagster_home).
-ui: install $(DAGSTER_HOME)/dagster.yaml
+ui: init
 	$(VENV)/bin/dagster dev -h 127.0.0.1 -p 3000 -w workspace.yaml
 
 ## Benchmarks: numbers go to benchmarks/results.md.

@@ -11,7 +11,8 @@ from datetime import date
 
 import dagster as dg
 
-from core.registry import load_registry, parse_cutoff
+from core.cutoffs import check_cutoff
+from core.registry import load_registry, load_user_cutoffs, parse_cutoff
 
 CUTOFF_PARTITIONS = dg.DynamicPartitionsDefinition(name="cutoff")
 DOMAIN_PARTITIONS = dg.StaticPartitionsDefinition(sorted(load_registry().domains))
@@ -30,3 +31,18 @@ def partition_of(context: dg.AssetExecutionContext) -> tuple[str, str, date, int
 
 def partition_key(domain: str, cutoff: str) -> dg.MultiPartitionKey:
     return dg.MultiPartitionKey({"domain": domain, "cutoff": cutoff})
+
+
+def validate_cutoff(key: str, horizon_months: int | None = None, *, prospective: bool | None = None,
+                    source=None) -> date:
+    """Check a cutoff against the corpus before it reaches the instance (`core.cutoffs`);
+    raises `CutoffError` with the reason. Horizon and prospective mark default to the
+    registered ones (registry, then the user cutoffs file)."""
+    from resources.corpus_source import CorpusSourceResource
+
+    registry = load_registry()
+    horizon = horizon_months or registry.horizon_months(key)
+    if prospective is None:
+        prospective = bool(load_user_cutoffs().get(key, {}).get("prospective", False))
+    span = (source or CorpusSourceResource()).span(list(registry.domains.values()))
+    return check_cutoff(key, horizon, span, prospective=prospective)

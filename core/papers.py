@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -18,6 +18,11 @@ from core.records import Failure, Paper
 
 SHIPPED_DIR = REPO_ROOT / "assets" / "corpus" / "shipped"  # the corpus shipped with the product
 EARLIEST_VALID = date(1991, 8, 1)  # arXiv opened in August 1991
+
+
+def latest_valid() -> date:
+    """No paper can be published after today; one day of slack covers time zones."""
+    return datetime.now(timezone.utc).date() + timedelta(days=1)
 
 
 def read_jsonl(path: Path, stage: str = "corpus") -> tuple[list[Paper], list[Failure]]:
@@ -55,6 +60,9 @@ def parse_paper_line(line: str, where: str, stage: str = "corpus") -> tuple[Pape
         return None, Failure(stage=stage, item_id=item, reason=reason, raw=line[:500])
     if paper.published < EARLIEST_VALID:
         return None, Failure(stage=stage, item_id=item, reason=f"date {paper.published} predates arXiv (1991)", raw=line[:500])
+    if paper.published > latest_valid():  # a typo'd year would otherwise sit beyond every window, unseen
+        return None, Failure(stage=stage, item_id=item, reason=f"date {paper.published} is in the future "
+                             f"(after {latest_valid()})", raw=line[:500])
     if not paper.title.strip() or not paper.abstract.strip():
         return None, Failure(stage=stage, item_id=item, reason="empty title or abstract", raw=line[:500])
     return paper, None

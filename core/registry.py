@@ -47,11 +47,29 @@ def load_user_cutoffs() -> dict[str, dict[str, int]]:
     return yaml.safe_load(path.read_text()) or {} if path.exists() else {}
 
 
-def save_user_cutoff(cutoff: str, horizon_months: int) -> None:
+def save_user_cutoff(cutoff: str, horizon_months: int, prospective: bool = False) -> None:
+    """Record a user cutoff's horizon; `prospective` marks one whose window has not closed
+    in the corpus yet (its gold can only be measured later)."""
     if horizon_months not in (3, 6):
         raise ValueError("horizon_months must be 3 or 6")
     parse_cutoff(cutoff)
-    cutoffs = load_user_cutoffs() | {cutoff: {"horizon_months": horizon_months}}
+    spec: dict = {"horizon_months": horizon_months}
+    if prospective:
+        spec["prospective"] = True
+    _write_user_cutoffs(load_user_cutoffs() | {cutoff: spec})
+
+
+def forget_user_cutoff(cutoff: str) -> bool:
+    """Drop `cutoff` from the user cutoffs file; True if it was there."""
+    cutoffs = load_user_cutoffs()
+    if cutoff not in cutoffs:
+        return False
+    del cutoffs[cutoff]
+    _write_user_cutoffs(cutoffs)
+    return True
+
+
+def _write_user_cutoffs(cutoffs: dict) -> None:
     path = user_cutoffs_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(cutoffs, sort_keys=True))
@@ -69,4 +87,4 @@ def parse_cutoff(value: str) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError as exc:
-        raise ValueError(f"cutoff partition key {value!r} is not a YYYY-MM-DD date") from exc
+        raise ValueError(f"cutoff partition key {value!r} is not a YYYY-MM-DD date ({exc})") from exc

@@ -1,7 +1,9 @@
 """`foresci` command line: seed cutoffs, build releases, show the leaderboard.
 
     foresci demo                      # default release: 4 domains at 2025-12-31, offline
+    foresci init                      # create the Dagster instance once (before concurrent runs)
     foresci add-cutoff 2026-03-31 --horizon 3
+    foresci remove-cutoff 2026-13-01  # drop a cutoff partition (its Parquet data stays)
     foresci materialize --domain llm_agent --cutoff 2025-12-31
     foresci leaderboard               # print the leaderboard from DuckDB
     foresci views                     # (re)create the DuckDB views
@@ -26,15 +28,11 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 DEMO_CUTOFF = "2025-12-31"
 
 
-def _instance():
-    import dagster as dg
+def _instance(extra_cutoffs: list[str] = ()):
+    """The instance at $DAGSTER_HOME, initialised once under a lock (pipelines/instance.py)."""
+    from pipelines.instance import init_instance
 
-    if not os.environ.get("DAGSTER_HOME"):
-        from core.paths import REPO_ROOT
-
-        os.environ["DAGSTER_HOME"] = str(REPO_ROOT / ".dagster_home")
-    os.makedirs(os.environ["DAGSTER_HOME"], exist_ok=True)
-    return dg.DagsterInstance.get()
+    return init_instance(extra_cutoffs)[0]
 
 
 def seed_cutoffs(instance, extra: list[str] = ()) -> list[str]:
@@ -63,14 +61,12 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
 
 
 def print_leaderboard(cutoff: str | None = None) -> None:
-    import duckdb
-
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
     store.refresh_views()
     where = f"WHERE cutoff = '{cutoff}'" if cutoff else ""
-    with duckdb.connect(store.duckdb_path, read_only=True) as con:
+    with store.connect() as con:
         df = con.execute(f"""
             SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
                    round(avg(trace_linkage), 3) AS trace_link, avg(fact) AS fact, avg(pers) AS pers
@@ -228,20 +224,61 @@ def _write_timings(timings: dict, total_s: float) -> None:
 
 
 def cmd_add_cutoff(args) -> int:
+    from assets.partitions import validate_cutoff
     from core.registry import save_user_cutoff
+    from pipelines.instance import init_instance
 
-    save_user_cutoff(args.cutoff, args.horizon)
-    added = seed_cutoffs(_instance(), [args.cutoff])
-    print(f"cutoff {args.cutoff} (horizon {args.horizon} months) {'added' if added else 'already present'}")
+    validate_cutoff(args.cutoff, args.horizon, prospective=args.prospective)  # before anything is stored
+    save_user_cutoff(args.cutoff, args.horizon, prospective=args.prospective)
+    _, added = init_instance([args.cutoff])
+    print(f"cutoff {args.cutoff} (horizon {args.horizon} months{', prospective' if args.prospective else ''}) "
+          f"{'added' if args.cutoff in added else 'already present'}")
+    return 0
+
+
+def cmd_init(args) -> int:
+    from pipelines.instance import dagster_home, init_instance
+
+    _, added = init_instance()
+    print(f"Dagster instance ready at {dagster_home()}" + (f"; cutoffs added: {', '.join(added)}" if added else ""))
+    return 0
+
+
+def cmd_remove_cutoff(args) -> int:
+    from core.registry import load_registry
+    from pipelines.instance import remove_cutoff
+
+    done = remove_cutoff(args.cutoff)
+    print(f"cutoff {args.cutoff}: " + ("partition removed from the Dagster instance" if done["partition_removed"]
+                                       else "no such partition in the Dagster instance")
+          + ("; removed from the user cutoffs file" if done["user_cutoff_forgotten"] else "")
+          + "; Parquet data, if any, left in place")
+    if args.cutoff in load_registry().default_cutoffs:
+        print("note: a registry default cutoff: `foresci init` and default_cutoffs_sensor add it back")
     return 0
 
 
 def cmd_materialize(args) -> int:
-    instance = _instance()
-    seed_cutoffs(instance, [args.cutoff])
+    from assets.partitions import validate_cutoff
+
+    validate_cutoff(args.cutoff)
+    instance = _instance([args.cutoff])
     result = materialize_partition(instance, args.domain, args.cutoff, quiet=not args.verbose)
     print("success" if result.success else "failed")
+    if result.success:
+        _refresh_views_or_note()
     return 0 if result.success else 1
+
+
+def _refresh_views_or_note() -> None:
+    """Runs never write the analysts' DuckDB file; the CLI refreshes it after one, unless a
+    session holds it open (its views already see the new Parquet files)."""
+    from pipelines.resources import default_resources
+
+    try:
+        default_resources()["storage"].store().refresh_views()
+    except RuntimeError as exc:
+        print(f"note: DuckDB views not refreshed ({exc}); run `foresci views` later", file=sys.stderr)
 
 
 def cmd_views(args) -> int:
@@ -403,7 +440,14 @@ def main(argv: list[str] | None = None) -> int:
     add = sub.add_parser("add-cutoff", help="add a cutoff partition (YYYY-MM-DD)")
     add.add_argument("cutoff")
     add.add_argument("--horizon", type=int, default=6, choices=(3, 6))
+    add.add_argument("--prospective", action="store_true",
+                     help="accept a window that has not closed in the corpus (forecasts now, gold later)")
     add.set_defaults(func=cmd_add_cutoff)
+    init = sub.add_parser("init", help="create the Dagster instance at $DAGSTER_HOME once (safe to repeat)")
+    init.set_defaults(func=cmd_init)
+    rm = sub.add_parser("remove-cutoff", help="remove a cutoff partition from the Dagster instance")
+    rm.add_argument("cutoff")
+    rm.set_defaults(func=cmd_remove_cutoff)
     mat = sub.add_parser("materialize", help="materialize all assets for one partition")
     mat.add_argument("--domain", required=True)
     mat.add_argument("--cutoff", required=True)

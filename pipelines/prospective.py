@@ -282,7 +282,7 @@ def prospective_cutoff_sensor(context: dg.SensorEvaluationContext, corpus_source
         return dg.SkipReason(f"no new quarter since the last prospective cutoff {last} (latest harvested {latest})")
     key = cutoff.isoformat()
     try:
-        save_user_cutoff(key, PROSPECTIVE_HORIZON_MONTHS)
+        save_user_cutoff(key, PROSPECTIVE_HORIZON_MONTHS, prospective=True)  # its window is still open
     except ValueError:
         pass
     existing = set(context.instance.get_dynamic_partitions(CUTOFF_PARTITIONS.name))

@@ -7,8 +7,9 @@ Each asset partition is one Parquet file under a Hive-style path
 written atomically (temporary file, then rename), so concurrent runs never see a
 half-written file and never contend for a database lock. `visibility` is `public` or
 `hidden`: hidden gold and the future window live in their own subtree, apart from what
-is released. DuckDB holds only views (`sql/*.sql`), created on demand, so an analyst can
-keep the DuckDB file open while runs write Parquet.
+is released. The analysts' DuckDB file holds only views (`sql/*.sql`) with globs relative
+to its folder; pipeline steps never open it (they use an in-memory DuckDB), so an analyst
+can keep it open while runs write Parquet, and the data directory can be moved.
 
 Paths go through pyarrow filesystems, so `root` may also be an object-store URI
 (`s3://bucket/foresci`) once a team runs Dagster on Kubernetes.
@@ -16,6 +17,7 @@ Paths go through pyarrow filesystems, so `root` may also be an object-store URI
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from pathlib import Path
@@ -114,33 +116,65 @@ class PartitionStore:
         return self.uri(f"{self.base}/{visibility}/{asset}/*/*/data.parquet")
 
     def refresh_views(self) -> list[str]:
-        """(Re)create the DuckDB views from sql/*.sql; returns the views created.
+        """(Re)create the analysts' DuckDB views from sql/*.sql in `duckdb_path`; returns the
+        views created. Only the CLI calls this (`foresci views`, `demo`, `leaderboard`): no
+        pipeline step writes the file, so a reader holding it open never blocks a run.
 
-        A view over an asset with no files yet is skipped (DuckDB binds globs at creation);
-        it appears at the next refresh. Statements are split on `;` at line ends.
+        Globs are relative to the file's folder (see `connect`), so the data directory can be
+        copied or moved as a whole. A view over an asset with no files yet is skipped (DuckDB
+        binds globs at creation); it appears at the next refresh.
         """
         if not self.duckdb_path:
             return []
         Path(self.duckdb_path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            con = duckdb.connect(self.duckdb_path)
+        except duckdb.IOException as exc:  # another process holds the file (an analyst's session)
+            raise RuntimeError(f"cannot write the DuckDB views in {self.duckdb_path}: {exc}. Close the other "
+                               "session, or read through `store.memory_views()`, which needs no file") from exc
+        with con:
+            con.execute(f"SET file_search_path = '{self._views_dir()}'")
+            return self._create_views(con, relative=True)
+
+    def connect(self, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+        """The analysts' views file, opened so its relative globs resolve against its own folder
+        (DuckDB otherwise resolves them against the working directory)."""
+        con = duckdb.connect(self.duckdb_path, read_only=read_only)
+        con.execute(f"SET file_search_path = '{self._views_dir()}'")
+        return con
+
+    def memory_views(self) -> tuple[duckdb.DuckDBPyConnection, list[str]]:
+        """An in-memory DuckDB with every view over the Parquet files: what pipeline steps use,
+        since it takes no file lock. Returns the connection and the views created."""
+        con = duckdb.connect(":memory:")
+        return con, self._create_views(con, relative=False)
+
+    def _views_dir(self) -> str:
+        return str(Path(self.duckdb_path).resolve().parent)
+
+    def _create_views(self, con: duckdb.DuckDBPyConnection, relative: bool) -> list[str]:
         created: list[str] = []
-        with duckdb.connect(self.duckdb_path) as con:
-            for sql_file in sorted(SQL_DIR.glob("*.sql")):
-                for statement in _split_sql(sql_file.read_text()):
-                    name = _view_name(statement)
-                    try:
-                        con.execute(self._render(statement))
-                        if name:
-                            created.append(name)
-                    except duckdb.Error as exc:
-                        if "No files found" in str(exc) or "does not exist" in str(exc):
-                            continue  # its asset (or an upstream view) has no data yet
-                        raise RuntimeError(f"{sql_file.name}: view {name}: {exc}") from exc
+        for sql_file in sorted(SQL_DIR.glob("*.sql")):
+            for statement in _split_sql(sql_file.read_text()):
+                name = _view_name(statement)
+                try:
+                    con.execute(self._render(statement, relative))
+                    if name:
+                        created.append(name)
+                except duckdb.Error as exc:
+                    if "No files found" in str(exc) or "does not exist" in str(exc):
+                        continue  # its asset (or an upstream view) has no data yet
+                    raise RuntimeError(f"{sql_file.name}: view {name}: {exc}") from exc
         return created
 
-    def _render(self, statement: str) -> str:
+    def _render(self, statement: str, relative: bool = False) -> str:
         def repl(match: re.Match) -> str:
             visibility, asset = match.group(1), match.group(2)
-            return f"read_parquet('{self.glob(asset, visibility)}', hive_partitioning=true, union_by_name=true)"
+            glob = self.glob(asset, visibility)
+            if relative and self.is_local:
+                folder = os.path.relpath(f"{self.base}/{visibility}/{asset}", self._views_dir())
+                glob = f"{folder}/*/*/data.parquet"
+            return f"read_parquet('{glob}', hive_partitioning=true, union_by_name=true)"
         return re.sub(r"\{\{\s*(public|hidden)\.(\w+)\s*\}\}", repl, statement)
 
 

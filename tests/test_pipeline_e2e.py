@@ -149,14 +149,15 @@ def test_agents_answer_from_the_cutoff_bound_kb_and_are_scored(built):
 
 
 def test_leaderboard_plot_and_duckdb_views(built):
-    import duckdb
-
     store, result, _ = built
     rows = store.read_table("leaderboard", DOMAIN, CUTOFF).to_pylist()
     assert {r["method"] for r in rows} >= {"momentum", "retrieval"}
     png = store.read_bytes(store.artifact_path("leaderboard", DOMAIN, CUTOFF, "leaderboard.png"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    with duckdb.connect(store.duckdb_path, read_only=True) as con:
+    assert result.asset_materializations_for_node("leaderboard")[0].metadata["duckdb_views"].value >= 4
+    assert not Path(store.duckdb_path).exists()  # no step writes the analysts' file
+    store.refresh_views()
+    with store.connect() as con:
         n = con.execute("SELECT count(*) FROM leaderboard_by_family_method_domain").fetchone()[0]
     assert n >= 4
 

@@ -2,7 +2,6 @@
 
 from datetime import date
 
-import duckdb
 import pyarrow.fs as pafs
 import pytest
 
@@ -64,7 +63,7 @@ def test_duckdb_views_over_partitions_and_readable_while_writing(tmp_path):
     store.write_records("corpus_snapshot", "rag", "2025-12-31", [_paper(2), _paper(3)], ScreenedPaper)
     views = store.refresh_views()
     assert "corpus_snapshot" in views and "tasks" not in views  # no tasks written yet
-    with duckdb.connect(store.duckdb_path, read_only=True) as con:
+    with store.connect() as con:  # resolves the views' relative globs against the file's folder
         rows = con.execute("SELECT domain, cutoff, count(*) FROM corpus_snapshot GROUP BY ALL ORDER BY 1").fetchall()
         assert [(r[0], str(r[1]), r[2]) for r in rows] == [("llm_agent", "2025-06-30", 1), ("rag", "2025-12-31", 2)]
         # a new partition written while the analyst holds the file is visible on the next query

@@ -43,7 +43,7 @@ def gold(t: Task, top: str = "B") -> GoldTarget:
     text = {o.option_id: o.text for o in t.options}
     ranking = [top] + [o for o in "ABCD" if o != top]
     return GoldTarget(task_id=t.task_id, family=t.family, domain="d", cutoff=CUT, preferred_ranking=ranking,
-                      trajectory="accelerating", strength=1.0,
+                      trajectory="accelerating", strength=1.0, future_paper_ids=["2601.00001"],
                       slots=[GoldSlot(slot="primary_direction", variants=[text[top]]),
                              GoldSlot(slot="trajectory", variants=[f"{text[top]} is accelerating"])],
                       claims=[GoldClaim(claim_id=f"{t.task_id}-c01", text="x", type="historical", time_scope="p")])
@@ -55,6 +55,10 @@ def test_gate_holds_back_what_does_not_hold_up():
     g = gold(t)
     assert gate_reason(t, g, th) is None
     assert "strength 0" in gate_reason(t, g.model_copy(update={"strength": 0.0}), th)
+    # every family's release rule: no paper from the window, no release (TaskFamily.evidence_problems)
+    for family in ("direction", "planning", "bottleneck", "venue"):
+        bare = g.model_copy(update={"family": family, "future_paper_ids": []})
+        assert "no post-cutoff evidence" in gate_reason(t.model_copy(update={"family": family}), bare, th)
     # the direction family's own check (TaskFamily.validity_problems)
     assert "disagree" in gate_reason(t, g.model_copy(update={"numbers": {"measures_agree": 0.0}}), th)
     venue = t.model_copy(update={"family": "venue"})

@@ -164,6 +164,15 @@ class TaskFamily(ABC):
         """Family-specific reasons a built task or its gold is not valid (empty: valid)."""
         return []
 
+    def evidence_problems(self, task: Task, gold: GoldTarget) -> list[str]:
+        """Release rule: a gold must rest on papers from the window after the cutoff. Without
+        one (e.g. a cutoff whose window lies past the corpus end) a family could still rank
+        its options, from pre-cutoff profiles alone, and release a task nobody can verify.
+        A family whose evidence is something other than window papers overrides this."""
+        if gold.future_paper_ids:
+            return []
+        return [f"no post-cutoff evidence: the {self.name} gold cites no paper from the window"]
+
     def describe(self) -> dict[str, str]:
         """One row of `foresci families`."""
         return {"family": self.name, "title": self.title, "answer": self.answer_kind, "summary": self.summary}

@@ -56,7 +56,8 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
     means with bootstrap 95% intervals for every metric (null where the metric needs a judge
     model), Table A10 low-score rates, drift effects, Bradley–Terry/Elo method ratings, a PNG
-    and a self-contained HTML report (linked below). Also refreshes the DuckDB views."""
+    and a self-contained HTML report (linked below). Also checks that every DuckDB view binds
+    (in memory; the analysts' file is left alone)."""
     part = current_partition(context)
     store = storage.store()
     d, c = part.domain, part.cutoff_key
@@ -86,9 +87,15 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
                            release=release, validity=validity).encode())
-    views = store.refresh_views()
+    # Bind every view on an in-memory DuckDB: a broken view fails this run, yet no step ever
+    # writes (or locks) the analysts' views file, which the CLI refreshes (`foresci views`).
+    con, views = store.memory_views()
+    con.close()
     top = sorted((r for r in ratings if r["source"] == "metric:fta"), key=lambda r: -r["bt_rating"])
+    if not released:
+        context.log.warning(f"empty leaderboard for {d} @ {c}: the partition released no task")
     return dg.MaterializeResult(metadata={
+        "empty_reason": "" if released else "the partition released no task (see release_package)",
         "rows": len(rows), "leaderboard": dg.MetadataValue.md(report.leaderboard_markdown(rows)),
         "table2": dg.MetadataValue.md(report.table2_markdown(rows)),
         "report": dg.MetadataValue.url(f"file://{html_path}"), "report_path": dg.MetadataValue.path(html_path),

@@ -109,8 +109,12 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
         store.write_bytes(store.artifact_path("release", d, c, name), data)
     store.write_table("release_package", d, c, pa.table({
         "release_version": [manifest["release_version"]], "release_id": [version],
-        "tasks": [manifest["counts"]["tasks"]], "manifest_json": [public["manifest.json"].decode()]}))
+        "tasks": [manifest["counts"]["tasks"]], "manifest_json": [public["manifest.json"].decode()],
+        "empty_reason": pa.array([manifest.get("empty_reason")], pa.string())}))
+    if "empty_reason" in manifest:
+        context.log.warning(f"empty release of {d} @ {c}: {manifest['empty_reason']}")
     return dg.MaterializeResult(metadata={
+        "empty_reason": manifest.get("empty_reason", ""),
         "release_version": manifest["release_version"], "release_id": version,
         "tasks": manifest["counts"]["tasks"],
         "by_family": dg.MetadataValue.json(manifest["counts"]["by_family"]),

@@ -84,10 +84,22 @@ def release_files(
         manifest["release_name"] = release_name
     if curation is not None:
         manifest["curation"] = curation
+    if not public_tasks:  # an empty release is a result, not an error: say why in one line
+        manifest["empty_reason"] = empty_reason(tasks, ratings, len(kb_rows))
     manifest["release_version"] = sha256(json.dumps(manifest, sort_keys=True).encode())[:16]
     public = {"tasks.jsonl": tasks_bytes, "kb_manifest.jsonl": kb_bytes,
               "manifest.json": (json.dumps(manifest, sort_keys=True, indent=2) + "\n").encode()}
     return public, {"gold.jsonl": gold_bytes}, manifest
+
+
+def empty_reason(tasks: list[Task], ratings: list[TaskRating], kb_papers: int) -> str:
+    """One line on why a partition releases no task: none was built, or the gate held back all."""
+    if not tasks:
+        return (f"no task built: the {kb_papers} relevant paper(s) before the cutoff gave no candidate "
+                "direction, bottleneck or venue profile to build a task on")
+    notes = Counter(r.note or "not released" for r in ratings if not r.released)
+    top = ", ".join(f"{note} ({n})" for note, n in notes.most_common(2))
+    return f"no task released: all {len(tasks)} built tasks were held back ({top})"
 
 
 def release_id(manifest: dict) -> str:

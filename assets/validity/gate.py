@@ -1,8 +1,9 @@
 """The release gate: a task is released only if its gold holds up.
 
 A gold is held back, with the reason recorded in `TaskRating.note`, when it has no
-evidence (strength 0), when its family's own checks object (`TaskFamily.validity_problems`, e.g.
-direction and planning: the independent measures disagree on the top candidate), when its first-ranked object is unstable under
+evidence (strength 0), when it cites no paper from the window after the cutoff
+(`TaskFamily.evidence_problems`, every family), when its family's own checks object
+(`TaskFamily.validity_problems`, e.g. direction and planning: the independent measures disagree on the top candidate), when its first-ranked object is unstable under
 bootstrap resampling of the window (`numbers["stability_top1"]` below the threshold), or
 when part of its claim bank does not recompute (`numbers["claims_verified"]`).
 """
@@ -19,7 +20,8 @@ def gate_reason(task: Task, gold: GoldTarget | None, th: Thresholds) -> str | No
     `TaskFamily.validity_problems`, come first after the evidence check)."""
     if gold is None or gold.strength <= 0:
         return "insufficient future evidence to validate (gold strength 0)"
-    family_problems = get_family(task.family).validity_problems(task, gold)
+    family = get_family(task.family)
+    family_problems = family.evidence_problems(task, gold) + family.validity_problems(task, gold)
     if family_problems:
         return "; ".join(family_problems)
     n = gold.numbers
