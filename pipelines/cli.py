@@ -3,7 +3,8 @@
     foresci demo                      # default release: 4 domains at 2025-12-31, offline
     foresci add-cutoff 2026-03-31 --horizon 3
     foresci materialize --domain llm_agent --cutoff 2025-12-31
-    foresci leaderboard               # print the leaderboard from DuckDB
+    foresci leaderboard               # print the leaderboard from DuckDB (--format json)
+    foresci report --domain llm_agent --cutoff 2025-12-31   # file:// URL of the HTML report
     foresci views                     # (re)create the DuckDB views
 
 Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
@@ -81,7 +82,7 @@ LEADERBOARD_SQL = """
     SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
            round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers
     FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
-    WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR s.cutoff = CAST(? AS VARCHAR))
+    WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)
     GROUP BY ALL ORDER BY family, fta DESC"""
 
 
@@ -365,7 +366,7 @@ def cmd_import_release(args) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="foresci", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="build the default release offline and print the leaderboard")
@@ -414,7 +415,11 @@ def main(argv: list[str] | None = None) -> int:
     imp.add_argument("--domain", help="keep only this foresci domain")
     imp.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")
     imp.set_defaults(func=cmd_import_release)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     from pipelines.console import EXIT_USER_ERROR, UserError, check_arguments
 
     try:
