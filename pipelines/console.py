@@ -85,7 +85,8 @@ class StageProgress:
         kind = event.event_type_value
         if kind == "ASSET_MATERIALIZATION":
             mat = event.event_specific_data.materialization
-            self.counts[mat.asset_key.to_user_string()] = count_text(mat.metadata)
+            name = mat.asset_key.to_user_string()
+            self.counts[name] = count_text(mat.metadata, ROW_NOUNS.get(name, "rows"))
         elif kind == "STEP_SUCCESS" and event.step_key in self.assets:
             self.done.append(event.step_key)
             seconds = event.event_specific_data.duration_ms / 1000
@@ -106,15 +107,22 @@ class StageProgress:
 
 # The materialization metadata entry that says how much a stage produced, by preference.
 COUNT_KEYS = ("rows", "nodes", "papers", "tasks", "records", "signals", "answers")
+# What one stored row of each asset is (docs/architecture.md, "What each asset holds").
+ROW_NOUNS = {"corpus_snapshot": "papers", "future_window": "papers", "paper_metadata": "papers",
+             "paper_fulltext": "papers", "knowledge_base": "papers", "taxonomy": "nodes",
+             "evidence_records": "records", "research_signals": "signals", "tasks": "tasks",
+             "gold_targets": "gold targets", "task_ranking": "tasks", "agent_answers": "answers",
+             "judge_scores": "scores", "validity_report": "families", "corpus_volume": "months x labels"}
 
 
-def count_text(metadata: dict) -> str:
-    """'754 nodes' from an asset's metadata: a preferred key, else the first whole number."""
+def count_text(metadata: dict, row_noun: str = "rows") -> str:
+    """'754 nodes' from an asset's metadata: `rows` (as `row_noun`) or another preferred key,
+    else the first whole number."""
     values = {k: getattr(v, "value", v) for k, v in metadata.items()}
     ints = {k: v for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool)}
     for key in COUNT_KEYS:
         if key in ints:
-            return f"{ints[key]} {key}"
+            return f"{ints[key]} {row_noun if key == 'rows' else key}"
     for key, v in ints.items():
         return f"{v} {key}"
     return ""

@@ -100,10 +100,10 @@ def test_report_prints_a_file_url_a_terminal_opens(homes, capsys):
 
 def test_stage_progress_from_real_run_events():
     @dg.asset
-    def papers() -> dg.MaterializeResult:
+    def taxonomy() -> dg.MaterializeResult:
         return dg.MaterializeResult(metadata={"rows": 754, "label": "x"})
 
-    @dg.asset(deps=[papers])
+    @dg.asset(deps=[taxonomy])
     def summary() -> dg.MaterializeResult:
         return dg.MaterializeResult(metadata={"nodes": 12})
 
@@ -114,17 +114,18 @@ def test_stage_progress_from_real_run_events():
     out = io.StringIO()
     instance = dg.DagsterInstance.ephemeral()
     run_id = str(uuid.uuid4())
-    instance.add_event_listener(run_id, StageProgress(["papers", "summary"], out))
-    job = dg.Definitions(assets=[papers, summary], asset_checks=[summary_nonempty],
+    instance.add_event_listener(run_id, StageProgress(["taxonomy", "summary"], out))
+    job = dg.Definitions(assets=[taxonomy, summary], asset_checks=[summary_nonempty],
                          jobs=[dg.define_asset_job("j")]).resolve_job_def("j")
     assert job.execute_in_process(instance=instance, run_id=run_id, raise_on_error=False).success
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("[1/2] papers … 754 rows (") and lines[0].endswith(" s)")
+    assert lines[0].startswith("[1/2] taxonomy … 754 nodes (") and lines[0].endswith(" s)")
     assert lines[1].startswith("[2/2] summary … 12 nodes (")
     assert lines[2] == "  check summary:summary_nonempty failed"
 
 
 def test_count_text_prefers_rows_then_the_first_whole_number():
     assert count_text({"label": "x", "tasks": 64, "rows": 3}) == "3 rows"
+    assert count_text({"rows": 754}, "nodes") == "754 nodes"
     assert count_text({"label": "x", "flag": True, "nodes_by_dim": 7}) == "7 nodes_by_dim"
     assert count_text({"label": "x"}) == ""
