@@ -60,7 +60,7 @@ def release_job_for(resources=None):
 
 
 def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True,
-                          progress: bool = False):
+                          progress: bool = False, indent: str = ""):
     """Run `release_job` for one domain x cutoff partition; returns the result. With
     `progress`, one line per finished stage on stderr ("[3/17] taxonomy … 754 nodes (12.3 s)")."""
     import uuid
@@ -72,7 +72,7 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
     run_config = {"loggers": {"console": {"config": {"log_level": "WARNING" if quiet else "INFO"}}}}
     run_id = str(uuid.uuid4())
     if progress:
-        instance.add_event_listener(run_id, StageProgress([a.key.to_user_string() for a in ALL_ASSETS]))
+        instance.add_event_listener(run_id, StageProgress([a.key.to_user_string() for a in ALL_ASSETS], indent=indent))
     return release_job_for(resources).execute_in_process(
         run_config=run_config, instance=instance, partition_key=partition_key(domain, cutoff), run_id=run_id,
         raise_on_error=False)
@@ -214,7 +214,7 @@ def cmd_demo(args) -> int:
     for i, domain in enumerate(domains, start=1):
         t0 = time.time()
         print(f"[{i}/{len(domains)}] {domain} @ {args.cutoff} ...", flush=True)
-        result = materialize_partition(instance, domain, args.cutoff, progress=True)
+        result = materialize_partition(instance, domain, args.cutoff, progress=True, indent="    ")
         if not result.success:
             print("    FAILED: see the run in the UI (make ui)", file=sys.stderr)
             return 1

@@ -71,8 +71,9 @@ class StageProgress:
     failed steps get their own line. The count is the asset's materialization metadata
     (`rows`, or the first whole-number entry)."""
 
-    def __init__(self, asset_names: list[str], out: TextIO | None = None):
+    def __init__(self, asset_names: list[str], out: TextIO | None = None, indent: str = ""):
         self.assets = list(asset_names)
+        self.indent = indent  # `foresci demo` nests the stages under its per-domain lines
         self.out = out or sys.stderr
         self.done: list[str] = []
         self.counts: dict[str, str] = {}
@@ -102,7 +103,7 @@ class StageProgress:
                 self._say(f"  check {check.asset_key.to_user_string()}:{check.check_name} failed")
 
     def _say(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
+        print(self.indent + line, file=self.out, flush=True)
 
 
 # The materialization metadata entry that says how much a stage produced, by preference.
