@@ -5,7 +5,8 @@
     foresci add-cutoff 2026-03-31 --horizon 3
     foresci remove-cutoff 2026-13-01  # drop a cutoff partition (its Parquet data stays)
     foresci materialize --domain llm_agent --cutoff 2025-12-31
-    foresci leaderboard               # print the leaderboard from DuckDB
+    foresci leaderboard               # print the leaderboard from DuckDB (--format json)
+    foresci report --domain llm_agent --cutoff 2025-12-31   # file:// URL of the HTML report
     foresci views                     # (re)create the DuckDB views
     foresci audit status --domain llm_agent --cutoff 2025-12-31   # the curation queue
     foresci review --port 8765        # the review page on http://127.0.0.1:8765
@@ -47,33 +48,68 @@ def seed_cutoffs(instance, extra: list[str] = ()) -> list[str]:
     return missing
 
 
-def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True):
-    """Materialize every asset for one domain x cutoff partition; returns the result."""
+def release_job_for(resources=None):
+    """`release_job` of the code location (runs show under that name in the UI, not as an
+    unnamed `__ASSET_JOB`), bound to `resources` (default: the code location's)."""
     import dagster as dg
 
-    from assets.partitions import partition_key
-    from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
+    from pipelines.definitions import ALL_ASSETS, ALL_CHECKS, release_job
     from pipelines.resources import default_resources
 
-    run_config = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}} if quiet else {}
-    return dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(domain, cutoff), instance=instance,
-                          resources=resources or default_resources(), run_config=run_config)
+    return dg.Definitions(assets=ALL_ASSETS, asset_checks=ALL_CHECKS, jobs=[release_job],
+                          resources=resources or default_resources()).resolve_job_def("release_job")
 
 
-def print_leaderboard(cutoff: str | None = None) -> None:
+def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True,
+                          progress: bool = False, indent: str = ""):
+    """Run `release_job` for one domain x cutoff partition; returns the result. With
+    `progress`, one line per finished stage on stderr ("[3/17] taxonomy … 754 nodes (12.3 s)")."""
+    import uuid
+
+    from assets.partitions import partition_key
+    from pipelines.console import StageProgress
+    from pipelines.definitions import ALL_ASSETS
+
+    run_config = {"loggers": {"console": {"config": {"log_level": "WARNING" if quiet else "INFO"}}}}
+    run_id = str(uuid.uuid4())
+    if progress:
+        instance.add_event_listener(run_id, StageProgress([a.key.to_user_string() for a in ALL_ASSETS], indent=indent))
+    return release_job_for(resources).execute_in_process(
+        run_config=run_config, instance=instance, partition_key=partition_key(domain, cutoff), run_id=run_id,
+        raise_on_error=False)
+
+
+LEADERBOARD_SQL = """
+    SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
+           round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers
+    FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
+    WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)
+    GROUP BY ALL ORDER BY family, fta DESC"""
+
+
+def leaderboard_rows(cutoff: str | None = None) -> list[dict]:
+    """Mean scores per family x method over released tasks (all cutoffs, or one). The cutoff
+    is a bound parameter, never pasted into the SQL."""
+    from pipelines.console import UserError
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
-    store.refresh_views()
-    where = f"WHERE cutoff = '{cutoff}'" if cutoff else ""
+    views = store.refresh_views()
+    if not {"judge_scores", "task_ranking"} <= set(views):
+        raise UserError("no scores yet: build a partition first (foresci materialize --domain D --cutoff C)")
     with store.connect() as con:
-        df = con.execute(f"""
-            SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
-                   round(avg(trace_linkage), 3) AS trace_link, avg(fact) AS fact, avg(pers) AS pers
-            FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
-            {where} {'AND' if where else 'WHERE'} r.released
-            GROUP BY ALL ORDER BY family, fta DESC""").df()
-    print(df.astype(object).where(df.notna(), "–").to_string(index=False))
+        df = con.execute(LEADERBOARD_SQL, [cutoff, cutoff]).df()
+    if cutoff and df.empty:
+        raise UserError(f"no released scores at cutoff {cutoff}: materialize a partition at that cutoff first")
+    return json.loads(df.to_json(orient="records"))  # plain ints/floats, NaN as null
+
+
+def print_leaderboard(cutoff: str | None = None, fmt: str = "table") -> None:
+    rows = leaderboard_rows(cutoff)
+    if fmt == "json":
+        print(json.dumps(rows, indent=2, default=str))
+        return
+    print_rows([{k: "–" if v is None else v for k, v in r.items()} for r in rows])
 
 
 def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
@@ -143,9 +179,9 @@ def cmd_validity(args) -> int:
 
     store = default_resources()["storage"].store()
     if not store.exists("validity_report", args.domain, args.cutoff):
-        print(f"no validity report for {args.domain} @ {args.cutoff}: materialize the partition first",
-              file=sys.stderr)
-        return 1
+        from pipelines.console import UserError
+
+        raise UserError(f"no validity report for {args.domain} @ {args.cutoff}: materialize the partition first")
     rows = store.read_table("validity_report", args.domain, args.cutoff).to_pylist()
     if args.sheet:
         print_check_sheet(store, args.domain, args.cutoff, args.sheet)
@@ -181,7 +217,7 @@ def cmd_demo(args) -> int:
     for i, domain in enumerate(domains, start=1):
         t0 = time.time()
         print(f"[{i}/{len(domains)}] {domain} @ {args.cutoff} ...", flush=True)
-        result = materialize_partition(instance, domain, args.cutoff)
+        result = materialize_partition(instance, domain, args.cutoff, progress=True, indent="    ")
         if not result.success:
             print("    FAILED: see the run in the UI (make ui)", file=sys.stderr)
             return 1
@@ -263,8 +299,9 @@ def cmd_materialize(args) -> int:
 
     validate_cutoff(args.cutoff)
     instance = _instance([args.cutoff])
-    result = materialize_partition(instance, args.domain, args.cutoff, quiet=not args.verbose)
-    print("success" if result.success else "failed")
+    result = materialize_partition(instance, args.domain, args.cutoff, quiet=not args.verbose, progress=True)
+    print(f"{'success' if result.success else 'failed'}: release_job run {result.run_id}"
+          f"{'' if result.success else ' (details: make ui, Runs)'}")
     if result.success:
         _refresh_views_or_note()
     return 0 if result.success else 1
@@ -279,6 +316,20 @@ def _refresh_views_or_note() -> None:
         default_resources()["storage"].store().refresh_views()
     except RuntimeError as exc:
         print(f"note: DuckDB views not refreshed ({exc}); run `foresci views` later", file=sys.stderr)
+
+
+def cmd_report(args) -> int:
+    """The partition's HTML report as a file:// URL (or the path, --path) a terminal can open."""
+    from pipelines.console import UserError
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    path = store.artifact_path("leaderboard", args.domain, args.cutoff, "report.html")
+    if store.fs.get_file_info(path).type.name != "File":
+        raise UserError(f"no report for {args.domain} @ {args.cutoff}: materialize the partition first "
+                        f"(foresci materialize --domain {args.domain} --cutoff {args.cutoff})")
+    print(path if args.path or not store.is_local else Path(path).as_uri())
+    return 0
 
 
 def cmd_views(args) -> int:
@@ -430,7 +481,7 @@ def cmd_review(args) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="foresci", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="build the default release offline and print the leaderboard")
@@ -455,7 +506,13 @@ def main(argv: list[str] | None = None) -> int:
     mat.set_defaults(func=cmd_materialize)
     lb = sub.add_parser("leaderboard", help="print the leaderboard from DuckDB")
     lb.add_argument("--cutoff")
-    lb.set_defaults(func=lambda a: print_leaderboard(a.cutoff) or 0)
+    lb.add_argument("--format", choices=("table", "json"), default="table")
+    lb.set_defaults(func=lambda a: print_leaderboard(a.cutoff, a.format) or 0)
+    rep = sub.add_parser("report", help="print the file:// URL of a partition's HTML leaderboard report")
+    rep.add_argument("--domain", required=True)
+    rep.add_argument("--cutoff", required=True)
+    rep.add_argument("--path", action="store_true", help="print the plain path instead of a file:// URL")
+    rep.set_defaults(func=cmd_report)
     views = sub.add_parser("views", help="(re)create the DuckDB views")
     views.set_defaults(func=cmd_views)
     fams = sub.add_parser("families", help="list the registered task families")
@@ -498,8 +555,20 @@ def main(argv: list[str] | None = None) -> int:
     review.add_argument("--port", type=int, default=8765)
     review.add_argument("--reviewer", help="default reviewer name in the form (else $USER)")
     review.set_defaults(func=cmd_review)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from core.cutoffs import CutoffError
+    from pipelines.console import EXIT_USER_ERROR, UserError, check_arguments
+
+    try:
+        check_arguments(args)
+        return args.func(args)
+    except (UserError, CutoffError) as exc:
+        print(f"foresci: error: {exc}", file=sys.stderr)
+        return EXIT_USER_ERROR
 
 
 if __name__ == "__main__":

@@ -46,15 +46,24 @@ ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS]) + [valid
 AGENT_VISIBLE_ASSETS = sorted(a.key.to_user_string() for a in ALL_ASSETS if a.key.to_user_string() in AGENT_VISIBLE)
 HIDDEN_ASSETS = sorted(a.key.to_user_string() for a in ALL_ASSETS if visibility_of(a.key.to_user_string()) == "hidden")
 
+# One process per run. A partition's steps run one after another anyway (each reads the one
+# before), and the default multiprocess executor starts a process per step that re-imports
+# the code location (dagster, lancedb, litellm, sklearn, matplotlib: seconds each): a release
+# launched from the UI took ~10x the CLI's wall time (benchmarks/results.md, "UI vs CLI").
+RUN_EXECUTOR = dg.in_process_executor
+
 release_job = dg.define_asset_job(
     "release_job",
     selection=dg.AssetSelection.all() - dg.AssetSelection.groups("prospective"),
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     description="Build one domain x cutoff release: corpus to leaderboard.",
+    executor_def=RUN_EXECUTOR,
 )
 
 
-@dg.sensor(minimum_interval_seconds=300, default_status=dg.DefaultSensorStatus.RUNNING)
+# Sensors start STOPPED: a fresh instance (or `make ui`) must not add partitions or launch
+# runs by itself; turn them on in the UI (Automation) or `dagster sensor start`.
+@dg.sensor(minimum_interval_seconds=300, default_status=dg.DefaultSensorStatus.STOPPED)
 def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResult:
     """Keeps the registry's default cutoffs present in the dynamic `cutoff` dimension."""
     existing = set(context.instance.get_dynamic_partitions(CUTOFF_PARTITIONS.name))
@@ -70,4 +79,5 @@ defs = dg.Definitions(
     schedules=PROSPECTIVE_SCHEDULES,
     sensors=[default_cutoffs_sensor, *PROSPECTIVE_SENSORS],
     resources=default_resources(),
+    executor=RUN_EXECUTOR,  # also for "Materialize" on the asset graph (the implicit asset job)
 )

@@ -10,14 +10,17 @@ tasks are byte-for-byte the frozen ones) before it scores.
 
 Dagster pieces (register them in pipelines/definitions.py):
 
-* `prospective_cutoff_sensor` (every 30 min): once a new calendar quarter has begun since
+Both sensors start STOPPED (turn them on in the UI's Automation page or with `dagster sensor
+start`): a fresh instance must not add a partition or launch a run by itself.
+
+* `prospective_cutoff_sensor` (every 30 min, once turned on): once a new calendar quarter has begun since
   the last prospective cutoff (its cursor), adds the latest harvested date (the last day
   every prospective domain's corpus reaches) as a `cutoff` partition with a 3-month horizon.
   Schedules cannot add dynamic partitions; this sensor does (`SensorResult`).
 * `prospective_refresh_schedule` (quarterly, 06:00 UTC on Jan/Apr/Jul/Oct 1; stoppable in
   the UI): runs `prospective_package_job` for the newest cutoff partition of each
   prospective domain that has no frozen package yet.
-* `prospective_scoring_sensor` (hourly): for every frozen, unscored package whose window
+* `prospective_scoring_sensor` (hourly, once turned on): for every frozen, unscored package whose window
   end the harvested corpus has reached, runs `prospective_scoring_job`.
 * assets `prospective_forecasts` (group "prospective": the frozen package) and
   `prospective_scores`; jobs `prospective_package_job` (the public stages up to the frozen
@@ -271,7 +274,7 @@ prospective_scoring_job = dg.define_asset_job(
 # --------------------------------------------------------------------------------------
 
 
-@dg.sensor(minimum_interval_seconds=1800, default_status=dg.DefaultSensorStatus.RUNNING)
+@dg.sensor(minimum_interval_seconds=1800, default_status=dg.DefaultSensorStatus.STOPPED)
 def prospective_cutoff_sensor(context: dg.SensorEvaluationContext, corpus_source: CorpusSourceResource):
     """Adds the latest harvested date as a new cutoff partition (3-month horizon) once a new
     quarter has begun since the last prospective cutoff (kept in the cursor)."""
@@ -308,7 +311,7 @@ def prospective_refresh_schedule(context: dg.ScheduleEvaluationContext, storage:
     return requests or dg.SkipReason(f"every prospective domain already has a frozen package at {newest}")
 
 
-@dg.sensor(minimum_interval_seconds=3600, default_status=dg.DefaultSensorStatus.RUNNING, job=prospective_scoring_job)
+@dg.sensor(minimum_interval_seconds=3600, default_status=dg.DefaultSensorStatus.STOPPED, job=prospective_scoring_job)
 def prospective_scoring_sensor(context: dg.SensorEvaluationContext, storage: StorageResource,
                                corpus_source: CorpusSourceResource):
     """Scores each frozen, unscored package once the harvested corpus reaches its window end."""

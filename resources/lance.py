@@ -10,6 +10,9 @@ from pydantic import Field
 from core.paths import state_dir
 
 os.environ.setdefault("LANCE_LOG", "error")  # lance warns on every scored query otherwise
+# lancedb's own Rust logger reads LANCEDB_LOG, not LANCE_LOG: without it every new table prints
+# "WARN lance::dataset::write::insert No existing dataset ..." (~10 lines per partition).
+os.environ.setdefault("LANCEDB_LOG", "error")
 
 
 class LanceResource(dg.ConfigurableResource):

@@ -4,7 +4,9 @@ CREATE OR REPLACE VIEW corpus_snapshot AS SELECT * EXCLUDE (record_json) FROM {{
 CREATE OR REPLACE VIEW knowledge_base AS SELECT * FROM {{public.knowledge_base}};
 CREATE OR REPLACE VIEW taxonomy AS SELECT * EXCLUDE (record_json) FROM {{public.taxonomy}};
 CREATE OR REPLACE VIEW evidence_records AS SELECT * FROM {{public.evidence_records}};
-CREATE OR REPLACE VIEW research_signals AS SELECT * EXCLUDE (record_json) FROM {{public.research_signals}};
+-- `stats` (numbers per signal, e.g. growth) is nested, so only in record_json: exposed as a MAP.
+CREATE OR REPLACE VIEW research_signals AS SELECT * EXCLUDE (record_json),
+    CAST(json_extract(record_json, '$.stats') AS MAP(VARCHAR, DOUBLE)) AS stats FROM {{public.research_signals}};
 CREATE OR REPLACE VIEW tasks AS SELECT * FROM {{public.tasks}};
 CREATE OR REPLACE VIEW task_ranking AS SELECT * EXCLUDE (record_json) FROM {{public.task_ranking}};
 CREATE OR REPLACE VIEW agent_answers AS SELECT * FROM {{public.agent_answers}};

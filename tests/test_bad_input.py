@@ -68,12 +68,13 @@ def test_missing_corpus_file_is_a_clear_error(tmp_path):
 def test_unknown_domain_from_the_cli(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dh"))
     monkeypatch.setenv("FORESCI_HOME", str(tmp_path / "fh"))
-    with pytest.raises(Exception, match="not_a_domain"):
-        main(["materialize", "--domain", "not_a_domain", "--cutoff", "2025-12-31"])
+    # a user error: one line on stderr, exit 2, no traceback (tests/ops/test_cli_errors.py)
+    assert main(["materialize", "--domain", "not_a_domain", "--cutoff", "2025-12-31"]) == 2
+    assert "unknown domain 'not_a_domain'" in capsys.readouterr().err
 
 
-def test_cli_rejects_a_bad_cutoff(tmp_path, monkeypatch):
+def test_cli_rejects_a_bad_cutoff(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dh"))
     monkeypatch.setenv("FORESCI_HOME", str(tmp_path / "fh"))
-    with pytest.raises(ValueError, match="not a YYYY-MM-DD date"):
-        main(["add-cutoff", "2025-02-30"])
+    assert main(["add-cutoff", "2025-02-30"]) == 2
+    assert "is not a date YYYY-MM-DD" in capsys.readouterr().err

@@ -115,8 +115,9 @@ def test_leaderboard_asset_writes_tables_views_and_report(tmp_path):
     assert result.success
     [mat] = result.asset_materializations_for_node("leaderboard")
     meta = {k: v.value for k, v in mat.metadata.items()}
-    assert meta["report"].startswith("file://")
-    html_file = Path(meta["report"][len("file://"):])
+    html_file = Path(meta["report_path"])
+    assert meta["report_command"] == f"foresci report --domain {DOMAIN} --cutoff {CUTOFF}"
+    assert meta["plot"].startswith("![") and "(data:image/png;base64," in meta["plot"]  # inline in the UI
     assert html_file.exists() and "<h1>ForeSci leaderboard" in html_file.read_text()
     assert meta["judge"]["calls_per_answer"] == 4.0 and meta["judge"]["judge_model"] == "judge-x"
     assert "| method |" in meta["table2"]

@@ -6,7 +6,6 @@ from assets.judging.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.judging.scoring import (
     fact_agreement,
     pairwise_comparisons,
-    prompt_version,
     reference_fact,
     score_answers,
 )
@@ -102,7 +101,10 @@ def judge_scores(
         "mean_trace": _mean([s.trace for s in scores if s.trace is not None]),
         "mean_pers": _mean([s.pers for s in scores if s.pers is not None]),
         "judge_model": client.model or "none (LLM-only metrics are null)",
-        "prompt_version": prompt_version(settings) if online else "none",
+        # the versions the written rows carry; offline no judge prompt is used at all
+        "prompt_version": ", ".join(sorted({s.prompt_version for s in scores if s.prompt_version}
+                                           | {c.prompt_version for c in comparisons if c.prompt_version}))
+                          or "no judge prompt (offline: FTA and trace linkage need no model)",
         "prompt_versions": dg.MetadataValue.json(PROMPT_VERSIONS),
         "protocol": settings.protocol, "repeats": settings.repeats if online else 0,
         "judge_calls_per_answer": _mean(calls) if online else 0.0,

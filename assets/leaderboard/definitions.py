@@ -77,8 +77,8 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     store.write_table("leaderboard_drift", d, c, rows_table(drift, "leaderboard_drift"))
     store.write_table("leaderboard_ratings", d, c, rows_table(ratings, "leaderboard_ratings"))
     title = f"{part.spec.title} — cutoff {c}"
-    png = store.write_bytes(store.artifact_path("leaderboard", d, c, "leaderboard.png"),
-                            report.family_bars_png(rows, title) if rows else b"")
+    png_bytes = report.family_bars_png(rows, title) if rows else b""
+    png = store.write_bytes(store.artifact_path("leaderboard", d, c, "leaderboard.png"), png_bytes)
     release = {"domain": d, "cutoff": c, "window_end": str(part.window_end), "released_tasks": len(released)}
     if store.exists("release_package", d, c):
         release["release_version"] = store.read_table("release_package", d, c).column("release_version")[0].as_py()
@@ -98,8 +98,13 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         "empty_reason": "" if released else "the partition released no task (see release_package)",
         "rows": len(rows), "leaderboard": dg.MetadataValue.md(report.leaderboard_markdown(rows)),
         "table2": dg.MetadataValue.md(report.table2_markdown(rows)),
-        "report": dg.MetadataValue.url(f"file://{html_path}"), "report_path": dg.MetadataValue.path(html_path),
-        "plot": dg.MetadataValue.path(png), "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
+        # A browser does not follow a file:// link from the UI's http page: the plot is shown
+        # inline (PNG data URI), the report is a path plus the command that prints its URL.
+        "plot": dg.MetadataValue.md(report.png_markdown(png_bytes, "per-family bars with 95% intervals")),
+        "plot_path": dg.MetadataValue.path(png),
+        "report_path": dg.MetadataValue.path(html_path),
+        "report_command": f"foresci report --domain {d} --cutoff {c}",
+        "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
         "judge": dg.MetadataValue.json(judge),
         "top_system_by_fta_bt": top[0]["system"] if top else None,
     })

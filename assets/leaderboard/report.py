@@ -274,6 +274,13 @@ def _img(png: bytes, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
 
 
+def png_markdown(png: bytes, alt: str) -> str:
+    """A PNG as a markdown image with a data URI (Dagster's metadata view renders it inline)."""
+    if not png:
+        return "(no plot: no released task was scored)"
+    return f"![{alt}](data:image/png;base64,{base64.b64encode(png).decode()})"
+
+
 def _table(rows: Sequence[dict], columns: Sequence[str], headers: Sequence[str] | None = None) -> str:
     def cell(v):
         if v is None:
