@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install init demo test test-all ui bench clean
+.PHONY: install init demo test test-ops test-all ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -33,6 +33,10 @@ demo: init
 test: install
 	@command -v chromium >/dev/null || echo "note: no Chromium found: the review page's browser tests (tests/test_review_browser.py) are skipped; apt-get install -y chromium"
 	$(PY) -m pytest
+
+## The slow operations tests (eight concurrent partition runs, every docs example run); CI runs them after `make test`.
+test-ops: install
+	$(PY) -m pytest -m slow tests/ops
 
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"
