@@ -55,7 +55,8 @@ def check_arguments(args) -> None:
         check_domain(args.domain)
     for d in getattr(args, "domains", None) or ():
         check_domain(d)
-    if getattr(args, "cutoff", None):
+    # remove-cutoff takes any stored key: removing a malformed one is its purpose
+    if getattr(args, "cutoff", None) and getattr(args, "command", None) != "remove-cutoff":
         check_cutoff(args.cutoff)
     for name in ("tasks", "hidden"):  # import-release inputs
         if getattr(args, name, None):

@@ -22,18 +22,14 @@ from core.records import ClaimBasis, GoldClaim, PlanTarget, TaskRating
 from tests.test_validity import CUT, embed, gold, task
 
 
-TRAJECTORIES = ("accelerating", "steady", "cooling", "fragmenting")
-
-
 def skewed_release(n: int = 12):
-    """n tasks whose golds all sit at C as built: the worst case for position controls (the
-    trajectories vary, so only the position is shared)."""
+    """n tasks whose golds all sit at C as built: the worst case for position controls. The
+    top options are accelerating, so (as in direction golds) the only slot is the direction."""
     tasks = [task(i) for i in range(n)]
     golds = {}
-    for i, t in enumerate(tasks):
-        g, traj = gold(t, top="C"), TRAJECTORIES[i % 4]
-        slots = [s.model_copy(update={"variants": [v.replace("accelerating", traj) for v in s.variants]}) for s in g.slots]
-        golds[t.task_id] = g.model_copy(update={"trajectory": traj, "slots": slots})
+    for t in tasks:
+        g = gold(t, top="C")
+        golds[t.task_id] = g.model_copy(update={"slots": [s for s in g.slots if s.slot != "trajectory"]})
     return tasks, golds
 
 

@@ -57,11 +57,12 @@ def _partitions(homes) -> set[str]:
 
 
 @pytest.mark.parametrize("key", ["2025-13-01", "2026-09-30", "not-a-date"])
-def test_the_cli_refuses_bad_cutoffs_before_they_reach_the_instance(homes, key):
-    with pytest.raises(ValueError):
-        main(["add-cutoff", key])
-    with pytest.raises(ValueError):
-        main(["materialize", "--domain", "llm_agent", "--cutoff", key])
+def test_the_cli_refuses_bad_cutoffs_before_they_reach_the_instance(homes, key, capsys):
+    # a user error: one line, exit 2, no traceback
+    assert main(["add-cutoff", key]) == 2
+    assert main(["materialize", "--domain", "llm_agent", "--cutoff", key]) == 2
+    err = capsys.readouterr().err
+    assert err.count("foresci: error: ") == 2 and "Traceback" not in err
     assert not (homes / "dh").exists() or key not in _partitions(homes)
     assert key not in load_user_cutoffs()
 
