@@ -34,7 +34,7 @@ from core.text import STOP_WORDS
 
 ERROR_TYPES = ("contradictory", "unrelated", "overgeneralized", "alternative")
 
-COVER_MIN = 0.6  # share of the answer claim's content stems found in the gold claim
+COVER_MIN = 0.75  # share of the answer claim's content stems found in the gold claim
 MIN_SPECIFIC = 2  # specific (non-generic) stems shared with the gold claim
 GOLD_COVER_MIN = 0.3  # share of the gold claim's specific stems the answer claim carries
 RELATED_MIN = 0.25  # share of specific stems shared: the claims are about the same thing

@@ -46,7 +46,8 @@ METHOD_CUES = re.compile(
     r"by (?:\w+ing)|our (?:method|approach|framework|model|pipeline|system)|specifically|first,|then,)", re.I)
 # After the objective: a sentence reporting a change (without a 'we do' method marker) is a result.
 RESULT_VERBS = re.compile(r"\b(improv\w*|outperform\w*|surpass\w*|reduc\w*|increas\w*|degrad\w*|boost\w*|"
-                          r"achiev\w*|exceed\w*|lower\w*|rais\w*|hurt\w*|fail\w*|struggl\w*)\b", re.I)
+                          r"achiev\w*|exceed\w*|lower\w*|rais\w*|hurt\w*|fail\w*|struggl\w*|shrink\w*|grow\w*|"
+                          r"ris(?:e|es|ing)|fall\w*|vanish\w*|disappear\w*|narrow\w*|widen\w*)\b", re.I)
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 SECTION_RESULTS = ("experiments", "conclusion")
