@@ -93,16 +93,16 @@ class RediscoveryFamily(TaskFamily):
             question, setup, findings = target_of(tree)
             findings = findings[:MAX_FINDINGS]
             if not findings:
-                builder.failures.append(Failure(stage="tasks", item_id=item, reason=(
-                    f"rediscovery: not empirical: no checkable result sentence in {paper.arxiv_id}")))
+                builder.failures.append(Failure(stage="tasks", item_id=item, raw=paper.arxiv_id,
+                                                reason="rediscovery: not empirical: no checkable result sentence"))
                 continue
             cutoff = paper.published - timedelta(days=1)
             text = (f"{question}\n\nSetup: {setup or '(not stated)'}\n\nPredict the study's empirical findings "
                     f"using only work published up to {cutoff.isoformat()}.")
             leaked = cl.gives_away(question + " " + setup, findings)
             if leaked:
-                builder.failures.append(Failure(stage="tasks", item_id=item, reason=(
-                    f"rediscovery: question gives the finding away: {leaked[0][:200]}")))
+                builder.failures.append(Failure(stage="tasks", item_id=item, raw=leaked[0][:1000],
+                                                reason="rediscovery: question or setup gives a finding away"))
                 continue
             key = question.lower()
             if key in seen_questions:
