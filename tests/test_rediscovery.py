@@ -80,6 +80,12 @@ def test_numbers_and_negation_count():
         == "contradictory"  # a number the gold does not state
     assert cl.relate("Chain-of-thought prompting does not improve accuracy on multi-step arithmetic word problems.",
                      GOLD[0]).kind == "contradictory"
+    # a negated finding without a more/less word, and the type follows the claim's closest finding
+    assert cl.relate("Retrieval depth does not matter for small web agents.",
+                     "Retrieval depth matters for small web agents.").kind == "contradictory"
+    s = cl.score_claims(["It is not the case that self-consistency decoding reduces the variance of answers from "
+                         "small language models."], GOLD)
+    assert s.fp_types == {0: "contradictory"} and s.fn_types[1] == "contradictory" and s.fn_types[0] == "unrelated"
 
 
 def test_a_question_that_states_its_finding_is_caught():

@@ -58,7 +58,7 @@ DOWN = frozenset("degrade degrades degraded degrading decrease decreases decreas
                  "fails underperform underperforms impair impairs deteriorate deteriorates".split())
 # 'reduces error/latency/cost/hallucination' is good news: the direction is about the quantity, kept as stated.
 NEGATION = re.compile(r"\b(not|no|never|cannot|can't|doesn't|don't|didn't|isn't|aren't|fails? to|neither|nor|"
-                      r"without any|unable)\b", re.I)
+                      r"unable|it is not the case)\b", re.I)
 UNIVERSAL = re.compile(r"\b(all|always|every|any|consistently|universally|in general|generally|regardless|"
                        r"invariably|across the board|in every|never fails)\b", re.I)
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%?")
@@ -146,7 +146,7 @@ def relate(claim: str, gold: str) -> Relation:
     related = len(shared) / max(1, min(len(c_spec), len(g_spec)))
     cover = len(c_all & g_all) / max(1, len(c_all))
     gold_cover = len(shared) / max(1, len(g_spec))
-    flips = polarity(claim) * polarity(gold) < 0
+    flips = polarity(claim) * polarity(gold) < 0 or bool(NEGATION.search(claim)) != bool(NEGATION.search(gold))
     extra_numbers = numbers(claim) - numbers(gold)
     wider = bool(UNIVERSAL.search(claim)) and not UNIVERSAL.search(gold)
     same_topic = len(shared) >= MIN_SPECIFIC and related >= RELATED_MIN
@@ -187,9 +187,10 @@ _PRIORITY = {"contradictory": 3, "overgeneralized": 2, "alternative": 1, "unrela
 
 
 def _worst(kinds: list[tuple[float, str]]) -> str:
-    """The error type of an unmatched claim: the most specific relation it has to any claim on
-    the other side (contradiction > overgeneralisation > alternative), 'unrelated' when none."""
-    best = max(kinds, key=lambda rk: (_PRIORITY[rk[1]], rk[0]), default=(0.0, "unrelated"))
+    """The error type of an unmatched claim: its relation to the claim on the other side it is
+    most related to (ties: contradiction > overgeneralisation > alternative), 'unrelated' when
+    it shares no topic with any."""
+    best = max(kinds, key=lambda rk: (rk[0], _PRIORITY[rk[1]]), default=(0.0, "unrelated"))
     return best[1]
 
 
