@@ -255,9 +255,10 @@ def print_rediscovery(cutoff: str, domains: list[str] | None = None) -> None:
             print(f"    errors {m}: {c}")
         split = rd.contamination_split([s for s in scores if s.task_id in released], rd.source_dates(builds), golds,
                                        default_registry())
-        for row in [r for r in split if r["level"] == "all"][:8]:
-            print(f"    split {row['method']} by {row['split_by']} ({row['knowledge_date']}): pre {row['pre_f1']} "
-                  f"(n={row['pre_n']}) / post {row['post_f1']} (n={row['post_n']})")
+        both = [r for r in split if r["pre_n"] and r["post_n"]]  # splits with tasks on both sides
+        for row in both or [r for r in split if r["level"] == "all"][:2]:
+            print(f"    split {row['method']} by {row['split_by']} ({row['knowledge_date']}), {row['level']}: pre "
+                  f"{row['pre_f1']} (n={row['pre_n']}) / post {row['post_f1']} (n={row['post_n']})")
 
 
 def step_seconds(result) -> dict[str, float]:

@@ -30,7 +30,7 @@ from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
 from core.papers import add_months
 from core.records import ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 
-SOURCE_MONTHS = 3  # source papers: the last months before the partition cutoff
+SOURCE_MONTHS = 6  # source papers: the last months before the partition cutoff (spanning backbone knowledge dates)
 MAX_FINDINGS = 6
 GENERIC_HEDGE = (  # the "generic" control: result talk that fits any paper
     "The proposed method improves performance over strong baselines.",
@@ -79,8 +79,16 @@ class RediscoveryFamily(TaskFamily):
         fulltext = getattr(builder, "fulltext", None) or {}
         tree_fn = getattr(builder, "tree_drafter", None) or problem_tree
         start = add_months(st.cutoff, -SOURCE_MONTHS)
-        pool = sorted((p for p in papers if p.label == "core" and start < p.published <= st.cutoff),
-                      key=lambda p: (-p.published.toordinal(), p.arxiv_id))
+        recent = sorted((p for p in papers if p.label == "core" and start < p.published <= st.cutoff),
+                        key=lambda p: (-p.published.toordinal(), p.arxiv_id))
+        by_month: dict[str, list] = {}
+        for p in recent:
+            by_month.setdefault(p.published.strftime("%Y-%m"), []).append(p)
+        # round-robin over the months, newest paper of each month first: the tasks' cutoffs spread over
+        # the period, so the contamination split has tasks on both sides of a backbone's knowledge date
+        months = sorted(by_month, reverse=True)
+        pool = [by_month[m][i] for i in range(max(map(len, by_month.values()), default=0)) for m in months
+                if i < len(by_month[m])]
         limit = st.family_max(self.name)
         seen_questions: set[str] = set()
         for paper in pool:
