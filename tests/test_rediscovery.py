@@ -271,3 +271,41 @@ def test_default_registries_do_not_hold_the_family():
     env = {**os.environ, "FORESCI_EXTRA_FAMILIES": "rediscovery", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["rediscovery", "rediscovery_claims"]
+
+
+def test_the_matcher_on_real_findings():
+    """On findings drawn from the shipped corpus (offline trees of 60 recent abstracts): the stated
+    finding is a TP, its negation a contradiction, a universal version an overgeneralisation,
+    another paper's finding never a TP (the self-check table of docs/rediscovery.md)."""
+    import gzip
+    import types
+
+    from core.paths import REPO_ROOT
+
+    with gzip.open(REPO_ROOT / "assets/corpus/shipped/llm_agent.jsonl.gz", "rt") as fh:
+        rows = [json.loads(line) for line in fh]
+    rows = sorted((r for r in rows if r["published"][:10] <= "2025-12-31"), key=lambda r: (r["published"], r["arxiv_id"]))
+    golds = []
+    for r in rows[-60:]:
+        p = types.SimpleNamespace(title=r["title"], abstract=r["abstract"], arxiv_id=r["arxiv_id"], authors=[],
+                                  published=date.fromisoformat(r["published"][:10]))
+        findings = target_of(problem_tree(p))[2]
+        if findings:
+            golds.append(findings)
+    assert len(golds) >= 40
+    n = sum(map(len, golds))
+    kinds = {"stated": [], "negated": [], "universal": [], "other": []}
+    for i, gold in enumerate(golds):
+        for f in gold:
+            low = f[0].lower() + f[1:]
+            for name, claim in (("stated", f), ("negated", "It is not the case that " + low),
+                                ("universal", "In all settings and always, " + low)):
+                s = cl.score_claims([claim], gold)
+                kinds[name].append("TP" if s.tp else s.fp_types[0])
+        other = golds[(i + 1) % len(golds)][0]
+        s = cl.score_claims([other], gold)
+        kinds["other"].append("TP" if s.tp else s.fp_types[0])
+    assert kinds["stated"].count("TP") == n
+    assert kinds["negated"].count("contradictory") >= 0.95 * n
+    assert kinds["universal"].count("overgeneralized") >= 0.9 * n
+    assert kinds["other"].count("TP") == 0
