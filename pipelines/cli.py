@@ -243,6 +243,59 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def cmd_demo_rediscovery(args) -> int:
+    """The default demo plus the opt-in rediscovery family (FIRE-Bench, docs/rediscovery.md), in its
+    own state directory (default .foresci-rediscovery), so the default release stays as it is."""
+    from core.paths import REPO_ROOT
+
+    os.environ["FORESCI_EXTRA_FAMILIES"] = "rediscovery"
+    os.environ.setdefault("FORESCI_HOME", str(REPO_ROOT / ".foresci-rediscovery"))
+    code = cmd_demo(args)
+    if code == 0:
+        print_rediscovery(args.cutoff, args.domains)
+    return code
+
+
+def print_rediscovery(cutoff: str, domains: list[str] | None = None) -> None:
+    """Tasks built/dropped, controls vs baselines, error types, difficulty, contamination split."""
+    from collections import Counter
+
+    from assets.agents.backbones import default_registry
+    from assets.rediscovery import report as rd
+    from assets.validity.report import reason_kind
+    from core.records import Failure, GoldTarget, Score, TaskBuild, TaskRating
+    from core.registry import load_registry
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    print("\nRediscovery (FIRE-Bench family; claim F1 in the FTA column):")
+    for d in domains or sorted(load_registry().domains):
+        if not store.exists("validity_report", d, cutoff):
+            continue
+        builds = [b for b in store.read_records("task_builds", d, cutoff, TaskBuild) if "-rediscovery-" in b.task_id]
+        dropped = Counter(reason_kind(f.reason.split(":", 1)[-1].strip()).split(":")[0]
+                          for f in (store.read_records("tasks_failures", d, cutoff, Failure)
+                                     if store.exists("tasks_failures", d, cutoff) else []) if "-rediscovery-" in f.item_id)
+        released = {r.task_id for r in store.read_records("task_ranking", d, cutoff, TaskRating)
+                    if r.released and "-rediscovery-" in r.task_id}
+        golds = {g.task_id: g for g in store.read_records("gold_targets", d, cutoff, GoldTarget)
+                 if g.family == "rediscovery"}
+        scores = [s for s in store.read_records("judge_scores", d, cutoff, Score) if s.family == "rediscovery"]
+        controls = [s for s in store.read_records("validity_controls", d, cutoff, Score) if s.family == "rediscovery"]
+        print(f"  {d}: built {len(builds)}, dropped {dict(dropped)}, released {len(released)}; difficulty "
+              f"{rd.difficulty_histogram(list(golds.values()), released)}")
+        for m, v in rd.method_means(controls + scores, released).items():
+            print(f"    {m:>22}: F1 {v['f1']} P {v['precision']} R {v['recall']} (n={v['n']})")
+        for m, c in rd.error_counts([s for s in scores if s.task_id in released]).items():
+            print(f"    errors {m}: {c}")
+        split = rd.contamination_split([s for s in scores if s.task_id in released], rd.source_dates(builds), golds,
+                                       default_registry())
+        both = [r for r in split if r["pre_n"] and r["post_n"]]  # splits with tasks on both sides
+        for row in both or [r for r in split if r["level"] == "all"][:2]:
+            print(f"    split {row['method']} by {row['split_by']} ({row['knowledge_date']}), {row['level']}: pre "
+                  f"{row['pre_f1']} (n={row['pre_n']}) / post {row['post_f1']} (n={row['post_n']})")
+
+
 def step_seconds(result) -> dict[str, float]:
     """Seconds per asset step of a finished in-process run."""
     return {ev.step_key: round(ev.event_specific_data.duration_ms / 1000, 2)
@@ -488,6 +541,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--cutoff", default=DEMO_CUTOFF)
     demo.add_argument("--domains", nargs="*")
     demo.set_defaults(func=cmd_demo)
+    redisc = sub.add_parser("demo-rediscovery", help="the demo plus the opt-in rediscovery family, in .foresci-rediscovery")
+    redisc.add_argument("--cutoff", default=DEMO_CUTOFF)
+    redisc.add_argument("--domains", nargs="*")
+    redisc.set_defaults(func=cmd_demo_rediscovery)
     add = sub.add_parser("add-cutoff", help="add a cutoff partition (YYYY-MM-DD)")
     add.add_argument("cutoff")
     add.add_argument("--horizon", type=int, default=6, choices=(3, 6))

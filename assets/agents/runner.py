@@ -36,6 +36,7 @@ from assets.agents.context import Agent, AgentContext
 from assets.agents.kbtool import TracedKB
 from assets.agents.registry import all_agents, get_agent
 from assets.agents.render import answer_id
+from assets.families.registry import get_family
 from core.records import Answer, Failure, Task
 
 STAGE = "agent_runs"
@@ -106,13 +107,16 @@ def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: s
     def one(task: Task):
         aid = answer_id(task.task_id, method, backbone or "external", seed)
         try:
-            if kb.cutoff > task.cutoff:
+            view = kb
+            if kb.cutoff > task.cutoff and getattr(get_family(task.family), "per_task_cutoff", False):
+                view = kb.bound_to(task.cutoff)  # a family whose tasks carry their own, earlier cutoff (rediscovery)
+            if view.cutoff > task.cutoff:
                 raise ValueError(f"knowledge-base view cutoff {kb.cutoff} is after the task cutoff {task.cutoff}")
             postdates = (registry.enforce(backbone, task.cutoff, allow_post_cutoff=allow_post_cutoff_backbones)
                          if backbone is not None else False)
         except Exception as exc:  # noqa: BLE001
             return None, _failure(task, method, aid, exc)
-        traced = TracedKB(kb)
+        traced = TracedKB(view)
         client = fork_client(llm_client) if llm_client is not None and not llm_client.offline else None
         start = time.perf_counter()
         try:

@@ -17,5 +17,6 @@ from assets.families.venue import VenueFamily
 
 for _family in (DirectionFamily(), BottleneckFamily(), PlanningFamily(), VenueFamily()):
     register_family(_family)
+__import__("importlib").import_module("assets.families.rediscovery").register_if_enabled()  # opt-in (issue 14 A)
 
 __all__ = ["all_families", "family_names", "get_family", "register_family", "unregister_family"]

@@ -29,7 +29,7 @@ AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
 # How the offline baselines (assets/agents/baselines.py) read the knowledge base for a family:
 # the trend of each option's own literature, the fit of the project in the question to
 # each option, the recurring limitations of the task's subject, or not at all (a failure).
-OfflineReading = Literal["option_trend", "option_fit", "subject_limitations", "none"]
+OfflineReading = Literal["option_trend", "option_fit", "subject_limitations", "own", "none"]  # own: family.offline_answer(ctx, method)
 Stage = tuple[str, str, tuple[str, ...]]  # (stage, what to write, reviewer criteria)
 
 GENERIC_STAGES: tuple[Stage, ...] = (

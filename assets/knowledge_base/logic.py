@@ -446,6 +446,14 @@ class KnowledgeBaseView:
         self._papers = _Searcher(table, self._where, embed, "arxiv_id", fusion, text_weight, nprobes)
         self._chunk_search = (_Searcher(chunks, self._where, embed, "chunk_id", fusion, text_weight, nprobes)
                               if chunks is not None else None)
+        self._options = {"fusion": fusion, "text_weight": text_weight, "nprobes": nprobes}
+
+    def bound_to(self, cutoff: date) -> KnowledgeBaseView:
+        """The same knowledge base bound to an earlier cutoff (a later one is refused: never widen)."""
+        if cutoff > self.cutoff:
+            raise CutoffViolation(f"cannot widen a view bound to {self.cutoff} to {cutoff}")
+        return self if cutoff == self.cutoff else KnowledgeBaseView(self._table, cutoff, self._embed, self._chunks,
+                                                                    **self._options)
 
     def _guard(self, rows: list[dict]) -> list[dict]:
         for row in rows:

@@ -11,3 +11,4 @@ from assets.scorers.trace import Trace
 
 for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness()):
     register_scorer(_scorer)
+__import__("importlib").import_module("assets.rediscovery.scorer").register_if_enabled()  # opt-in (issue 14 A)

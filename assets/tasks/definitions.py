@@ -9,7 +9,8 @@ from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
 from assets.tasks.building import BuildSettings, Curation
 from assets.tasks.logic import build_tasks
-from core.records import EvidenceRecord, Signal, Task, TaskBuild
+from assets.families import all_families
+from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, Task, TaskBuild
 from resources.llm import LLMResource
 from resources.storage import StorageResource
 
@@ -35,7 +36,7 @@ class TaskBuildConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="tasks",
     kinds={"parquet", "python"},
-    deps=["research_signals", "evidence_records"],
+    deps=["research_signals", "evidence_records", "corpus_snapshot", "paper_fulltext"],
 )
 def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: StorageResource,
           llm: LLMResource) -> dg.MaterializeResult:
@@ -64,7 +65,19 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
                              window_end=part.window_end, horizon_months=part.horizon_months, seed=config.seed,
                              per_family_max=config.per_family_max, per_family_min=config.per_family_min,
                              curation=curation)
-    built, builds, failures = build_tasks(signals, records, settings, drafter=drafter)
+    papers, fulltext, tree_drafter = [], {}, None
+    if any(getattr(f, "reads_papers", False) for f in all_families()):  # opt-in families built from papers
+        papers = store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
+        fulltext = {f.arxiv_id: f.sections for f in store.read_records(
+            "paper_fulltext", part.domain, part.cutoff_key, PaperFullText) if f.source == "grobid"}
+        if config.llm_drafting and not client.offline:
+            from functools import partial
+
+            from assets.rediscovery.llm import draft_tree
+
+            tree_drafter = partial(draft_tree, client)
+    built, builds, failures = build_tasks(signals, records, settings, drafter=drafter, papers=papers,
+                                          fulltext=fulltext, tree_drafter=tree_drafter)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)

@@ -15,7 +15,8 @@ from core.records import EvidenceRecord, Failure, Signal, Task, TaskBuild
 
 
 def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
-                drafter: Drafter | None = None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
+                drafter: Drafter | None = None, *, papers: list | None = None, fulltext: dict | None = None,
+                tree_drafter=None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
     """Public tasks of every registered family, their construction records, and failure rows.
 
     Deterministic for fixed inputs and seed. Dropped drafts, duplicates, candidates
@@ -23,6 +24,9 @@ def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: 
     """
     failures: list[Failure] = []
     builder = TaskBuilder(signals, records, settings, drafter, failures)
+    # families built from papers (TaskFamily.reads_papers, e.g. rediscovery): the partition's
+    # screened papers, their GROBID sections by id, and an optional problem-tree drafter
+    builder.papers, builder.fulltext, builder.tree_drafter = papers or [], fulltext or {}, tree_drafter
     for family in all_families():
         family.build(builder)
     for family in all_families():

@@ -22,6 +22,8 @@ Checks:
 * trajectory      values.label == the gold's trajectory
 * insufficient    the gold says it has no evidence: its strength is 0
 * terms_in_papers every term of values.terms occurs in the title or abstract of one of paper_ids
+* quote_in_paper  the claim's text occurs in the title or abstract of a public paper of paper_ids
+                  (rediscovery findings; a finding from GROBID full text is unverified)
 """
 
 from __future__ import annotations
@@ -119,6 +121,13 @@ def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | N
         texts = [f"{cc.window[i].title} {cc.window[i].abstract}".lower() for i in b.paper_ids if i in cc.window]
         missing = [t for t in str(v.get("terms", "")).split(" | ") if t and not any(t.lower() in x for x in texts)]
         return None if texts and not missing else f"terms not in the listed papers: {missing[:3]}"
+    if b.check == "quote_in_paper":  # rediscovery: the finding is a piece of its public source paper's abstract
+        from assets.rediscovery.claims import clean_text
+
+        texts = [clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower()
+                 for i in b.paper_ids if i in cc.public]
+        quote = clean_text(claim.text).lower().rstrip(".")
+        return None if texts and any(quote in x for x in texts) else "finding not found in the source paper's abstract"
     return f"unknown check {b.check!r}"
 
 
