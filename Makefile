@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install demo test test-all ui bench clean
+.PHONY: install demo demo-ideas test test-all ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -24,6 +24,10 @@ $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
 ## Build the default release offline (4 domains, cutoff 2025-12-31, 6-month horizon) and print the leaderboard.
 demo: install $(DAGSTER_HOME)/dagster.yaml
 	$(PY) -m pipelines.cli demo
+
+## Opt-in: the idea-review family (ScholarIdeas, ScholarEval) offline; docs/idea_review.md.
+demo-ideas: install $(DAGSTER_HOME)/dagster.yaml
+	$(PY) -m pipelines.cli demo-ideas
 
 ## Run the test suite (slow tests excluded; `make test-all` includes them).
 test: install

@@ -109,7 +109,10 @@ def validity_row(tasks, dropped, scores, controls, key: str, margin: float = 0.0
 
 
 def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = None, disciplines=None,
-                    path: str = str(SHIPPED), seed: int = 0, log=print) -> IdeaRun:
+                    path: str = str(SHIPPED), seed: int = 0, log=print, index: IdeaCorpusIndex | None = None,
+                    known: dict[str, date] | None = None) -> IdeaRun:
+    """Build the family into `store`. `index` (default: the shipped corpus) and `known`
+    (default: every shipped paper's date) may be given, e.g. small ones in tests."""
     t0 = time.time()
     register()
     ideas = [i for i in load_ideas(path) if not disciplines or i.discipline in disciplines]
@@ -121,8 +124,8 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
     gold_of = {g.task_id: g for g in golds}
     task_of = {t.task_id: t for t in tasks}
     log(f"idea review: {len(tasks)} tasks built, {len(dropped)} dropped; indexing the shipped corpus ...")
-    index = IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
-    known = shipped_dates()
+    index = index or IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
+    known = shipped_dates() if known is None else known
     answers, scores, controls = [], [], []
     no_lit: Counter = Counter()
     for n, task in enumerate(tasks, start=1):
@@ -136,7 +139,7 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
                 answer = Answer(answer_id=f"{task.task_id}:{agent.name}:{seed}", task_id=task.task_id, family=FAMILY,
                                 method=agent.name, backbone=ctx.backbone_name, error=f"{type(exc).__name__}: {exc}")
             answers.append(answer)
-            if agent.name == "scholareval" and "no relevant literature" in answer.text:
+            if agent.name == "scholareval" and '"no_relevant_literature":true' in answer.artifacts.get("review", ""):
                 no_lit[task.subtype] += 1
             scores.append(score_review(answer, rubrics, embed, judge, known, task.cutoff))
         for name, review in control_answers(task, gold_of[task.task_id], golds, task_of, seed).items():
