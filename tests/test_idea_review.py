@@ -186,3 +186,34 @@ def test_the_default_build_never_registers_the_family():
     env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+class _FakeLLM:
+    """Answers every ScholarEval step with a fixed structured reply; fails the 'compare' step."""
+
+    model = "fake-model"
+
+    def __init__(self):
+        self.purposes: list[str] = []
+
+    def structured(self, prompt, schema, *, purpose, **kw):
+        self.purposes.append(purpose)
+        if purpose.endswith("compare"):
+            raise RuntimeError("server said no")
+        fields = {"items": ["We will train a retrieval-augmented language model agent with tool use."],
+                  "recommendation": "Add an ablation.", "concern": "Baselines are weak.",
+                  "soundness": "Model soundness text.", "contribution": "Model contribution text.",
+                  "strengths": ["s1"], "weaknesses": ["w1"]}
+        return schema.model_validate({k: v for k, v in fields.items() if k in schema.model_fields})
+
+
+def test_scholareval_with_a_model_calls_each_step_and_falls_back_per_step(small_index):
+    llm = _FakeLLM()
+    task = next(t for t in TASKS if t.subtype == "ai")
+    task = task.model_copy(update={"cutoff": max(p.published for p in small_index.papers)})
+    a = scholareval(AgentContext(task=task, kb=small_index.view(task.cutoff), llm=llm, embed=EMBED))
+    assert {"agent.scholareval.methods", "agent.scholareval.dimensions", "agent.scholareval.synthesis"} <= set(
+        llm.purposes)
+    assert a.backbone == "fake-model" and "Model soundness text." in a.text
+    if "agent.scholareval.compare" in llm.purposes:
+        assert "compare: RuntimeError" in a.artifacts["fallbacks"]
