@@ -160,7 +160,18 @@ def test_an_idea_with_no_literature_before_its_cutoff_still_runs_and_says_so(sma
             a.artifacts else True
 
 
-def test_build_writes_tasks_answers_scores_and_a_passing_validity_row(tmp_path, small_index):
+@pytest.fixture
+def registered_family():
+    """The build registers the family; leave the registry as the other tests expect it."""
+    from assets.families.registry import FAMILIES, unregister_family
+
+    before = "idea_review" in FAMILIES.names()
+    yield
+    if not before and "idea_review" in FAMILIES.names():
+        unregister_family("idea_review")
+
+
+def test_build_writes_tasks_answers_scores_and_a_passing_validity_row(tmp_path, small_index, registered_family):
     store = PartitionStore(str(tmp_path / "wh"))
     known = {p.arxiv_id: p.published for p in small_index.papers}
     run = run_idea_review(store, EMBED, index=small_index, known=known, disciplines=["ai"], limit=8,
@@ -168,7 +179,6 @@ def test_build_writes_tasks_answers_scores_and_a_passing_validity_row(tmp_path, 
     row = run.validity
     assert row["tasks_released"] == 8 and row["metric"] == "rubric_coverage_proxy"
     assert row["control_gold"] >= 0.9 and row["passed"], row["problems"]
-    assert all("PROXY" not in s.note or True for s in run.scores)
     assert all("embedding proxy" in s.note for s in run.scores + run.controls)
     assert {s.method for s in run.scores} == {"scholareval", "retrieval_review"}
     for asset in ("tasks", "gold_targets", "task_ranking", "agent_answers", "judge_scores", "validity_controls",

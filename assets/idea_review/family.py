@@ -74,11 +74,11 @@ class IdeaReviewFamily(TaskFamily):
                      "(lists of sentences), cited_ids (arXiv ids from the knowledge base), "
                      "no_relevant_literature (bool).")
 
-    def build(self, builder) -> None:  # built from the dataset, not from corpus signals
-        raise NotImplementedError("idea_review tasks are built by assets.idea_review.family.build_tasks")
+    def build(self, builder) -> None:
+        """Nothing from a corpus partition: the tasks come from the dataset (`build_tasks`)."""
 
     def template(self, draft) -> tuple[str, str]:
-        raise NotImplementedError("idea_review questions are the ScholarIdeas plans")
+        return "Review a research plan", "Review this research plan."
 
     def gold(self, ctx, task, build, signals) -> GoldTarget:
         raise NotImplementedError("idea_review gold is the expert rubrics (assets.idea_review.family.build_gold)")
