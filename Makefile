@@ -31,6 +31,7 @@ demo-ideas: install $(DAGSTER_HOME)/dagster.yaml
 
 ## Run the test suite (slow tests excluded; `make test-all` includes them).
 test: install
+	@command -v chromium >/dev/null || echo "note: no Chromium found: the review page's browser tests (tests/test_review_browser.py) are skipped; apt-get install -y chromium"
 	$(PY) -m pytest
 
 test-all: install

@@ -18,6 +18,7 @@ from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
 from core.records import (
     Answer,
+    AuditRecord,
     EvidenceRecord,
     GoldTarget,
     MonthVolume,
@@ -39,13 +40,13 @@ ASSET_MODELS = {
     "corpus_snapshot": ScreenedPaper, "future_window": ScreenedPaper, "corpus_volume": MonthVolume,
     "paper_metadata": PaperMetadata, "paper_fulltext": PaperFullText, "taxonomy": TaxonomyNode,
     "evidence_records": EvidenceRecord, "research_signals": Signal, "tasks": Task, "gold_targets": GoldTarget,
-    "task_ranking": TaskRating, "agent_answers": Answer, "judge_scores": Score,
+    "task_ranking": TaskRating, "agent_answers": Answer, "judge_scores": Score, "audit_queue": AuditRecord,
 }
 # Tables a partition cannot do without: the corpus and what every later stage builds on.
 REQUIRED_NON_EMPTY = {"corpus_snapshot", "corpus_volume", "knowledge_base", "taxonomy"}
-# Fields only hidden records carry (GoldTarget, TaskBuild; not shared with any agent-visible
+# Fields only hidden records carry (GoldTarget, TaskBuild, AuditRecord; not shared with any agent-visible
 # record): never in an agent-visible table.
-HIDDEN_FIELDS = (set(GoldTarget.model_fields) | set(TaskBuild.model_fields)) - {
+HIDDEN_FIELDS = (set(GoldTarget.model_fields) | set(TaskBuild.model_fields) | set(AuditRecord.model_fields)) - {
     f for name, model in ASSET_MODELS.items() if name in AGENT_VISIBLE for f in model.model_fields}
 _ARXIV_ID = re.compile(r"\b\d{4}\.\d{4,5}\b")
 
@@ -55,7 +56,9 @@ def _flat_fields(model) -> set[str]:
     out = set()
     for name, field in model.model_fields.items():
         text = str(field.annotation)
-        if "dict" in text or any(t in text for t in ("Option", "Slot", "Claim", "Section", "Evidence", "BuildStep")):
+        if "dict" in text or any(t in text for t in (
+                "Option", "Slot", "Claim", "Section", "Evidence", "BuildStep", "Task", "GoldTarget", "Flag",
+                "Quote", "Verdict")):
             continue
         out.add(name)
     return out

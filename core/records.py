@@ -405,3 +405,90 @@ class PairwiseComparison(BaseModel):
     second: str | None = None
     judge_model: str | None = None
     prompt_version: str | None = None
+
+
+# --------------------------------------------------------------------------------------
+# curation: the human-and-model audit of every candidate task (ForeSci App. B.6-B.7)
+# --------------------------------------------------------------------------------------
+
+FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
+                   "not_selected", "model_review"]
+DecisionAction = Literal["approve", "reject", "revise"]
+# Why a reviewer removes a task: a fixed list, so the release can count removals by reason.
+REJECT_REASONS: tuple[str, ...] = (
+    "insufficient_support",  # the pre-cutoff packet does not support the premise
+    "unclear_decision",  # the question does not ask one clear decision
+    "not_specific",  # too generic to be answerable or scorable
+    "gold_wrong",  # the hidden gold does not follow from the post-cutoff evidence
+    "leakage",  # the public text reveals the outcome or a post-cutoff entity
+    "duplicate",  # asks what another task asks
+    "unreadable",  # labels or wording a reader cannot follow
+    "other",
+)
+REVISABLE_FIELDS = ("title", "question", "options")  # never the gold or its evidence
+
+
+class AuditFlag(BaseModel):
+    """A risk a reviewer should look at first: a deterministic check's, or the model review's."""
+
+    code: FlagCode
+    detail: str
+    source: Literal["rule", "model"] = "rule"
+
+
+class SupportQuote(BaseModel):
+    """A pre-cutoff support paper with the verbatim sentences the evidence records quote."""
+
+    arxiv_id: str
+    title: str = ""
+    published: date | None = None
+    quotes: dict[str, str] = Field(default_factory=dict)  # field (problem, method, ...) -> sentence
+    unverified: list[str] = Field(default_factory=list)  # fields whose quote was not found verbatim
+
+
+class CriterionVerdict(BaseModel):
+    """The model review's draft verdict on one ForeSci B.3/B.7 criterion, with its reason."""
+
+    criterion: str
+    verdict: Literal["pass", "fail", "unsure"]
+    reason: str = ""
+
+
+class AuditRecord(BaseModel):
+    """What a reviewer needs to judge one candidate task; hidden, never released.
+
+    `content_hash` is the hash of the public task and its gold: a decision is bound to it, so
+    a rebuild that changes either puts the task back in the queue."""
+
+    task_id: str
+    family: Family
+    domain: str
+    cutoff: date
+    content_hash: str
+    title: str
+    selected: bool  # the ranking and validity gate would release it
+    gate_note: str = ""  # why the ranking holds it back (TaskRating.note)
+    task: Task
+    gold: GoldTarget | None = None
+    future_evidence: list[str] = Field(default_factory=list)  # "arxiv_id title" the gold counted
+    support: list[SupportQuote] = Field(default_factory=list)
+    checks: dict[str, str] = Field(default_factory=dict)  # validity check -> value or result, per task
+    flags: list[AuditFlag] = Field(default_factory=list)
+    model_review: list[CriterionVerdict] = Field(default_factory=list)
+    review_model: str = ""  # "" when no model is configured (deterministic flags only)
+
+
+class Decision(BaseModel):
+    """One reviewer decision, as stored (append-only: the latest per task wins, all are kept)."""
+
+    decision_id: int = 0
+    domain: str
+    cutoff: str
+    task_id: str
+    content_hash: str
+    action: DecisionAction
+    reviewer: str
+    decided_at: str  # ISO UTC timestamp
+    reason: str = ""  # one of REJECT_REASONS when action == "reject"
+    note: str = ""  # free text, internal
+    revision: dict[str, str] = Field(default_factory=dict)  # "title", "question", "option:<id>" -> new text

@@ -20,6 +20,8 @@ HIDDEN_TABLES = frozenset({
     "gold_targets",  # hidden targets
     "task_builds",  # which signals each task came from, build traces
     "paper_metadata_observed",  # S2 values observed after the cutoff
+    "audit_queue",  # curation: reviewer-facing audit records (gold, flags, model review)
+    "audit_decisions",  # curation: reviewers' decisions, names and notes (resources/decisions.py)
 })
 HIDDEN_ARTIFACTS = frozenset({"gold.jsonl"})  # release files meant for a private repository
 

@@ -7,6 +7,9 @@
     foresci views                     # (re)create the DuckDB views
     foresci demo-ideas                # the idea-review family (ScholarIdeas), offline; opt-in
     foresci reference-validity --domain D --cutoff C   # cited ids in the KB and before the cutoff
+    foresci audit status --domain llm_agent --cutoff 2025-12-31   # the curation queue
+    foresci review --port 8765        # the review page on http://127.0.0.1:8765
+    foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
 
 Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
 """
@@ -378,6 +381,77 @@ def date_of(text: str):
     return date.fromisoformat(text)
 
 
+def cmd_audit_status(args) -> int:
+    from pipelines.resources import default_resources
+    from pipelines.review.queue import QueueReader, matches, summary
+    from resources.decisions import DecisionStore
+
+    store = default_resources()["storage"].store()
+    if not store.exists("audit_queue", args.domain, args.cutoff):
+        print(f"no audit queue for {args.domain} @ {args.cutoff}: materialize audit_queue first", file=sys.stderr)
+        return 1
+    items = QueueReader(store, DecisionStore.for_store(store)).items(args.domain, args.cutoff)
+    s = summary(items)
+    if args.format == "json":
+        print(json.dumps(s, indent=2))
+        return 0
+    print(f"{args.domain} @ {args.cutoff}: {s['candidates']} candidate tasks, {s['selected']} selected by the ranking, "
+          f"{s['flagged']} flagged")
+    print("  flagged by reason (all / selected): " + ", ".join(
+        f"{k} {v}/{s['selected_flagged_by_reason'].get(k, 0)}" for k, v in s["flagged_by_reason"].items()))
+    print("  decisions (all / selected): " + ", ".join(
+        f"{k} {v}/{s['selected_states'][k]}" for k, v in s["states"].items()))
+    if s["rejected_by_reason"]:
+        print("  rejected by reason: " + ", ".join(f"{k} {v}" for k, v in sorted(s["rejected_by_reason"].items())))
+    shown = [i for i in items if matches(i, selected="" if args.all else "yes")]
+    print_rows([{"task": i.record.task_id, "selected": "yes" if i.record.selected else "no", "decision": i.state,
+                 "by": i.decision.reviewer if i.decision else "", "flags": ",".join(i.flag_codes) or "-"}
+                for i in shown])
+    return 0
+
+
+def cmd_release(args) -> int:
+    """Rebuild only the release package of one partition, e.g. with require_approval on."""
+    import dagster as dg
+
+    from assets.partitions import partition_key
+    from assets.release.definitions import release_package
+    from pipelines.resources import default_resources
+
+    instance = _instance()
+    seed_cutoffs(instance, [args.cutoff])
+    config = {"require_approval": args.require_approval, "release_name": args.name or ""}
+    result = dg.materialize([release_package], partition_key=partition_key(args.domain, args.cutoff),
+                            instance=instance, resources=default_resources(), raise_on_error=False,
+                            run_config={"ops": {"release_package": {"config": config}},
+                                        "loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+    if not result.success:
+        print("release failed: see the run in the UI (make ui)", file=sys.stderr)
+        return 1
+    [mat] = result.asset_materializations_for_node("release_package")
+    meta = {k: v.value for k, v in mat.metadata.items()}
+    print(f"release {meta['release_id']} of {args.domain} @ {args.cutoff}: {meta['tasks']} tasks")
+    print(f"  curation: {json.dumps(meta['curation'])}")
+    print(f"  files: {meta['versioned_dir']}")
+    return 0
+
+
+def cmd_review(args) -> int:
+    from pipelines.resources import default_resources
+    from pipelines.review.app import create_app, serve
+
+    store = default_resources()["storage"].store()
+    server = serve(create_app(store, reviewer=args.reviewer or os.environ.get("USER", "")), args.port)
+    print(f"review page on http://127.0.0.1:{server.server_port}/ (Ctrl-C stops it)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="foresci", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -429,6 +503,24 @@ def main(argv: list[str] | None = None) -> int:
     imp.add_argument("--domain", help="keep only this foresci domain")
     imp.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")
     imp.set_defaults(func=cmd_import_release)
+    audit = sub.add_parser("audit", help="the curation queue (docs/curation.md)")
+    audit_sub = audit.add_subparsers(dest="audit_command", required=True)
+    status = audit_sub.add_parser("status", help="print the review queue of one partition")
+    status.add_argument("--domain", required=True)
+    status.add_argument("--cutoff", required=True)
+    status.add_argument("--all", action="store_true", help="list every candidate, not only the selected ones")
+    status.add_argument("--format", choices=("table", "json"), default="table")
+    status.set_defaults(func=cmd_audit_status)
+    rel = sub.add_parser("release", help="rebuild the release package of one partition (e.g. --require-approval)")
+    rel.add_argument("--domain", required=True)
+    rel.add_argument("--cutoff", required=True)
+    rel.add_argument("--require-approval", action="store_true", help="release only reviewer-approved tasks")
+    rel.add_argument("--name", help="release name (e.g. v1.0); default: the content hash")
+    rel.set_defaults(func=cmd_release)
+    review = sub.add_parser("review", help="the review page: a local web app on 127.0.0.1")
+    review.add_argument("--port", type=int, default=8765)
+    review.add_argument("--reviewer", help="default reviewer name in the form (else $USER)")
+    review.set_defaults(func=cmd_review)
     args = parser.parse_args(argv)
     return args.func(args)
 

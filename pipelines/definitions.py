@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.agents.definitions import agent_answers
+from assets.audit.definitions import audit_queue
 from assets.checks import asset_checks
 from assets.corpus.definitions import (
     corpus_snapshot,
@@ -36,7 +37,8 @@ from pipelines.resources import default_resources
 
 ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
-    tasks, gold_targets, task_ranking, agent_answers, judge_scores, validity_report, release_package, leaderboard,
+    tasks, gold_targets, task_ranking, audit_queue, agent_answers, judge_scores, validity_report, release_package,
+    leaderboard,
 ]
 ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS]) + [validity_thresholds]
 

@@ -14,6 +14,7 @@ CREATE OR REPLACE VIEW release_package AS SELECT * FROM {{public.release_package
 -- Hidden assets: for evaluation and audit only, never part of a public release.
 CREATE OR REPLACE VIEW hidden_future_window AS SELECT * EXCLUDE (record_json) FROM {{hidden.future_window}};
 CREATE OR REPLACE VIEW hidden_gold_targets AS SELECT * FROM {{hidden.gold_targets}};
+CREATE OR REPLACE VIEW hidden_audit_queue AS SELECT * FROM {{hidden.audit_queue}};
 -- Failure rows recorded by any stage.
 CREATE OR REPLACE VIEW corpus_failures AS SELECT * EXCLUDE (record_json) FROM {{public.corpus_snapshot_failures}};
 CREATE OR REPLACE VIEW agent_failures AS SELECT * EXCLUDE (record_json) FROM {{public.agent_answers_failures}};

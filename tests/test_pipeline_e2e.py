@@ -164,7 +164,7 @@ def test_leaderboard_plot_and_duckdb_views(built):
 def test_every_asset_check_passes(built):
     _, result, _ = built
     evaluations = result.get_asset_check_evaluations()
-    assert len(evaluations) == len(ALL_CHECKS) >= 14
+    assert len(evaluations) == len(ALL_CHECKS) >= 15
     failed = {e.check_name: e.metadata["problems"].value for e in evaluations if not e.passed}
     # the invariants always hold; the validity thresholds are judged on the full release
     # (make demo), not on this 1/8 sample, but the check must run and name what it misses
@@ -182,3 +182,29 @@ def test_validity_report_has_controls_and_measures(built):
             assert r["control_gold"] is not None and r["control_random"] is not None
             assert r["claim_bank_verified"] == 1.0  # every claim recomputes from the warehouse
             assert r["duplicate_titles"] == 0
+
+
+def test_audit_queue_has_one_record_per_task_with_hash_checks_and_flags(built):
+    from assets.audit.logic import content_hash
+    from core.records import AuditRecord
+
+    store, result, _ = built
+    records = {r.task_id: r for r in _read(store, "audit_queue", AuditRecord)}
+    from assets.ranking.presentation import presented_golds, presented_tasks
+
+    ratings = _read(store, "task_ranking", TaskRating)
+    built_tasks = _read(store, "tasks", Task)
+    # reviewers read the tasks as the release presents them
+    tasks = presented_tasks(built_tasks, ratings)
+    golds = {g.task_id: g for g in presented_golds(_read(store, "gold_targets", GoldTarget), built_tasks, ratings)}
+    released = {r.task_id for r in ratings if r.released}
+    assert set(records) == {t.task_id for t in tasks}
+    assert "/hidden/audit_queue/" in store.parquet_path("audit_queue", DOMAIN, CUTOFF)
+    for t in tasks:
+        r = records[t.task_id]
+        assert r.content_hash == content_hash(t, golds.get(t.task_id)) and r.selected == (t.task_id in released)
+        assert r.checks["gate"] and r.support and r.support[0].arxiv_id in t.support_paper_ids
+    assert any(r.support[0].quotes for r in records.values())
+    meta = _meta(result, "audit_queue")
+    assert meta["rows"] == len(tasks) and meta["model_review"].startswith("off")
+    assert sum(meta["flagged_by_reason"].values()) >= meta["flagged"] > 0

@@ -114,3 +114,5 @@ def test_drop_reasons_count_together_without_ids_and_figures():
         "gold top-1 unstable under resampling of the window"
     assert reason_kind("curation: duplicate decision of d-2025-12-31-planning-14 (Jaccard 0.83)") == \
         "curation: duplicate decision of a task"
+    assert reason_kind("the top candidate's momentum rests on too few papers (3 in the window, 1 before)") == \
+        "the top candidate's momentum rests on too few papers"

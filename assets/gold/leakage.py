@@ -35,13 +35,18 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 
-from core.records import GoldTarget, Task
+from core.records import AuditRecord, Decision, GoldTarget, Task
 from core.text import CLAIM_SCAFFOLD_WORDS, TERM_STOP_WORDS
 
 DIMENSIONS = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 GOLD_ONLY_KEYS = frozenset(
     {"preferred_ranking", "trajectory", "slots", "claims", "numbers", "future_paper_ids", "strength", "gold",
      "signal_ids", "node_ids", "option_signal_ids"}
+)
+# Curation's internal fields (audit records and reviewers' decisions, core/records.py): what a
+# reviewer saw, flagged, decided and wrote. None may appear as a key of a public file.
+AUDIT_ONLY_KEYS = frozenset(
+    (set(AuditRecord.model_fields) | set(Decision.model_fields)) - set(Task.model_fields)
 )
 GOLD_ONLY_CLAIM_TYPES = ("future-realisation", "statistical", "taxonomy")
 MIN_TITLE_CHARS = 20  # shorter future titles ("Agents") would match by coincidence, not leakage

@@ -4,6 +4,8 @@
 import dagster as dg
 import pyarrow as pa
 
+from assets.audit.logic import content_hash
+from assets.audit.policy import curate
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
 from assets.gold.leakage import LeakageError, future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
@@ -14,17 +16,33 @@ from assets.release.logic import (
     sha256,
     validate_release,
 )
-from assets.stage import current_partition, write_failures
 from assets.ranking.presentation import presented_golds, presented_tasks
+from assets.stage import current_partition, write_failures
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
+from resources.decisions import DecisionStore
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+
+
+def reviewed(store, d: str, c: str, tasks: list[Task], golds: list[GoldTarget], ratings: list[TaskRating]):
+    """The release policy's inputs: revised tasks, approved ids, counts, and the audit texts
+    (notes, reviewer names) the public files are checked against."""
+    gold_of = {g.task_id: g for g in golds}
+    decisions = DecisionStore.for_store(store)
+    current = decisions.current(d, c, {t.task_id: content_hash(t, gold_of.get(t.task_id)) for t in tasks})
+    revised, approved, counts = curate(tasks, ratings, current)
+    history = decisions.history(d, c)
+    audit_texts = {"notes": [h.note for h in history], "reviewers": [h.reviewer for h in history]}
+    return revised, approved, counts, audit_texts
 
 
 class ReleaseConfig(dg.Config):
     release_name: str = ""  # e.g. "v1.0"; empty: the content hash names the release
     contamination_probe: bool = True  # run the prefix-continuation probe when a model is configured
     probe_threshold: float = 0.7
+    # curation (docs/curation.md): release only the ranking's tasks that reviewers approved,
+    # with their revisions; off for the offline demo, on for publishing
+    require_approval: bool = False
 
 
 @dg.asset(
@@ -54,24 +72,29 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     # the release publishes the tasks (and hides the golds) in the presentation order
     tasks = presented_tasks(built, ratings)
     golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
+    approved, curation, audit_texts = None, None, {}
+    if config.require_approval:
+        tasks, approved, curation, audit_texts = reviewed(store, d, c, tasks, golds, ratings)
     public, hidden, manifest = release_files(
         tasks, ratings, golds, kb_rows,
         domain=d, cutoff=c, window_end=str(part.window_end), horizon_months=part.horizon_months,
         corpus_version=sha256("\n".join(p.arxiv_id for p in corpus).encode())[:16],
         taxonomy_version=sha256("\n".join(taxonomy_ids).encode())[:16],
         window_start=str(part.window_start), release_name=config.release_name,
+        approved=approved, curation=curation,
     )
     future = store.read_records("future_window", d, c, ScreenedPaper)
     from assets.gold.definitions import template_vocabulary
 
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
                               allowed=template_vocabulary())
-    problems = validate_release(public, golds, novel_terms=novel)
+    problems = validate_release(public, golds, novel_terms=novel, audit_texts=audit_texts)
     client = llm.client()
     before = client.snapshot()
     probe: list[ProbeResult] = []
     if config.contamination_probe and not client.offline:
-        released = {r.task_id for r in ratings if r.released}
+        released = {r.task_id for r in ratings if r.released} & (approved if approved is not None else {
+            r.task_id for r in ratings})
         probe, probe_failures = run_probe([t for t in tasks if t.task_id in released], client,
                                           threshold=config.probe_threshold)
         store.write_records("contamination_probe", d, c, probe, ProbeResult)
@@ -92,6 +115,7 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
         "tasks": manifest["counts"]["tasks"],
         "by_family": dg.MetadataValue.json(manifest["counts"]["by_family"]),
         "by_horizon": dg.MetadataValue.json(manifest["counts"]["by_horizon"]),
+        "curation": dg.MetadataValue.json(curation or {"policy": "ranking only (require_approval off)"}),
         "leakage_check": "passed", "contamination_probe": len(probe) if probe else "not run (no model)",
         "tasks_jsonl": dg.MetadataValue.path(paths["tasks.jsonl"]),
         "manifest": dg.MetadataValue.path(paths["manifest.json"]),

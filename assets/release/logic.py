@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter, defaultdict
 
-from assets.gold.leakage import GOLD_ONLY_KEYS, check_release_texts
+from assets.gold.leakage import AUDIT_ONLY_KEYS, GOLD_ONLY_KEYS, check_release_texts
 from assets.judging.metrics import bootstrap_ci
 from assets.scorers.registry import reported_values
 from core.records import GoldTarget, Score, Task, TaskRating
@@ -40,14 +41,21 @@ def release_files(
     tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], kb_rows: list[dict],
     *, domain: str, cutoff: str, window_end: str, horizon_months: int, corpus_version: str, taxonomy_version: str,
     window_start: str | None = None, release_name: str = "",
+    approved: set[str] | None = None, curation: dict | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], dict]:
     """Public files, hidden files and the manifest of one partition's release.
 
     The manifest holds counts by family, domain and horizon, the cutoffs and windows,
     the corpus and taxonomy versions and the sha256 of every file; `release_version` is
     the hash of the manifest itself, so equal inputs give an equal version.
+
+    With `approved` (the release policy `require_approval`, assets/audit/policy.py) only the
+    ranking's tasks that reviewers approved are released, and `curation` (counts only: no
+    reviewer, note or decision) goes into the manifest; `tasks` then carry the revisions.
     """
     released = {r.task_id for r in ratings if r.released}
+    if approved is not None:
+        released &= approved
     public_tasks = sorted((t for t in tasks if t.task_id in released), key=lambda t: t.task_id)
     hidden_gold = sorted((g for g in golds if g.task_id in released), key=lambda g: g.task_id)
     tasks_bytes = canonical_jsonl([t.model_dump(mode="json") for t in public_tasks])
@@ -74,6 +82,8 @@ def release_files(
     }
     if release_name:
         manifest["release_name"] = release_name
+    if curation is not None:
+        manifest["curation"] = curation
     manifest["release_version"] = sha256(json.dumps(manifest, sort_keys=True).encode())[:16]
     public = {"tasks.jsonl": tasks_bytes, "kb_manifest.jsonl": kb_bytes,
               "manifest.json": (json.dumps(manifest, sort_keys=True, indent=2) + "\n").encode()}
@@ -85,16 +95,23 @@ def release_id(manifest: dict) -> str:
     return manifest.get("release_name") or f"r-{manifest['release_version']}"
 
 
-def validate_release(public: dict[str, bytes], golds: list[GoldTarget], *, novel_terms=()) -> list[str]:
+def validate_release(public: dict[str, bytes], golds: list[GoldTarget], *, novel_terms=(),
+                     audit_texts: dict[str, list[str]] | None = None) -> list[str]:
     """Leakage checks on the public files as a consumer reads them (empty list = clean).
 
-    tasks.jsonl rows are checked as plain dicts (so an unexpected gold-only key is seen),
-    against every gold of the partition (cross-task); manifest.json and kb_manifest.jsonl
-    may hold no gold-only key either.
+    tasks.jsonl rows are checked as plain dicts (so an unexpected gold-only or audit key is
+    seen), against every gold of the partition (cross-task); manifest.json and
+    kb_manifest.jsonl may hold no gold-only or audit key either. `audit_texts` are the
+    curation's internal texts: `notes` (reviewers' free text, >= 12 chars) may appear in no
+    public file, `reviewers` (names) in no key or value of the manifests.
     """
     messages: list[str] = []
     rows = [json.loads(line) for line in public["tasks.jsonl"].decode().splitlines() if line.strip()]
     messages += check_release_texts(rows, golds, novel_terms=novel_terms)
+    for row in rows:
+        for key in sorted(set(row) & AUDIT_ONLY_KEYS):
+            messages.append(f"{row.get('task_id')}: audit key {key!r} in a public task")
+    messages += audit_text_violations(public, audit_texts or {})
     manifest = json.loads(public["manifest.json"])
 
     def keys(obj, path=""):
@@ -105,9 +122,31 @@ def validate_release(public: dict[str, bytes], golds: list[GoldTarget], *, novel
     for key, where in keys(manifest):
         if key in GOLD_ONLY_KEYS:
             messages.append(f"manifest.json: gold-only key {where!r}")
+        if key in AUDIT_ONLY_KEYS:
+            messages.append(f"manifest.json: audit key {where!r}")
     for line in public.get("kb_manifest.jsonl", b"").decode().splitlines():
         if line.strip() and set(json.loads(line)) & GOLD_ONLY_KEYS:
             messages.append(f"kb_manifest.jsonl: gold-only key in {line[:80]!r}")
+        if line.strip() and set(json.loads(line)) & AUDIT_ONLY_KEYS:
+            messages.append(f"kb_manifest.jsonl: audit key in {line[:80]!r}")
+    return messages
+
+
+MIN_NOTE_CHARS = 12  # shorter notes ("ok", "dup") would match public text by coincidence
+
+
+def audit_text_violations(public: dict[str, bytes], audit_texts: dict[str, list[str]]) -> list[str]:
+    """Reviewers' notes in any public file; reviewer names in the manifests (see validate_release)."""
+    messages = []
+    notes = sorted({" ".join(n.lower().split()) for n in audit_texts.get("notes", [])
+                    if len(n.strip()) >= MIN_NOTE_CHARS})
+    for name, data in sorted(public.items()):
+        text = " ".join(data.decode(errors="replace").lower().split())
+        messages += [f"{name}: a reviewer's note appears: {n[:60]!r}" for n in notes if n in text]
+    reviewers = sorted({r.strip().lower() for r in audit_texts.get("reviewers", []) if r.strip()})
+    for name in ("manifest.json", "kb_manifest.jsonl"):
+        words = set(re.findall(r"[\w.@-]+", public.get(name, b"").decode(errors="replace").lower()))
+        messages += [f"{name}: reviewer name {r!r}" for r in reviewers if r in words]
     return messages
 
 

@@ -45,7 +45,7 @@ def duplicates(tasks: list[Task], golds: dict[str, GoldTarget]) -> dict[str, int
 def reason_kind(reason: str) -> str:
     """A drop reason without the task ids and figures it names, so equal reasons count together
     ("same gold answer as released task d-2025-12-31-direction-40" -> "... as a released task")."""
-    reason = re.sub(r"\s*\((?:Jaccard )?[0-9.]+\)", "", reason)
+    reason = re.sub(r"\s*\([^)]*\d[^)]*\)", "", reason)
     reason = re.sub(r"(?:released task |of )?\S+-\d{4}-\d{2}-\d{2}-[a-z_]+-\d+", "a released task", reason)
     return reason.replace("decision a released task", "decision of a task").strip()
 
