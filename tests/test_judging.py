@@ -363,6 +363,11 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     store.write_records("agent_answers", domain, cutoff, answers, Answer)
     store.write_records("tasks", domain, cutoff, [task], Task)
     store.write_records("gold_targets", domain, cutoff, [gold], GoldTarget)
+    from core.records import TaskRating  # judge_scores reads the ranking (released, presented tasks)
+
+    store.write_records("task_ranking", domain, cutoff, [TaskRating(
+        task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True, quality=1.0)],
+        TaskRating)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
     result = dg.materialize([judge_scores], partition_key=partition_key(domain, cutoff), instance=instance,
