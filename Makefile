@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install init demo demo-rediscovery test test-ops test-all ui bench clean
+.PHONY: install init demo demo-rediscovery demo-ideas test test-ops test-all ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -32,6 +32,10 @@ demo: init
 ## The demo plus the opt-in rediscovery family (FIRE-Bench, docs/rediscovery.md), in .foresci-rediscovery.
 demo-rediscovery: init
 	$(PY) -m pipelines.cli demo-rediscovery $(if $(DOMAINS),--domains $(DOMAINS))
+
+## Opt-in: the idea-review family (ScholarIdeas, ScholarEval) offline; docs/idea_review.md.
+demo-ideas: init
+	$(PY) -m pipelines.cli demo-ideas
 
 ## Run the test suite (slow tests excluded; `make test-all` includes them).
 test: install

@@ -8,6 +8,8 @@
     foresci leaderboard               # print the leaderboard from DuckDB (--format json)
     foresci report --domain llm_agent --cutoff 2025-12-31   # file:// URL of the HTML report
     foresci views                     # (re)create the DuckDB views
+    foresci demo-ideas                # the idea-review family (ScholarIdeas), offline; opt-in
+    foresci reference-validity --domain D --cutoff C   # cited ids in the KB and before the cutoff
     foresci audit status --domain llm_agent --cutoff 2025-12-31   # the curation queue
     foresci review --port 8765        # the review page on http://127.0.0.1:8765
     foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
@@ -463,6 +465,63 @@ def cmd_import_release(args) -> int:
     return 0
 
 
+def cmd_demo_ideas(args) -> int:
+    """Build, answer and score the idea-review family (docs/idea_review.md); opt-in."""
+    from assets.idea_review.pipeline import leaderboard_lines, run_idea_review
+    from pipelines.resources import default_resources
+
+    res = default_resources()
+    store = res["storage"].store()
+    llm, judge = res["llm"].client(), res["judge_llm"].client()
+    run = run_idea_review(store, res["embeddings"].embedder().encode, llm=None if llm.offline else llm,
+                          judge=None if judge.offline else judge, limit=args.limit,
+                          disciplines=args.disciplines or None)
+    store.refresh_views()
+    row = run.validity
+    print(f"\nidea_review @ ideas|{run.cutoff_key}: {len(run.tasks)} tasks built, {len(run.dropped)} dropped "
+          f"{row['drop_reasons']}; 'no relevant literature' (scholareval) per discipline: {run.no_literature}; "
+          f"{run.seconds:.0f}s")
+    print("\n".join(leaderboard_lines(row, run.scores, row["metric"])))
+    print(f"validity: {'PASS' if row['passed'] else 'FAIL: ' + row['problems']} "
+          f"(foresci validity --domain ideas --cutoff {run.cutoff_key})")
+    return 0 if row["passed"] else 2
+
+
+def cmd_reference_validity(args) -> int:
+    """Reference validity of every stored answer of one partition (any family)."""
+    import statistics
+    from collections import defaultdict
+
+    from assets.idea_review.pipeline import shipped_dates
+    from assets.idea_review.scoring import reference_validity
+    from core.records import Answer, ScreenedPaper, Task
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    if not store.exists("agent_answers", args.domain, args.cutoff):
+        print(f"no answers for {args.domain} @ {args.cutoff}", file=sys.stderr)
+        return 1
+    known = shipped_dates()
+    if store.exists("corpus_snapshot", args.domain, args.cutoff):
+        known.update({p.arxiv_id: p.published for p in store.read_records(
+            "corpus_snapshot", args.domain, args.cutoff, ScreenedPaper)})
+    cutoff = {t.task_id: t.cutoff for t in store.read_records("tasks", args.domain, args.cutoff, Task)}
+    shares: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for a in store.read_records("agent_answers", args.domain, args.cutoff, Answer):
+        res = reference_validity(a.evidence_ids, known, cutoff.get(a.task_id) or date_of(args.cutoff))
+        if res["share"] is not None:
+            shares[(a.family, a.method)].append(res["share"])
+    print_rows([{"family": f, "method": m, "answers citing": len(v), "reference validity": round(statistics.fmean(v), 3)}
+                for (f, m), v in sorted(shares.items())])
+    return 0
+
+
+def date_of(text: str):
+    from datetime import date
+
+    return date.fromisoformat(text)
+
+
 def cmd_audit_status(args) -> int:
     from pipelines.resources import default_resources
     from pipelines.review.queue import QueueReader, matches, summary
@@ -588,6 +647,14 @@ def build_parser() -> argparse.ArgumentParser:
     scorers = sub.add_parser("scorers", help="list the registered scorers (metrics), their values and families")
     scorers.add_argument("--format", choices=("table", "json"), default="table")
     scorers.set_defaults(func=cmd_scorers)
+    ideas = sub.add_parser("demo-ideas", help="build, answer and score the idea-review family (ScholarIdeas) offline")
+    ideas.add_argument("--limit", type=int, help="only the first N ideas")
+    ideas.add_argument("--disciplines", nargs="*", help="ai neuro biochem eco (default: all)")
+    ideas.set_defaults(func=cmd_demo_ideas)
+    refv = sub.add_parser("reference-validity", help="share of cited ids in the KB and before the cutoff, per method")
+    refv.add_argument("--domain", required=True)
+    refv.add_argument("--cutoff", required=True)
+    refv.set_defaults(func=cmd_reference_validity)
     imp = sub.add_parser("import-release", help="import a release in the ForeSci authors' format")
     imp.add_argument("tasks", help="their public tasks.jsonl")
     imp.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
