@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 # commands that build a partition: the fixture's build is exactly what they run
 # (`release_job` for one partition), so their documented lines are parsed and checked only;
-# `review` serves a page until stopped (tests/test_review_browser.py drives it)
-BUILDS = {"materialize", "demo", "review"}
+# `review` serves a page until stopped (tests/test_review_browser.py drives it); the opt-in
+# families' demos are builds of their own (tests/test_rediscovery.py, tests/test_idea_review.py)
+BUILDS = {"materialize", "demo", "review", "demo-rediscovery", "demo-ideas"}
 
 
 def doc_blocks(lang: str) -> list[tuple[str, str]]:
