@@ -20,9 +20,10 @@ class UserError(Exception):
 
 
 def check_domain(name: str) -> str:
+    from assets.idea_review.family import DOMAIN as IDEAS  # the opt-in idea-review family's pseudo-domain
     from core.registry import load_registry
 
-    known = sorted(load_registry().domains)
+    known = sorted(load_registry().domains) + [IDEAS]
     if name not in known:
         raise UserError(f"unknown domain {name!r}; known: {', '.join(known)}")
     return name
