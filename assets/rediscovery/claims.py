@@ -209,6 +209,12 @@ def score_claims(answer: list[str], gold: list[str]) -> ClaimScore:
     covered = set(matches.values())
     fn_types = {j: _worst([(rel[i][j].related, rel[i][j].kind) for i in range(len(answer))
                            if rel[i][j].kind != "entailed"]) for j in range(len(gold)) if j not in covered}
+    return claim_score(answer, gold, matches, fp_types, fn_types)
+
+
+def claim_score(answer: list[str], gold: list[str], matches: dict, fp_types: dict, fn_types: dict) -> ClaimScore:
+    """FIRE-Bench §4 from the matching (offline matcher or judge): precision = TP / |answer
+    claims|, recall = 1 - FN / |gold claims|, F1 their harmonic mean."""
     tp = len(matches)
     precision = tp / len(answer) if answer else 0.0
     recall = 1 - len(fn_types) / len(gold) if gold else 0.0

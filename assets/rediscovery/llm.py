@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from assets.rediscovery.claims import ERROR_TYPES, ClaimScore
+from assets.rediscovery.claims import ERROR_TYPES, ClaimScore, claim_score
 from assets.rediscovery.tree import problem_tree
 
 ErrorType = Literal["contradictory", "unrelated", "overgeneralized", "alternative"]
@@ -118,9 +118,4 @@ def judge_claims(client, question: str, answer: list[str], gold: list[str]) -> C
         if j in covered:  # a gold claim some answer claim is entailed by is rediscovered, whatever the label says
             continue
         fn_types[j] = lab.error_type if lab is not None and lab.error_type in ERROR_TYPES else "unrelated"
-    tp = len(matches)
-    precision = tp / len(answer) if answer else 0.0
-    recall = 1 - len(fn_types) / len(gold) if gold else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return ClaimScore(round(precision, 4), round(recall, 4), round(f1, 4), tp, list(answer), list(gold), matches,
-                      fp_types, fn_types)
+    return claim_score(answer, gold, matches, fp_types, fn_types)
