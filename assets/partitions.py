@@ -19,6 +19,11 @@ DOMAIN_PARTITIONS = dg.StaticPartitionsDefinition(sorted(load_registry().domains
 DOMAIN_CUTOFF_PARTITIONS = dg.MultiPartitionsDefinition(
     {"domain": DOMAIN_PARTITIONS, "cutoff": CUTOFF_PARTITIONS}
 )
+# Families built from a dataset rather than a corpus domain (idea review: ScholarIdeas) use a
+# pseudo-domain of their own, with the same cutoff dimension.
+IDEA_PARTITIONS = dg.MultiPartitionsDefinition(
+    {"domain": dg.StaticPartitionsDefinition(["ideas"]), "cutoff": CUTOFF_PARTITIONS}
+)
 
 
 def partition_of(context: dg.AssetExecutionContext) -> tuple[str, str, date, int]:

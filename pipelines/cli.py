@@ -83,7 +83,8 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
 
 LEADERBOARD_SQL = """
     SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
-           round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers
+           round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers,
+           round(avg(metrics['reference_validity']), 3) AS ref_valid
     FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
     WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)
     GROUP BY ALL ORDER BY family, fta DESC"""
@@ -466,24 +467,48 @@ def cmd_import_release(args) -> int:
 
 
 def cmd_demo_ideas(args) -> int:
-    """Build, answer and score the idea-review family (docs/idea_review.md); opt-in."""
+    """Build, answer and score the idea-review family (docs/idea_review.md): `idea_review_job`
+    for partition (ideas, cutoff), in process; --limit/--disciplines build a sample directly."""
     from assets.idea_review.pipeline import leaderboard_lines, run_idea_review
+    from core.records import Score
     from pipelines.resources import default_resources
 
     res = default_resources()
     store = res["storage"].store()
-    llm, judge = res["llm"].client(), res["judge_llm"].client()
-    run = run_idea_review(store, res["embeddings"].embedder().encode, llm=None if llm.offline else llm,
-                          judge=None if judge.offline else judge, limit=args.limit,
-                          disciplines=args.disciplines or None)
+    start = time.time()
+    if args.limit or args.disciplines:
+        llm, judge = res["llm"].client(), res["judge_llm"].client()
+        run = run_idea_review(store, res["embeddings"].embedder().encode, llm=None if llm.offline else llm,
+                              judge=None if judge.offline else judge, limit=args.limit,
+                              disciplines=args.disciplines or None, cutoff_key=args.cutoff)
+        row, scores = run.validity, run.scores
+    else:
+        import uuid
+
+        import dagster as dg
+
+        from pipelines.definitions import IDEA_REVIEW_ASSETS, idea_review_job
+
+        instance = _instance()
+        seed_cutoffs(instance, [args.cutoff])
+        job = dg.Definitions(assets=IDEA_REVIEW_ASSETS, jobs=[idea_review_job],
+                             resources=res).resolve_job_def("idea_review_job")
+        result = job.execute_in_process(
+            instance=instance, run_id=str(uuid.uuid4()), raise_on_error=False,
+            partition_key=dg.MultiPartitionKey({"domain": "ideas", "cutoff": args.cutoff}),
+            run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+        if not result.success:
+            print("idea_review_job FAILED: see the run in the UI (make ui)", file=sys.stderr)
+            return 1
+        row = store.read_table("validity_report", "ideas", args.cutoff).to_pylist()[0]
+        scores = store.read_records("judge_scores", "ideas", args.cutoff, Score)
     store.refresh_views()
-    row = run.validity
-    print(f"\nidea_review @ ideas|{run.cutoff_key}: {len(run.tasks)} tasks built, {len(run.dropped)} dropped "
-          f"{row['drop_reasons']}; 'no relevant literature' (scholareval) per discipline: {run.no_literature}; "
-          f"{run.seconds:.0f}s")
-    print("\n".join(leaderboard_lines(row, run.scores, row["metric"])))
+    print(f"\nidea_review @ ideas|{args.cutoff}: {row['tasks_released']} tasks built, {row['tasks_dropped']} dropped "
+          f"{row['drop_reasons']}; {time.time() - start:.0f}s")
+    print("\n".join(leaderboard_lines(row, scores, row["metric"])))
     print(f"validity: {'PASS' if row['passed'] else 'FAIL: ' + row['problems']} "
-          f"(foresci validity --domain ideas --cutoff {run.cutoff_key})")
+          f"(foresci validity --domain ideas --cutoff {args.cutoff}; "
+          f"report: foresci report --domain ideas --cutoff {args.cutoff})")
     return 0 if row["passed"] else 2
 
 
@@ -493,7 +518,7 @@ def cmd_reference_validity(args) -> int:
     from collections import defaultdict
 
     from assets.idea_review.pipeline import shipped_dates
-    from assets.idea_review.scoring import reference_validity
+    from assets.scorers.reference import reference_validity
     from core.records import Answer, ScreenedPaper, Task
     from pipelines.resources import default_resources
 
@@ -650,6 +675,8 @@ def build_parser() -> argparse.ArgumentParser:
     ideas = sub.add_parser("demo-ideas", help="build, answer and score the idea-review family (ScholarIdeas) offline")
     ideas.add_argument("--limit", type=int, help="only the first N ideas")
     ideas.add_argument("--disciplines", nargs="*", help="ai neuro biochem eco (default: all)")
+    ideas.add_argument("--cutoff", default=DEMO_CUTOFF,
+                       help=f"ideas whose own cutoff is on or before this (default {DEMO_CUTOFF})")
     ideas.set_defaults(func=cmd_demo_ideas)
     refv = sub.add_parser("reference-validity", help="share of cited ids in the KB and before the cutoff, per method")
     refv.add_argument("--domain", required=True)

@@ -16,10 +16,11 @@ from assets.corpus.definitions import (
 )
 from assets.evidence.definitions import evidence_records, research_signals
 from assets.gold.definitions import gold_targets
+from assets.idea_review.definitions import IDEA_REVIEW_ASSETS
 from assets.judging.definitions import judge_scores
 from assets.knowledge_base.definitions import knowledge_base
 from assets.leaderboard.definitions import leaderboard
-from assets.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS
+from assets.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS, IDEA_PARTITIONS
 from assets.ranking.definitions import task_ranking
 from assets.release.definitions import release_package
 from assets.tasks.definitions import tasks
@@ -40,6 +41,8 @@ ALL_ASSETS = [
     tasks, gold_targets, task_ranking, audit_queue, agent_answers, judge_scores, validity_report, release_package,
     leaderboard,
 ]
+# The idea-review family (ScholarIdeas + ScholarEval) in its `ideas` pseudo-domain: own job.
+SEED_ASSETS = IDEA_REVIEW_ASSETS
 ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS]) + [validity_thresholds]
 
 # Derived from core/visibility.py, where visibility is declared once.
@@ -54,9 +57,17 @@ RUN_EXECUTOR = dg.in_process_executor
 
 release_job = dg.define_asset_job(
     "release_job",
-    selection=dg.AssetSelection.all() - dg.AssetSelection.groups("prospective"),
+    selection=dg.AssetSelection.assets(*ALL_ASSETS),
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     description="Build one domain x cutoff release: corpus to leaderboard.",
+    executor_def=RUN_EXECUTOR,
+)
+
+idea_review_job = dg.define_asset_job(
+    "idea_review_job",
+    selection=dg.AssetSelection.assets(*IDEA_REVIEW_ASSETS),
+    partitions_def=IDEA_PARTITIONS,
+    description="Build, answer and score the idea-review family (ScholarIdeas) for ideas up to a cutoff.",
     executor_def=RUN_EXECUTOR,
 )
 
@@ -73,9 +84,9 @@ def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResu
 
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS + PROSPECTIVE_ASSETS,
+    assets=ALL_ASSETS + SEED_ASSETS + PROSPECTIVE_ASSETS,
     asset_checks=ALL_CHECKS,  # prospective assets need a frozen package first
-    jobs=[release_job, *PROSPECTIVE_JOBS],
+    jobs=[release_job, idea_review_job, *PROSPECTIVE_JOBS],
     schedules=PROSPECTIVE_SCHEDULES,
     sensors=[default_cutoffs_sensor, *PROSPECTIVE_SENSORS],
     resources=default_resources(),

@@ -29,8 +29,22 @@ def test_definitions_load_with_all_stages():
         "tasks", "gold_targets", "task_ranking", "audit_queue", "agent_answers", "judge_scores", "validity_report", "release_package",
         "leaderboard",
         "prospective_forecasts", "prospective_scores",
+        "idea_review_tasks", "idea_review_answers", "idea_review_scores",
     }
     assert defs.resolve_job_def("release_job") is not None
+    assert defs.resolve_job_def("idea_review_job") is not None
+
+
+def test_idea_review_assets_share_the_cutoff_dimension_with_their_own_domain():
+    from assets.partitions import IDEA_PARTITIONS
+    from pipelines.definitions import SEED_ASSETS
+
+    for asset in SEED_ASSETS:
+        for spec in asset.specs:
+            assert spec.partitions_def == IDEA_PARTITIONS and spec.description and len(spec.description) > 40
+    dims = {d.name: d.partitions_def for d in IDEA_PARTITIONS.partitions_defs}
+    assert dims["cutoff"] == DOMAIN_CUTOFF_PARTITIONS.get_partitions_def_for_dimension("cutoff")
+    assert dims["domain"].get_partition_keys() == ["ideas"]
 
 
 def test_every_asset_is_partitioned_by_domain_and_cutoff_and_documented():

@@ -34,7 +34,8 @@ from assets.idea_review.scholareval import (
     retrieval_review,
     scholareval,
 )
-from assets.idea_review.scoring import ReferenceValidity, proxy_coverage, reference_validity
+from assets.idea_review.scoring import proxy_coverage
+from assets.scorers.reference import ReferenceValidity, reference_validity
 from assets.knowledge_base.logic import CutoffViolation
 from core.papers import read_jsonl
 from core.records import Paper
@@ -187,10 +188,10 @@ def test_build_writes_tasks_answers_scores_and_a_passing_validity_row(tmp_path, 
                                                            "leaderboard.md")).decode()
 
 
-def test_the_default_build_never_registers_the_family():
+def test_the_default_build_never_registers_the_family_but_scores_reference_validity():
     code = ("import pipelines.definitions, assets.families as f, assets.scorers.registry as s, "
             "assets.agents.registry as a; assert 'idea_review' not in f.family_names(); "
-            "assert 'reference_validity' not in [x.name for x in s.all_scorers()]; "
+            "assert 'reference_validity' in [x.name for x in s.all_scorers()]; "
             "assert 'scholareval' not in [x.name for x in a.all_agents()]")
     env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
@@ -226,3 +227,54 @@ def test_scholareval_with_a_model_calls_each_step_and_falls_back_per_step(small_
     assert a.backbone == "fake-model" and "Model soundness text." in a.text
     if "agent.scholareval.compare" in llm.purposes:
         assert "compare: RuntimeError" in a.artifacts["fallbacks"]
+
+
+def test_the_idea_review_job_materializes_the_three_assets_of_an_ideas_partition(tmp_path, small_index,
+                                                                                 registered_family, monkeypatch):
+    """The family as Dagster assets: partition (ideas, t) holds the ideas dated on or before t,
+    the stages write tasks, hidden gold, answers, scores, the validity row, the release files
+    and an HTML report; another cutoff holds fewer ideas."""
+    import dagster as dg
+
+    from assets.idea_review import pipeline
+    from core.records import GoldTarget, Score, Task
+    from pipelines.definitions import IDEA_REVIEW_ASSETS, idea_review_job
+    from resources.embeddings import EmbeddingResource
+    from resources.llm import LLMResource
+    from resources.storage import StorageResource
+
+    ai = [i for i in IDEAS if i.discipline == "ai"][:10]
+    monkeypatch.setattr(pipeline, "load_ideas", lambda path=None: ai)
+    monkeypatch.setattr(pipeline.IdeaCorpusIndex, "shipped", classmethod(lambda cls, embed, latest: small_index))
+    monkeypatch.setattr(pipeline, "shipped_dates", lambda: {p.arxiv_id: p.published for p in small_index.papers})
+    storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path="")
+    resources = {"storage": storage, "embeddings": EmbeddingResource(), "llm": LLMResource(model=""),
+                 "judge_llm": LLMResource(model="")}
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("cutoff", ["2025-12-31", "2024-06-30"])
+    job = dg.Definitions(assets=IDEA_REVIEW_ASSETS, jobs=[idea_review_job], resources=resources
+                         ).resolve_job_def("idea_review_job")
+    store = storage.store()
+    built = {}
+    for cutoff in ("2025-12-31", "2024-06-30"):
+        result = job.execute_in_process(instance=instance,
+                                        partition_key=dg.MultiPartitionKey({"domain": "ideas", "cutoff": cutoff}))
+        assert result.success
+        tasks = store.read_records("tasks", "ideas", cutoff, Task)
+        assert all(t.cutoff <= date.fromisoformat(cutoff) for t in tasks)
+        built[cutoff] = tasks
+    assert len(built["2024-06-30"]) < len(built["2025-12-31"]) == len([i for i in ai if len(i.plan.split()) >= 50
+                                                                       and i.rubrics])
+    c = "2025-12-31"
+    golds = store.read_records("gold_targets", "ideas", c, GoldTarget)
+    assert {g.task_id for g in golds} == {t.task_id for t in built[c]}
+    scores = store.read_records("judge_scores", "ideas", c, Score)
+    assert {s.method for s in scores} == {"scholareval", "retrieval_review"}
+    assert all(s.values.get("rubric_coverage_proxy") is not None for s in scores)
+    row = store.read_table("validity_report", "ideas", c).to_pylist()[0]
+    assert row["control_gold"] >= 0.9
+    report = store.read_bytes(store.artifact_path("leaderboard", "ideas", c, "report.html")).decode()
+    assert "PROXY" in report and "control:gold" in report
+    public = store.read_bytes(store.artifact_path("release", "ideas", c, "tasks.jsonl")).decode()
+    assert "/hidden/" in store.artifact_path("release", "ideas", c, "gold.jsonl")
+    assert golds[0].claims[0].text not in public  # the rubrics stay hidden

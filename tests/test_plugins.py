@@ -174,7 +174,8 @@ def world():
 def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
     family, scorer = plugins
     assert "toy_rank" in family_names() and families_of(scorer) == ["toy_rank"]
-    assert [s.name for s in scorers_for("toy_rank")] == ["fact", "fta_ranking", "trace", "pers", "toy_top_hit"]
+    assert [s.name for s in scorers_for("toy_rank")] == ["fact", "fta_ranking", "trace", "pers", "reference_validity",
+                                                        "toy_top_hit"]
 
     # tasks: built by the shared builder from the family's hooks
     signals, records = make_task_inputs()

@@ -221,6 +221,27 @@ def test_family_builds_answers_and_scores_offline(family, tmp_path):
     assert top["pre_n"] + top["post_n"] == len(red) and top["pre_n"] > 0 and top["post_n"] > 0
     assert sum(rd.difficulty_histogram(golds).values()) == len(red)
 
+    # the release report shows the family's own figures (TaskFamily.report_tables)
+    from assets.leaderboard import report
+
+    released = {t.task_id for t in red}
+    tables = report.family_tables([family], red, builds, golds, [s for s in scores if not s.method.startswith("control:")],
+                                  [s for s in scores if s.method.startswith("control:")], released)
+    by_title = {t.title.split(": ", 1)[1]: t for t in tables}
+    assert set(by_title) == {"difficulty of the released tasks (D + C + M)",
+                             "claim precision, recall and F1 (methods and controls)",
+                             "error types of unmatched claims", "contamination split"}
+    assert sum(r["tasks"] for r in by_title["difficulty of the released tasks (D + C + M)"].rows) == len(red)
+    means = {r["method"]: r for r in by_title["claim precision, recall and F1 (methods and controls)"].rows}
+    assert means["control:gold"]["f1"] == 1.0 and means["retrieval"]["n"] == len(red)
+    errors = {r["method"]: r for r in by_title["error types of unmatched claims"].rows}
+    retrieval = [s for s in scores if s.method == "retrieval"]
+    assert sum(v for k, v in errors["retrieval"].items() if k.startswith("fp_")) == sum(
+        int(s.values.get(k) or 0) for s in retrieval for k in s.values if k.startswith("fp_"))
+    html = report.report_html(title="t", rows=[], low_rows=[], drift_rows=[], ratings=[], correlations={},
+                              judge={}, family_tables=tables)
+    assert "Rediscovery: contamination split" in html and "fp_" in html
+
 
 def test_the_view_is_never_widened(tmp_path):
     embed = load_embedder().encode

@@ -12,12 +12,13 @@ planning, venue), open-ended ones (bottleneck) and the open-ended families to co
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel
 
 from assets.families.answers import clean_ranking, ranking_lines, ranking_violations
-from core.records import GoldTarget, Signal, Task, TaskBuild, TaskOption
+from core.records import GoldTarget, Score, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
 if TYPE_CHECKING:
@@ -40,6 +41,28 @@ GENERIC_STAGES: tuple[Stage, ...] = (
     ("experiment", "the observable signals in {window} that would confirm or refute it",
      ("specificity", "falsifiability", "uncertainty calibration")),
 )
+
+
+@dataclass
+class FamilyRecords:
+    """One partition's records of one family, as the release report reads them (after the
+    window closed: scores, controls and the hidden gold are all there)."""
+
+    tasks: list[Task]
+    builds: list[TaskBuild]
+    golds: list[GoldTarget]
+    scores: list[Score]
+    controls: list[Score]
+    released: set[str] = field(default_factory=set)
+
+
+@dataclass
+class ReportTable:
+    """A family's own figures for the release report: a titled table with a note."""
+
+    title: str
+    note: str
+    rows: list[dict]
 
 
 class TaskFamily(ABC):
@@ -172,6 +195,12 @@ class TaskFamily(ABC):
         if gold.future_paper_ids:
             return []
         return [f"no post-cutoff evidence: the {self.name} gold cites no paper from the window"]
+
+    # ---- reporting (assets/leaderboard) -------------------------------------------------
+    def report_tables(self, records: FamilyRecords) -> list[ReportTable]:
+        """The family's own figures for the release report (e.g. error types, a contamination
+        split); the shared tables (leaderboard, validity, diagnostics) need none of this."""
+        return []
 
     def describe(self) -> dict[str, str]:
         """One row of `foresci families`."""

@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from assets.families.base import TaskFamily
+from assets.families.base import FamilyRecords, ReportTable, TaskFamily
 from assets.rediscovery import claims as cl
 from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
 from core.papers import add_months
@@ -213,6 +213,38 @@ class RediscoveryFamily(TaskFamily):
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
         leaked = cl.gives_away(task.question.split("\n\nPredict")[0], [c.text for c in gold.claims])
         return [f"question gives the finding away: {leaked[0][:120]}"] if leaked else []
+
+
+    # ---- reporting ---------------------------------------------------------------------------
+    def report_tables(self, records: FamilyRecords) -> list[ReportTable]:
+        """FIRE-Bench's figures for the release report: difficulty histogram, claim P/R/F1 of
+        methods and controls, error types of the unmatched claims, contamination split."""
+        from assets.agents.backbones import default_registry
+        from assets.rediscovery import report as rd
+
+        released = records.released
+        golds = {g.task_id: g for g in records.golds}
+        scores = [s for s in records.scores if s.task_id in released]
+        hist = rd.difficulty_histogram(list(golds.values()), released)
+        means = rd.method_means(records.controls + scores, released)
+        errors = rd.error_counts(scores + [c for c in records.controls if c.task_id in released])
+        split = rd.contamination_split(scores, rd.source_dates(records.builds), golds, default_registry())
+        return [
+            ReportTable("Rediscovery: difficulty of the released tasks (D + C + M)",
+                        "Easy 3-4, Medium 5-6, Hard 7-9 (FIRE-Bench §3; docs/rediscovery.md).",
+                        [{"level": k, "tasks": v} for k, v in hist.items()]),
+            ReportTable("Rediscovery: claim precision, recall and F1 (methods and controls)",
+                        "Mean over the released tasks; F1 is the FTA column of the leaderboard.",
+                        [{"method": m, **v} for m, v in means.items()]),
+            ReportTable("Rediscovery: error types of unmatched claims",
+                        "fp_* = predicted claims the gold does not entail, fn_* = gold findings the answer "
+                        "missed; types from FIRE-Bench's taxonomy (contradictory, unrelated, overgeneralized, "
+                        "alternative).", [{"method": m, **c} for m, c in errors.items()]),
+            ReportTable("Rediscovery: contamination split",
+                        "Claim F1 of tasks whose source paper appeared on or before a backbone's knowledge "
+                        "date (pre) and after it (post); offline methods are split by every registered "
+                        "backbone's date (FIRE-Bench §5.3).", split),
+        ]
 
 
 def difficulty_level(gold: GoldTarget) -> str:

@@ -1,8 +1,11 @@
 """The idea-review build, end to end: tasks, gold, answers, scores, controls, validity,
 ranking, release and leaderboard, written to the same Parquet store (and DuckDB views) as
-the ForeSci families, under domain `ideas` and cutoff key = the latest idea cutoff.
+the ForeSci families, under domain `ideas`: a partition (ideas, t) holds the ideas whose own
+cutoff is on or before t (each task's KB view is bound to its own idea's cutoff).
 
-Stage logic only (no Dagster): `foresci demo-ideas` calls `run_idea_review`.
+Stage logic only (no Dagster): three stages (`build_idea_tasks`, `answer_idea_tasks`,
+`score_idea_answers`), which the assets of `assets/idea_review/definitions.py` run one by one
+and `foresci demo-ideas` runs in one call (`run_idea_review`).
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from assets.idea_review.dataset import SHIPPED, load_ideas
 from assets.idea_review.family import DOMAIN, FAMILY, build_gold, build_tasks, partition_cutoff, register
 from assets.idea_review.kb import IdeaCorpusIndex
 from assets.idea_review.scholareval import IDEA_AGENTS, review_answer
-from assets.idea_review.scoring import judge_coverage, proxy_coverage, reference_validity
+from assets.idea_review.scoring import judge_coverage, proxy_coverage
+from assets.scorers.reference import reference_validity
 from core.papers import SHIPPED_DIR, read_jsonl
-from core.records import Answer, GoldTarget, Score, Task, TaskRating
+from core.records import Answer, Failure, GoldTarget, Score, Task, TaskRating
 
 PROXY_NOTE = "rubric_coverage_proxy: embedding proxy (no judge model), not the ScholarEval judge score"
 
@@ -108,29 +112,47 @@ def validity_row(tasks, dropped, scores, controls, key: str, margin: float = 0.0
             "problems": "; ".join(problems), "passed": not problems}
 
 
-def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = None, disciplines=None,
-                    path: str = str(SHIPPED), seed: int = 0, log=print, index: IdeaCorpusIndex | None = None,
-                    known: dict[str, date] | None = None) -> IdeaRun:
-    """Build the family into `store`. `index` (default: the shipped corpus) and `known`
-    (default: every shipped paper's date) may be given, e.g. small ones in tests."""
-    t0 = time.time()
-    register()
+def select_ideas(path: str = str(SHIPPED), disciplines=None, cutoff_key: str | None = None):
+    """The ideas of a partition: those whose own cutoff is on or before the partition cutoff
+    (every idea when `cutoff_key` is None, whose partition key is then the latest idea cutoff)."""
     ideas = [i for i in load_ideas(path) if not disciplines or i.discipline in disciplines]
-    cutoff_key = partition_cutoff(ideas)
+    if cutoff_key is not None:
+        ideas = [i for i in ideas if i.cutoff <= date.fromisoformat(cutoff_key)]
+    return ideas, cutoff_key or partition_cutoff(ideas)
+
+
+def build_idea_tasks(store, *, cutoff_key: str | None = None, path: str = str(SHIPPED), disciplines=None,
+                     limit: int | None = None) -> tuple[str, list[Task], list[GoldTarget], dict[str, str]]:
+    """Stage 1: public tasks, hidden gold (the expert rubrics), ratings and dropped ideas."""
+    register()
+    ideas, cutoff_key = select_ideas(path, disciplines, cutoff_key)
     tasks, dropped = build_tasks(ideas)
     tasks = tasks[:limit] if limit else tasks
     idea_of = {f"idea-{i.idea_id}": i for i in ideas}
     golds = [build_gold(idea_of[t.task_id], t) for t in tasks]
-    gold_of = {g.task_id: g for g in golds}
-    task_of = {t.task_id: t for t in tasks}
-    log(f"idea review: {len(tasks)} tasks built, {len(dropped)} dropped; indexing the shipped corpus ...")
+    ratings = [TaskRating(task_id=t.task_id, family=FAMILY, elo=1500.0, rank_in_family=k, released=True,
+                          quality=float(len(g.claims)), note="every built idea is released")
+               for k, (t, g) in enumerate(zip(tasks, golds, strict=True), start=1)]
+    store.write_records("tasks", DOMAIN, cutoff_key, tasks, Task)
+    store.write_records("tasks_failures", DOMAIN, cutoff_key,
+                        [Failure(stage="idea_review_tasks", item_id=f"idea-{k}", reason=v) for k, v in dropped.items()],
+                        Failure)
+    store.write_records("gold_targets", DOMAIN, cutoff_key, golds, GoldTarget)
+    store.write_records("task_ranking", DOMAIN, cutoff_key, ratings, TaskRating)
+    return cutoff_key, tasks, golds, dropped
+
+
+def answer_idea_tasks(store, cutoff_key: str, embed, *, llm=None, seed: int = 0, index: IdeaCorpusIndex | None = None,
+                      log=print) -> tuple[list[Answer], dict[str, int]]:
+    """Stage 2: every built-in idea agent's review of every task, each over the KB view bound
+    to the task's own idea cutoff; a failed answer is recorded on its row, never fatal."""
+    register()
+    tasks = store.read_records("tasks", DOMAIN, cutoff_key, Task)
     index = index or IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
-    known = shipped_dates() if known is None else known
-    answers, scores, controls = [], [], []
+    answers: list[Answer] = []
     no_lit: Counter = Counter()
     for n, task in enumerate(tasks, start=1):
         view = index.view(task.cutoff)
-        rubrics = [r.model_dump() for r in idea_of[task.task_id].rubrics]
         for agent in IDEA_AGENTS:
             ctx = AgentContext(task=task, kb=view, llm=llm, seed=seed, embed=embed)
             try:
@@ -141,22 +163,39 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
             answers.append(answer)
             if agent.name == "scholareval" and '"no_relevant_literature":true' in answer.artifacts.get("review", ""):
                 no_lit[task.subtype] += 1
-            scores.append(score_review(answer, rubrics, embed, judge, known, task.cutoff))
+        if n % 20 == 0:
+            log(f"  {n}/{len(tasks)} ideas answered")
+    store.write_records("agent_answers", DOMAIN, cutoff_key, answers, Answer)
+    return answers, dict(no_lit)
+
+
+def score_idea_answers(store, cutoff_key: str, embed, *, judge=None, seed: int = 0,
+                       index: IdeaCorpusIndex | None = None, known: dict[str, date] | None = None,
+                       ideas_path: str = str(SHIPPED)) -> tuple[list[Score], list[Score], dict]:
+    """Stage 3: rubric coverage and reference validity of every answer and control, the
+    validity row, the release files and the leaderboard (markdown and HTML report)."""
+    register()
+    tasks = store.read_records("tasks", DOMAIN, cutoff_key, Task)
+    golds = store.read_records("gold_targets", DOMAIN, cutoff_key, GoldTarget)
+    answers = store.read_records("agent_answers", DOMAIN, cutoff_key, Answer)
+    failures = (store.read_records("tasks_failures", DOMAIN, cutoff_key, Failure)
+                if store.exists("tasks_failures", DOMAIN, cutoff_key) else [])
+    rubrics_of = {f"idea-{i.idea_id}": [r.model_dump() for r in i.rubrics] for i in load_ideas(ideas_path)}
+    gold_of = {g.task_id: g for g in golds}
+    task_of = {t.task_id: t for t in tasks}
+    index = index or IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
+    known = shipped_dates() if known is None else known
+    scores = [score_review(a, rubrics_of[a.task_id], embed, judge, known, task_of[a.task_id].cutoff)
+              for a in answers if a.task_id in task_of]
+    controls = []
+    for task in tasks:
+        view = index.view(task.cutoff)
         for name, review in control_answers(task, gold_of[task.task_id], golds, task_of, seed).items():
             ctx = AgentContext(task=task, kb=view, seed=seed, backbone="control", embed=embed)
             answer = review_answer(task, review, name, ctx, [], {}, 0.0)
-            controls.append(score_review(answer, rubrics, embed, judge, known, task.cutoff))
-        if n % 20 == 0:
-            log(f"  {n}/{len(tasks)} ideas answered and scored")
+            controls.append(score_review(answer, rubrics_of[task.task_id], embed, judge, known, task.cutoff))
     key = coverage_key(judge)
-    row = validity_row(tasks, {k: v for k, v in dropped.items()}, scores, controls, key)
-    ratings = [TaskRating(task_id=t.task_id, family=FAMILY, elo=1500.0, rank_in_family=k, released=True,
-                          quality=float(len(gold_of[t.task_id].claims)), note="every built idea is released")
-               for k, t in enumerate(tasks, start=1)]
-    store.write_records("tasks", DOMAIN, cutoff_key, tasks, Task)
-    store.write_records("gold_targets", DOMAIN, cutoff_key, golds, GoldTarget)
-    store.write_records("task_ranking", DOMAIN, cutoff_key, ratings, TaskRating)
-    store.write_records("agent_answers", DOMAIN, cutoff_key, answers, Answer)
+    row = validity_row(tasks, {f.item_id: f.reason for f in failures}, scores, controls, key)
     store.write_records("judge_scores", DOMAIN, cutoff_key, scores, Score)
     store.write_records("validity_controls", DOMAIN, cutoff_key, controls, Score)
     import pyarrow as pa
@@ -171,7 +210,53 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
     board = leaderboard_lines(row, scores, key)
     store.write_bytes(store.artifact_path("leaderboard", DOMAIN, cutoff_key, "leaderboard.md"),
                       ("\n".join(board) + "\n").encode())
-    return IdeaRun(cutoff_key, tasks, dropped, answers, scores, controls, row, dict(no_lit), time.time() - t0)
+    store.write_bytes(store.artifact_path("leaderboard", DOMAIN, cutoff_key, "report.html"),
+                      report_html(cutoff_key, row, scores, controls, key).encode())
+    return scores, controls, row
+
+
+def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = None, disciplines=None,
+                    path: str = str(SHIPPED), seed: int = 0, log=print, index: IdeaCorpusIndex | None = None,
+                    known: dict[str, date] | None = None, cutoff_key: str | None = None) -> IdeaRun:
+    """The three stages in one call (`foresci demo-ideas`; the Dagster assets run them one
+    by one). `index` (default: the shipped corpus) and `known` (default: every shipped
+    paper's date) may be given, e.g. small ones in tests."""
+    t0 = time.time()
+    cutoff_key, tasks, _, dropped = build_idea_tasks(store, cutoff_key=cutoff_key, path=path,
+                                                      disciplines=disciplines, limit=limit)
+    log(f"idea review: {len(tasks)} tasks built, {len(dropped)} dropped; indexing the shipped corpus ...")
+    index = index or IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
+    answers, no_lit = answer_idea_tasks(store, cutoff_key, embed, llm=llm, seed=seed, index=index, log=log)
+    scores, controls, row = score_idea_answers(store, cutoff_key, embed, judge=judge, seed=seed, index=index,
+                                               known=known, ideas_path=path)
+    return IdeaRun(cutoff_key, tasks, dropped, answers, scores, controls, row, no_lit, time.time() - t0)
+
+
+def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[Score], key: str) -> str:
+    """The family's release report: methods against the controls, per discipline, proxy marked."""
+    import html as h
+
+    from assets.leaderboard.report import CSS  # the ForeSci report's style
+
+    proxy = key.endswith("proxy")
+    title = f"Idea review (ScholarEval) — ideas up to {cutoff_key}"
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{h.escape(title)}</title>"
+             f"<style>{CSS}</style></head><body><h1>{h.escape(title)}</h1>",
+             f"<p class='note'>{row['tasks_released']} ideas released, {row['tasks_dropped']} dropped "
+             f"({h.escape(row['drop_reasons'])}). Metric: <b>{h.escape(key)}</b>"
+             + (" — an embedding PROXY for ScholarEval's judge score (no judge model configured; "
+                "docs/idea_review.md)" if proxy else " — judge model scores 1-5, normalised to 0-1") + ".</p>",
+             "<h2>Methods and controls</h2>"]
+    lines = leaderboard_lines(row, scores, key)
+    head = [c.strip() for c in lines[0].strip("|").split("|")]
+    body = "".join("<tr>" + "".join(f"<td>{h.escape(c.strip())}</td>" for c in ln.strip("|").split("|")) + "</tr>"
+                   for ln in lines[2:])
+    parts.append("<table><thead><tr>" + "".join(f"<th>{h.escape(c)}</th>" for c in head)
+                 + f"</tr></thead><tbody>{body}</tbody></table>")
+    parts.append(f"<p class='note'>Validity: {'passed' if row['passed'] else 'FAILED: ' + h.escape(row['problems'])}"
+                 " (gold answer >= 0.9; empty, generic, other-task and plan-echo answers within 0.05 of chance).</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
 
 
 def leaderboard_lines(row: dict, scores: list[Score], key: str) -> list[str]:

@@ -16,21 +16,18 @@ It measures coverage, not length or position: a rubric counts once whatever the 
 length, units are matched wherever they are, and filler whose units are unlike every
 rubric cannot raise any rubric's best match (tests/test_idea_review.py checks all three).
 
-Reference validity (every family): the share of an answer's cited ids that exist in the
-knowledge base and are dated on or before the task's cutoff. ScholarEval checks that a
-cited URL answers HTTP 200; existence plus the date bound is the stronger, temporal check.
+Reference validity (every family) is a scorer of the default registry:
+`assets/scorers/reference.py`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from datetime import date
+from collections.abc import Callable
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 from core.text import content_tokens
 
 PROXY_LOW = 0.55
@@ -101,36 +98,3 @@ def judge_coverage(review: str, rubrics: list[dict], judge, *, max_chars: int = 
     mean = float(np.mean(per)) if per else None
     return {"per_rubric": per, "mean": None if mean is None else round(mean, 4),
             "norm": None if mean is None else round((mean - 1.0) / 4.0, 4), "failed": failed}
-
-
-def reference_validity(cited: Iterable[str], known: dict[str, date], cutoff: date) -> dict:
-    """Share of cited ids that exist in `known` (id -> publication date, the whole KB,
-    any date) and are dated on or before `cutoff`; None when nothing is cited."""
-    ids = list(dict.fromkeys(c.strip().removeprefix("arXiv:").removeprefix("arxiv:") for c in cited if c.strip()))
-    unknown = [c for c in ids if c not in known]
-    late = [c for c in ids if c in known and known[c] > cutoff]
-    valid = [c for c in ids if c in known and known[c] <= cutoff]
-    return {"share": round(len(valid) / len(ids), 4) if ids else None, "cited": len(ids),
-            "valid": len(valid), "after_cutoff": late, "unknown": unknown}
-
-
-class ReferenceValidity(Scorer):
-    """Reference validity for any family's answers (`Answer.evidence_ids`), checked against
-    the partition's knowledge-base dates (`ScoringContext.kb_dates`) and the task's cutoff.
-    Not in the default scorer registry (the default release's scores stay unchanged):
-    `foresci reference-validity` runs it over a stored partition, the idea-review build
-    runs it on every idea answer."""
-
-    name, title = "reference_validity", "Reference validity"
-    summary = "share of cited ids that exist in the KB and are dated on or before the cutoff"
-    source = "ScholarEval §4 (reference validity), with a temporal bound"
-    values = ("reference_validity",)
-
-    def applies_to(self, family) -> bool:
-        return True
-
-    def score(self, ctx: ScoringContext) -> ScorerResult:
-        res = reference_validity(ctx.answer.evidence_ids, ctx.kb_dates, ctx.task.cutoff)
-        return ScorerResult({"reference_validity": res["share"]},
-                            f"{res['valid']}/{res['cited']} valid, {len(res['after_cutoff'])} after cutoff, "
-                            f"{len(res['unknown'])} unknown")

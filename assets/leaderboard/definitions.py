@@ -6,7 +6,8 @@ import pyarrow as pa
 from assets.leaderboard import report
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
-from core.records import PairwiseComparison, Score, TaskRating
+from assets.families import all_families
+from core.records import GoldTarget, PairwiseComparison, Score, Task, TaskBuild, TaskRating
 from resources.storage import StorageResource
 
 ARROW_TYPES = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
@@ -50,7 +51,7 @@ def judge_summary(scores: list[Score]) -> dict:
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"parquet", "duckdb", "html"},
-    deps=["judge_scores", "task_ranking", "release_package", "validity_report"],
+    deps=["judge_scores", "task_ranking", "release_package", "validity_report", "tasks", "gold_targets"],
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
@@ -71,6 +72,10 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     ratings = report.ratings_table(comparisons, released)
     judge = judge_summary([s for s in scores if s.task_id in released])
     validity = store.read_table("validity_report", d, c).to_pylist() if store.exists("validity_report", d, c) else []
+    optional = lambda table, model: store.read_records(table, d, c, model) if store.exists(table, d, c) else []  # noqa: E731
+    own_tables = report.family_tables(all_families(), optional("tasks", Task), optional("task_builds", TaskBuild),
+                                      optional("gold_targets", GoldTarget), scores,
+                                      optional("validity_controls", Score), released)
 
     path = store.write_table("leaderboard", d, c, rows_table(rows, "leaderboard"))
     store.write_table("leaderboard_low_scores", d, c, rows_table(low, "leaderboard_low_scores"))
@@ -86,7 +91,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         store.artifact_path("leaderboard", d, c, "report.html"),
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
-                           release=release, validity=validity).encode())
+                           release=release, validity=validity, family_tables=own_tables).encode())
     # Bind every view on an in-memory DuckDB: a broken view fails this run, yet no step ever
     # writes (or locks) the analysts' views file, which the CLI refreshes (`foresci views`).
     con, views = store.memory_views()
@@ -106,5 +111,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         "report_command": f"foresci report --domain {d} --cutoff {c}",
         "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
         "judge": dg.MetadataValue.json(judge),
+        "family_tables": dg.MetadataValue.md("\n\n".join(
+            f"**{t.title}**\n\n" + report.rows_markdown(t.rows) for t in own_tables)) if own_tables else "",
         "top_system_by_fta_bt": top[0]["system"] if top else None,
     })

@@ -344,9 +344,36 @@ def validity_png(validity: Sequence[dict]) -> bytes:
     return buf.getvalue()
 
 
+def rows_markdown(rows: Sequence[dict]) -> str:
+    """A list of dicts as a markdown table (columns in first-seen order)."""
+    if not rows:
+        return "(no rows)"
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    fmt = lambda v: "–" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)  # noqa: E731
+    return "\n".join(["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+                     + ["| " + " | ".join(fmt(r.get(c)) for c in cols) + " |" for r in rows])
+
+
+def family_tables(families, tasks, builds, golds, scores, controls, released: set[str]) -> list:
+    """Every family's own report tables (`TaskFamily.report_tables`) over its records."""
+    from assets.families.base import FamilyRecords
+
+    out = []
+    for fam in families:
+        mine = lambda rows: [r for r in rows if r.family == fam.name]  # noqa: E731
+        fam_tasks = mine(tasks)
+        if not fam_tasks:
+            continue
+        ids = {t.task_id for t in fam_tasks}
+        out += fam.report_tables(FamilyRecords(tasks=fam_tasks, builds=[b for b in builds if b.task_id in ids],
+                                               golds=mine(golds), scores=mine(scores), controls=mine(controls),
+                                               released=released & ids))
+    return out
+
+
 def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
                 ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None,
-                validity: Sequence[dict] = ()) -> str:
+                validity: Sequence[dict] = (), family_tables: Sequence = ()) -> str:
     """The release report: tables with intervals, plots, diagnostics and judge cost accounting."""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
@@ -388,6 +415,10 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
             parts.append(f"<p class='note'>The candidate directions cover {100 * covered['window_coverage']:.1f}% of "
                          f"the window's papers. Growing themes of the window that no candidate captures: "
                          f"{html.escape(themes or 'none')}.</p>")
+    for table in family_tables:  # families' own figures (TaskFamily.report_tables)
+        parts.append(f"<h2>{html.escape(table.title)}</h2><p class='note'>{html.escape(table.note)}</p>")
+        parts.append(_table(table.rows, list(dict.fromkeys(k for r in table.rows for k in r)))
+                     if table.rows else "<p class='note'>No rows.</p>")
     parts.append("<h2>Metric correlations</h2>")
     if any(v is not None for a in correlations for b, v in correlations[a].items() if a != b):
         parts.append(_img(correlation_png(correlations), "metric correlation heatmap"))

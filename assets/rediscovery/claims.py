@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from core.text import STOP_WORDS
 
 ERROR_TYPES = ("contradictory", "unrelated", "overgeneralized", "alternative")
+ERROR_VALUES = tuple(f"{side}_{t}" for side in ("fp", "fn") for t in ERROR_TYPES)  # score value names
 
 COVER_MIN = 0.75  # share of the answer claim's content stems found in the gold claim
 MIN_SPECIFIC = 2  # specific (non-generic) stems shared with the gold claim

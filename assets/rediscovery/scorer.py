@@ -16,7 +16,7 @@ from __future__ import annotations
 from assets.rediscovery import claims as cl
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 
-ERROR_VALUES = tuple(f"{side}_{t}" for side in ("fp", "fn") for t in cl.ERROR_TYPES)
+ERROR_VALUES = cl.ERROR_VALUES
 
 
 def answer_findings(answer) -> list[str]:

@@ -6,9 +6,10 @@ character target."""
 from assets.scorers.fact import Fact
 from assets.scorers.fta import RankingFTA, ReferenceFTA
 from assets.scorers.pers import Persuasiveness
+from assets.scorers.reference import ReferenceValidity
 from assets.scorers.registry import register_scorer
 from assets.scorers.trace import Trace
 
-for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness()):
+for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness(), ReferenceValidity()):
     register_scorer(_scorer)
 __import__("importlib").import_module("assets.rediscovery.scorer").register_if_enabled()  # opt-in (issue 14 A)

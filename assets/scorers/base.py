@@ -88,7 +88,7 @@ class Scorer(ABC):
     source: ClassVar[str] = ""  # where it is defined, e.g. "ForeSci Appendix C.1"
     values: ClassVar[tuple[str, ...]]  # every value name it may return
     reported: ClassVar[tuple[str, ...] | None] = None  # shown in leaderboards (default: values)
-    headline: ClassVar[tuple[str, ...]] = ()  # values charted and compared (default: the first)
+    headline: ClassVar[tuple[str, ...] | None] = None  # values charted and compared (None: the first; () none)
     labels: ClassVar[dict[str, str]] = {}  # short display labels of values
     families: ClassVar[tuple[str, ...]] = ()
     answer_kinds: ClassVar[tuple[AnswerKind, ...]] = ()

@@ -40,7 +40,7 @@ def reported_values() -> tuple[str, ...]:
 
 def headline_values() -> tuple[str, ...]:
     """The values people compare on, charted and diagnosed (shared names once)."""
-    return _unique(v for s in SCORERS.all() for v in (s.headline or s.values[:1]))
+    return _unique(v for s in SCORERS.all() for v in (s.values[:1] if s.headline is None else s.headline))
 
 
 def value_label(name: str) -> str:
