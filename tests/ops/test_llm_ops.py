@@ -9,6 +9,7 @@ import time
 from typing import Literal
 
 import diskcache
+import litellm  # noqa: F401 - imported up front: its first import (tens of seconds on a loaded machine) must not eat a call's timeout
 import pytest
 from pydantic import BaseModel, Field
 
@@ -48,7 +49,7 @@ def cached_entries(tmp_path) -> int:
 def test_429_retry_after_is_honoured(tmp_path, capfd):
     with FakeOpenAI(GOOD) as fake:
         fake.server.faults[fake.PATH] = [Fault.http(429, retry_after="2")]
-        client = client_for(fake, tmp_path, max_retries=2, timeout_s=30)
+        client = client_for(fake, tmp_path, max_retries=2, timeout_s=120)
         t0 = time.monotonic()
         v = client.structured("q", Verdict, purpose="judge:test")
         elapsed = time.monotonic() - t0
