@@ -242,8 +242,8 @@ def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[
     title = f"Idea review (ScholarEval) — ideas up to {cutoff_key}"
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{h.escape(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{h.escape(title)}</h1>",
-             f"<p class='note'>{row['tasks_released']} ideas released, {row['tasks_dropped']} dropped "
-             f"({h.escape(row['drop_reasons'])}). Metric: <b>{h.escape(key)}</b>"
+             f"<p class='note'>{row['tasks_released']} ideas released, {row['tasks_dropped']} dropped"
+             + (f" ({h.escape(row['drop_reasons'])})" if row["tasks_dropped"] else "") + ". Metric: <b>{h.escape(key)}</b>"
              + (" — an embedding PROXY for ScholarEval's judge score (no judge model configured; "
                 "docs/idea_review.md)" if proxy else " — judge model scores 1-5, normalised to 0-1") + ".</p>",
              "<h2>Methods and controls</h2>"]
@@ -254,7 +254,8 @@ def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[
     parts.append("<table><thead><tr>" + "".join(f"<th>{h.escape(c)}</th>" for c in head)
                  + f"</tr></thead><tbody>{body}</tbody></table>")
     parts.append(f"<p class='note'>Validity: {'passed' if row['passed'] else 'FAILED: ' + h.escape(row['problems'])}"
-                 " (gold answer >= 0.9; empty, generic, other-task and plan-echo answers within 0.05 of chance).</p>")
+                 " (gold answer >= 0.9; empty, generic and other-task answers within 0.05 of chance; the plan echo is "
+                 "reported, not thresholded).</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
