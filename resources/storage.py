@@ -203,11 +203,12 @@ def _view_name(statement: str) -> str | None:
 class StorageResource(dg.ConfigurableResource):
     """The warehouse: Parquet partitions under `root` and DuckDB views in `duckdb_path`."""
 
-    root: str = Field(default="", description="Local folder or s3:// URI; empty: <FORESCI_HOME>/warehouse")
+    root: str = Field(default="", description="Local folder or s3:// URI; empty: $FORESCI_STORAGE_ROOT, "
+                                              "else <FORESCI_HOME>/warehouse")
     duckdb_path: str = Field(default="", description="DuckDB file for the views; empty: <FORESCI_HOME>/foresci.duckdb")
 
     def store(self) -> PartitionStore:
         return PartitionStore(
-            self.root or str(state_dir() / "warehouse"),
+            self.root or os.environ.get("FORESCI_STORAGE_ROOT") or str(state_dir() / "warehouse"),
             self.duckdb_path or str(state_dir() / "foresci.duckdb"),
         )
