@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 import yaml
 from dagster._config import process_config
 from dagster._core.instance.config import dagster_instance_config
@@ -81,6 +82,7 @@ def test_celery_executor_config_validates():
     assert config["broker"].startswith("redis://")
 
 
+@pytest.mark.slow  # two fresh interpreters importing the code location
 def test_the_distributed_location_loads_with_each_executor():
     code = ("from pipelines.distributed import defs; job = defs.resolve_job_def('release_job'); "
             "print(job.executor_def.name, len(defs.resolve_asset_graph().get_all_asset_keys()))")

@@ -115,9 +115,9 @@ def test_a_whole_partition_materializes_with_every_store_on_s3(s3_env, tmp_path)
     from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
     from resources.corpus_source import CorpusSourceResource
     from resources.llm import LLMResource
-    from tests.ops.corpora import sampled_corpora
+    from tests.factories import sampled_shipped_corpus
 
-    corpus = sampled_corpora(tmp_path / "corpus", 96)
+    corpus = sampled_shipped_corpus(tmp_path / "corpus", 8)  # enough papers to release tasks
     root = f"s3://{BUCKET}/e2e"
     resources = {
         "storage": StorageResource(root=f"{root}/warehouse", duckdb_path=str(tmp_path / "views.duckdb")),
@@ -140,6 +140,9 @@ def test_a_whole_partition_materializes_with_every_store_on_s3(s3_env, tmp_path)
     for asset in ("corpus_snapshot", "tasks", "gold_targets", "judge_scores", "leaderboard"):
         assert store.exists(asset, "llm_agent", CUTOFF), asset
     assert store.read_table("tasks", "llm_agent", CUTOFF).num_rows > 0
+    assert store.read_table("judge_scores", "llm_agent", CUTOFF).num_rows > 0  # agents searched the S3 KB
+    con, _ = store.memory_views()
+    assert con.execute("SELECT count(*) FROM tasks").fetchone()[0] > 0
     lance = resources["lance"].connect()
     assert table_name("llm_agent", CUTOFF) in lance.list_tables().tables
-    print(f"\none small partition (every 96th paper) with warehouse + LanceDB on S3: {seconds:.1f} s")
+    print(f"\none small partition (every 8th llm_agent paper) with warehouse + LanceDB on S3: {seconds:.1f} s")
