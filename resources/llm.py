@@ -7,7 +7,9 @@ Why one doorway:
   asset graph runs (and is tested) without a server or a key.
 * **Reruns are free.** Successful, parsed replies are stored in an on-disk cache
   (diskcache) keyed by the full request, so rematerialising an asset makes no
-  model calls, and a rerun after a partial failure redoes only the failures.
+  model calls, and a rerun after a partial failure redoes only the failures. The cache
+  is shared by every worker: one call per distinct request on a host (a per-request
+  lock), and across hosts through an optional object-store tier (:mod:`resources.llm_cache`).
 * **One retry policy** (tenacity; rules in :mod:`resources.llm_policy`). Transient
   provider errors are retried with exponential backoff, or after the wait the provider
   asks for (``Retry-After``); replies that are not a JSON object of the requested schema
@@ -43,11 +45,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import dagster as dg
-import diskcache
 import litellm
 import tenacity
 from pydantic import BaseModel, PrivateAttr
 
+from resources.llm_cache import ResponseCache
 from resources.llm_policy import (
     BudgetExceeded,
     BudgetLedger,
@@ -177,6 +179,7 @@ class LLMClient:
         max_retries: int = 3,
         timeout_s: float = 120.0,
         cache_dir: str | None = None,
+        cache_uri: str | None = None,
         json_mode: Literal["json_schema", "json_object"] = "json_schema",
         backoff_s: float = 1.0,
         budget: StageBudget | None = None,
@@ -186,9 +189,10 @@ class LLMClient:
         self.temperature, self.max_retries = temperature, max_retries
         self.timeout_s, self.json_mode, self.backoff_s = timeout_s, json_mode, backoff_s
         self.cache_dir = cache_dir or default_cache_dir()
+        self.cache_uri = cache_uri or None
         self.usage = LLMUsage(model=self.model or "")
         self._lock = threading.Lock()
-        self._cache: diskcache.Cache | None = None  # opened on first use
+        self._cache: ResponseCache | None = None  # opened on first use
         # shared by reference with forks (runner.fork_client copies the client shallowly)
         self.budget = BudgetLedger(budget or StageBudget())
 
@@ -238,12 +242,28 @@ class LLMClient:
             key_doc["mock_response"] = mock_response
         key = hashlib.sha256(json.dumps(key_doc, sort_keys=True, default=str).encode()).hexdigest()
         cache = self._open_cache()
+        hit = self._cached(cache, key, schema)
+        if hit is not None:
+            return hit
+        # One call per distinct request among every worker sharing this cache: whoever holds the
+        # request's lock calls; the others find its reply when they get the lock.
+        with cache.single_flight(key, self.timeout_s):
+            hit = self._cached(cache, key, schema)
+            if hit is not None:
+                return hit
+            result = self._call_model(messages, schema, purpose, temperature, seed, max_tokens, mock_response)
+            cache.set(key, result)  # only replies that passed validation get here
+            return result
+
+    def _cached(self, cache: ResponseCache, key: str, schema):
         hit = cache.get(key)
         if hit is not None and (schema is None or is_valid_reply(schema, hit)):
             with self._lock:
                 self.usage.cache_hits += 1
             return hit
+        return None
 
+    def _call_model(self, messages, schema, purpose, temperature, seed, max_tokens, mock_response):
         kwargs: dict[str, Any] = {
             "model": self.model, "temperature": temperature,
             "max_retries": 0, "drop_params": True,  # retries are ours; drop unsupported params
@@ -270,7 +290,6 @@ class LLMClient:
                 f"{attempt.number} attempt(s) in {attempt.elapsed():.1f}s: "
                 f"{type(exc).__name__}: {exc}{attempt.stop_note}{attempt.history()}"
             ) from exc
-        cache.set(key, result)  # only replies that passed validation get here
         return result
 
     def _retrying(self, attempt: _Attempt) -> tenacity.Retrying:
@@ -326,10 +345,10 @@ class LLMClient:
         time.sleep(seconds)
         self.budget.add(stage, seconds=seconds)
 
-    def _open_cache(self) -> diskcache.Cache:
+    def _open_cache(self) -> ResponseCache:
         with self._lock:
             if self._cache is None:
-                self._cache = diskcache.Cache(self.cache_dir)
+                self._cache = ResponseCache(self.cache_dir, self.cache_uri)
             return self._cache
 
 
@@ -396,6 +415,8 @@ class LLMResource(dg.ConfigurableResource):
     max_retries: int = 3  # retries after the first attempt (transient errors, invalid replies)
     timeout_s: float = 120.0  # wall-clock limit of one call, retries and waits included
     cache_dir: str | None = None  # None -> FORESCI_LLM_CACHE or <repo>/.foresci/llm_cache
+    # shared tier for workers on several hosts (s3://...); None -> FORESCI_LLM_CACHE_URI, else none
+    cache_uri: str | None = None
     json_mode: Literal["json_schema", "json_object"] = "json_schema"
     backoff_s: float = 1.0  # first backoff when the provider names no Retry-After; doubles
     # per-stage budgets (stage = the purpose's leading segment); None = unlimited
@@ -416,6 +437,7 @@ class LLMResource(dg.ConfigurableResource):
                 max_retries=self.max_retries,
                 timeout_s=self.timeout_s,
                 cache_dir=self.cache_dir or default_cache_dir(),
+                cache_uri=self.cache_uri or env("FORESCI_LLM_CACHE_URI"),
                 json_mode=self.json_mode,
                 backoff_s=self.backoff_s,
                 budget=StageBudget(self.max_calls_per_stage, self.max_seconds_per_stage,

@@ -12,7 +12,11 @@ to its folder; pipeline steps never open it (they use an in-memory DuckDB), so a
 can keep it open while runs write Parquet, and the data directory can be moved.
 
 Paths go through pyarrow filesystems, so `root` may also be an object-store URI
-(`s3://bucket/foresci`) once a team runs Dagster on Kubernetes.
+(`s3://bucket/foresci`; endpoint and credentials from the standard `AWS_*` environment
+variables, docs/scaling.md). DuckDB reads such a warehouse through the same pyarrow
+filesystem, registered into the connection as an fsspec filesystem: DuckDB's own S3
+extension (httpfs) cannot be downloaded here and the pip-packaged builds
+(`duckdb-ext-httpfs` 1.4.4) refuse to load into the pinned DuckDB 2.0.0.
 """
 
 from __future__ import annotations
@@ -134,19 +138,27 @@ class PartitionStore:
                                "session, or read through `store.memory_views()`, which needs no file") from exc
         with con:
             con.execute(f"SET file_search_path = '{self._views_dir()}'")
-            return self._create_views(con, relative=True)
+            return self._create_views(self._with_filesystem(con), relative=True)
 
     def connect(self, read_only: bool = True) -> duckdb.DuckDBPyConnection:
         """The analysts' views file, opened so its relative globs resolve against its own folder
         (DuckDB otherwise resolves them against the working directory)."""
         con = duckdb.connect(self.duckdb_path, read_only=read_only)
         con.execute(f"SET file_search_path = '{self._views_dir()}'")
+        return self._with_filesystem(con)
+
+    def _with_filesystem(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+        """Let DuckDB read a remote warehouse through our pyarrow filesystem (no httpfs needed)."""
+        if not self.is_local:
+            from fsspec.implementations.arrow import ArrowFSWrapper
+
+            con.register_filesystem(ArrowFSWrapper(self.fs))  # its protocol is the URI scheme (s3)
         return con
 
     def memory_views(self) -> tuple[duckdb.DuckDBPyConnection, list[str]]:
         """An in-memory DuckDB with every view over the Parquet files: what pipeline steps use,
         since it takes no file lock. Returns the connection and the views created."""
-        con = duckdb.connect(":memory:")
+        con = self._with_filesystem(duckdb.connect(":memory:"))
         return con, self._create_views(con, relative=False)
 
     def _views_dir(self) -> str:
@@ -191,11 +203,12 @@ def _view_name(statement: str) -> str | None:
 class StorageResource(dg.ConfigurableResource):
     """The warehouse: Parquet partitions under `root` and DuckDB views in `duckdb_path`."""
 
-    root: str = Field(default="", description="Local folder or s3:// URI; empty: <FORESCI_HOME>/warehouse")
+    root: str = Field(default="", description="Local folder or s3:// URI; empty: $FORESCI_STORAGE_ROOT, "
+                                              "else <FORESCI_HOME>/warehouse")
     duckdb_path: str = Field(default="", description="DuckDB file for the views; empty: <FORESCI_HOME>/foresci.duckdb")
 
     def store(self) -> PartitionStore:
         return PartitionStore(
-            self.root or str(state_dir() / "warehouse"),
+            self.root or os.environ.get("FORESCI_STORAGE_ROOT") or str(state_dir() / "warehouse"),
             self.duckdb_path or str(state_dir() / "foresci.duckdb"),
         )
