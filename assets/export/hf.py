@@ -45,6 +45,7 @@ from core.records import GoldTarget, ScreenedPaper, Task
 SPLIT = "test"  # a benchmark: every task is a test item
 KB_CONFIG = "kb"
 RELEASES_CONFIG = "releases"
+PUBLIC_DIR, PRIVATE_DIR = "hf", "hf_private"  # artifact folders of the asset (core/visibility.py hides the second)
 PRIVATE_SUFFIX = "-private"  # default private directory: <out>-private, a sibling, never inside
 
 
