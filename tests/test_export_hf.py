@@ -135,3 +135,16 @@ def test_the_kb_rebuilt_from_the_export_retrieves_the_same_papers(exported, kb_s
     assert compared >= 10
     some = kb_source[3].arxiv_id
     assert a.get(some).snippet == b.get(some).snippet
+
+
+def test_the_public_check_sees_hidden_files_and_gold_columns():
+    import pyarrow as pa
+
+    from assets.export.hf import parquet_bytes, public_violations
+
+    leaky = {"gold.jsonl": b"{}\n", "hf_private/direction/test.parquet": b"",
+             "direction/test.parquet": parquet_bytes(pa.table({"task_id": ["t1"], "preferred_ranking": [["A"]]}))}
+    messages = public_violations(leaky, [])
+    assert any("gold.jsonl: a hidden file" in m for m in messages)
+    assert any("hf_private/direction/test.parquet: a hidden file" in m for m in messages)
+    assert any("gold-only column 'preferred_ranking'" in m for m in messages)

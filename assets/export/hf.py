@@ -32,15 +32,15 @@ import io
 import json
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from assets.families.registry import get_family
 from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.release.logic import KB_MANIFEST_FIELDS, canonical_jsonl, validate_release
 from core.records import GoldTarget, ScreenedPaper, Task
+from core.visibility import artifact_visibility
 
 SPLIT = "test"  # a benchmark: every task is a test item
 KB_CONFIG = "kb"
@@ -215,10 +215,6 @@ def export_hf(releases: list[ReleaseFiles]) -> HFExport:
     return HFExport(public=public, private=private, configs=counts)
 
 
-def read_parquet(data: bytes) -> list[dict]:
-    return pq.read_table(io.BytesIO(data)).to_pylist()
-
-
 def public_violations(public: dict[str, bytes], golds: list[GoldTarget]) -> list[str]:
     """The release validator over the export as a consumer reads it: every family config's
     rows as tasks.jsonl, the KB config as kb_manifest.jsonl and each release manifest; plus
@@ -228,13 +224,15 @@ def public_violations(public: dict[str, bytes], golds: list[GoldTarget]) -> list
     manifests: list[dict] = []
     kb = b""
     for rel, data in sorted(public.items()):
-        if PurePosixPath(rel).name in ("gold.jsonl",) or rel.startswith("gold"):
-            messages.append(f"{rel}: a gold file in the public export")
+        if artifact_visibility(rel) == "hidden" or rel.split("/", 1)[0] == PRIVATE_DIR:
+            messages.append(f"{rel}: a hidden file in the public export")
+            continue
         if not rel.endswith(".parquet"):
             continue
-        rows = read_parquet(data)
-        for column in sorted(set().union(*(r.keys() for r in rows)) & GOLD_ONLY_KEYS if rows else set()):
+        table = pq.read_table(io.BytesIO(data))
+        for column in sorted(set(table.column_names) & GOLD_ONLY_KEYS):
             messages.append(f"{rel}: gold-only column {column!r}")
+        rows = table.to_pylist()
         config = rel.split("/", 1)[0]
         if config == KB_CONFIG:
             kb = canonical_jsonl([{k: r[k] for k in KB_MANIFEST_FIELDS} for r in rows])
@@ -277,6 +275,3 @@ def kb_papers(rows: list[dict], domain: str, cutoff: str) -> list[ScreenedPaper]
                           domain=domain, relevance=0.0, label=r["label"] or "core", reason="hf export")
             for r in rows if r["domain"] == domain and r["cutoff"] == cutoff]
 
-
-def family_titles(families: list[str]) -> dict[str, str]:
-    return {f: get_family(f).title for f in families}
