@@ -12,9 +12,10 @@ and `kb_get` (foresci's `KBTool` over a `TracedKB`: the view applies the cutoff 
 every query and re-checks every row); the scorer turns the reply into a foresci Answer
 (family schema, only citations the tools returned) and scores it with foresci's scorer
 registry against the hidden gold. The gold never enters a sample: the scorer reads it
-from the private folder. Score values are the non-null foresci metrics (offline: FTA and
-Trace linkage; with FORESCI_JUDGE_MODEL unset, Fact and Persuasiveness stay null and are
-left out); the full foresci Score and Answer are in each score's metadata.
+from the private folder. Score values are the non-null foresci metrics: no judge model is
+passed to the scorers yet, so FTA and Trace linkage (Fact, Persuasiveness and the full
+Trace stay null and are left out); the full foresci Score and Answer are in each score's
+metadata.
 """
 
 from __future__ import annotations
