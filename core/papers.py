@@ -78,3 +78,25 @@ def add_months(day: date, months: int) -> date:
         except ValueError:
             continue
     raise AssertionError("unreachable")
+
+
+# Licences of paper metadata (title, abstract, dates) by where a record came from. arXiv
+# releases its metadata (titles, authors, abstracts) under CC0 1.0; the shipped corpus is
+# arXiv metadata collected by public GitHub digests (the `source` names repo@commit:path),
+# so the licence of the text is arXiv's. A source we cannot place says so.
+ARXIV_METADATA_LICENCE = "CC0-1.0"
+
+
+def source_kind(source: str) -> str:
+    """The family of a paper's `source`: `arxiv-api`, `github:<owner>/<repo>`, or `unknown`."""
+    if source.startswith("arxiv-api"):
+        return "arxiv-api"
+    if source.startswith("github.com/"):
+        return "github:" + source.removeprefix("github.com/").split("@", 1)[0]
+    return "unknown"
+
+
+def metadata_licence(source: str) -> str:
+    """SPDX id of the licence under which a paper's title and abstract may be redistributed."""
+    kind = source_kind(source)
+    return ARXIV_METADATA_LICENCE if kind == "arxiv-api" or kind.startswith("github:") else "unknown"

@@ -24,6 +24,8 @@ HIDDEN_TABLES = frozenset({
     "audit_decisions",  # curation: reviewers' decisions, names and notes (resources/decisions.py)
 })
 HIDDEN_ARTIFACTS = frozenset({"gold.jsonl"})  # release files meant for a private repository
+# artifact folders whose every file is hidden: the HF export's gold dataset (assets/export/)
+HIDDEN_ARTIFACT_DIRS = frozenset({"hf_private"})
 
 
 def visibility_of(table: str) -> Visibility:
@@ -31,7 +33,9 @@ def visibility_of(table: str) -> Visibility:
 
 
 def artifact_visibility(name: str) -> Visibility:
-    return "hidden" if PurePosixPath(name).name in HIDDEN_ARTIFACTS else "public"
+    path = PurePosixPath(name)
+    hidden = path.name in HIDDEN_ARTIFACTS or (len(path.parts) > 1 and path.parts[0] in HIDDEN_ARTIFACT_DIRS)
+    return "hidden" if hidden else "public"
 
 
 def visibility_tags(table: str) -> dict[str, str]:

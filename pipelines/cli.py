@@ -13,6 +13,7 @@
     foresci audit status --domain llm_agent --cutoff 2025-12-31   # the curation queue
     foresci review --port 8765        # the review page on http://127.0.0.1:8765
     foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
+    foresci export hf --domain llm_agent --cutoff 2025-12-31 out/foresci   # HF dataset + private gold
 
 Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
 """
@@ -706,6 +707,9 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--port", type=int, default=8765)
     review.add_argument("--reviewer", help="default reviewer name in the form (else $USER)")
     review.set_defaults(func=cmd_review)
+    from pipelines.export_cli import add_export_parser
+
+    add_export_parser(sub)
     return parser
 
 

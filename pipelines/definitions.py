@@ -14,6 +14,7 @@ from assets.corpus.definitions import (
     paper_fulltext,
     paper_metadata,
 )
+from assets.export.definitions import hf_export
 from assets.evidence.definitions import evidence_records, research_signals
 from assets.gold.definitions import gold_targets
 from assets.idea_review.definitions import IDEA_REVIEW_ASSETS
@@ -39,7 +40,7 @@ from pipelines.resources import default_resources
 ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
     tasks, gold_targets, task_ranking, audit_queue, agent_answers, judge_scores, validity_report, release_package,
-    leaderboard,
+    hf_export, leaderboard,
 ]
 # The idea-review family (ScholarIdeas + ScholarEval) in its `ideas` pseudo-domain: own job.
 SEED_ASSETS = IDEA_REVIEW_ASSETS

@@ -13,6 +13,7 @@ from assets.knowledge_base.logic import (
 )
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import Partition, current_partition
+from core.papers import metadata_licence
 from core.records import PaperFullText, ScreenedPaper
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
@@ -54,7 +55,7 @@ def knowledge_base(
     5,000 papers) an IVF vector index in LanceDB (table `kb__<domain>__<cutoff>`), plus a
     chunk table (`...__chunks`) of section snippets from `paper_fulltext` when it exists,
     else abstracts. A rerun updates the tables incrementally. The Parquet partition is the
-    KB manifest (id, title, date, label); the Lance table versions are in the metadata."""
+    KB manifest (id, title, abstract, date, label, source, licence); the Lance table versions are in the metadata."""
     part = current_partition(context)
     store = storage.store()
     papers = [p for p in store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
@@ -66,9 +67,13 @@ def knowledge_base(
     build_s = time.perf_counter() - started
     import pyarrow as pa
 
+    # the manifest holds what rebuilds the KB (ids, titles, abstracts, dates) and what may
+    # be redistributed under which licence, so a release's KB can be rebuilt from the release
     manifest = pa.table({
         "arxiv_id": [p.arxiv_id for p in papers], "title": [p.title for p in papers],
+        "abstract": [p.abstract for p in papers],
         "published": pa.array([p.published for p in papers], type=pa.date32()), "label": [p.label for p in papers],
+        "source": [p.source for p in papers], "licence": [metadata_licence(p.source) for p in papers],
     })
     path = store.write_table("knowledge_base", part.domain, part.cutoff_key, manifest)
     return dg.MaterializeResult(metadata={

@@ -10,6 +10,7 @@ from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
 from assets.gold.leakage import LeakageError, future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.release.logic import (
+    kb_manifest_row,
     publish_release,
     release_files,
     release_id,
@@ -64,7 +65,7 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     store = storage.store()
     d, c = part.domain, part.cutoff_key
     kb = store.read_table("knowledge_base", d, c)
-    kb_rows = [{"arxiv_id": r["arxiv_id"], "title": r["title"], "published": str(r["published"])} for r in kb.to_pylist()]
+    kb_rows = [kb_manifest_row(r) for r in kb.to_pylist()]
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
     built = store.read_records("tasks", d, c, Task)

@@ -92,6 +92,18 @@ def release_files(
     return public, {"gold.jsonl": gold_bytes}, manifest
 
 
+KB_MANIFEST_FIELDS = ("arxiv_id", "title", "abstract", "published", "label", "source", "licence")
+
+
+def kb_manifest_row(row: dict) -> dict:
+    """One `kb_manifest.jsonl` row: enough to rebuild the cutoff-bound KB (id, title,
+    abstract, date, label) and the licence of its text per source. A KB partition built
+    before abstracts were kept gives empty strings (rebuild that partition to fill them)."""
+    out = {key: row.get(key) or "" for key in KB_MANIFEST_FIELDS}
+    out["published"] = str(row["published"])
+    return out
+
+
 def empty_reason(tasks: list[Task], ratings: list[TaskRating], kb_papers: int) -> str:
     """One line on why a partition releases no task: none was built, or the gate held back all."""
     if not tasks:
