@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.agents.definitions import agent_answers
+from assets.artifacts.definitions import answer_artifacts
 from assets.audit.definitions import audit_queue
 from assets.checks import asset_checks
 from assets.corpus.definitions import (
@@ -37,7 +38,7 @@ from pipelines.resources import default_resources
 
 ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
-    tasks, gold_targets, task_ranking, audit_queue, agent_answers, judge_scores, validity_report, release_package,
+    tasks, gold_targets, task_ranking, audit_queue, agent_answers, answer_artifacts, judge_scores, validity_report, release_package,
     leaderboard,
 ]
 ALL_CHECKS = asset_checks([a.key.to_user_string() for a in ALL_ASSETS]) + [validity_thresholds]

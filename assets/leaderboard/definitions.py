@@ -3,10 +3,10 @@
 import dagster as dg
 import pyarrow as pa
 
-from assets.leaderboard import report
+from assets.leaderboard import chains, report
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
-from core.records import PairwiseComparison, Score, TaskRating
+from core.records import AnswerArtifacts, PairwiseComparison, Score, TaskRating
 from resources.storage import StorageResource
 
 ARROW_TYPES = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
@@ -50,7 +50,7 @@ def judge_summary(scores: list[Score]) -> dict:
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"parquet", "duckdb", "html"},
-    deps=["judge_scores", "task_ranking", "release_package", "validity_report"],
+    deps=["judge_scores", "answer_artifacts", "task_ranking", "release_package", "validity_report"],
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
@@ -71,6 +71,8 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     ratings = report.ratings_table(comparisons, released)
     judge = judge_summary([s for s in scores if s.task_id in released])
     validity = store.read_table("validity_report", d, c).to_pylist() if store.exists("validity_report", d, c) else []
+    artifacts = [a for a in (store.read_records("answer_artifacts", d, c, AnswerArtifacts)
+                             if store.exists("answer_artifacts", d, c) else []) if a.task_id in released]
 
     path = store.write_table("leaderboard", d, c, rows_table(rows, "leaderboard"))
     store.write_table("leaderboard_low_scores", d, c, rows_table(low, "leaderboard_low_scores"))
@@ -82,11 +84,14 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     release = {"domain": d, "cutoff": c, "window_end": str(part.window_end), "released_tasks": len(released)}
     if store.exists("release_package", d, c):
         release["release_version"] = store.read_table("release_package", d, c).column("release_version")[0].as_py()
+    chains_path = store.write_bytes(store.artifact_path("leaderboard", d, c, chains.CHAINS_FILE),
+                                    chains.chains_html(artifacts, f"Answer chains: {title}").encode())
     html_path = store.write_bytes(
         store.artifact_path("leaderboard", d, c, "report.html"),
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
-                           release=release, validity=validity).encode())
+                           release=release, validity=validity,
+                           artifacts_html=chains.report_section(artifacts)).encode())
     # Bind every view on an in-memory DuckDB: a broken view fails this run, yet no step ever
     # writes (or locks) the analysts' views file, which the CLI refreshes (`foresci views`).
     con, views = store.memory_views()
@@ -103,6 +108,9 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         "plot": dg.MetadataValue.md(report.png_markdown(png_bytes, "per-family bars with 95% intervals")),
         "plot_path": dg.MetadataValue.path(png),
         "report_path": dg.MetadataValue.path(html_path),
+        "chains_path": dg.MetadataValue.path(chains_path),
+        "claim_drift": dg.MetadataValue.json({k: sum(getattr(a, f"drift_{k}") for a in artifacts)
+                                              for k in chains.DRIFT_KINDS}),
         "report_command": f"foresci report --domain {d} --cutoff {c}",
         "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
         "judge": dg.MetadataValue.json(judge),
