@@ -22,7 +22,8 @@ strongest month months share accelerating fragmenting steady cooling among paper
 GENERIC_WORDS = frozenset("""
 research area areas field fields continue continues continued grow grows growing growth future direction
 directions important importance interest interesting progress advance advances advancing topic topics trend
-trends expected likely attention community researchers years year time soon rapidly rapid steadily popular
+trends expected likely attention attract attracts build builds community researchers years year time soon rapidly
+rapid steadily popular
 popularity emerging emerge relevant relevance valuable impact impactful progress promising work
 """.split())
 MIN_CLAIM_WORDS = 2  # fewer informative words than this: the claim names nothing checkable
