@@ -225,3 +225,14 @@ def test_model_path_falls_back_to_the_offline_rules_when_the_call_fails(tmp_path
                                         None, lookup, judge=client)
     assert len(failures) == 1 and failures[0].stage == "answer_artifacts"
     assert art.validator == "offline" and art.attribution_completeness == 1.0
+
+
+def test_option_texts_and_quoted_titles_are_names_not_drift_cues():
+    from tests.factories import make_task
+    venue = "ACL/EMNLP (accepted papers: 71% method, 16% benchmark)"
+    task = make_task("t1", "venue", "Which venue?", options=[venue, "ICLR/ICML"])
+    a = answer([f"The project fits the {venue} venue family best.",
+                "'Tool use (keywords: evaluation); e.g. \"ToolScope: tools through merging\"' will gain the most momentum."],
+               choice="o0", ranking=["o0", "o1"])
+    art, _ = build_artifacts(a, task, lookup)
+    assert [d for d in art.drifts if d.kind in ("experimental", "mechanistic")] == []

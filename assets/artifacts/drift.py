@@ -11,13 +11,26 @@
   sentence of its cited papers states (< PASS_OVERLAP of the cause's words); when a
   cited sentence states a cause of its own, it is given as the evidence's cause.
 
+Cues are read outside the claim's quoted spans and the task's option texts (names, not
+assertions: `text.unquoted`).
 Claims with no evidence at all are not drift: they are unattributed (the chain's evidence
 stage is blocked), which attribution completeness counts.
 """
 
 from __future__ import annotations
 
-from assets.artifacts.text import EVAL_CUES, amplifiers, cause_span, claim_words, has_cue, overlap, source_words
+from collections.abc import Sequence
+
+from assets.artifacts.text import (
+    EVAL_CUES,
+    amplifiers,
+    cause_span,
+    claim_words,
+    has_cue,
+    overlap,
+    source_words,
+    unquoted,
+)
 from assets.artifacts.tuples import PaperSource
 from assets.artifacts.validators import PARTIAL_OVERLAP, PASS_OVERLAP, best_quote
 from assets.artifacts.text import CAUSE_AFTER, CAUSE_BEFORE
@@ -31,8 +44,9 @@ def _drift(answer: Answer, k: int, claim: str, kind: str, detail: str, evidence:
 
 
 def audit_claim(k: int, claim: str, answer: Answer, tuples: list[EvidenceTuple],
-                sources: list[PaperSource]) -> list[ClaimDrift]:
-    """Every drift of claim `k` against its cited papers (`sources`) and verified tuples."""
+                sources: list[PaperSource], names: Sequence[str] = ()) -> list[ClaimDrift]:
+    """Every drift of claim `k` against its cited papers (`sources`) and verified tuples;
+    `names` (the task's option texts) are not read for cues."""
     out: list[ClaimDrift] = []
     words = claim_words(claim)
     share, best = best_quote(words, tuples)
@@ -45,12 +59,12 @@ def audit_claim(k: int, claim: str, answer: Answer, tuples: list[EvidenceTuple],
                           best.quote))
     else:
         text = " ".join(sentences).lower()
-        added = sorted(a for a in amplifiers(claim) if f" {a} " not in f" {text} ")
+        added = sorted(a for a in amplifiers(claim, names) if f" {a} " not in f" {text} ")
         if added and sentences:
             out.append(_drift(answer, k, claim, "semantic", f"adds {', '.join(added)}: no cited paper says so",
                               best.quote if best else ""))
     # experimental
-    cues = has_cue(claim, EVAL_CUES)
+    cues = has_cue(unquoted(claim, names), EVAL_CUES)
     if cues and sources:
         reported = [s for s in sentences if has_cue(s, EVAL_CUES) and overlap(words, source_words(s)) >= PARTIAL_OVERLAP]
         if not reported:
@@ -58,7 +72,7 @@ def audit_claim(k: int, claim: str, answer: Answer, tuples: list[EvidenceTuple],
                               f"rests on an evaluation ({', '.join(cues[:3])}) no cited paper reports",
                               best.quote if best else ""))
     # mechanistic
-    cause = cause_span(claim)
+    cause = cause_span(claim, names)
     cause_words = claim_words(cause)
     if cause_words and sources:
         covered = max((overlap(cause_words, source_words(s)) for s in sentences), default=0.0)

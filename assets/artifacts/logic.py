@@ -27,6 +27,10 @@ def attribution_completeness(validations: Sequence[ChainValidation], n_claims: i
     return len(passed) / n_claims if n_claims else 0.0
 
 
+def option_texts(task: Task | None) -> list[str]:
+    return [o.text for o in task.options] if task is not None else []
+
+
 def _judged(answer: Answer, task: Task | None, reply: judge_mod.JudgeArtifacts, tuples, sources, model: str):
     """Chain validations and drifts from a judge reply, with the mechanical checks on top."""
     by_claim = {c.claim_index: c for c in reply.claims}
@@ -36,7 +40,7 @@ def _judged(answer: Answer, task: Task | None, reply: judge_mod.JudgeArtifacts, 
         verdict = by_claim.get(k)
         if verdict is None:  # the reply skipped it: offline verdicts
             validations += validate_claim(k, claim, answer, task, tuples)
-            drifts += audit_claim(k, claim, answer, tuples, sources)
+            drifts += audit_claim(k, claim, answer, tuples, sources, option_texts(task))
             continue
         used = [tuples[i] for i in verdict.tuple_indexes if 0 <= i < len(tuples)]
         outcomes = {s: getattr(verdict, s) for s in STAGES}
@@ -83,7 +87,7 @@ def build_artifacts(answer: Answer, task: Task | None, lookup: SourceLookup,
         validations, drifts = [], []
         for k, claim in enumerate(answer.claims):
             validations += validate_claim(k, claim, answer, task, tuples)
-            drifts += audit_claim(k, claim, answer, tuples, sources)
+            drifts += audit_claim(k, claim, answer, tuples, sources, option_texts(task))
     n = len(answer.claims)
     share = attribution_completeness(validations, n)
     chains = [v.outcome for v in validations if v.stage == "chain"]

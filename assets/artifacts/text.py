@@ -39,7 +39,7 @@ EVAL_CUES = ("outperform", "benchmark", "accuracy", "f1", "bleu", "rouge", "stat
 # Mechanistic drift: a claim naming a cause uses one of these; the cause is what follows
 # ("X because Y") or, for the forward cues, what precedes ("Y leads to X").
 CAUSE_AFTER = ("because of", "because", "due to", "driven by", "caused by", "thanks to", "as a result of",
-               "owing to", "comes from", "stems from", "by reducing", "by using", "by removing", "by adding", "through")
+               "owing to", "comes from", "stems from", "by reducing", "by using", "by removing", "by adding")
 CAUSE_BEFORE = ("leads to", "lead to", "enables", "enable", "opens", "results in", "causes", "allows")
 # A mechanism statement (the step between evidence and decision) carries one of these.
 MECHANISM_CUES = CAUSE_AFTER + CAUSE_BEFORE + (
@@ -81,14 +81,29 @@ def has_cue(text: str, cues: Iterable[str]) -> list[str]:
     return [c for c in cues if f" {c}" in words]
 
 
-def amplifiers(text: str) -> set[str]:
-    words = set(_WORD.findall(text.lower()))
+_QUOTED = (re.compile(r'"[^"]*"|“[^”]*”'), re.compile(r"(?<![A-Za-z])'[^']+'(?![A-Za-z])"))
+
+
+def unquoted(text: str, names: Iterable[str] = ()) -> str:
+    """The claim without its quoted spans and the task's option texts (`names`): option texts
+    and paper titles an answer names ("'Tool (keywords: evaluation); e.g. "ToolScope: ..."'
+    will ...", "ACL/EMNLP (... 16% benchmark ...)") are names, not what the claim asserts, so
+    no drift cue is read from them."""
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        text = text.replace(name, " ")
+    for pattern in _QUOTED:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def amplifiers(text: str, names: Iterable[str] = ()) -> set[str]:
+    words = set(_WORD.findall(unquoted(text, names).lower()))
     return {a for a in AMPLIFIERS if a in words}
 
 
-def cause_span(text: str) -> str:
+def cause_span(text: str, names: Iterable[str] = ()) -> str:
     """The cause a claim names ("" if it names none): after a backward cue, before a forward one."""
-    low = normalise_ws(text.lower())
+    low = normalise_ws(unquoted(text, names).lower())
     for cue in CAUSE_AFTER:
         i = _padded(low).find(f" {cue} ")
         if i >= 0:
