@@ -236,3 +236,12 @@ def test_option_texts_and_quoted_titles_are_names_not_drift_cues():
                choice="o0", ranking=["o0", "o1"])
     art, _ = build_artifacts(a, task, lookup)
     assert [d for d in art.drifts if d.kind in ("experimental", "mechanistic")] == []
+
+
+def test_an_external_agent_s_tuples_are_used_and_verified():
+    items = json.dumps([{"paper_id": PID, "keywords": ["tool"], "summary": "s", "insight": "i",
+                         "quote": "Agents that retrieve tool documentation reduce hallucinated API calls."}])
+    art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."],
+                                    artifacts={"agent:evidence_tuples": items}), None, lookup)
+    assert [(t.source, t.quote_status) for t in art.tuples] == [("agent", "verified")]
+    assert art.attribution_completeness == 1.0

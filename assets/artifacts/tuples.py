@@ -165,8 +165,9 @@ def stated_tuples(answer: Answer, items: Sequence[dict], lookup: SourceLookup, s
 
 
 def agent_tuples(answer: Answer) -> list[dict] | None:
-    """Tuples the agent itself wrote (`artifacts["evidence_tuples"]`, a JSON list), or None."""
-    raw = answer.artifacts.get("evidence_tuples")
+    """Tuples the agent itself wrote (`artifacts["evidence_tuples"]`, or `agent:evidence_tuples`
+    from a bring-your-own agent; a JSON list of {paper_id, keywords, summary, insight, quote}), or None."""
+    raw = answer.artifacts.get("evidence_tuples") or answer.artifacts.get("agent:evidence_tuples")
     if not raw:
         return None
     try:
