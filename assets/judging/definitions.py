@@ -64,8 +64,10 @@ def judge_scores(
     tasks = presented_tasks(built, ratings)
     golds = presented_golds(store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget), built, ratings)
     kb = open_view(part, lance, embeddings)
-    artifacts = {a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key,
-                                                              AnswerArtifacts)}
+    # the Xcientist artifacts (attribution scorer); a warehouse built before them: built offline per answer
+    artifacts = ({a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key,
+                                                               AnswerArtifacts)}
+                 if store.exists("answer_artifacts", part.domain, part.cutoff_key) else {})
     client = judge_llm.client()
     settings = JudgeSettings(protocol=config.protocol, repeats=config.repeats, temperature=config.temperature,
                              workers=config.workers, pairwise=config.pairwise,
