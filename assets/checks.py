@@ -18,6 +18,7 @@ from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
 from core.records import (
     Answer,
+    AnswerArtifacts,
     AuditRecord,
     EvidenceRecord,
     GoldTarget,
@@ -40,7 +41,8 @@ ASSET_MODELS = {
     "corpus_snapshot": ScreenedPaper, "future_window": ScreenedPaper, "corpus_volume": MonthVolume,
     "paper_metadata": PaperMetadata, "paper_fulltext": PaperFullText, "taxonomy": TaxonomyNode,
     "evidence_records": EvidenceRecord, "research_signals": Signal, "tasks": Task, "gold_targets": GoldTarget,
-    "task_ranking": TaskRating, "agent_answers": Answer, "judge_scores": Score, "audit_queue": AuditRecord,
+    "task_ranking": TaskRating, "agent_answers": Answer, "answer_artifacts": AnswerArtifacts, "judge_scores": Score,
+    "audit_queue": AuditRecord,
 }
 # Tables a partition cannot do without: the corpus and what every later stage builds on.
 REQUIRED_NON_EMPTY = {"corpus_snapshot", "corpus_volume", "knowledge_base", "taxonomy"}
@@ -58,7 +60,7 @@ def _flat_fields(model) -> set[str]:
         text = str(field.annotation)
         if "dict" in text or any(t in text for t in (
                 "Option", "Slot", "Claim", "Section", "Evidence", "BuildStep", "Task", "GoldTarget", "Flag",
-                "Quote", "Verdict")):
+                "Quote", "Verdict", "Validation", "Drift")):
             continue
         out.add(name)
     return out

@@ -492,3 +492,95 @@ class Decision(BaseModel):
     reason: str = ""  # one of REJECT_REASONS when action == "reject"
     note: str = ""  # free text, internal
     revision: dict[str, str] = Field(default_factory=dict)  # "title", "question", "option:<id>" -> new text
+
+
+# --------------------------------------------------------------------------------------
+# Xcientist-style answer artifacts (assets/artifacts/, docs/xcientist.md)
+# --------------------------------------------------------------------------------------
+
+Outcome = Literal["pass", "partial", "blocked"]
+QuoteStatus = Literal["verified", "altered", "not_found", "unknown_paper"]
+DriftKind = Literal["semantic", "experimental", "mechanistic"]
+
+
+class EvidenceTuple(BaseModel):
+    """One piece of an answer's evidence as Xcientist's 4-tuple plus its paper id (Table 3):
+    keywords (for retrieval), summary, insight (why it matters to the answer), a verbatim
+    quote, and whether that quote was found, as written, in the paper's pre-cutoff text."""
+
+    tuple_id: str  # <answer_id>#e<k>
+    answer_id: str
+    task_id: str
+    family: Family
+    method: str
+    backbone: str
+    paper_id: str
+    keywords: list[str] = Field(default_factory=list)
+    summary: str = ""
+    insight: str = ""
+    quote: str = ""
+    quote_status: QuoteStatus = "not_found"
+    source: str = "offline"  # offline | judge | agent (who wrote the tuple)
+    section: str = ""  # the KB section the quote was found in ("" if not found)
+
+
+class ChainValidation(BaseModel):
+    """One validator's verdict on one final claim's chain evidence -> mechanism -> decision
+    -> claim. `stage` "chain" is the claim's overall outcome: pass only if every stage passed
+    (a partial never counts as a pass)."""
+
+    answer_id: str
+    task_id: str
+    family: Family
+    method: str
+    backbone: str
+    claim_index: int
+    claim: str
+    stage: Literal["evidence", "mechanism", "decision", "claim", "chain"]
+    outcome: Outcome
+    reason: str = ""
+    tuple_ids: list[str] = Field(default_factory=list)  # the evidence tuples the verdict rests on
+    validator: str = "offline"  # offline | judge
+
+
+class ClaimDrift(BaseModel):
+    """One detected claim drift (Xcientist §3.1, §4): semantic (the claim says more or other
+    than its evidence), experimental (it rests on an evaluation the evidence did not report)
+    or mechanistic (its claimed cause is not the evidence's)."""
+
+    answer_id: str
+    task_id: str
+    family: Family
+    method: str
+    backbone: str
+    claim_index: int
+    claim: str
+    kind: DriftKind
+    detail: str = ""  # what drifted, in words
+    evidence: str = ""  # the closest evidence quote, for the example
+    detector: str = "offline"  # offline | judge
+
+
+class AnswerArtifacts(BaseModel):
+    """The inspectable record of one answer: its evidence tuples, per-claim validations and
+    drifts, and attribution completeness (the share of final claims whose chain passes down
+    to a verified pre-cutoff quote)."""
+
+    answer_id: str
+    task_id: str
+    family: Family
+    method: str
+    backbone: str
+    n_claims: int = 0
+    n_attributed: int = 0
+    attribution_completeness: float = 0.0
+    outcome: Outcome = "blocked"  # the answer's chain: pass only if every claim's chain passes
+    n_tuples: int = 0
+    n_quotes_verified: int = 0
+    drift_semantic: int = 0
+    drift_experimental: int = 0
+    drift_mechanistic: int = 0
+    validator: str = "offline"  # offline | judge model name
+    tuples: list[EvidenceTuple] = Field(default_factory=list)
+    validations: list[ChainValidation] = Field(default_factory=list)
+    drifts: list[ClaimDrift] = Field(default_factory=list)

@@ -244,7 +244,41 @@ def cmd_demo(args) -> int:
     print("\nValidity (mean FTA over released tasks; details: foresci validity --domain D --cutoff C):")
     for line in overall_validity(args.cutoff, domains):
         print("  " + line)
+    print("\nXcientist (attribution completeness and claim drift of released answers; docs/xcientist.md):")
+    for line in artifacts_summary(args.cutoff, domains):
+        print("  " + line)
     return 0
+
+
+def artifacts_summary(cutoff: str, domains: list[str]) -> list[str]:
+    """Per domain: attribution by method, drift counts by kind, and the controls' attribution."""
+    from assets.leaderboard.chains import DRIFT_KINDS, drift_summary
+    from core.records import AnswerArtifacts, TaskRating
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    lines = []
+    for d in domains:
+        if not store.exists("answer_artifacts", d, cutoff):
+            continue
+        released = {r.task_id for r in store.read_records("task_ranking", d, cutoff, TaskRating) if r.released}
+        arts = [a for a in store.read_records("answer_artifacts", d, cutoff, AnswerArtifacts) if a.task_id in released]
+        rows = {r["method"]: r for r in drift_summary(arts)}
+        every = rows.pop("all", None)
+        if every is None:
+            continue
+        lines.append(f"{d}: {every['attributed']}/{every['claims']} claims attributable; drift "
+                     + ", ".join(f"{k} {every[k]}" for k in DRIFT_KINDS) + "; attribution "
+                     + ", ".join(f"{m} {r['attribution']:.3f}" for m, r in sorted(rows.items())))
+        if store.exists("validity_report", d, cutoff):
+            controls = {}
+            for row in store.read_table("validity_report", d, cutoff).to_pylist():
+                for k, v in json.loads(row.get("attribution_controls") or "{}").items():
+                    controls.setdefault(k, []).append(v)
+            if controls:
+                lines.append(f"{'':>4}controls (mean over families): " + ", ".join(
+                    f"{k.removeprefix('control:')} {sum(v) / len(v):.3f}" for k, v in sorted(controls.items())))
+    return lines
 
 
 def cmd_demo_rediscovery(args) -> int:

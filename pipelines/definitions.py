@@ -5,6 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from assets.agents.definitions import agent_answers
+from assets.artifacts.definitions import answer_artifacts
 from assets.audit.definitions import audit_queue
 from assets.checks import asset_checks
 from assets.corpus.definitions import (
@@ -39,8 +40,8 @@ from pipelines.resources import default_resources
 
 ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
-    tasks, gold_targets, task_ranking, audit_queue, agent_answers, judge_scores, validity_report, release_package,
-    hf_export, leaderboard,
+    tasks, gold_targets, task_ranking, audit_queue, agent_answers, answer_artifacts, judge_scores, validity_report,
+    release_package, hf_export, leaderboard,
 ]
 # The idea-review family (ScholarIdeas + ScholarEval) in its `ideas` pseudo-domain: own job.
 SEED_ASSETS = IDEA_REVIEW_ASSETS

@@ -26,8 +26,8 @@ def test_definitions_load_with_all_stages():
     keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
     assert keys == {
         "corpus_snapshot", "future_window", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy", "evidence_records", "research_signals",
-        "tasks", "gold_targets", "task_ranking", "audit_queue", "agent_answers", "judge_scores", "validity_report", "release_package",
-        "hf_export", "leaderboard",
+        "tasks", "gold_targets", "task_ranking", "audit_queue", "agent_answers", "answer_artifacts", "judge_scores",
+        "validity_report", "release_package", "hf_export", "leaderboard",
         "prospective_forecasts", "prospective_scores",
         "idea_review_tasks", "idea_review_answers", "idea_review_scores",
     }

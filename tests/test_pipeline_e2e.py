@@ -209,3 +209,54 @@ def test_audit_queue_has_one_record_per_task_with_hash_checks_and_flags(built):
     meta = _meta(result, "audit_queue")
     assert meta["rows"] == len(tasks) and meta["model_review"].startswith("off")
     assert sum(meta["flagged_by_reason"].values()) >= meta["flagged"] > 0
+
+
+def test_answer_artifacts_are_built_scored_shown_and_queryable(built):
+    """Xcientist artifacts: every answer audited, quotes verbatim from the cutoff-bound KB, one
+    DuckDB view per artifact kind, the attribution scorer in judge_scores, chains.html anchors."""
+    from assets.leaderboard.chains import anchor
+    from core.records import AnswerArtifacts
+
+    store, _, _ = built
+    answers = _read(store, "agent_answers", Answer)
+    artifacts = {a.answer_id: a for a in _read(store, "answer_artifacts", AnswerArtifacts)}
+    assert set(artifacts) == {a.answer_id for a in answers}
+    kb = {r["arxiv_id"]: r for r in store.read_table("knowledge_base", DOMAIN, CUTOFF).to_pylist()}
+    for a in answers:
+        art = artifacts[a.answer_id]
+        assert art.n_claims == len(a.claims)
+        assert {v.claim_index for v in art.validations if v.stage == "chain"} == set(range(len(a.claims)))
+        assert all(t.paper_id in a.evidence_ids and t.paper_id in kb for t in art.tuples)
+        # a partial never counts: attributed claims are exactly the chains that passed
+        passed = [v for v in art.validations if v.stage == "chain" and v.outcome == "pass"]
+        assert art.n_attributed == len(passed)
+    tuples = [t for art in artifacts.values() for t in art.tuples]
+    assert tuples and all(t.quote_status == "verified" for t in tuples)  # the offline extractor quotes verbatim
+    scores = {s.answer_id: s for s in _read(store, "judge_scores", Score)}
+    for aid, art in artifacts.items():
+        assert scores[aid].values["attribution"] == pytest.approx(art.attribution_completeness)
+    store.refresh_views()
+    with store.connect() as con:
+        for view in ("answer_artifacts", "evidence_tuples", "chain_validations", "claim_drift", "claim_chains"):
+            con.execute(f"SELECT * FROM {view} LIMIT 1").fetchall()
+        n_tuples = con.execute("SELECT count(*) FROM evidence_tuples").fetchone()[0]
+        chains = con.execute("SELECT count(*) FROM claim_chains").fetchone()[0]
+        drift = dict(con.execute("SELECT kind, count(*) FROM claim_drift GROUP BY kind").fetchall())
+    assert n_tuples == len(tuples)
+    assert chains == sum(a.n_claims for a in artifacts.values())
+    assert sum(drift.values()) == sum(len(a.drifts) for a in artifacts.values())
+    released = {r.task_id for r in _read(store, "task_ranking", TaskRating) if r.released}
+    page = store.read_bytes(store.artifact_path("leaderboard", DOMAIN, CUTOFF, "chains.html")).decode()
+    report = store.read_bytes(store.artifact_path("leaderboard", DOMAIN, CUTOFF, "report.html")).decode()
+    for aid, art in artifacts.items():
+        if art.task_id in released:
+            assert f"id='{anchor(aid)}'" in page
+    assert "Claim drift and attribution (Xcientist)" in report and "chains.html" in report
+    lb = store.read_table("leaderboard", DOMAIN, CUTOFF).to_pylist()
+    assert all("attribution" in r for r in lb)
+    validity = store.read_table("validity_report", DOMAIN, CUTOFF).to_pylist()
+    for r in validity:
+        if r["tasks_released"]:
+            controls = json.loads(r["attribution_controls"])
+            assert controls["control:empty"] == 0.0 and controls["control:generic"] == 0.0
+            assert controls["control:gold"] == 0.0  # states the target but cites nothing

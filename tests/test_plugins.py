@@ -175,7 +175,7 @@ def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
     family, scorer = plugins
     assert "toy_rank" in family_names() and families_of(scorer) == ["toy_rank"]
     assert [s.name for s in scorers_for("toy_rank")] == ["fact", "fta_ranking", "trace", "pers", "reference_validity",
-                                                        "toy_top_hit"]
+                                                        "attribution", "toy_top_hit"]  # both apply to every family
 
     # tasks: built by the shared builder from the family's hooks
     signals, records = make_task_inputs()
@@ -224,6 +224,18 @@ def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
         assert s.values["top_hit"] == float(a.ranking[0] == gold_of[a.task_id].preferred_ranking[0])
         assert s.fta is not None and s.value("top_hit") == s.values["top_hit"]
         assert "toy_top_hit: answer first" in s.note
+    # Xcientist artifacts reach a family registered later with no change: every claim of every answer
+    # gets a chain verdict, and attribution completeness is a score of the new family's answers
+    from assets.artifacts.logic import build_all
+    from assets.artifacts.tuples import sources_from_view
+
+    artifacts, failed = build_all(answers, toy, sources_from_view(view))
+    assert failed == []
+    for art, a, s in zip(artifacts, answers, scores):
+        chains = [v for v in art.validations if v.stage == "chain"]
+        assert art.family == "toy_rank" and len(chains) == len(a.claims) == art.n_claims
+        assert all(t.paper_id in a.evidence_ids for t in art.tuples)
+        assert s.values["attribution"] is not None and 0.0 <= s.values["attribution"] <= 1.0
     assert "top_hit" in reported_values()
     rows = report.leaderboard_rows(scores, n_boot=50)
     assert {"top_hit", "top_hit_lo", "n_top_hit"} <= set(rows[0])

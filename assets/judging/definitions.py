@@ -14,7 +14,7 @@ from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.scorers.base import JudgeSettings
 from assets.stage import current_partition, write_failures
 from assets.ranking.presentation import presented_golds, presented_tasks
-from core.records import Answer, GoldTarget, PairwiseComparison, Score, Task, TaskRating
+from core.records import Answer, AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
@@ -39,7 +39,7 @@ def _mean(xs):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["agent_answers", "gold_targets", "tasks", "task_ranking", "knowledge_base"],
+    deps=["agent_answers", "answer_artifacts", "gold_targets", "tasks", "task_ranking", "knowledge_base"],
     pool="llm",  # judge model calls share the LLM rate-limit pool with the agents
 )
 def judge_scores(
@@ -64,6 +64,10 @@ def judge_scores(
     tasks = presented_tasks(built, ratings)
     golds = presented_golds(store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget), built, ratings)
     kb = open_view(part, lance, embeddings)
+    # the Xcientist artifacts (attribution scorer); a warehouse built before them: built offline per answer
+    artifacts = ({a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key,
+                                                               AnswerArtifacts)}
+                 if store.exists("answer_artifacts", part.domain, part.cutoff_key) else {})
     client = judge_llm.client()
     settings = JudgeSettings(protocol=config.protocol, repeats=config.repeats, temperature=config.temperature,
                              workers=config.workers, pairwise=config.pairwise,
@@ -72,7 +76,7 @@ def judge_scores(
     judged: list = []
     scores, failures = score_answers(answers, tasks, golds, embeddings.embedder().encode, kb.dates(),
                                      cutoff=part.cutoff, judge_client=client, kb_get=kb.get, settings=settings,
-                                     judged_out=judged)
+                                     judged_out=judged, artifacts=artifacts)
     per_answer = client.usage_since(before)
     comparisons, pair_failures, pair_ledger = pairwise_comparisons(answers, scores, tasks, golds,
                                                                    judge_client=client, settings=settings)
@@ -100,6 +104,7 @@ def judge_scores(
         "mean_fact": _mean([s.fact for s in scores if s.fact is not None]),
         "mean_trace": _mean([s.trace for s in scores if s.trace is not None]),
         "mean_pers": _mean([s.pers for s in scores if s.pers is not None]),
+        "mean_attribution": _mean([s.values["attribution"] for s in scores if s.values.get("attribution") is not None]),
         "judge_model": client.model or "none (LLM-only metrics are null)",
         # the versions the written rows carry; offline no judge prompt is used at all
         "prompt_version": ", ".join(sorted({s.prompt_version for s in scores if s.prompt_version}

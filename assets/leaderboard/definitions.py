@@ -3,11 +3,11 @@
 import dagster as dg
 import pyarrow as pa
 
-from assets.leaderboard import report
+from assets.leaderboard import chains, report
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
 from assets.families import all_families
-from core.records import GoldTarget, PairwiseComparison, Score, Task, TaskBuild, TaskRating
+from core.records import AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task, TaskBuild, TaskRating
 from resources.storage import StorageResource
 
 ARROW_TYPES = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
@@ -51,7 +51,8 @@ def judge_summary(scores: list[Score]) -> dict:
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"parquet", "duckdb", "html"},
-    deps=["judge_scores", "task_ranking", "release_package", "validity_report", "tasks", "gold_targets"],
+    deps=["judge_scores", "answer_artifacts", "task_ranking", "release_package", "validity_report", "tasks",
+          "gold_targets"],
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
@@ -76,6 +77,8 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     own_tables = report.family_tables(all_families(), optional("tasks", Task), optional("task_builds", TaskBuild),
                                       optional("gold_targets", GoldTarget), scores,
                                       optional("validity_controls", Score), released)
+    artifacts = [a for a in (store.read_records("answer_artifacts", d, c, AnswerArtifacts)
+                             if store.exists("answer_artifacts", d, c) else []) if a.task_id in released]
 
     path = store.write_table("leaderboard", d, c, rows_table(rows, "leaderboard"))
     store.write_table("leaderboard_low_scores", d, c, rows_table(low, "leaderboard_low_scores"))
@@ -87,11 +90,14 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     release = {"domain": d, "cutoff": c, "window_end": str(part.window_end), "released_tasks": len(released)}
     if store.exists("release_package", d, c):
         release["release_version"] = store.read_table("release_package", d, c).column("release_version")[0].as_py()
+    chains_path = store.write_bytes(store.artifact_path("leaderboard", d, c, chains.CHAINS_FILE),
+                                    chains.chains_html(artifacts, f"Answer chains: {title}").encode())
     html_path = store.write_bytes(
         store.artifact_path("leaderboard", d, c, "report.html"),
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
-                           release=release, validity=validity, family_tables=own_tables).encode())
+                           release=release, validity=validity, family_tables=own_tables,
+                           artifacts_html=chains.report_section(artifacts)).encode())
     # Bind every view on an in-memory DuckDB: a broken view fails this run, yet no step ever
     # writes (or locks) the analysts' views file, which the CLI refreshes (`foresci views`).
     con, views = store.memory_views()
@@ -108,6 +114,9 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         "plot": dg.MetadataValue.md(report.png_markdown(png_bytes, "per-family bars with 95% intervals")),
         "plot_path": dg.MetadataValue.path(png),
         "report_path": dg.MetadataValue.path(html_path),
+        "chains_path": dg.MetadataValue.path(chains_path),
+        "claim_drift": dg.MetadataValue.json({k: sum(getattr(a, f"drift_{k}") for a in artifacts)
+                                              for k in chains.DRIFT_KINDS}),
         "report_command": f"foresci report --domain {d} --cutoff {c}",
         "duckdb_views": len(views), "path": dg.MetadataValue.path(path),
         "judge": dg.MetadataValue.json(judge),

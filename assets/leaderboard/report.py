@@ -373,8 +373,11 @@ def family_tables(families, tasks, builds, golds, scores, controls, released: se
 
 def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
                 ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None,
-                validity: Sequence[dict] = (), family_tables: Sequence = ()) -> str:
-    """The release report: tables with intervals, plots, diagnostics and judge cost accounting."""
+                validity: Sequence[dict] = (), artifacts_html: str = "", family_tables: Sequence = ()) -> str:
+    """The release report: tables with intervals, plots, diagnostics and judge cost accounting.
+    `artifacts_html`: the claim-drift and attribution section (assets/leaderboard/chains.py),
+    placed right after ForeSci's evidence-to-decision drift; `family_tables`: the families'
+    own figures (`TaskFamily.report_tables`)."""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
     if release:
@@ -388,13 +391,15 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
     overall = [r for r in rows if r["family"] == "all"]
     parts.append("<h2>Overall (Table 2 shape)</h2><p class='note'>Mean over tasks (seeds averaged first) with "
                  "percentile-bootstrap 95% intervals; – = not computed or not applicable.</p>")
-    cols = ["method", "backbone", "n_answers", "fact", "fta", "trace", "pers", "trace_linkage", "pers_sd"]
+    # the ForeSci columns, then every other registered scorer's headline value (e.g. Attribution)
+    extra = [m for m in headline_values() if m not in ("fact", "fta", "trace", "pers", "trace_linkage")]
+    cols = ["method", "backbone", "n_answers", "fact", "fta", "trace", "pers", "trace_linkage", *extra, "pers_sd"]
     parts.append(_table(_ci_rows(overall), cols, ["method", "backbone", "n", "Fact", "FTA", "Trace", "Pers",
-                                                  "Trace-link", "Pers SD (repeats)"]))
+                                                  "Trace-link", *map(value_label, extra), "Pers SD (repeats)"]))
     parts.append("<h2>By task family (Table A7 shape)</h2>")
     parts.append(_table(_ci_rows([r for r in rows if r["family"] != "all"]), ["family"] + cols,
                         ["family", "method", "backbone", "n", "Fact", "FTA", "Trace", "Pers", "Trace-link",
-                         "Pers SD"]))
+                         *map(value_label, extra), "Pers SD"]))
     if rows:
         parts.append(_img(family_bars_png(rows), "per-family bars with 95% intervals"))
     if validity:
@@ -405,9 +410,11 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
         parts.append(_img(validity_png(validity), "methods vs chance and controls"))
         parts.append(_table(list(validity), ["family", "tasks_released", "control_gold", "control_random",
                                              "control_empty", "control_every_option", "control_first_option",
-                                             "control_other_gold", "methods", "gold_stability", "passed", "problems"],
+                                             "control_other_gold", "methods", "gold_stability", "attribution_controls",
+                                             "passed", "problems"],
                             ["family", "released", "gold answer", "chance", "empty", "every option", "first option",
-                             "other gold", "methods", "gold top-1 stability", "passed", "problems"]))
+                             "other gold", "methods", "gold top-1 stability", "attribution of controls", "passed",
+                             "problems"]))
         covered = next((v for v in validity if v.get("window_coverage") is not None), None)
         if covered:  # what the direction/planning option sets cannot ask about (assets/validity/coverage.py)
             themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
@@ -435,6 +442,8 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
                             ["drift_type", "metric", "delta_norm", "mean_aligned", "mean_severe", "n_aligned", "n_severe"]))
     else:
         parts.append("<p class='note'>No drift labels: they need a judge model.</p>")
+    if artifacts_html:
+        parts.append(artifacts_html)
     parts.append("<h2>Method ratings from pairwise comparisons</h2><p class='note'>Bradley–Terry (MM, one virtual "
                  "tie per pair) and Elo (K = 32, averaged over 200 seeded orders); source metric:fta = per-task FTA "
                  "comparison, llm = judge preference asked in both orders (disagreement = tie).</p>")

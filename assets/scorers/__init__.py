@@ -3,6 +3,7 @@
 Fact runs first: the rubric's prompt budget is what the Fact call left of the per-answer
 character target."""
 
+from assets.scorers.attribution import Attribution
 from assets.scorers.fact import Fact
 from assets.scorers.fta import RankingFTA, ReferenceFTA
 from assets.scorers.pers import Persuasiveness
@@ -10,6 +11,6 @@ from assets.scorers.reference import ReferenceValidity
 from assets.scorers.registry import register_scorer
 from assets.scorers.trace import Trace
 
-for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness(), ReferenceValidity()):
+for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness(), ReferenceValidity(), Attribution()):
     register_scorer(_scorer)
 __import__("importlib").import_module("assets.rediscovery.scorer").register_if_enabled()  # opt-in (issue 14 A)

@@ -61,6 +61,7 @@ class ScoringContext:
     ledger: JudgeLedger
     judge: Any = None  # the judge LLM client; None offline
     kb_get: Callable | None = None
+    artifacts: Any = None  # the answer's AnswerArtifacts (answer_artifacts asset), when built
     memo: dict[str, Any] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
 

@@ -19,6 +19,7 @@ class Thresholds:
     duplicates_max: int = 0
     gold_stability_min: float = 0.8
     bootstrap_resamples: int = 10
+    attribution_control_max: float = 0.05
 
     @classmethod
     def load(cls, path: Path = THRESHOLDS_FILE) -> Thresholds:

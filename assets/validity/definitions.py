@@ -8,7 +8,10 @@ import json
 import dagster as dg
 import pyarrow as pa
 
+from assets.artifacts.controls import control_attribution
+from assets.artifacts.tuples import sources_from_view
 from assets.judging.scoring import score_answers
+from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table
 from assets.validity.config import Thresholds
@@ -18,6 +21,7 @@ from assets.validity.report import summary_line, validity_rows
 from assets.ranking.presentation import presented_golds, presented_tasks
 from core.records import Failure, GoldTarget, ScreenedPaper, Score, Signal, Task, TaskRating
 from resources.embeddings import EmbeddingResource
+from resources.lance import LanceResource
 from resources.storage import StorageResource
 
 
@@ -26,9 +30,9 @@ from resources.storage import StorageResource
     group_name="evaluation",
     kinds={"parquet", "python"},
     deps=["tasks", "task_ranking", "gold_targets", "judge_scores", "research_signals", "future_window",
-          "corpus_snapshot"],
+          "corpus_snapshot", "knowledge_base"],
 )
-def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
+def validity_report(context: dg.AssetExecutionContext, storage: StorageResource, lance: LanceResource,
                     embeddings: EmbeddingResource) -> dg.MaterializeResult:
     """One row per family of the released tasks: the control answers' scores (stated gold,
     the random line, empty, every option, first option, another task's gold) next to each
@@ -54,7 +58,9 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
     shown = [t for t in tasks if t.task_id in released]
     controls = control_answers(shown, golds, draws=th.random_draws)
     control_scores, _ = score_answers(controls, shown, golds, embeddings.embedder().encode, {}, cutoff=part.cutoff)
-    rows = validity_rows(tasks, ratings, golds, failures, scores, control_scores, th)
+    # attribution completeness of the gold, empty and generic controls (docs/xcientist.md)
+    attribution = control_attribution(shown, golds, sources_from_view(open_view(part, lance, embeddings)))
+    rows = validity_rows(tasks, ratings, golds, failures, scores, control_scores, th, attribution)
     coverage = candidate_coverage(store.read_records("research_signals", d, c, Signal),
                                   store.read_records("corpus_snapshot", d, c, ScreenedPaper),
                                   store.read_records("future_window", d, c, ScreenedPaper), part.cutoff)
@@ -72,7 +78,7 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
         "report": md_table(rows, ["family", "tasks_released", "control_gold", "control_random", "control_empty",
                                   "control_every_option", "control_first_option", "control_other_gold",
                                   "best_method", "best_method_fta", "gold_stability", "claim_bank_verified",
-                                  "passed"], limit=20),
+                                  "attribution_controls", "passed"], limit=20),
         "candidate_coverage_of_window": coverage["coverage"],
         "uncaptured_window_themes": md_table(coverage["uncaptured_themes"], ["phrase", "papers", "growth"], 10),
         "thresholds": dg.MetadataValue.json(th.__dict__), "path": dg.MetadataValue.path(path),

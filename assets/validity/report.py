@@ -51,7 +51,8 @@ def reason_kind(reason: str) -> str:
 
 
 def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], task_failures: list[Failure],
-                  scores: list[Score], control_scores: list[Score], th: Thresholds) -> list[dict]:
+                  scores: list[Score], control_scores: list[Score], th: Thresholds,
+                  attribution: dict[str, dict] | None = None) -> list[dict]:
     """One row per family (see the module docstring)."""
     released = {r.task_id for r in ratings if r.released}
     rating_of = {r.task_id: r for r in ratings}
@@ -95,12 +96,24 @@ def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[Gold
                "methods": json.dumps(methods), "trace_linkage": json.dumps({m: _mean(v) for m, v in link.items()}),
                "best_method": max(methods, key=lambda m: methods[m] or -1) if methods else None,
                "gold_stability": stability, "claim_bank_verified": claim_rate, "measure_agreement": agreement,
-               **duplicates(rel, gold_of)}
+               **duplicates(rel, gold_of),
+               # attribution completeness of the controls (assets/artifacts/controls.py), next to the
+               # methods' (judge_scores values["attribution"])
+               "attribution_controls": json.dumps((attribution or {}).get(fam, {})),
+               "attribution_methods": json.dumps({m: _mean(v) for m, v in _attribution(scores, rel_ids).items()})}
         row["best_method_fta"] = methods.get(row["best_method"]) if row["best_method"] else None
         row["problems"] = "; ".join(problems(row, th))
         row["passed"] = not row["problems"]
         rows.append(row)
     return rows
+
+
+def _attribution(scores: list[Score], task_ids: set[str]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = defaultdict(list)
+    for s in scores:
+        if s.task_id in task_ids and s.values.get("attribution") is not None:
+            out[s.method].append(s.values["attribution"])
+    return dict(sorted(out.items()))
 
 
 def problems(row: dict, th: Thresholds) -> list[str]:
@@ -119,6 +132,9 @@ def problems(row: dict, th: Thresholds) -> list[str]:
         out.append(f"gold top-1 stability {row['gold_stability']} < {th.gold_stability_min}")
     if row["claim_bank_verified"] is None or row["claim_bank_verified"] < th.claim_bank_verified_min:
         out.append(f"claim bank verified {row['claim_bank_verified']} < {th.claim_bank_verified_min}")
+    for k, v in json.loads(row.get("attribution_controls") or "{}").items():
+        if k in ("control:empty", "control:generic") and v is not None and v > th.attribution_control_max:
+            out.append(f"{k} attribution {v} > {th.attribution_control_max}")
     dup = row["duplicate_titles"] + row["duplicate_option_sets"] + row["duplicate_golds"]
     if dup > th.duplicates_max:
         out.append(f"{dup} duplicates > {th.duplicates_max}")
