@@ -62,6 +62,7 @@ class ScoringContext:
     judge: Any = None  # the judge LLM client; None offline
     kb_get: Callable | None = None
     memo: dict[str, Any] = field(default_factory=dict)
+    checklists: dict[str, Any] = field(default_factory=dict)  # task id -> stored ACE checklist (the release's)
     failures: list[Failure] = field(default_factory=list)
 
     def fail(self, what: str, exc: Exception) -> None:
