@@ -40,7 +40,7 @@ def by_family(tasks, family):
 
 def test_every_family_is_built_with_required_fields(built):
     _, _, tasks, builds = built
-    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue", "phase"}
     assert [b.task_id for b in builds] == [t.task_id for t in tasks]
     for t in tasks:
         assert re.fullmatch(rf"{DOMAIN}-2025-12-31-{t.family}-\d\d", t.task_id)
@@ -49,6 +49,7 @@ def test_every_family_is_built_with_required_fields(built):
         assert len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS
         assert all(re.fullmatch(r"\d{4}\.\d{5}#\w+", e) for e in t.support_evidence_ids)
         assert t.horizon == ("venue cycle" if t.family == "venue" else "6-month")
+        assert t.subtype in ("synthesize", "design", "evaluate") if t.family == "phase" else True
 
 
 def test_direction_options_mix_growth_within_one_dimension(built):

@@ -37,6 +37,7 @@ from assets.arena.inspirations import Inspiration, extract_inspirations
 from assets.families.base import TaskFamily
 from assets.gold.leakage import internal_violations
 from assets.rediscovery.claims import all_stems
+from assets.tasks.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
 from core.records import ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 from core.text import content_tokens, jaccard
 
@@ -109,6 +110,8 @@ class PhaseFamily(TaskFamily):
                     "research report for the task's phase, cite the pre-cutoff papers it rests on, and list its key "
                     "statements as atomic key points.")
     requirements = ("a research report for the task's phase (synthesize, design or evaluate)",
+                    "the phase's deliverable: a gap and a direction (synthesize), a method with its experiments "
+                    "(design), or benchmarks, metrics, baselines and tests (evaluate)",
                     "1-5 key points, one atomic statement each",
                     "cited pre-cutoff papers for its statements")
     decision_cues = ("synthesize", "design", "evaluat")
@@ -184,11 +187,19 @@ class PhaseFamily(TaskFamily):
                                  st.window_end.isoformat())
         title = f"{PHASE_TITLES[phase]}: {label} ({_short(primary.quote, 7)})"
         ins = [primary] + ([support] if support else [])
+        record = builder.records_by_node.get(primary.node_id)
+        node_papers = (record.representative_ids + record.supporting_ids) if record else []
+        support_ids = list(dict.fromkeys([i.paper_id for i in ins] + node_papers))[:MAX_SUPPORT_PAPERS]
+        if len(support_ids) < MIN_SUPPORT_PAPERS:  # the same premise rule as every family: a node with papers
+            builder.failures.append(Failure(stage="tasks", item_id=task_id, reason=(
+                f"curation: thin support: the inspiration's node has {len(support_ids)} papers "
+                f"< {MIN_SUPPORT_PAPERS}")))
+            return False
         task = Task(task_id=task_id, family=self.name, domain=st.domain, cutoff=st.cutoff,
                     window_start=st.window_start, window_end=st.window_end, horizon=f"{st.horizon_months}-month",
                     title=title, question=question, instructions=self.instructions,
                     answer_requirements=list(self.requirements), subtype=phase,
-                    support_paper_ids=list(dict.fromkeys(i.paper_id for i in ins)),
+                    support_paper_ids=support_ids,
                     support_evidence_ids=list(dict.fromkeys(f"{i.paper_id}#{i.field}" for i in ins)))
         problems = internal_violations([task], cutoff=st.cutoff, internal_ids=builder.internal_ids)
         if problems:

@@ -66,7 +66,7 @@ class ACE(Scorer):
                 checklist = offline_checklist(ctx.task, phase_of(ctx.task))
         how = "offline cue checks"
         scores = None
-        if ctx.judge is not None and checklist.generated_by != "offline":
+        if ctx.judge is not None:
             try:
                 scores = model_item_scores(ask, ctx.task, checklist, ctx.answer)
                 how = f"judge {ctx.judge.model}"
@@ -78,3 +78,28 @@ class ACE(Scorer):
         value = ace_score(checklist, scores)
         items = ", ".join(f"{i.item_id}={scores.get(i.item_id, 0.0):.2f}x{i.weight:.2f}" for i in checklist.items)
         return ScorerResult({"ace": value}, f"{how} ({checklist.generated_by} checklist): {items}")
+
+
+def release_checklists(tasks, judge_client=None) -> list[Checklist]:
+    """Stage one for every task ACE applies to (the release's released tasks): offline, or
+    with a model (one call per task through the LLM resource; the release uses its own model,
+    the paper's "high-capacity LLM", and stage two a separate judge), in task-id order."""
+    from assets.families.registry import get_family
+    from assets.judging.llm_judge import JudgeLedger, ask
+
+    judge = judge_client if judge_client is not None and not judge_client.offline else None
+    scorer = ACE()
+    out = []
+    for task in sorted(tasks, key=lambda t: t.task_id):
+        if not scorer.applies_to(get_family(task.family)):
+            continue
+        if judge is None:
+            out.append(offline_checklist(task, phase_of(task)))
+            continue
+        ledger = JudgeLedger()
+        try:
+            out.append(make_checklist(task, judge, lambda p, schema, purpose: ask(
+                judge, [{"role": "user", "content": p}], schema, purpose=purpose, ledger=ledger, temperature=0.0)))
+        except Exception:  # noqa: BLE001 - the documented fallback: the offline checklist, marked as such
+            out.append(offline_checklist(task, phase_of(task)))
+    return out
