@@ -38,7 +38,7 @@ from assets.families.base import TaskFamily
 from assets.gold.leakage import internal_violations
 from assets.rediscovery.claims import all_stems
 from assets.tasks.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
-from core.records import ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
+from core.records import BuildStep, ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 from core.text import content_tokens, jaccard
 
 PHASES = ("synthesize", "design", "evaluate")
@@ -210,6 +210,8 @@ class PhaseFamily(TaskFamily):
         builder.tasks.append(task)
         builder.builds.append(TaskBuild(
             task_id=task_id, signal_ids=[], node_ids=[primary.node_id], drafted_by="template",
+            build_trace=[BuildStep(step="template", output=json.dumps({"title": title, "question": question}),
+                                   accepted=True)],
             curation={"phase": phase, "node_label": label, "extractor": primary.extractor,
                       "inspirations": json.dumps([i.model_dump(mode="json") for i in ins], ensure_ascii=False),
                       "premise": "pass", "decision": "pass", "duplicate": "pass"}))
