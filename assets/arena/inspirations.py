@@ -126,6 +126,16 @@ def record_sentences(record: EvidenceRecord) -> list[tuple[str, str, str, date]]
     return out
 
 
+def diverse(found: list[Inspiration]) -> list[Inspiration]:
+    """Kinds in turn (each kind's most criteria first), so a record's cap keeps every kind it has."""
+    by_kind = {k: sorted((i for i in found if i.kind == k), key=lambda i: (-len(i.criteria), i.paper_id, i.quote))
+               for k in KINDS}
+    out = []
+    for rank in range(max((len(v) for v in by_kind.values()), default=0)):
+        out += [by_kind[k][rank] for k in KINDS if rank < len(by_kind[k])]
+    return out
+
+
 def extract_inspirations(records: list[EvidenceRecord], cutoff: date) -> list[Inspiration]:
     """Offline extractor: typed inspirations (>= MIN_CRITERIA criteria), per record the most
     criteria first, at most MAX_PER_RECORD; one per quote; never a paper after `cutoff`."""
@@ -145,8 +155,7 @@ def extract_inspirations(records: list[EvidenceRecord], cutoff: date) -> list[In
             found.append(Inspiration(inspiration_id=_id(r.record_id, pid, s), kind=kind, text=s, quote=s, paper_id=pid,
                                      published=pub, field=f, node_id=r.node_id, node_label=r.node_label,
                                      record_id=r.record_id, criteria=crit))
-        found.sort(key=lambda i: (-len(i.criteria), KINDS.index(i.kind), i.paper_id, i.quote))
-        out += found[:MAX_PER_RECORD]
+        out += diverse(found)[:MAX_PER_RECORD]
     return out
 
 

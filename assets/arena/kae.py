@@ -47,7 +47,7 @@ _NEG = re.compile(r"\b(not|no|never|cannot|can't|fails?|without|neither|nor|wors
 _FACT = re.compile(r"(\d|%|\b(show\w*|find\w*|found|outperform\w*|improv\w*|achiev\w*|reduc\w*|increas\w*|"
                    r"propos\w*|introduc\w*|present\w*|evaluat\w*|benchmark\w*|dataset\w*|accura\w*|result\w*|"
                    r"experiment\w*|demonstrat\w*|limit\w*|fail\w*)\b)", re.I)
-_HEADER_META = re.compile(r"^\*.*\*$")
+_HEADER_META = re.compile(r"^\*[^*].*[^*]\*$")  # the renderer's italic meta line, not a **bold** label
 
 
 def sentences(text: str) -> list[str]:

@@ -336,6 +336,10 @@ class PhaseFamily(TaskFamily):
             counted.setdefault("pursued", []).append(f"{pid}: \"{best[:200]}\"")
         if not slots:
             return GoldTarget(**base, numbers=numbers, future_paper_ids=pursuing, strength=0.0)
+        # canonical order: two tasks with the same reference keypoints have the same first one, so the
+        # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
+        slots = [GoldSlot(slot=f"keypoint_{i}", variants=s.variants)
+                 for i, s in enumerate(sorted(slots, key=lambda s: s.variants[0]), 1)]
         return GoldTarget(**base, preferred_ranking=["pursued"], slots=slots, claims=claims, numbers=numbers,
                           future_paper_ids=pursuing, counted=counted,
                           strength=round(min(1.0, len(pursuing) / FULL_SUPPORT), 4))
