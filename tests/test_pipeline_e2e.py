@@ -110,7 +110,8 @@ def test_tasks_gold_and_release_keep_gold_apart(built):
     store, result, _ = built
     tasks = _read(store, "tasks", Task)
     golds = _read(store, "gold_targets", GoldTarget)
-    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue", "phase"}
+    assert {t.subtype for t in tasks if t.family == "phase"} <= {"synthesize", "design", "evaluate"}
     assert {g.task_id for g in golds} == {t.task_id for t in tasks}
     future_ids = {p.arxiv_id for p in _read(store, "future_window", ScreenedPaper)}
     for t in tasks:
@@ -177,7 +178,7 @@ def test_every_asset_check_passes(built):
 def test_validity_report_has_controls_and_measures(built):
     store, _, _ = built
     rows = store.read_table("validity_report", DOMAIN, CUTOFF).to_pylist()
-    assert {r["family"] for r in rows} == {"direction", "bottleneck", "planning", "venue"}
+    assert {r["family"] for r in rows} == {"direction", "bottleneck", "planning", "venue", "phase"}
     for r in rows:
         if r["tasks_released"]:
             assert r["control_gold"] is not None and r["control_random"] is not None
