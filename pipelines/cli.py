@@ -85,10 +85,10 @@ LEADERBOARD_SQL = """
     SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
            round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers,
            -- DeepResearch Arena's judges (Score.values, docs/arena.md): null for families they do not score
-           round(avg(TRY_CAST(json_extract_string(s.record_json, '$.values.ksr') AS DOUBLE)), 3) AS ksr,
-           round(avg(TRY_CAST(json_extract_string(s.record_json, '$.values.kcr') AS DOUBLE)), 3) AS kcr,
-           round(avg(TRY_CAST(json_extract_string(s.record_json, '$.values.kor') AS DOUBLE)), 3) AS kor,
-           round(avg(TRY_CAST(json_extract_string(s.record_json, '$.values.ace') AS DOUBLE)), 3) AS ace
+           round(avg(TRY_CAST(json_extract_string(s.score_values, '$.ksr') AS DOUBLE)), 3) AS ksr,
+           round(avg(TRY_CAST(json_extract_string(s.score_values, '$.kcr') AS DOUBLE)), 3) AS kcr,
+           round(avg(TRY_CAST(json_extract_string(s.score_values, '$.kor') AS DOUBLE)), 3) AS kor,
+           round(avg(TRY_CAST(json_extract_string(s.score_values, '$.ace') AS DOUBLE)), 3) AS ace
     FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
     WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)
     GROUP BY ALL ORDER BY family, fta DESC"""

@@ -10,7 +10,8 @@ CREATE OR REPLACE VIEW research_signals AS SELECT * EXCLUDE (record_json),
 CREATE OR REPLACE VIEW tasks AS SELECT * FROM {{public.tasks}};
 CREATE OR REPLACE VIEW task_ranking AS SELECT * EXCLUDE (record_json) FROM {{public.task_ranking}};
 CREATE OR REPLACE VIEW agent_answers AS SELECT * FROM {{public.agent_answers}};
-CREATE OR REPLACE VIEW judge_scores AS SELECT * EXCLUDE (record_json) FROM {{public.judge_scores}};
+-- score_values: the other registered scorers' values (Score.values as JSON, e.g. KAE's ksr, ACE's ace)
+CREATE OR REPLACE VIEW judge_scores AS SELECT * EXCLUDE (record_json), json_extract(record_json, '$.values') AS score_values FROM {{public.judge_scores}};
 CREATE OR REPLACE VIEW leaderboard AS SELECT * FROM {{public.leaderboard}};
 CREATE OR REPLACE VIEW release_package AS SELECT * FROM {{public.release_package}};
 -- Hidden assets: for evaluation and audit only, never part of a public release.

@@ -133,7 +133,7 @@ def test_leaderboard_asset_writes_tables_views_and_report(tmp_path):
         text = con.execute("SELECT \"Trace\" FROM paper_table2_text WHERE method = 'native_llm'").fetchone()[0]
         assert text == "–"
         assert con.execute("SELECT count(*) FROM paper_table_a10").fetchone()[0] == 4  # 2 families + 2 methods
-        assert con.execute("SELECT count(*) FROM drift_effects WHERE family = 'all'").fetchone()[0] == 20  # 4 drift types x 5 headline values
+        assert con.execute("SELECT count(*) FROM drift_effects WHERE family = 'all'").fetchone()[0] == 28  # 4 drift types x 7 headline values
         ratings = con.execute("SELECT method, wins FROM method_ratings ORDER BY bt_rating DESC").fetchall()
         assert ratings == [("aris", 2), ("native_llm", 0)]  # v3's comparison is not released
         cost = con.execute("SELECT calls_per_answer, max_prompt_chars FROM judge_cost WHERE method = 'aris'").fetchone()
