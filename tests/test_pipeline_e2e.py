@@ -145,8 +145,11 @@ def test_agents_answer_from_the_cutoff_bound_kb_and_are_scored(built):
     for s in scores:
         assert s.fta is not None and 0.0 <= s.fta <= 1.0
         assert s.fact is None and s.pers is None and s.trace is None  # need a judge model
+        if s.family == "phase":  # DeepResearch Arena's judges score reports (Trace is for ForeSci answers)
+            assert s.trace_linkage is None and 0.0 <= s.values["ace"] <= 1.0
+            continue
         assert 0.0 <= s.trace_linkage <= 1.0  # share of the decision a cited pre-cutoff passage supports
-    assert len({round(s.trace_linkage, 3) for s in scores}) > 1  # it measures something: it varies
+    assert len({round(s.trace_linkage, 3) for s in scores if s.trace_linkage is not None}) > 1  # it measures something
 
 
 def test_leaderboard_plot_and_duckdb_views(built):
