@@ -85,6 +85,9 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
 LEADERBOARD_SQL = """
     SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
            round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers,
+           -- other registered scorers' values (the `metrics` MAP of judge_scores): null where they do not apply
+           round(avg(metrics['ksr']), 3) AS ksr, round(avg(metrics['kcr']), 3) AS kcr, round(avg(metrics['kor']), 3) AS kor,
+           round(avg(metrics['ace']), 3) AS ace, round(avg(metrics['attribution']), 3) AS attrib,
            round(avg(metrics['reference_validity']), 3) AS ref_valid
     FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
     WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)

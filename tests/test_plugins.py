@@ -267,11 +267,15 @@ def test_listings_print_each_registry(plugins, capsys):
     for what in ("families", "scorers", "agents"):
         assert main([what, "--format", "json"]) == 0
         rows[what] = json.loads(capsys.readouterr().out)
-    assert [r["family"] for r in rows["families"]] == ["direction", "bottleneck", "planning", "venue", "toy_rank"]
+    assert [r["family"] for r in rows["families"]] == ["direction", "bottleneck", "planning", "venue", "phase",
+                                                       "toy_rank"]
     by_scorer = {r["scorer"]: r for r in rows["scorers"]}
     assert by_scorer["toy_top_hit"]["families"] == "toy_rank" and by_scorer["toy_top_hit"]["values"] == "top_hit"
     assert by_scorer["fta_ranking"]["families"] == "planning, venue, toy_rank"
     assert by_scorer["fact"]["needs judge"] == "yes"
+    # DeepResearch Arena's judges say which families they score: the phase family and the open-text ForeSci one
+    assert by_scorer["kae"]["families"] == by_scorer["ace"]["families"] == "bottleneck, phase"
+    assert by_scorer["kae"]["values"] == "ksr, kcr, kor" and by_scorer["ace"]["values"] == "ace"
     agents = {r["agent"]: r for r in rows["agents"]}
     assert agents["momentum"]["needs model"] == "no" and agents["aris"]["needs model"] == "yes"
     assert "first_option" in agents

@@ -57,7 +57,8 @@ def test_table2_markdown_and_low_scores():
     scores = judged_scores()
     rows = report.leaderboard_rows(scores)
     md = report.table2_markdown(rows)
-    assert md.splitlines()[0] == "| method | b Fact | b FTA | b Trace | b Trace-link | b Pers | b Attrib |"
+    # the registry's headline values: ForeSci's, DeepResearch Arena's KSR and ACE, Xcientist's attribution
+    assert md.splitlines()[0] == "| method | b Fact | b FTA | b Trace | b Trace-link | b Pers | b KSR | b ACE | b Attrib |"
     native = next(line for line in md.splitlines() if line.startswith("| native_llm"))
     assert native.split(" | ")[3] == "–"  # no Trace without a support artifact
     low = {(r["grouping"], r["unit"]): r for r in report.low_score_table(scores)}
@@ -132,7 +133,7 @@ def test_leaderboard_asset_writes_tables_views_and_report(tmp_path):
         text = con.execute("SELECT \"Trace\" FROM paper_table2_text WHERE method = 'native_llm'").fetchone()[0]
         assert text == "–"
         assert con.execute("SELECT count(*) FROM paper_table_a10").fetchone()[0] == 4  # 2 families + 2 methods
-        assert con.execute("SELECT count(*) FROM drift_effects WHERE family = 'all'").fetchone()[0] == 24  # 4 drift types x 6 headline values (attribution: Xcientist)
+        assert con.execute("SELECT count(*) FROM drift_effects WHERE family = 'all'").fetchone()[0] == 32  # 4 drift types x 8 headline values
         ratings = con.execute("SELECT method, wins FROM method_ratings ORDER BY bt_rating DESC").fetchall()
         assert ratings == [("aris", 2), ("native_llm", 0)]  # v3's comparison is not released
         cost = con.execute("SELECT calls_per_answer, max_prompt_chars FROM judge_cost WHERE method = 'aris'").fetchone()

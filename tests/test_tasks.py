@@ -40,7 +40,7 @@ def by_family(tasks, family):
 
 def test_every_family_is_built_with_required_fields(built):
     _, _, tasks, builds = built
-    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue", "phase"}
     assert [b.task_id for b in builds] == [t.task_id for t in tasks]
     for t in tasks:
         assert re.fullmatch(rf"{DOMAIN}-2025-12-31-{t.family}-\d\d", t.task_id)
@@ -49,6 +49,7 @@ def test_every_family_is_built_with_required_fields(built):
         assert len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS
         assert all(re.fullmatch(r"\d{4}\.\d{5}#\w+", e) for e in t.support_evidence_ids)
         assert t.horizon == ("venue cycle" if t.family == "venue" else "6-month")
+        assert t.subtype in ("synthesize", "design", "evaluate") if t.family == "phase" else True
 
 
 def test_direction_options_mix_growth_within_one_dimension(built):
@@ -264,7 +265,11 @@ def test_llm_mode_drafts_judges_rewrites_and_keeps_the_trace(tmp_path):
     signals, records = make_task_inputs()
     client = DraftingClient(tmp_path)
     tasks, builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client, threshold=0.8, max_rounds=2))
-    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    # phase tasks keep their TaskWeaver template (their inspirations are what a model drafts, docs/arena.md)
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue", "phase"}
+    assert all(b.drafted_by == "template" for t, b in zip(tasks, builds) if t.family == "phase")
+    builds = [b for t, b in zip(tasks, builds) if t.family != "phase"]
+    tasks = [t for t in tasks if t.family != "phase"]
     for t, b in zip(tasks, builds):
         assert t.title == "Rewritten title" and t.question.startswith("Rewritten: ")
         assert b.drafted_by == "openai/mock-drafter"
@@ -280,7 +285,7 @@ def test_llm_mode_drafts_judges_rewrites_and_keeps_the_trace(tmp_path):
     # a rebuild is free: every step is served from the cache, and the result is identical
     again, again_builds = build(signals, records, per_family_max=2, drafter=LLMDrafter(client))
     assert client.usage.calls == calls and client.usage.cache_hits >= 4 * len(tasks)
-    assert [t.model_dump() for t in again] == [t.model_dump() for t in tasks]
+    assert [t.model_dump() for t in again if t.family != "phase"] == [t.model_dump() for t in tasks]
 
 
 def test_llm_draft_that_leaks_falls_back_to_the_template(tmp_path):
@@ -294,7 +299,7 @@ def test_llm_draft_that_leaks_falls_back_to_the_template(tmp_path):
         assert "2026-09-30" not in t.question and t.question.startswith("Between 2026-01-01")
         assert b.drafted_by == "template" and b.build_trace[-1].step == "fallback"
         assert "after the cutoff" in b.build_trace[-1].error
-    others = [b for b in builds if "-direction-" not in b.task_id]
+    others = [b for b in builds if "-direction-" not in b.task_id and "-phase-" not in b.task_id]  # phase: template
     assert all(b.drafted_by == "openai/mock-drafter" for b in others)
 
 
@@ -302,9 +307,11 @@ def test_llm_call_failure_falls_back_to_the_template(tmp_path):
     signals, records = make_task_inputs()
     client = DraftingClient(tmp_path, broken=True)
     tasks, builds = build(signals, records, per_family_max=1, drafter=LLMDrafter(client))
-    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue"}
+    assert {t.family for t in tasks} == {"direction", "bottleneck", "planning", "venue", "phase"}
     template, _ = build(signals, records, per_family_max=1)
     assert [t.question for t in tasks] == [t.question for t in template]
+    builds = [b for b in builds if "-phase-" not in b.task_id]  # phase tasks never call the drafter
+    tasks = [t for t in tasks if t.family != "phase"]
     for b in builds:
         assert b.drafted_by == "template" and b.build_trace[-1].step == "fallback" and "LLM call" in b.build_trace[-1].error
     assert client.usage.failures == len(tasks)

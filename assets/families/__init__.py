@@ -5,6 +5,7 @@ Importing this package registers the built-in families, in their build order.
 
 from assets.families.bottleneck import BottleneckFamily
 from assets.families.direction import DirectionFamily
+from assets.families.phase import PhaseFamily
 from assets.families.planning import PlanningFamily
 from assets.families.registry import (
     all_families,
@@ -15,7 +16,7 @@ from assets.families.registry import (
 )
 from assets.families.venue import VenueFamily
 
-for _family in (DirectionFamily(), BottleneckFamily(), PlanningFamily(), VenueFamily()):
+for _family in (DirectionFamily(), BottleneckFamily(), PlanningFamily(), VenueFamily(), PhaseFamily()):
     register_family(_family)
 __import__("importlib").import_module("assets.families.rediscovery").register_if_enabled()  # opt-in (issue 14 A)
 

@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from assets.arena.ace import Checklist
 from assets.judging.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.judging.scoring import (
     fact_agreement,
@@ -39,7 +40,8 @@ def _mean(xs):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["agent_answers", "answer_artifacts", "gold_targets", "tasks", "task_ranking", "knowledge_base"],
+    deps=["agent_answers", "answer_artifacts", "gold_targets", "tasks", "task_ranking", "knowledge_base",
+          "release_package"],
     pool="llm",  # judge model calls share the LLM rate-limit pool with the agents
 )
 def judge_scores(
@@ -68,6 +70,9 @@ def judge_scores(
     artifacts = ({a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key,
                                                                AnswerArtifacts)}
                  if store.exists("answer_artifacts", part.domain, part.cutoff_key) else {})
+    # ACE's stage one was done by the release (checklists stored with it): stage two scores against them
+    checklists = ({c.task_id: c for c in store.read_records("ace_checklists", part.domain, part.cutoff_key, Checklist)}
+                  if store.exists("ace_checklists", part.domain, part.cutoff_key) else {})
     client = judge_llm.client()
     settings = JudgeSettings(protocol=config.protocol, repeats=config.repeats, temperature=config.temperature,
                              workers=config.workers, pairwise=config.pairwise,
@@ -76,7 +81,7 @@ def judge_scores(
     judged: list = []
     scores, failures = score_answers(answers, tasks, golds, embeddings.embedder().encode, kb.dates(),
                                      cutoff=part.cutoff, judge_client=client, kb_get=kb.get, settings=settings,
-                                     judged_out=judged, artifacts=artifacts)
+                                     judged_out=judged, artifacts=artifacts, checklists=checklists)
     per_answer = client.usage_since(before)
     comparisons, pair_failures, pair_ledger = pairwise_comparisons(answers, scores, tasks, golds,
                                                                    judge_client=client, settings=settings)

@@ -77,12 +77,15 @@ def score_answers(
     settings: JudgeSettings | None = None,
     judged_out: list | None = None,
     artifacts: dict | None = None,
+    checklists: dict | None = None,
 ) -> tuple[list[Score], list[Failure]]:
     """One Score per answer (in answer order); answers without a task or gold become Failures.
 
     `judge_client` None or offline: offline metrics only. `judged_out`, if given, receives
     the `Judged` objects (for agreement studies). `artifacts`: answer id -> AnswerArtifacts
-    (the answer_artifacts asset); scorers that need them build them offline when absent."""
+    (the answer_artifacts asset); scorers that need them build them offline when absent.
+    `checklists`: task id -> the ACE checklist stored with the release (assets/arena/ace.py);
+    a task without one gets it made on the fly."""
     settings = settings or JudgeSettings()
     judge = judge_client if judge_client is not None and not judge_client.offline else None
     tasks_by_id = {t.task_id: t for t in tasks}
@@ -97,7 +100,7 @@ def score_answers(
             continue
         todo.append(ScoringContext(answer=answer, task=task, gold=gold, embed=embed, kb_dates=kb_dates,
                                    cutoff=cutoff, settings=settings, ledger=llm_judge.JudgeLedger(),
-                                   judge=judge, kb_get=kb_get,
+                                   judge=judge, kb_get=kb_get, checklists=checklists or {},
                                    artifacts=(artifacts or {}).get(answer.answer_id)))
     if judge is None:  # offline scorers embed: no point in threads
         judged = [score_one(ctx) for ctx in todo]

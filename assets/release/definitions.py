@@ -4,6 +4,7 @@
 import dagster as dg
 import pyarrow as pa
 
+from assets.arena.ace import Checklist, checklist_row
 from assets.audit.logic import content_hash
 from assets.audit.policy import curate
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
@@ -18,6 +19,7 @@ from assets.release.logic import (
     validate_release,
 )
 from assets.ranking.presentation import presented_golds, presented_tasks
+from assets.scorers.ace import release_checklists
 from assets.stage import current_partition, write_failures
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
 from resources.decisions import DecisionStore
@@ -76,13 +78,21 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     approved, curation, audit_texts = None, None, {}
     if config.require_approval:
         tasks, approved, curation, audit_texts = reviewed(store, d, c, tasks, golds, ratings)
+    # ACE stage one (DeepResearch Arena): each released task's checklist, from its public prompt only,
+    # made before any answer exists and stored with the release (checklists.jsonl, table ace_checklists).
+    # The paper writes checklists with one model and scores with a separate one: stage one uses this
+    # asset's model (`llm`), stage two the judge model (`judge_llm`, judge_scores)
+    released_now = {r.task_id for r in ratings if r.released} & (approved if approved is not None else {
+        r.task_id for r in ratings})
+    checklists = release_checklists([t for t in tasks if t.task_id in released_now], llm.client())
+    store.write_records("ace_checklists", d, c, checklists, Checklist)
     public, hidden, manifest = release_files(
         tasks, ratings, golds, kb_rows,
         domain=d, cutoff=c, window_end=str(part.window_end), horizon_months=part.horizon_months,
         corpus_version=sha256("\n".join(p.arxiv_id for p in corpus).encode())[:16],
         taxonomy_version=sha256("\n".join(taxonomy_ids).encode())[:16],
         window_start=str(part.window_start), release_name=config.release_name,
-        approved=approved, curation=curation,
+        approved=approved, curation=curation, checklists=[checklist_row(x) for x in checklists],
     )
     future = store.read_records("future_window", d, c, ScreenedPaper)
     from assets.gold.definitions import template_vocabulary

@@ -41,7 +41,7 @@ def release_files(
     tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], kb_rows: list[dict],
     *, domain: str, cutoff: str, window_end: str, horizon_months: int, corpus_version: str, taxonomy_version: str,
     window_start: str | None = None, release_name: str = "",
-    approved: set[str] | None = None, curation: dict | None = None,
+    approved: set[str] | None = None, curation: dict | None = None, checklists: list[dict] | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], dict]:
     """Public files, hidden files and the manifest of one partition's release.
 
@@ -52,6 +52,9 @@ def release_files(
     With `approved` (the release policy `require_approval`, assets/audit/policy.py) only the
     ranking's tasks that reviewers approved are released, and `curation` (counts only: no
     reviewer, note or decision) goes into the manifest; `tasks` then carry the revisions.
+
+    `checklists` (ACE stage one, made from the public prompts only, assets/arena/ace.py):
+    the released tasks' checklists go to `checklists.jsonl`, so ACE scores can be re-derived.
     """
     released = {r.task_id for r in ratings if r.released}
     if approved is not None:
@@ -80,6 +83,11 @@ def release_files(
         "corpus_version": corpus_version, "taxonomy_version": taxonomy_version,
         "sha256": {"tasks.jsonl": sha256(tasks_bytes), "kb_manifest.jsonl": sha256(kb_bytes), "gold.jsonl": sha256(gold_bytes)},
     }
+    lists = sorted((c for c in checklists or [] if c["task_id"] in released), key=lambda c: c["task_id"])
+    lists_bytes = canonical_jsonl(lists) if lists else b""
+    if lists:
+        manifest["sha256"]["checklists.jsonl"] = sha256(lists_bytes)
+        manifest["counts"]["checklists"] = len(lists)
     if release_name:
         manifest["release_name"] = release_name
     if curation is not None:
@@ -89,6 +97,8 @@ def release_files(
     manifest["release_version"] = sha256(json.dumps(manifest, sort_keys=True).encode())[:16]
     public = {"tasks.jsonl": tasks_bytes, "kb_manifest.jsonl": kb_bytes,
               "manifest.json": (json.dumps(manifest, sort_keys=True, indent=2) + "\n").encode()}
+    if lists:
+        public["checklists.jsonl"] = lists_bytes
     return public, {"gold.jsonl": gold_bytes}, manifest
 
 

@@ -63,6 +63,7 @@ class ScoringContext:
     kb_get: Callable | None = None
     artifacts: Any = None  # the answer's AnswerArtifacts (answer_artifacts asset), when built
     memo: dict[str, Any] = field(default_factory=dict)
+    checklists: dict[str, Any] = field(default_factory=dict)  # task id -> stored ACE checklist (the release's)
     failures: list[Failure] = field(default_factory=list)
 
     def fail(self, what: str, exc: Exception) -> None:

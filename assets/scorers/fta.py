@@ -53,7 +53,7 @@ class ReferenceFTA(Scorer):
     source = "ForeSci Appendix C.1, eqs. 6-7 (decision-only, polarity, hedging penalty)"
     values = ("fta",)
     labels = {"fta": "FTA"}
-    answer_kinds = ("choice", "text")
+    answer_kinds = ("choice", "text", "report")  # report: the phase family's key points vs its reference keypoints
 
     def score(self, ctx: ScoringContext) -> ScorerResult:
         texts = decision_of(ctx.answer)

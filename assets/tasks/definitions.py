@@ -21,7 +21,7 @@ class TaskBuildConfig(dg.Config):
     # per-family overrides. Option families are drafted four times as often: their gold must pass
     # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
     # a clear leader, and the release takes one task per gold answer
-    family_max: dict[str, int] = {"direction": 64, "planning": 64}
+    family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 36}  # phase: 12 per phase
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window
@@ -76,8 +76,16 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
             from assets.rediscovery.llm import draft_tree
 
             tree_drafter = partial(draft_tree, client)
+    inspiration_drafter = None
+    if config.llm_drafting and not client.offline:  # DeepResearch Arena inspirations, model-drafted
+        from functools import partial
+
+        from assets.arena.inspirations import draft_inspirations
+
+        inspiration_drafter = partial(draft_inspirations, client)
     built, builds, failures = build_tasks(signals, records, settings, drafter=drafter, papers=papers,
-                                          fulltext=fulltext, tree_drafter=tree_drafter)
+                                          fulltext=fulltext, tree_drafter=tree_drafter,
+                                          inspiration_drafter=inspiration_drafter)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)

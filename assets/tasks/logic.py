@@ -16,7 +16,7 @@ from core.records import EvidenceRecord, Failure, Signal, Task, TaskBuild
 
 def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
                 drafter: Drafter | None = None, *, papers: list | None = None, fulltext: dict | None = None,
-                tree_drafter=None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
+                tree_drafter=None, inspiration_drafter=None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
     """Public tasks of every registered family, their construction records, and failure rows.
 
     Deterministic for fixed inputs and seed. Dropped drafts, duplicates, candidates
@@ -27,6 +27,8 @@ def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: 
     # families built from papers (TaskFamily.reads_papers, e.g. rediscovery): the partition's
     # screened papers, their GROBID sections by id, and an optional problem-tree drafter
     builder.papers, builder.fulltext, builder.tree_drafter = papers or [], fulltext or {}, tree_drafter
+    # the phase family's inspirations (DeepResearch Arena): model-drafted with a model, else the offline extractor
+    builder.inspiration_drafter, builder.inspirations = inspiration_drafter, []
     for family in all_families():
         family.build(builder)
     for family in all_families():

@@ -24,6 +24,8 @@ Checks:
 * terms_in_papers every term of values.terms occurs in the title or abstract of one of paper_ids
 * quote_in_paper  the claim's text occurs in the title or abstract of a public paper of paper_ids
                   (rediscovery findings; a finding from GROBID full text is unverified)
+* quote_in_window the claim's text occurs in the title or abstract of a window paper of paper_ids
+                  (phase reference keypoints, assets/families/phase.py)
 """
 
 from __future__ import annotations
@@ -128,6 +130,11 @@ def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | N
                  for i in b.paper_ids if i in cc.public]
         quote = clean_text(claim.text).lower().rstrip(".")
         return None if texts and any(quote in x for x in texts) else "finding not found in the source paper's abstract"
+    if b.check == "quote_in_window":  # phase: a reference keypoint is a sentence of a window paper
+        texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower()
+                 for i in b.paper_ids if i in cc.window]
+        quote = " ".join(claim.text.split()).lower()
+        return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
     return f"unknown check {b.check!r}"
 
 

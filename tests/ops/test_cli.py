@@ -81,11 +81,13 @@ def test_leaderboard_json(scored, capsys):
     assert main(["leaderboard", "--cutoff", CUTOFF, "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows == [{"family": "venue", "method": "momentum", "answers": 3, "fta": 0.5, "trace_link": None,
-                     "fact": None, "pers": None, "ref_valid": None}]
+                     "fact": None, "pers": None, "ksr": None, "kcr": None, "kor": None, "ace": None, "attrib": None,
+                     "ref_valid": None}]
     assert main(["leaderboard", "--cutoff", CUTOFF]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0].split() == ["family", "method", "answers", "fta", "trace_link", "fact", "pers", "ref_valid"]
-    assert table[1].split() == ["venue", "momentum", "3", "0.5", "–", "–", "–", "–"]
+    assert table[0].split() == ["family", "method", "answers", "fta", "trace_link", "fact", "pers", "ksr", "kcr",
+                                "kor", "ace", "attrib", "ref_valid"]
+    assert table[1].split() == ["venue", "momentum", "3", "0.5"] + ["–"] * 9
 
 
 def test_report_prints_a_file_url_a_terminal_opens(homes, capsys):

@@ -1,0 +1,394 @@
+"""DeepResearch Arena part (issue 15 A): inspirations, the phase family, KAE and ACE.
+
+Hand-made evidence records and window papers (a tiny partition), hand-computed KAE/ACE
+cases, the checklists stored with the release and re-derived, the phase family's control
+answers, and the model-backed paths through a loopback OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+
+import lancedb
+import pytest
+
+from assets.agents.runner import run_method
+from assets.arena import ace as ace_mod
+from assets.arena import kae as kae_mod
+from assets.arena.inspirations import draft_inspirations, extract_inspirations
+from assets.gold.logic import build_gold
+from assets.judging.scoring import score_answers
+from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
+from assets.release.logic import release_files
+from assets.scorers.ace import release_checklists
+from assets.tasks.building import BuildSettings
+from assets.tasks.logic import build_tasks
+from assets.validity.claims import ClaimContext, check_claim, verify_golds
+from assets.validity.config import Thresholds
+from assets.validity.controls import control_answers
+from assets.validity.gate import gate_reason, gold_answer
+from assets.validity.report import validity_rows
+from core.records import EvidenceRecord, PaperEvidence, ScreenedPaper, TaskRating
+from resources.embeddings import load_embedder
+from resources.llm import LLMClient
+from tests.loopback import Loopback, Reply
+
+CUTOFF, WINDOW_END = date(2025, 12, 31), date(2026, 6, 30)
+DOMAIN = "llm_agent"
+TOPICS = [  # (node label, subject words, method, metric)
+    ("web navigation agents", "web navigation", "hierarchical planner", "task success"),
+    ("tool calling agents", "tool calling", "schema-guided decoder", "call accuracy"),
+    ("agent memory", "long-term memory", "episodic retrieval store", "recall accuracy"),
+    ("multi-agent debate", "multi-agent debate", "adversarial critic loop", "answer accuracy"),
+]
+
+
+def _paper(pid: str, title: str, abstract: str, day: date, label: str = "core") -> ScreenedPaper:
+    return ScreenedPaper(arxiv_id=pid, title=title, abstract=abstract, published=day, categories=["cs.CL"], domain=DOMAIN,
+                         relevance=0.9, label=label, reason="test")
+
+
+def world():
+    """Per topic: an evidence record of 6 pre-cutoff papers (a limitation, a method, a
+    testable outcome and a cross-discipline idea), 6 window papers that pursue the topic's
+    limitation, and public papers for the KB."""
+    records, public, window = [], [], []
+    for k, (label, subject, method, metric) in enumerate(TOPICS):
+        pids = [f"2505.{k:02d}{i:03d}" for i in range(6)]
+        evid = []
+        for i, pid in enumerate(pids):
+            day = date(2025, 5 + i, 3)
+            evid.append(PaperEvidence(
+                arxiv_id=pid, published=day,
+                problem=f"Existing {subject} agents fail to handle long horizons and remain brittle in complex settings.",
+                method=(f"We propose a novel {method} for {subject} agents that is inspired by human cognition and "
+                        "could scale beyond them." if i % 2 == 0 else
+                        f"We propose a novel {method} for {subject} agents that could scale beyond them (variant {i})."),
+                evaluation_focus=f"Our {method} improves {metric} by {10 + i}% over strong baselines on {subject} "
+                                 "benchmarks, a gain that may generalize.",
+                limitation=f"The {method} remains costly and its generalization to unseen {subject} tasks is an "
+                           f"open question ({i})."))
+            public.append(_paper(pid, f"{method.title()} for {subject} v{i}",
+                                 f"We study {subject} agents. We propose a {method} for {subject} agents. Our "
+                                 f"{method} improves {metric} by {10 + i}% over strong baselines on {subject} benchmarks.",
+                                 day))
+        records.append(EvidenceRecord(record_id=f"ev:{DOMAIN}:methodologies:n{k}", node_id=f"{DOMAIN}:methodologies:n{k}",
+                                      domain=DOMAIN, cutoff=CUTOFF, node_label=label, representative_ids=pids[:3],
+                                      supporting_ids=pids, papers=evid))
+        for j in range(6):
+            window.append(_paper(
+                f"2602.{k:02d}{j:03d}", f"Cheaper {subject} agents with {method} generalization {j}",
+                f"We address the cost of the {method} for {subject} agents. Our {method} variant generalizes to unseen "
+                f"{subject} tasks at {j + 2}x lower cost. Long horizons in {subject} remain hard for brittle agents.",
+                date(2026, 2, 1 + j)))
+    return records, public, window
+
+
+def settings(**kw) -> BuildSettings:
+    return BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
+                         horizon_months=6, **kw)
+
+
+def phase_tasks(records, **kw):
+    tasks, builds, failures = build_tasks([], records, settings(**kw))
+    keep = {t.task_id for t in tasks if t.family == "phase"}
+    return [t for t in tasks if t.task_id in keep], [b for b in builds if b.task_id in keep], failures
+
+
+# ---- inspirations ---------------------------------------------------------------------------------
+
+
+def test_inspirations_have_the_four_kinds_verbatim_quotes_and_paper_ids():
+    records, _, _ = world()
+    late = records[0].papers[0].model_copy(update={"arxiv_id": "2601.99999", "published": date(2026, 1, 5),
+                                                   "problem": "A post-cutoff limitation that must never be used."})
+    records[0] = records[0].model_copy(update={"papers": records[0].papers + [late]})
+    got = extract_inspirations(records, CUTOFF)
+    assert {i.kind for i in got} == {"limitation", "methodology", "transdisciplinarity", "hypothesis"}
+    by_id = {(p.arxiv_id): p for r in records for p in r.papers}
+    for i in got:
+        src = by_id[i.paper_id]
+        assert i.quote == getattr(src, i.field) and i.text == i.quote  # verbatim, offline text is the quote
+        assert len(i.criteria) >= 2 and i.published <= CUTOFF
+    assert "2601.99999" not in {i.paper_id for i in got}
+    for i in got:
+        if "inspired by" in i.quote:
+            assert i.kind == "transdisciplinarity"  # "inspired by human cognition"
+        elif "improves" in i.quote:
+            assert i.kind == "hypothesis"  # "improves ... by 10%": a testable outcome
+        elif "remains costly" in i.quote:
+            assert i.kind == "limitation"
+        else:
+            assert i.kind == "methodology" and i.quote.startswith("We propose")
+    # one criterion is not enough (the paper: at least two of four)
+    thin = records[0].model_copy(update={"papers": [records[0].papers[0].model_copy(update={
+        "problem": "Agents browse the web for users in daily life settings today.", "method": "", "limitation": "",
+        "evaluation_focus": ""})]})
+    assert extract_inspirations([thin], CUTOFF) == []
+
+
+# ---- the family: build, gold, answers, controls ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    records, public, window = world()
+    tasks, builds, failures = phase_tasks(records, per_family_max=12)
+    embed = load_embedder().encode
+    golds = build_gold(tasks, builds, [], [], public, window, embed, cutoff=CUTOFF, window_end=WINDOW_END,
+                       stability_resamples=10)
+    verify_golds(golds, ClaimContext(public, window, [], CUTOFF))
+    table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb_arena", public, embed)
+    view = KnowledgeBaseView(table, CUTOFF, embed)
+    return records, public, window, tasks, builds, golds, view, embed
+
+
+def test_phase_tasks_are_tagged_by_phase_and_keep_the_cutoff(built):
+    records, public, window, tasks, builds, golds, _, _ = built
+    assert {t.subtype for t in tasks} == {"synthesize", "design", "evaluate"}
+    future_ids = {p.arxiv_id for p in window}
+    public_ids = {p.arxiv_id for p in public}
+    build_of = {b.task_id: b for b in builds}
+    for t in tasks:
+        text = t.model_dump_json()
+        assert not any(f in text for f in future_ids)  # nothing from the window reaches the public task
+        assert set(t.support_paper_ids) <= public_ids and t.cutoff == CUTOFF
+        ins = json.loads(build_of[t.task_id].curation["inspirations"])
+        assert ins[0]["quote"] in t.question and ins[0]["paper_id"] in t.question  # grounded, attributed
+        assert t.question.lower().startswith({"synthesize": "synthesize", "design": "design",
+                                              "evaluate": "evaluate"}[t.subtype])
+        kinds = {"synthesize": {"limitation"}, "design": {"methodology", "transdisciplinarity"},
+                 "evaluate": {"hypothesis"}}[t.subtype]
+        assert ins[0]["kind"] in kinds
+
+
+def test_phase_gold_is_the_window_papers_that_pursued_the_inspiration(built):
+    _, public, window, tasks, builds, golds, _, _ = built
+    win = {p.arxiv_id: p for p in window}
+    pursued = [g for g in golds if g.strength > 0]
+    assert pursued, [g.numbers for g in golds]
+    for g in pursued:
+        assert g.preferred_ranking == ["pursued"] and set(g.future_paper_ids) <= set(win)
+        for slot in g.slots:  # reference keypoints: verbatim sentences of window papers
+            assert any(slot.variants[0] in win[p].abstract for p in g.future_paper_ids)
+        assert g.numbers["claims_verified"] == len(g.claims)  # every claim recomputes (window_count, quote_in_window)
+        assert g.numbers["stability_top1"] >= 0.8
+    # a claim whose quote is not in its window paper does not verify
+    g = pursued[0]
+    bad = g.claims[1].model_copy(update={"text": "A sentence no window paper wrote."})
+    assert check_claim(bad, g, ClaimContext(public, window, [], CUTOFF)) is not None
+
+
+def test_offline_baselines_answer_from_the_kb_and_all_three_scorers_apply(built):
+    _, public, _, tasks, _, golds, view, embed = built
+    answers = []
+    for method in ("retrieval", "momentum"):
+        got, failed = run_method(method, tasks, view, embed=embed)
+        assert failed == [] and len(got) == len(tasks)
+        answers += got
+    day = {p.arxiv_id: p.published for p in public}
+    assert all(a.decision and all(day[e] <= CUTOFF for e in a.evidence_ids) for a in answers)
+    scores, failed = score_answers(answers, tasks, golds, embed, view.dates(), cutoff=CUTOFF, kb_get=view.get)
+    assert failed == []
+    for s in scores:
+        assert s.fta is not None and 0 <= s.values["ace"] <= 1
+        if s.values["ksr"] is not None:
+            assert abs(s.values["ksr"] + s.values["kcr"] + s.values["kor"] - 1) < 1e-9
+    assert any((s.values["ksr"] or 0) > 0 for s in scores)  # the baselines quote their evidence: some support
+
+
+def test_phase_controls_gold_high_empty_generic_and_other_reference_near_chance(built):
+    _, _, _, tasks, _, golds, view, embed = built
+    gold_of = {g.task_id: g for g in golds}
+    released, answers_seen = [], set()
+    for t in tasks:  # the release gate: a gold with evidence, one task per gold answer
+        if gate_reason(t, gold_of[t.task_id], Thresholds()) is None and gold_answer(t, gold_of[t.task_id]) not in answers_seen:
+            answers_seen.add(gold_answer(t, gold_of[t.task_id]))
+            released.append(t)
+    assert len(released) >= 3
+    controls = control_answers(released, [gold_of[t.task_id] for t in released], draws=20)
+    scores, failed = score_answers(controls, released, golds, embed, view.dates(), cutoff=CUTOFF, kb_get=view.get)
+    assert failed == []
+    ratings = [TaskRating(task_id=t.task_id, family="phase", elo=1200.0, rank_in_family=i, released=True, quality=1.0)
+               for i, t in enumerate(released, 1)]
+    row = validity_rows(released, ratings, golds, [], [], scores, Thresholds())[0]
+    assert row["family"] == "phase" and row["control_gold"] >= 0.9
+    for k in ("control_empty", "control_every_option", "control_first_option", "control_other_gold"):
+        assert row[k] <= row["control_random"] + 0.05, (k, row)
+    assert row["passed"], row["problems"]
+    empty = [s for s in scores if s.method == "control:empty"]
+    assert all(s.values["ace"] == 0.0 and s.values["ksr"] is None for s in empty)  # commits to nothing, cites nothing
+
+
+# ---- KAE: hand-computed cases ---------------------------------------------------------------------
+
+
+SOURCES = {
+    "p1": "Agents with a hierarchical planner reach 62% task success on WebArena. "
+          "The planner reduces invalid actions by 30% on long tasks. Related work is reviewed in section two.",
+    "p2": "Agents with a hierarchical planner reach 62% task success on WebArena. "
+          "Memory retrieval improves recall accuracy for dialogue agents over long sessions.",
+}
+
+
+def test_kae_keypoints_are_deduplicated_and_labelled_with_rates_summing_to_one():
+    per = {s: kae_mod.extract_keypoints(t) for s, t in SOURCES.items()}
+    assert per["p1"][:2] == ["Agents with a hierarchical planner reach 62% task success on WebArena.",
+                             "The planner reduces invalid actions by 30% on long tasks."]
+    uek = kae_mod.unify(per)
+    assert [kp for _, kp in uek] == [per["p1"][0], per["p1"][1], per["p2"][1]]  # the shared sentence once
+    report = ("Agents using a hierarchical planner reach 62% task success on WebArena. "
+              "The planner does not reduce invalid actions on long tasks.")
+    r = kae_mod.kae_offline(report, SOURCES)
+    assert r.labels == ["supported", "conflicting", "omitted"]
+    assert r.rates() == {"ksr": 1 / 3, "kcr": 1 / 3, "kor": 1 / 3}
+    numbers = kae_mod.kae_offline("Agents with a hierarchical planner reach 41% task success on WebArena.", SOURCES)
+    assert numbers.labels[0] == "conflicting"  # same statement, another number
+    assert kae_mod.kae_offline(report, {}).rates() == {"ksr": None, "kcr": None, "kor": None}  # no UEK: undefined
+
+
+def test_answer_body_drops_the_header_and_the_evidence_titles():
+    text = ("## Design: web agents\n\n*phase answer by `x` (y); knowledge cutoff 2025-12-31.*\n\nMy report.\n\n"
+            "**Evidence (pre-cutoff knowledge base):**\n- [p1] A title that says everything (2025-05-03)\n")
+    assert kae_mod.answer_body(text).strip() == "My report."
+
+
+# ---- ACE: hand-computed cases, stored checklists, re-derivation --------------------------------------
+
+
+def test_ace_weighted_sum_and_normalised_weights():
+    items = [ace_mod.ChecklistItem(item_id="a", title="A", description="", weight=2.0),
+             ace_mod.ChecklistItem(item_id="b", title="B", description="", weight=1.0),
+             ace_mod.ChecklistItem(item_id="c", title="C", description="", weight=1.0)]
+    c = ace_mod.Checklist(task_id="t", family="phase", items=items).normalised()
+    assert [i.weight for i in c.items] == [0.5, 0.25, 0.25]
+    assert ace_mod.ace_score(c, {"a": 1.0, "b": 0.5, "c": 0.0}) == pytest.approx(0.625)
+    assert ace_mod.ace_score(c, {"a": 2.0}) == pytest.approx(0.5)  # item scores are clipped to [0, 1]
+    for phase in ("synthesize", "design", "evaluate"):
+        assert sum(w for *_, w in ace_mod.PHASE_ITEMS[phase]) == pytest.approx(1.0)
+
+
+def test_checklist_reads_only_the_public_prompt(built):
+    _, _, _, tasks, _, golds, _, _ = built
+    t = tasks[0]
+    c = ace_mod.offline_checklist(t, t.subtype)
+    assert c.prompt_sha == ace_mod.prompt_sha(t) and c.items[1].check == "subject"
+    assert set(c.items[1].terms) <= set(re.findall(r"[a-z][a-z0-9\-]+", f"{t.title} {t.question}".lower()))
+    assert ace_mod.offline_checklist(t, t.subtype) == c  # deterministic
+    changed = t.model_copy(update={"question": t.question + " Mention quantum annealing schedules."})
+    assert ace_mod.offline_checklist(changed, t.subtype) != c  # adapted to the prompt
+
+
+def test_checklists_are_stored_with_the_release_and_scores_rederive(built):
+    _, _, _, tasks, _, golds, view, embed = built
+    lists = release_checklists(tasks)
+    assert [c.task_id for c in lists] == sorted(t.task_id for t in tasks)
+    ratings = [TaskRating(task_id=t.task_id, family="phase", elo=1200.0, rank_in_family=i, released=i % 2 == 1,
+                          quality=1.0) for i, t in enumerate(tasks, 1)]
+    public, _, manifest = release_files(tasks, ratings, golds, [], domain=DOMAIN, cutoff=str(CUTOFF),
+                                        window_end=str(WINDOW_END), horizon_months=6, corpus_version="c",
+                                        taxonomy_version="t", checklists=[ace_mod.checklist_row(c) for c in lists])
+    stored = [ace_mod.Checklist.model_validate_json(line) for line in public["checklists.jsonl"].decode().splitlines()]
+    released = {r.task_id for r in ratings if r.released}
+    assert {c.task_id for c in stored} == released and manifest["counts"]["checklists"] == len(released)
+    assert "checklists.jsonl" in manifest["sha256"]
+    answers, _ = run_method("retrieval", [t for t in tasks if t.task_id in released], view, embed=embed)
+    scores, _ = score_answers(answers, tasks, golds, embed, view.dates(), cutoff=CUTOFF, kb_get=view.get,
+                              checklists={c.task_id: c for c in stored})
+    by_task = {c.task_id: c for c in stored}
+    for a, s in zip(answers, scores):  # re-derived from the stored checklist and the stored answer alone
+        c = by_task[a.task_id]
+        assert s.values["ace"] == pytest.approx(ace_mod.ace_score(c, ace_mod.offline_item_scores(c, a)))
+
+
+# ---- model-backed paths through a loopback OpenAI-compatible server ----------------------------------
+
+
+def _fake_openai(log: list[str]):
+    def reply(content: dict) -> Reply:
+        return Reply.json({"id": "c", "object": "chat.completion", "created": 0, "model": "arena-mock",
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": json.dumps(content)}}],
+                           "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+
+    def handle(req):
+        prompt = req.json()["messages"][-1]["content"]
+        if "Inspira Agent" in prompt:
+            log.append("inspirations")
+            first = re.search(r"^1\. \[[^\]]+\] (.+)$", prompt, re.M).group(1)
+            return reply({"inspirations": [
+                {"kind": "limitation", "inspiration": "Long horizons break agents.", "quote": first,
+                 "criteria": ["challenge", "explorability"]},
+                {"kind": "hypothesis", "inspiration": "made up", "quote": "A sentence nobody wrote.",
+                 "criteria": ["novelty", "verifiability"]}]})
+        if "KEY_POINT_EXTRACTION" in prompt:
+            log.append("kae_extract")
+            ids = re.findall(r"^\[([^\]]+)\]", prompt, re.M)
+            words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+            return reply({"sources": [{"source": i, "keypoints": [f"{words[k]} {words[k]}x {words[k]}y observed.", "A shared fact."]}
+                                      for k, i in enumerate(ids)]})
+        if "KEY_POINT_RELEVANCE" in prompt:
+            log.append("kae_label")
+            n = len(re.findall(r"^\d+\. ", prompt.rsplit("Key points:", 1)[1], re.M))
+            return reply({"labels": [{"index": i, "label": "supported" if i == 1 else "conflicting"}
+                                     for i in range(1, n)]})  # the last one unlabelled: omitted
+        if "CHECKLIST_TEMPLATE" in prompt:
+            log.append("ace_checklist")
+            return reply({"items": [{"title": "Coverage", "description": "covers the subject", "weight": 3},
+                                    {"title": "Rigour", "description": "tests and baselines", "weight": 1}]})
+        if "SINGLE_CRITERION" in prompt:
+            log.append("ace_score")
+            return reply({"scores": [{"index": 1, "score": 8}, {"index": 2, "score": 4}]})
+        return Reply.json({"error": "unexpected prompt"}, status=400)
+    return handle
+
+
+def _client(server, tmp_path, name="openai/arena-mock"):
+    return LLMClient(name, api_base=server.url + "/v1", api_key="x", cache_dir=str(tmp_path / "cache"),
+                     max_retries=1, backoff_s=0.0, timeout_s=5)
+
+
+def test_model_backed_inspirations_kae_and_ace_through_a_loopback_server(built, tmp_path):
+    records, _, _, tasks, _, golds, view, embed = built
+    log: list[str] = []
+    with Loopback(_fake_openai(log)) as server:
+        client = _client(server, tmp_path)
+        drafted = draft_inspirations(client, records[:2], CUTOFF)
+        assert log.count("inspirations") == 2  # one call per record
+        assert {i.extractor for i in drafted} == {"openai/arena-mock"}  # model-drafted, verified quotes only
+        assert all(i.kind == "limitation" and i.text == "Long horizons break agents." for i in drafted)
+        assert all(any(i.quote == getattr(p, i.field) for p in r.papers) for i, r in zip(drafted, records[:2]))
+
+        task = tasks[0]
+        lists = release_checklists([task], client)  # stage one: one call per task
+        assert lists[0].generated_by == "openai/arena-mock" and [i.weight for i in lists[0].items] == [0.75, 0.25]
+        answer, _ = run_method("retrieval", [task], view, embed=embed)
+        assert answer[0].evidence_ids
+        judge = _client(server, tmp_path, "openai/arena-judge")
+        log.clear()
+        scores, failed = score_answers(answer, [task], golds, embed, view.dates(), cutoff=CUTOFF, judge_client=judge,
+                                       kb_get=view.get, checklists={task.task_id: lists[0]})
+        assert failed == []
+        assert log == ["kae_extract", "kae_label", "ace_score"]  # batched: two KAE calls, one ACE call per answer
+        s = scores[0]
+        assert s.values["ace"] == pytest.approx(0.75 * 0.8 + 0.25 * 0.4)
+        n = len(answer[0].evidence_ids) + 1  # each source's own fact + the shared fact, de-duplicated
+        assert s.values["ksr"] == pytest.approx(1 / n) and s.values["kor"] == pytest.approx(1 / n)
+        assert s.values["kcr"] == pytest.approx((n - 2) / n)
+        assert s.judge_calls == 3
+
+
+def test_a_failed_model_call_falls_back_and_is_recorded(built, tmp_path):
+    records, _, _, tasks, _, golds, view, embed = built
+    with Loopback(lambda req: Reply.json({"error": "down"}, status=500)) as server:
+        client = _client(server, tmp_path, "openai/arena-down")
+        drafted = draft_inspirations(client, records[:1], CUTOFF)
+        assert drafted and {i.extractor for i in drafted} == {"rules"}  # the offline extractor stands in
+        answer, _ = run_method("retrieval", tasks[:1], view, embed=embed)
+        scores, failed = score_answers(answer, tasks[:1], golds, embed, view.dates(), cutoff=CUTOFF,
+                                       judge_client=client, kb_get=view.get)
+        s = scores[0]
+        assert s.values["ksr"] is not None  # KAE: the offline proxy scored it
+        assert {f.reason.split(":")[0] for f in failed} >= {"kae", "ace checklist"}
+
