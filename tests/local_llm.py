@@ -169,11 +169,11 @@ def local_client(server: LocalServer, cache_dir: str, *, max_tokens: int = 1200,
         def structured(self, messages, schema, *, max_tokens=None, **kw):  # noqa: D401
             return super().structured(messages, schema, max_tokens=max_tokens or self.default_max_tokens, **kw)
 
-        def _call(self, convo, kwargs):
+        def _call(self, convo, kwargs, *rest):  # rest: the stage (resources/llm.py), passed through
             fmt = kwargs.get("response_format")
             if isinstance(fmt, dict) and "schema" in fmt:
                 kwargs = {**kwargs, "response_format": {**fmt, "schema": bound_schema(fmt["schema"])}}
-            return super()._call(convo, kwargs)
+            return super()._call(convo, kwargs, *rest)
 
     client = _Bounded(server.model, api_base=server.api_base, api_key="none", json_mode="json_object",
                       cache_dir=cache_dir, **kwargs)
