@@ -438,9 +438,7 @@ class _Searcher:
         """Several queries at once: one embedding call for all of them (the memory engine)."""
         if self.engine != "memory":
             return [self.search(q, k, mode, columns) for q in queries]
-        from assets.knowledge_base.memory_index import memory_index
-
-        index = memory_index(self.table, self.key, columns)
+        index = self._memory_index(columns)
         visible = index.visible(self.cutoff)
         vectors = self.embed(list(queries)) if mode != "text" else [None] * len(queries)
         out = []
@@ -454,6 +452,16 @@ class _Searcher:
             picked = index.row_dicts([row for row, _ in ranked], columns)
             out.append(list(zip(picked, [score for _, score in ranked])))
         return out
+
+    def _memory_index(self, columns: list[str]):
+        """The table's in-memory index, looked up once per view: asking LanceDB for the
+        table's uri and version costs a round trip per query. A view is a snapshot: open a
+        new one after the table is rebuilt (open_view does, once per asset run)."""
+        if getattr(self, "_index", None) is None:
+            from assets.knowledge_base.memory_index import memory_index
+
+            self._index = memory_index(self.table, self.key, columns)
+        return self._index
 
     def _fuse_memory(self, index, query: str, vector: np.ndarray, k: int, visible: np.ndarray) -> list[tuple[int, float]]:
         """The LanceDB path's hybrid, on the in-memory index: same candidate counts, same fusion."""

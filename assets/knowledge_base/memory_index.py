@@ -14,7 +14,7 @@ so the view loads it once (one scan, cached per table version) and answers from 
   measures the agreement at 35k.
 - dense: exact cosine over the cached matrix below `IVF_MIN_ROWS` rows; above, an
   inverted-file index (spherical k-means, `nprobe` nearest lists, exact cosine inside them,
-  an exact scan when the probed lists hold too few visible rows) — LanceDB's IVF_SQ also
+  20% of the lists probed, an exact scan when the probed lists hold too few visible rows) — LanceDB's IVF_SQ also
   approximates, this one keeps full-precision vectors.
 - hybrid: the same candidate counts and the same `fuse_weighted` / `fuse_rrf` as the
   LanceDB path.
@@ -47,7 +47,7 @@ MAX_TOKEN_CHARS = 40
 BM25_K1 = 1.2
 BM25_B = 0.75
 IVF_MIN_ROWS = 5_000  # below: exact dense scan (a 5k x 256 matrix is ~5 MB)
-IVF_NPROBE_SHARE = 0.10  # share of the lists probed per query (measured in benchmarks/kb_bench.py)
+IVF_NPROBE_SHARE = 0.20  # share of the lists probed: ~0.96 of the exact top 10 at 35k (benchmarks/results.md)
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -200,8 +200,9 @@ class MemoryIndex:
         self.dense = DenseIndex(vectors.values.to_numpy(zero_copy_only=False).reshape(len(vectors), dim), ivf=ivf)
         self.published = np.asarray(data.column("published").to_numpy(zero_copy_only=False), dtype="datetime64[D]")
         self.text = BM25Index(data.column(text_column).to_pylist(), Tokenizer())
-        self.rows = data.drop_columns(["vector"])
-        self.keys = data.column(key).to_pylist()
+        # plain Python columns: picking 10 rows from lists is ~100x cheaper than an Arrow take
+        self.columns = {name: data.column(name).to_pylist() for name in data.column_names if name != "vector"}
+        self.keys = self.columns[key]
         self._masks: dict[date, np.ndarray] = {}
 
     def visible(self, cutoff: date) -> np.ndarray:
@@ -217,7 +218,7 @@ class MemoryIndex:
         return _top(rows, scores[rows], n)
 
     def row_dicts(self, rows: list[int], columns: list[str]) -> list[dict]:
-        return self.rows.select(columns).take(pa.array(rows, type=pa.int64())).to_pylist() if rows else []
+        return [{name: self.columns[name][row] for name in columns} for row in rows]
 
 
 _CACHE: OrderedDict[tuple, MemoryIndex] = OrderedDict()
@@ -233,8 +234,10 @@ def memory_index(table, key: str, columns: list[str]) -> MemoryIndex:
         if index is not None:
             _CACHE.move_to_end(ident)
             return index
-    wanted = list(dict.fromkeys([*columns, key, "published", "text", "vector"]))
-    data = table.to_arrow().select(wanted)
+    data = table.to_arrow()  # every column: any later caller's columns are there
+    missing = set(columns) - set(data.column_names)
+    if missing:
+        raise KeyError(f"columns {sorted(missing)} are not in the table")
     index = MemoryIndex(data, key)
     with _CACHE_LOCK:
         _CACHE[ident] = index
