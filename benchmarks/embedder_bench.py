@@ -129,7 +129,7 @@ def write_markdown(result: dict) -> str:
         f"`benchmarks/embedder_bench.py`; measured {result['measured_at']}, load average {result['loadavg']} "
         "(2 shared cores: throughput is a lower bound). The same "
         f"{result['papers']:,} papers (a fixed random subset, seed {SEED}, of the {result['corpus']:,} deduplicated "
-        f"shipped papers; ONNX is too slow here to embed all of them) and the same {QUERIES:,} title queries (their "
+        f"shipped papers; ONNX is too slow here to embed all of them{'' if result['papers'] >= 5000 else ': 5,000 were planned, the ONNX run was stopped at this many for time'}) and the same {QUERIES:,} title queries (their "
         "targets are in the subset); indexed text and vectors are abstracts only (titles NOT indexed). "
         "Retrieval goes through `build_kb` + `KnowledgeBaseView` (exact dense scan, so the embedder is compared, "
         "not the vector index). Throughput: cache off, one process, ONNX with "
@@ -151,7 +151,8 @@ def write_markdown(result: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--embed", action="store_true", help="compute the missing cached vectors")
-    parser.add_argument("--papers", type=int, default=5000)
+    parser.add_argument("--papers", type=int, default=5000,
+                        help="indexed papers (a prefix of the fixed permutation; >= QUERIES)")
     parser.add_argument("--kinds", nargs="+", default=list(KINDS))
     args = parser.parse_args()
     papers = load_subset(args.papers)
@@ -169,7 +170,6 @@ def main() -> None:
         if vectors is None:
             raise SystemExit(f"{kind}: vectors for {args.papers} papers are not cached; run with --embed first")
         timing = json.loads((CACHE / kind / "timing.json").read_text())
-        result["onnx_threads"] = timing.get("threads", result["onnx_threads"]) if kind != "static" else result["onnx_threads"]
         result["embedders"][kind] = {
             "dims": int(vectors.shape[1]),
             "abstracts_per_s": round(timing["abstracts"] / timing["abstract_s"], 1),
