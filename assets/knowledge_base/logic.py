@@ -10,6 +10,10 @@ Two LanceDB tables per partition:
   (`paper_fulltext`, from GROBID), or one abstract chunk for a paper without full text, so
   agents can retrieve section snippets with their paper id and section name.
 
+Searches run on one of two engines (text and hybrid results agree; docs/knowledge_base.md,
+"Retrieval speed"): `memory` (default; memory_index.py: the table cached in numpy, BM25
+with LanceDB's analyzer, exact or IVF dense) or `lance` (LanceDB queries, the reference).
+
 An agent never touches the tables directly: it holds a `KnowledgeBaseView`, whose every
 query path (dense, text, hybrid, get-by-id, dates, chunk search) puts the cutoff inside
 the LanceDB query (a prefilter, served by the B-tree on `published`) and checks every
