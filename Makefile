@@ -62,7 +62,7 @@ ui: init
 ## Benchmarks: numbers go to benchmarks/results.md.
 bench: install
 	$(PY) benchmarks/run.py
-	for b in kb_bench taxonomy_bench judge_bench ui_bench; do \
+	for b in kb_bench retrieval_bench taxonomy_bench judge_bench ui_bench; do \
 	  if [ -f benchmarks/$$b.py ]; then $(PY) benchmarks/$$b.py || exit 1; fi; done
 	$(PY) benchmarks/run.py --assemble
 

@@ -196,7 +196,7 @@ def compare_vector_indexes(db, table, cutoff, embedder, queries) -> dict:
         t0 = time.perf_counter()
         ensure_indexes(copy, kind)
         build = time.perf_counter() - t0
-        view = KnowledgeBaseView(copy, cutoff, embedder._compute)
+        view = KnowledgeBaseView(copy, cutoff, embedder._compute, engine="lance")  # the index under test
         overlap = [len({h.arxiv_id for h in view.search(t, k=10, mode="dense")} & e) / 10
                    for (t, _), e in zip(queries, exact)]
         dense = run_queries(view, queries, "dense")

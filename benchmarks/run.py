@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS_DIR = ROOT / "benchmarks" / "results"
 RESULTS_JSON = RESULTS_DIR / "build.json"
 RESULTS_MD = ROOT / "benchmarks" / "results.md"
-SECTION_ORDER = ["build", "operations", "knowledge_base", "taxonomy", "judging"]
+SECTION_ORDER = ["build", "operations", "knowledge_base", "retrieval_speed", "embedders", "taxonomy", "judging"]
 
 
 def run_timed(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, float, str]:

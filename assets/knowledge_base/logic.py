@@ -10,6 +10,10 @@ Two LanceDB tables per partition:
   (`paper_fulltext`, from GROBID), or one abstract chunk for a paper without full text, so
   agents can retrieve section snippets with their paper id and section name.
 
+Searches run on one of two engines (text and hybrid results agree; docs/knowledge_base.md,
+"Retrieval speed"): `memory` (default; memory_index.py: the table cached in numpy, BM25
+with LanceDB's analyzer, exact or IVF dense) or `lance` (LanceDB queries, the reference).
+
 An agent never touches the tables directly: it holds a `KnowledgeBaseView`, whose every
 query path (dense, text, hybrid, get-by-id, dates, chunk search) puts the cutoff inside
 the LanceDB query (a prefilter, served by the B-tree on `published`) and checks every
@@ -43,6 +47,7 @@ from core.records import PaperFullText, ScreenedPaper
 
 SEARCH_MODES = ("dense", "text", "hybrid")
 FUSIONS = ("weighted", "rrf")
+ENGINES = ("memory", "lance")  # memory: the fast path (memory_index.py); lance: LanceDB queries (the reference)
 HYBRID_TEXT_WEIGHT = 0.7
 HYBRID_TEXT_CANDIDATES = 20  # BM25 candidates: max(2k, this)
 HYBRID_DENSE_CANDIDATES = 10  # dense candidates: max(k, this)
@@ -360,9 +365,10 @@ class _Searcher:
     """
 
     def __init__(self, table, where: str, embed: Embed, key: str, fusion: str, text_weight: float,
-                 nprobes: int | None):
+                 nprobes: int | None, cutoff: date | None = None, engine: str = "lance"):
         self.table, self.where, self.embed, self.key = table, where, embed, key
         self.fusion, self.text_weight, self.nprobes = fusion, text_weight, nprobes
+        self.cutoff, self.engine = cutoff, engine
         try:
             from lancedb.table import AsyncTable
 
@@ -408,6 +414,8 @@ class _Searcher:
         return tuple(_rows(next(tables)) if b is not None else [] for b in builders)
 
     def search(self, query: str, k: int, mode: str, columns: list[str]) -> list[tuple[dict, float]]:
+        if self.engine == "memory":
+            return self.search_many([query], k, mode, columns)[0]
         if mode == "dense":
             _, rows = self._run(None, (self.embed([query])[0], k, columns))
             return [(r, 1.0 - float(r["_distance"])) for r in rows]
@@ -430,23 +438,69 @@ class _Searcher:
                                   self.text_weight)
         return [(rows[key], score) for key, score in fused]
 
+    def search_many(self, queries: list[str], k: int, mode: str, columns: list[str]) -> list[list[tuple[dict, float]]]:
+        """Several queries at once: one embedding call for all of them (the memory engine)."""
+        if self.engine != "memory":
+            return [self.search(q, k, mode, columns) for q in queries]
+        index = self._memory_index(columns)
+        visible = index.visible(self.cutoff)
+        vectors = self.embed(list(queries)) if mode != "text" else [None] * len(queries)
+        out = []
+        for query, vector in zip(queries, vectors):
+            if mode == "dense":
+                ranked = index.dense.top(vector, k, visible)
+            elif mode == "text":
+                ranked = index.text_top(query, k, visible)
+            else:
+                ranked = self._fuse_memory(index, query, vector, k, visible)
+            picked = index.row_dicts([row for row, _ in ranked], columns)
+            out.append(list(zip(picked, [score for _, score in ranked])))
+        return out
+
+    def _memory_index(self, columns: list[str]):
+        """The table's in-memory index, looked up once per view: asking LanceDB for the
+        table's uri and version costs a round trip per query. A view is a snapshot: open a
+        new one after the table is rebuilt (open_view does, once per asset run)."""
+        if getattr(self, "_index", None) is None:
+            from assets.knowledge_base.memory_index import memory_index
+
+            self._index = memory_index(self.table, self.key, columns)
+        return self._index
+
+    def _fuse_memory(self, index, query: str, vector: np.ndarray, k: int, visible: np.ndarray) -> list[tuple[int, float]]:
+        """The LanceDB path's hybrid, on the in-memory index: same candidate counts, same fusion."""
+        text = index.text_top(query, max(2 * k, HYBRID_TEXT_CANDIDATES), visible)
+        dense = index.dense.top(vector, max(k, HYBRID_DENSE_CANDIDATES), visible)
+        keys = index.keys
+        row_of = {keys[row]: row for row, _ in dense}
+        row_of.update({keys[row]: row for row, _ in text})
+        if self.fusion == "rrf":
+            fused = fuse_rrf([[keys[r] for r, _ in text], [keys[r] for r, _ in dense]], k)
+        else:
+            rows = list(row_of.values())
+            cosine = dict(zip(row_of, (index.dense.vectors[rows] @ vector).tolist())) if rows else {}
+            fused = fuse_weighted([(keys[r], s) for r, s in text], cosine, k, self.text_weight)
+        return [(row_of[key], score) for key, score in fused]
+
 
 class KnowledgeBaseView:
     """Read-only, cutoff-bound access to one partition's knowledge base."""
 
     def __init__(self, table, cutoff: date, embed: Embed, chunks=None, *, fusion: str = "weighted",
-                 text_weight: float = HYBRID_TEXT_WEIGHT, nprobes: int | None = None):
+                 text_weight: float = HYBRID_TEXT_WEIGHT, nprobes: int | None = None, engine: str = "memory"):
         if fusion not in FUSIONS:
             raise ValueError(f"fusion must be one of {FUSIONS}")
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}")
         self._table = table
         self._chunks = chunks
         self.cutoff = cutoff
         self._embed = embed
         self._where = f"published <= date '{cutoff.isoformat()}'"
-        self._papers = _Searcher(table, self._where, embed, "arxiv_id", fusion, text_weight, nprobes)
-        self._chunk_search = (_Searcher(chunks, self._where, embed, "chunk_id", fusion, text_weight, nprobes)
-                              if chunks is not None else None)
-        self._options = {"fusion": fusion, "text_weight": text_weight, "nprobes": nprobes}
+        self._papers = _Searcher(table, self._where, embed, "arxiv_id", fusion, text_weight, nprobes, cutoff, engine)
+        self._chunk_search = (_Searcher(chunks, self._where, embed, "chunk_id", fusion, text_weight, nprobes, cutoff,
+                                        engine) if chunks is not None else None)
+        self._options = {"fusion": fusion, "text_weight": text_weight, "nprobes": nprobes, "engine": engine}
 
     def bound_to(self, cutoff: date) -> KnowledgeBaseView:
         """The same knowledge base bound to an earlier cutoff (a later one is refused: never widen)."""
@@ -471,6 +525,16 @@ class KnowledgeBaseView:
         if not self._check(query, k, mode):
             return []
         results = self._papers.search(query, k, mode, ["arxiv_id", "title", "abstract", "published"])
+        return self._hits(results)
+
+    def search_many(self, queries: list[str], k: int = 10, mode: str = "hybrid") -> list[list[Hit]]:
+        """`search` for several queries at once (one embedding call): the same hits as one by one."""
+        self._check("x", k, mode)
+        live = [q for q in queries if q.strip()] if k > 0 else []
+        results = iter(self._papers.search_many(live, k, mode, ["arxiv_id", "title", "abstract", "published"]))
+        return [self._hits(next(results)) if k > 0 and q.strip() else [] for q in queries]
+
+    def _hits(self, results: list[tuple[dict, float]]) -> list[Hit]:
         self._guard([row for row, _ in results])
         return [Hit(arxiv_id=row["arxiv_id"], title=row["title"], published=row["published"],
                     snippet=row["abstract"][:400], score=score) for row, score in results]
