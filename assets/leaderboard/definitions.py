@@ -73,10 +73,12 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     ratings = report.ratings_table(comparisons, released)
     judge = judge_summary([s for s in scores if s.task_id in released])
     validity = store.read_table("validity_report", d, c).to_pylist() if store.exists("validity_report", d, c) else []
-    optional = lambda table, model: store.read_records(table, d, c, model) if store.exists(table, d, c) else []  # noqa: E731
-    own_tables = report.family_tables(all_families(), optional("tasks", Task), optional("task_builds", TaskBuild),
-                                      optional("gold_targets", GoldTarget), scores,
-                                      optional("validity_controls", Score), released)
+    tasks = store.read_records("tasks", d, c, Task) if store.exists("tasks", d, c) else []
+    builds = store.read_records("task_builds", d, c, TaskBuild) if store.exists("task_builds", d, c) else []
+    golds = store.read_records("gold_targets", d, c, GoldTarget) if store.exists("gold_targets", d, c) else []
+    controls = (store.read_records("validity_controls", d, c, Score)
+                if store.exists("validity_controls", d, c) else [])
+    own_tables = report.family_tables(all_families(), tasks, builds, golds, scores, controls, released)
     artifacts = [a for a in (store.read_records("answer_artifacts", d, c, AnswerArtifacts)
                              if store.exists("answer_artifacts", d, c) else []) if a.task_id in released]
 
