@@ -47,10 +47,10 @@ test-ops: install
 	$(PY) -m pytest -m slow tests/ops
 
 ## Integration tests against a real local model server (llama.cpp + a small GGUF from PyPI, built
-## once into ~/.cache/foresci; tests/local_llm.py): the LLM doorway, rediscovery, idea review, Xcientist artifacts.
+## once into ~/.cache/foresci; tests/local_llm.py): the LLM doorway, rediscovery, idea review, Xcientist artifacts, Arena.
 test-llm: install
 	$(PY) -m pytest -m slow tests/test_local_llm.py tests/test_rediscovery_local_llm.py tests/test_idea_review_llm.py \
-	  tests/test_xcientist_local_llm.py
+	  tests/test_xcientist_local_llm.py tests/test_arena_local_llm.py
 
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"
