@@ -203,6 +203,12 @@ def venue(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cuto
 
 
 @task
+def phase(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+    """DeepResearch Arena phase tasks (synthesize / design / evaluate): an open-ended research report."""
+    return foresci_task("phase", release, gold, kb_dir, domain, cutoff)
+
+
+@task
 def family(name: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
     """Any registered family present in the export (e.g. an opt-in one): -T name=<family>."""
     return foresci_task(name, release, gold, kb_dir, domain, cutoff)
