@@ -27,6 +27,8 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
+from assets.families import get_family
+
 from assets.partitions import partition_key
 from core.records import GoldTarget, Score, Task
 from resources.corpus_source import CorpusSourceResource
@@ -172,6 +174,12 @@ def test_inspect_cli_runs_offline_and_its_scores_equal_the_pipelines_empty_contr
         got = sample_scores(read_eval_log(logs[0]))
         expected = controls(store, "control:empty")
         assert got and set(got) <= set(expected)
+        if get_family(family).answer_kind in ("text", "report"):
+            # mockllm's default reply is prose: for a free-text family it is a (content-free) report,
+            # not the empty answer, so only the range is checked here; the next test compares the
+            # same answers exactly for every family
+            assert all(0.0 <= v <= 1.0 for values in got.values() for v in values.values() if v is not None)
+            continue
         for task_id, values in got.items():
             assert values == pytest.approx(expected[task_id], rel=1e-9, abs=1e-12), task_id
 
