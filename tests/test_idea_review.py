@@ -276,5 +276,6 @@ def test_the_idea_review_job_materializes_the_three_assets_of_an_ideas_partition
     report = store.read_bytes(store.artifact_path("leaderboard", "ideas", c, "report.html")).decode()
     assert "PROXY" in report and "control:gold" in report
     public = store.read_bytes(store.artifact_path("release", "ideas", c, "tasks.jsonl")).decode()
-    assert "/hidden/" in store.artifact_path("release", "ideas", c, "gold.jsonl")
+    hidden_gold = store.artifact_path("release", "ideas", c, "gold.jsonl")
+    assert "/hidden/" in hidden_gold and golds[0].claims[0].text in store.read_bytes(hidden_gold).decode()
     assert golds[0].claims[0].text not in public  # the rubrics stay hidden
