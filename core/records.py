@@ -123,7 +123,7 @@ class EvidenceRecord(BaseModel):
 
 
 SignalKind = Literal[
-    "candidate_direction", "method_development", "bottleneck", "feasibility", "venue_profile"
+    "candidate_direction", "method_development", "bottleneck", "feasibility", "venue_profile", "approach"
 ]
 
 

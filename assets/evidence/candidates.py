@@ -1,56 +1,87 @@
-"""Candidate directions defined by title phrases (ForeSci App. B.3), recognisable by embedding.
+"""Candidate directions named by title phrases (ForeSci App. B.3), recognisable by embedding.
 
-A candidate direction must be something a reader can assign a paper to, so each one is
-*defined* by a phrase of the domain's titles, and a paper belongs to it when its title
-contains that phrase. The rule, step by step (all on cutoff-visible, non-excluded papers):
+A candidate direction must be something a researcher recognises and can assign a paper to,
+so each one is *named* by a phrase of the domain's titles (`core.phrases`: spelling and
+number variants merged into one key, generic words such as "agent" or "LLM" left out of the
+key but kept in the display form, "GUI agents") and a paper belongs to it when its title
+holds that key. The rule, step by step (all on cutoff-visible, non-excluded papers):
 
-1. Phrases: the content unigrams, bigrams and trigrams of titles (`core.text.title_phrases`:
-   stop, generic and web words removed) held by at least `min_members` papers and by at
-   most MAX_DOMAIN_SHARE of the domain (a phrase half the domain uses is no direction).
-2. Recognisable by content: every paper's NEIGHBOURS (10) nearest papers by embedding of
+1. Phrases: the keys of titles (`core.phrases.phrase_keys`) held by at least `min_members`
+   papers and by at most MAX_DOMAIN_SHARE of the domain (a phrase half the domain uses is
+   no direction) -- or *emerging*: born in the EMERGING_MONTHS before the cutoff (at most
+   EMERGING_OLD_MAX of its papers older than that) with at least MIN_EMERGING_MEMBERS papers,
+   so a phrase that took off just before the cutoff can be asked about (such a candidate is
+   marked `emerging`; the task builder's premise check accepts it without older papers).
+2. A real bet a reader understands (`core.phrases`): not the truncation of a longer phrase
+   ("direct preference" of "direct preference optimization"), not a contribution type
+   (benchmark, survey, dataset, framework, evaluation, analysis ...: what a paper is, not what
+   it is about), not one bare word unless a recognised name (GUI, MCP, LoRA), not a backbone
+   model ("GPT-4", "vision-language models"), and alive: at least
+   MIN_RECENT_MEMBERS of its papers in the RECENT_MONTHS before the cutoff (no dead options).
+3. Recognisable by content: every paper's NEIGHBOURS (10) nearest papers by embedding of
    title and abstract are found once (centred cosine, leave-one-out); a paper is *voted*
    into a phrase's set when >= MEMBER_VOTE (30%) of its neighbours hold the phrase
-   (`core.clustering.voted`). The phrase's score is
-   the F1 of the vote against the title match: how well the papers' content, read by the
-   embedder, recovers the phrase's papers. Generic words ("analysis", "data") score low
-   because their papers share no content; topics ("prompt injection", "GUI") score high.
+   (`core.clustering.voted`). The phrase's score is the F1 of the vote against the title
+   match: how well the papers' content, read by the embedder, recovers the phrase's papers.
    Phrases scoring below MIN_RECOGNISABILITY are not directions.
-3. Distinct: phrases are taken best score first; a phrase whose papers overlap an already
-   taken one's by more than MAX_MEMBER_OVERLAP (of the smaller set) is the same direction
-   and is skipped ("function" after "function calling").
-4. Placed in the taxonomy: the candidate's node is the level >= 1 taxonomy node with the
+4. Distinct: phrases are taken best score first (multi-word names before one-word names on
+   ties); a phrase that names the same direction as an already taken one
+   (`core.phrases.same_direction`: equal key, acronym and expansion, nested or overlapping
+   word stems) or whose papers overlap a taken one's by more than MAX_MEMBER_OVERLAP (of the
+   smaller set) is skipped.
+5. Placed in the taxonomy: the candidate's node is the level >= 1 taxonomy node with the
    highest Jaccard overlap with its papers; the node's dimension groups candidates into
    option pools, its evidence record supplies the support packet.
 
-The gold measures the same object two ways (`assets.families.momentum`): by the phrase in
-window titles (lexical) and by the same neighbour vote over window papers (embedding).
-No Dagster here.
+Every phrase rejected at step 2 or 4 is returned with its reason (`rejected`), so the build
+reports what it left out. The gold measures the same object two ways
+(`assets.families.momentum`): by the key in window titles (lexical) and by the same
+neighbour vote over window papers (embedding). No Dagster here.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 
 import numpy as np
 
 from core.clustering import NEIGHBOURS, neighbours, voted
+from core.papers import add_months
+from core.phrases import (
+    backbone_problem,
+    contribution_type,
+    display_forms,
+    one_word_problem,
+    phrase_keys,
+    prefer_longer,
+    same_direction,
+)
 from core.records import ScreenedPaper, TaxonomyNode
-from core.text import title_phrases
 
 MIN_RECOGNISABILITY = 0.2  # F1 of the neighbour vote against the title match
-MAX_DOMAIN_SHARE = 0.1
-MAX_MEMBER_OVERLAP = 0.5
+MAX_DOMAIN_SHARE = 0.05  # an umbrella phrase ("reinforcement learning" in post-training) is no bet among others
+MAX_MEMBER_OVERLAP = 0.3
+RECENT_MONTHS = 6  # the recent period (the gold's prior period too, assets.gold.measure)
+MIN_RECENT_MEMBERS = 5  # papers in the RECENT_MONTHS before the cutoff: fewer and the option is dead
+EMERGING_MONTHS = 6
+EMERGING_OLD_MAX = 2  # papers older than EMERGING_MONTHS an emerging phrase may have
+MIN_EMERGING_MEMBERS = 6
 
 
 @dataclass
 class PhraseCandidate:
-    phrase: str
-    members: list[str]  # arxiv ids whose titles hold the phrase, sorted
+    phrase: str  # the key (core.phrases)
+    display: str  # how titles write it ("GUI agents")
+    members: list[str]  # arxiv ids whose titles hold the key, sorted
     recognisability: float  # F1 of the neighbour vote
     node: TaxonomyNode
     central_ids: list[str]  # the members, closest to their centroid first
+    n_recent: int = 0  # members in the RECENT_MONTHS before the cutoff
+    emerging: bool = False
+    centroid: np.ndarray | None = field(default=None, repr=False)
 
 
 def centred(vectors: np.ndarray) -> np.ndarray:
@@ -61,55 +92,88 @@ def centred(vectors: np.ndarray) -> np.ndarray:
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 
 
-def display_form(phrase: str, titles: list[str]) -> str:
-    """How the titles write a phrase ("GUI", "MCP", "function calling"): its most frequent
-    surface form, lower-cased unless every word of that form is upper-case (an acronym)."""
-    pattern = re.compile(r"\b" + r"[\s\-]+".join(map(re.escape, phrase.split())) + r"\b", re.IGNORECASE)
-    forms = Counter(m.group(0) for t in titles for m in pattern.finditer(t))
-    if not forms:
-        return phrase
-    form = max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0]
-    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in form.split())
-
-
 def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: list[TaxonomyNode], *,
-                      min_members: int, max_candidates: int) -> list[PhraseCandidate]:
+                      min_members: int, max_candidates: int, cutoff: date,
+                      rejected: list[tuple[str, str]] | None = None) -> list[PhraseCandidate]:
     """The domain's candidate directions by the rule in the module docstring, best first.
 
     `papers` are the cutoff-visible, non-excluded papers and `vectors` their embeddings
-    (title and abstract), row for row.
+    (title and abstract), row for row. `rejected`, when given, receives (display form,
+    reason) for every frequent phrase left out at steps 2 and 4.
     """
+    rejected = [] if rejected is None else rejected
     n = len(papers)
     if n == 0:
         return []
     ids = [p.arxiv_id for p in papers]
-    phrases = [title_phrases(p.title) for p in papers]
-    df = Counter(ph for phs in phrases for ph in phs)
-    eligible = sorted(ph for ph, k in df.items() if min_members <= k <= MAX_DOMAIN_SHARE * n)
+    recent_start, emerging_start = add_months(cutoff, -RECENT_MONTHS), add_months(cutoff, -EMERGING_MONTHS)
+    is_recent = np.array([p.published > recent_start for p in papers])
+    is_old = np.array([p.published <= emerging_start for p in papers])
+    keys = [phrase_keys(p.title) for p in papers]
+    df = Counter(k for ks in keys for k in ks)
+    old_df = Counter(k for ks, old in zip(keys, is_old) if old for k in ks)
+    frequent = {k for k, c in df.items() if min_members <= c <= MAX_DOMAIN_SHARE * n}
+    emerging = {k for k, c in df.items() if c >= MIN_EMERGING_MEMBERS and old_df[k] <= EMERGING_OLD_MAX
+                and c <= MAX_DOMAIN_SHARE * n}
+    pool = sorted(frequent | emerging)
+    truncated = prefer_longer({k: df[k] for k in pool})
+    pool = [k for k in pool if k not in truncated]
+    if not pool:
+        return []
+    col = {k: j for j, k in enumerate(pool)}
+    member = np.zeros((n, len(pool)), dtype=bool)
+    for i, ks in enumerate(keys):
+        for k in ks:
+            if k in col:
+                member[i, col[k]] = True
+    titles_of: dict[str, list[str]] = {k: [] for k in pool}
+    for p, ks in zip(papers, keys):
+        for k in ks:
+            if k in titles_of:
+                titles_of[k].append(p.title)
+    display: dict[str, str] = {}
+    for k in pool:
+        display.update(display_forms([k], titles_of[k]))
+    n_recent = (member & is_recent[:, None]).sum(axis=0)
+    eligible = []
+    for j, k in enumerate(pool):
+        name = display.get(k, k)
+        why = None
+        if (ctype := contribution_type(name)) is not None:
+            why = f"contribution type ({ctype!r}), not a direction"
+        elif (one := one_word_problem(name) or backbone_problem(name)) is not None:
+            why = one
+        elif n_recent[j] < MIN_RECENT_MEMBERS:
+            why = f"dead: {int(n_recent[j])} papers in the {RECENT_MONTHS} months before the cutoff (< {MIN_RECENT_MEMBERS})"
+        if why is None:
+            eligible.append(j)
+        elif df[k] >= min_members and (len(name.split()) > 1 or one_word_problem(name) is None):
+            rejected.append((name, why))  # what a reader would have expected to see (bare words are not reported)
     if not eligible:
         return []
-    col = {ph: j for j, ph in enumerate(eligible)}
-    member = np.zeros((n, len(eligible)), dtype=bool)
-    for i, phs in enumerate(phrases):
-        for ph in phs:
-            if ph in col:
-                member[i, col[ph]] = True
     V = centred(vectors)
     nn = neighbours(V, V, NEIGHBOURS, exclude=np.arange(n))
-    vote = voted(member, nn)
-    tp = (vote & member).sum(axis=0)
+    sub = member[:, eligible]
+    vote = voted(sub, nn)
+    tp = (vote & sub).sum(axis=0)
     precision = tp / np.maximum(vote.sum(axis=0), 1)
-    recall = tp / member.sum(axis=0)
+    recall = tp / sub.sum(axis=0)
     f1 = 2 * precision * recall / np.maximum(precision + recall, 1e-12)
-    order = sorted(range(len(eligible)), key=lambda j: (-round(float(f1[j]), 6), -eligible[j].count(" "), eligible[j]))
-    taken: list[set[int]] = []
+    words = [len(display.get(pool[j], pool[j]).split()) for j in eligible]
+    order = sorted(range(len(eligible)), key=lambda e: (-round(float(f1[e]), 6), -min(words[e], 2), pool[eligible[e]]))
+    taken: list[tuple[set[int], str]] = []
     out: list[PhraseCandidate] = []
     node_sets = [(nd, set(nd.paper_ids)) for nd in nodes if nd.level >= 1 and nd.paper_ids]
-    for j in order:
-        if f1[j] < MIN_RECOGNISABILITY or len(out) >= max_candidates:
+    for e in order:
+        j = eligible[e]
+        k, name = pool[j], display.get(pool[j], pool[j])
+        if f1[e] < MIN_RECOGNISABILITY or len(out) >= max_candidates:
             break
         rows = set(np.flatnonzero(member[:, j]).tolist())
-        if any(len(rows & other) > MAX_MEMBER_OVERLAP * min(len(rows), len(other)) for other in taken):
+        same = next((other for other_rows, other in taken if same_direction(name, other)
+                     or len(rows & other_rows) > MAX_MEMBER_OVERLAP * min(len(rows), len(other_rows))), None)
+        if same is not None:
+            rejected.append((name, f"same direction as {same!r}"))
             continue
         member_ids = {ids[i] for i in rows}
         scored = [(len(member_ids & s) / len(member_ids | s), nd.node_id, nd) for nd, s in node_sets if member_ids & s]
@@ -119,7 +183,49 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
         idx = np.array(sorted(rows))
         centre = V[idx].mean(axis=0)
         central = idx[np.lexsort((idx, -(V[idx] @ centre)))]
-        taken.append(rows)
-        out.append(PhraseCandidate(phrase=eligible[j], members=sorted(member_ids), recognisability=round(float(f1[j]), 4),
-                                   node=node, central_ids=[ids[i] for i in central]))
+        taken.append((rows, name))
+        out.append(PhraseCandidate(phrase=k, display=name, members=sorted(member_ids),
+                                   recognisability=round(float(f1[e]), 4), node=node,
+                                   central_ids=[ids[i] for i in central], n_recent=int(n_recent[j]),
+                                   emerging=old_df[k] <= EMERGING_OLD_MAX,
+                                   centroid=centre / max(float(np.linalg.norm(centre)), 1e-12)))
     return out
+
+
+GLOSS_MIN_CHARS, GLOSS_MAX_CHARS = 50, 230
+GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a gloss
+_GLOSS_SKIP = re.compile(r"^(however|but|and|or|moreover|furthermore|thus|therefore|in this (paper|work)|"
+                         r"this (paper|work|study)|we|our|here|to this end|to address|specifically|finally|"
+                         r"additionally|experiments?|results?|extensive)\b", re.IGNORECASE)
+_GLOSS_DEFINES = re.compile(r"\b(is|are|refers? to|enables?|allows?|aims? to|has emerged|have emerged|"
+                            r"promises?|consists? of)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_MARKUP = re.compile(r"[$\\{}<>_^]|https?://")
+
+
+def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[str, str]:
+    """(sentence, arxiv id): a verbatim sentence of a central member's abstract that says what
+    the direction is, or ("", "") when none qualifies.
+
+    A sentence qualifies when it holds the direction's key (`core.phrases.phrase_keys`), is
+    GLOSS_MIN_CHARS..GLOSS_MAX_CHARS long, has no markup, and does not start like a fragment or
+    a paper's own claim ("However", "We", "In this paper", "Results"). Among those, sentences
+    with a defining verb (is, refers to, enables, ...) come first, then the one naming the key
+    earliest, then the most central paper's.
+    """
+    best: tuple | None = None
+    for rank, p in enumerate(papers[:GLOSS_PAPERS]):
+        for s in _SENTENCE.split(p.abstract or ""):
+            s = " ".join(s.split())
+            if not (GLOSS_MIN_CHARS <= len(s) <= GLOSS_MAX_CHARS) or _GLOSS_SKIP.match(s) or _MARKUP.search(s):
+                continue
+            if key not in phrase_keys(s):
+                continue
+            words = s.split()
+            first = next((i for i in range(len(words)) if key in phrase_keys(" ".join(words[: i + 1]))), len(words))
+            score = (not _GLOSS_DEFINES.search(s), first > 8, rank, first)
+            if strict and (score[0] or score[1]):
+                continue
+            if best is None or score < best[0]:
+                best = (score, s, p.arxiv_id)
+    return (best[1], best[2]) if best else ("", "")

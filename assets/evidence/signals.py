@@ -12,6 +12,8 @@ Kinds, each derived by a documented rule so a reviewer can recompute it:
   categorised by cue words; recurrence = number of distinct papers.
 * feasibility: one note per candidate direction (support, maturity, the candidates it shares
   papers with, risks).
+* approach: the named methods the papers of a candidate direction use (rule in
+  `assets.evidence.approaches`): the options of a planning task inside that direction.
 * venue_profile: from `assets.evidence.venues` when venue lists are passed in.
 
 Coverage of the corpus is uneven over time, so every volume number is a *share* of
@@ -29,8 +31,9 @@ from datetime import date
 import numpy as np
 
 from assets.corpus.logic import paper_text
+from assets.evidence.approaches import PhraseIndex, direction_approaches
 from assets.evidence.bottlenecks import bottleneck_themes
-from assets.evidence.candidates import display_form, phrase_candidates
+from assets.evidence.candidates import RECENT_MONTHS, gloss, phrase_candidates
 from assets.evidence.shares import (
     momentum,
     months_between,
@@ -39,8 +42,9 @@ from assets.evidence.shares import (
     slice_growth,
     slice_shares,
 )
-from core.records import EvidenceRecord, ScreenedPaper, Signal, TaxonomyNode
-from core.text import content_tokens, distinctive_title_phrases, term_stems, title_phrases
+from core.phrases import phrase_keys, stems
+from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
+from core.text import content_tokens, distinctive_title_phrases, title_phrases
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -66,8 +70,9 @@ def _check_dates(ids: list[str], dates: dict[str, date], cutoff: date) -> list[s
 
 # ----------------------------------------------------------------------------- candidates
 
-MIN_MEMBER_SHARE = 0.004  # a candidate's phrase is in >= 0.4% of the domain's titles (and >= min_support)
+MIN_MEMBER_SHARE = 0.002  # a candidate's phrase is in >= 0.2% of the domain's titles (and >= min_support)
 KEYWORD_PHRASES = 5
+REPRESENTATIVE_TITLES = 3  # pre-cutoff titles shown with a candidate (its most central members)
 EVIDENCE_PAPERS = 25  # a candidate's evidence papers: its most central members in evidence records
 
 def node_stats(
@@ -241,11 +246,17 @@ def build_signals(
     usable = sorted((p for p in public if p.label != "excluded"), key=lambda p: p.arxiv_id)
     vectors = np.asarray(embed([paper_text(p) for p in usable]), dtype=np.float32) if usable else np.zeros((0, 1))
     min_members = max(min_support, round(MIN_MEMBER_SHARE * len(usable)))
-    found = phrase_candidates(usable, vectors, nodes, min_members=min_members, max_candidates=max_candidates)
+    rejected: list[tuple[str, str]] = []
+    found = phrase_candidates(usable, vectors, nodes, min_members=min_members, max_candidates=max_candidates,
+                              cutoff=cutoff, rejected=rejected)
+    for name, why in rejected:
+        failures.append(Failure(stage="research_signals", item_id=f"phrase:{name}",
+                                reason=f"curation: candidate phrase {name!r} not used: {why}"))
     all_phrases = [title_phrases(p.title) for p in usable]
     phrase_df = Counter(ph for phs in all_phrases for ph in phs)
     row_of = {p.arxiv_id: i for i, p in enumerate(usable)}
     candidate_signals: list[tuple[Signal, TaxonomyNode]] = []
+    centroids: list[np.ndarray] = []
     record_of: dict[str, str] = {}
     for r in sorted(records, key=lambda r: r.record_id):
         for pid in _record_paper_ids(r):
@@ -257,29 +268,43 @@ def build_signals(
         s = momentum(member_dates, monthly_volume, cutoff)
         own = [all_phrases[row_of[pid]] for pid in c.members]
         keywords = [k for k in distinctive_title_phrases(own, phrase_df, len(usable))
-                    if not term_stems(k) & term_stems(c.phrase)][:KEYWORD_PHRASES]
+                    if not stems(k) & stems(c.display)][:KEYWORD_PHRASES]
         # evidence: the most central members that an evidence record holds (the node's record first)
         evidence_papers = [pid for pid in c.central_ids if pid in record_of][:EVIDENCE_PAPERS]
         if not evidence_papers:
             continue
-        rep_titles = [by_paper[pid].title for pid in evidence_papers[:3]]
+        rep_titles = [by_paper[pid].title for pid in c.central_ids[:REPRESENTATIVE_TITLES]]
+        gloss_text, gloss_id = gloss(c.phrase, [by_paper[pid] for pid in c.central_ids])
         ev = list(dict.fromkeys(node_record.record_id if pid in in_node_record else record_of[pid]
                                 for pid in evidence_papers))
         sig = Signal(
             signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}", kind="candidate_direction", domain=domain, cutoff=cutoff,
-            title=display_form(c.phrase, [by_paper[pid].title for pid in c.members]), node_ids=[c.node.node_id],
+            title=c.display, node_ids=[c.node.node_id],
             evidence_ids=ev,
-            summary=(f"{len(c.members)} cutoff-visible papers whose titles contain \"{c.phrase}\" "
-                     f"(recognisable by content, F1 {c.recognisability:.2f}); e.g. \"{rep_titles[0]}\"."),
+            summary=(f"{len(c.members)} cutoff-visible papers whose titles name \"{c.display}\" "
+                     f"({c.n_recent} in the {RECENT_MONTHS} months before the cutoff; recognisable by content, "
+                     f"F1 {c.recognisability:.2f}); e.g. \"{rep_titles[0]}\"."),
             paper_ids=_check_dates(evidence_papers, dates, cutoff),
             stats=s | {"n_papers": float(len(c.members)), "n_members": float(len(c.members)),
+                       "n_recent_members": float(c.n_recent), "emerging": float(c.emerging),
                        "age_months": float(months_between(min(member_dates), cutoff)),
                        "level": float(c.node.level), "recognisability": c.recognisability},
-            details={"keywords": keywords, "representative_titles": rep_titles, "dimension": [c.node.dimension],
-                     "node_label": [c.node.label], "defining_phrases": [c.phrase], "member_ids": c.members},
+            details={"keywords": keywords, "representative_titles": rep_titles,
+                     "representative_ids": c.central_ids[:REPRESENTATIVE_TITLES], "dimension": [c.node.dimension],
+                     "node_label": [c.node.label], "defining_phrases": [c.phrase], "member_ids": c.members,
+                     "gloss": [gloss_text] if gloss_text else [], "gloss_paper": [gloss_id] if gloss_id else []},
         )
         signals.append(sig)
         candidate_signals.append((sig, c.node))
+        centroids.append(c.centroid)
+    # how close every two candidates' papers are (cosine of their centred centroids): the task
+    # builder draws one task's options from one subfield of close candidates
+    if centroids:
+        C = np.stack(centroids)
+        sims = C @ C.T
+        for i, (sig, _) in enumerate(candidate_signals):
+            sig.details["neighbour_cos"] = [f"{other.signal_id}={sims[i, j]:.4f}"
+                                            for j, (other, _) in enumerate(candidate_signals) if j != i]
 
     # (2) method development
     pairs = development_pairs(nodes, stats) + cross_dimension_pairs(nodes, stats)
@@ -394,6 +419,30 @@ def build_signals(
             details={"dependencies": deps, "risks": risks, "candidate": [cand.signal_id],
                      "bottlenecks": [b.signal_id for b in linked], "verdict": [verdict]},
         ))
+
+    # (6) approaches inside the candidate directions (the planning family's options)
+    if candidate_signals:
+        index = PhraseIndex(usable, Counter(k for p in usable for k in phrase_keys(p.title)))
+        for i, (cand, _) in enumerate(candidate_signals):
+            found_approaches = direction_approaches(cand.details["defining_phrases"][0], cand.title, usable, index, cutoff)
+            for j, a in enumerate(found_approaches):
+                members = sorted((by_paper[pid] for pid in a.members), key=lambda p: (p.published, p.arxiv_id))
+                gloss_text, gloss_id = gloss(a.key, members[::-1], strict=True)
+                titles = [p.title for p in members[::-1][:REPRESENTATIVE_TITLES]]
+                signals.append(Signal(
+                    signal_id=f"sig:approach:{i:03d}:{j:02d}", kind="approach", domain=domain, cutoff=cutoff,
+                    title=a.display, node_ids=cand.node_ids, evidence_ids=cand.evidence_ids,
+                    summary=(f"{len(a.members)} pre-cutoff papers on {cand.title} use {a.display} "
+                             f"({a.n_recent} in the {RECENT_MONTHS} months before the cutoff)."),
+                    paper_ids=_check_dates(a.members, dates, cutoff),
+                    stats={"n_papers": float(len(a.members)), "n_members": float(len(a.members)),
+                           "n_recent_members": float(a.n_recent)},
+                    details={"direction": [cand.signal_id], "direction_name": [cand.title],
+                             "direction_phrases": list(cand.details["defining_phrases"]),
+                             "defining_phrases": [a.key], "member_ids": a.members,
+                             "representative_titles": titles, "representative_ids": [p.arxiv_id for p in members[::-1][:3]],
+                             "gloss": [gloss_text] if gloss_text else [], "gloss_paper": [gloss_id] if gloss_id else []},
+                ))
 
     # (5) venue profiles
     if venue_papers is not None:

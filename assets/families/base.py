@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from assets.families.answers import clean_ranking, ranking_lines, ranking_violations
 from core.records import GoldTarget, Score, Signal, Task, TaskBuild, TaskOption
+from core.phrases import option_name
 from core.text import word_set
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class TaskFamily(ABC):
     def decision_signature(self, task: Task, subject: str = "") -> set[str]:
         """Words that identify the decision a task asks: its option names, else its subject."""
         if task.options:
-            return set().union(*(word_set(o.text.split(";")[0].split(" (keywords")[0]) for o in task.options))
+            return set().union(*(word_set(option_name(o.text)) for o in task.options))
         return word_set(subject)
 
     # ---- answering (assets/agents) -----------------------------------------------------

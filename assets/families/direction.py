@@ -1,10 +1,11 @@
 """Direction Forecasting (ForeSci §3.4, App. B.3): which candidate direction gains momentum.
 
-Options are 4-5 candidate directions of the SAME taxonomy dimension; option sets mix
-high- and low-growth candidates so that "pick the highest pre-cutoff growth" is not a
-trivial answer (`assets.tasks.building.sample_option_sets`). The answer is one option
-and one trajectory label; the gold is each option's momentum over the window
-(`assets.families.momentum`).
+Options are 4-5 candidate directions of ONE subfield: named by phrases a researcher
+recognises, each with a one-line gloss and representative pre-cutoff titles, no two of them
+near-duplicates, every two of them close in content (`assets.tasks.building.subfield_option_sets`;
+candidates by `assets.evidence.candidates`). The answer is one option and one trajectory
+label; the gold is each option's momentum over the window (`assets.families.momentum`), and
+a task is released only if its top option grew on both measures (momentum > 1).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import momentum_problems, option_momentum
 from assets.gold.measure import GoldContext
 from assets.tasks.building import Draft, TaskBuilder, direction_text, short_name
+from core.phrases import option_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
 
 
@@ -111,7 +113,7 @@ class DirectionFamily(TaskFamily):
         text = {o.option_id: o.text for o in task.options}
         if choice not in text:
             return []
-        name = text[choice].split(" (keywords")[0].split(";")[0].strip()
+        name = option_name(text[choice])
         return [text[choice], f"{name} is {parsed.trajectory}"]
 
     def answer_lines(self, task: Task, parsed: DirectionAnswer, ranking: list[str], choice: str | None) -> list[str]:

@@ -24,7 +24,7 @@ from datetime import timedelta
 
 from assets.gold.measure import COOLING_MAX, GoldContext, method_sentence, pct
 from core.records import GoldTarget, PlanTarget, Signal, Task
-from core.text import title_phrases
+from core.phrases import phrase_keys
 
 MILESTONES = 3
 DEPENDENCY_MIN_PAPERS = 2
@@ -48,7 +48,7 @@ def plan_targets(ctx: GoldContext, task: Task, gold: GoldTarget, option_signals:
         for other, wanted in phrases.items():
             if other == oid or not wanted:
                 continue
-            n = sum(not wanted.isdisjoint(title_phrases(f"{p.title} {p.abstract}")) for p in papers)
+            n = sum(not wanted.isdisjoint(phrase_keys(f"{p.title} {p.abstract}")) for p in papers)
             if n >= DEPENDENCY_MIN_PAPERS:
                 deps.append((-n, other, f"{names[other]} ({n} of its {len(papers)} window papers also work on it)"))
         prior = gold.numbers.get(f"prior_share:{oid}", 0.0)

@@ -1,33 +1,66 @@
-"""Strategic Research Planning (ForeSci §3.4, App. B.4): rank candidate directions for a team.
+"""Strategic Research Planning (ForeSci §3.4, App. B.4): rank approaches for a team inside one direction.
 
-Options are 4-5 candidate directions, each shown with its feasibility note (support,
-maturity, dependencies, risks), for a team of N researchers planning the next horizon.
-The gold ranking is the options' momentum over the window (`assets.families.momentum`),
-plus claims about the top option's dependencies and risks known before the cutoff, and per
-option the milestones, dependencies and kill criterion the window's papers bear out
-(`assets.families.plan_target`).
+A planning decision is made inside one research direction: a team of N researchers working on,
+say, GUI agents decides what to build on for the next horizon -- reinforcement learning, visual
+grounding, world models or synthetic trajectories first? The options are 4-5 approaches that the
+direction's own pre-cutoff papers use (`assets.evidence.approaches`: named methods, each with a
+one-line gloss and representative pre-cutoff titles), never the option set of a direction task:
+an approach that names the same thing as an option of a direction task of the partition is not
+offered (`PlanningFamily.build`), so the two families ask different decisions.
+
+Gold (`planning_gold`): the approaches ranked by their momentum INSIDE the direction over the
+window -- the share of the window's papers on the direction (title or abstract names it) that
+use the approach (title or abstract names it), against the same share in the RECENT_MONTHS
+before the cutoff. The check: the same ratio over the papers whose TITLE names the direction;
+the two agree (and the top approach grew on both) before a task is released
+(`assets.families.momentum.momentum_problems`). The hidden plan per approach (milestones,
+dependencies, kill criterion) is what the window's papers on it did (`plan_for`).
 """
 
 from __future__ import annotations
+
+import random
+from datetime import timedelta
 
 from pydantic import BaseModel, Field
 
 from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
-from assets.families.momentum import momentum_problems, option_momentum
-from assets.families.plan_target import plan_targets
-from assets.gold.measure import Claims, GoldContext
+from assets.families.momentum import AGREE_TOLERANCE, momentum_problems
+from assets.gold.measure import (
+    COOLING_MAX,
+    FULL_SUPPORT,
+    MIN_FUTURE_MAPPED,
+    ZERO_PRIOR_SMOOTHING,
+    Claims,
+    GoldContext,
+    Slots,
+    insufficient,
+    method_sentence,
+    pct,
+)
 from assets.tasks.building import (
+    MAX_OPTIONS,
+    MAX_SHARED_OPTIONS,
     MIN_OPTIONS,
+    NEAR_DUPLICATE_OVERLAP,
+    OPTION_LETTERS,
     Draft,
     TaskBuilder,
     direction_name,
     direction_text,
-    feasibility_note,
+    evidence_item_ids,
     short_name,
+    support_papers,
 )
-from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
+from core.phrases import names, normal_text, same_direction
+from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
+
+SET_ATTEMPTS = 40  # seeded draws of approach sets per direction
+MILESTONES = 3
+DEPENDENCY_MIN_PAPERS = 2
+MAX_DEPENDENCIES = 3
 
 
 class PlanningAnswer(BaseModel):
@@ -43,7 +76,7 @@ class PlanningAnswer(BaseModel):
 class PlanningFamily(TaskFamily):
     name = "planning"
     title = "Strategic Research Planning"
-    summary = "rank fixed options for a team planning at the cutoff"
+    summary = "rank the approaches inside one direction for a team planning at the cutoff"
     answer_kind = "ranking"
     rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
         "milestone_specificity": "milestones are concrete, ordered and dated within the window",
@@ -52,8 +85,8 @@ class PlanningFamily(TaskFamily):
         "risk_or_kill_criteria": "states risks and go/no-go or kill criteria",
     }
     instructions = (
-        "Use only the evidence available up to the cutoff. Rank all options from highest to lowest "
-        "priority for the team, and give a concrete plan for the top option. Ground each judgement in "
+        "Use only the evidence available up to the cutoff. Rank all approaches from highest to lowest "
+        "priority for the team, and give a concrete plan for the top one. Ground each judgement in "
         "cited pre-cutoff evidence about support, maturity, dependencies and risks."
     )
     requirements = (
@@ -100,33 +133,51 @@ class PlanningFamily(TaskFamily):
         return [f"ranking: all of {ids}, each once, highest priority first", "go_no_go: a checkable criterion"]
 
     def build(self, builder: TaskBuilder) -> None:
-        feas = builder.feas_by_node
-        pool = builder.candidates
-        if feas:
-            with_feas = [c for c in pool if any(n in feas for n in c.node_ids)]
-            pool = with_feas if len(with_feas) >= MIN_OPTIONS else pool
-
-        def text_of(s: Signal) -> str:
-            note = feasibility_note(s, next((feas[n] for n in s.node_ids if n in feas), None))
-            return f"{direction_text(s, 3)} Feasibility: {note}"
-
-        builder.option_tasks(self, text_of, pool, extra_signals=lambda s: [feas[n] for n in s.node_ids if n in feas])
+        """Tasks of 4-5 approaches of one direction each (`approach_sets`), directions taken
+        round-robin (most approaches first). An approach that names the same thing as an option
+        of this partition's direction tasks is never offered."""
+        taken = [direction_name(c) for c in builder.candidates
+                 if any(c.signal_id in used for used in builder.used_option_sets)]
+        by_direction: dict[str, list[Signal]] = {}
+        for a in builder.by_kind.get("approach", []):
+            if any(same_direction(direction_name(a), t) for t in taken):
+                continue
+            by_direction.setdefault(a.details["direction"][0], []).append(a)
+        st = builder.settings
+        per_direction = [approach_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{self.name}-{d}")
+                         for d, pool in sorted(by_direction.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+        order = [g for i in range(max((len(x) for x in per_direction), default=0)) for x in per_direction if i < len(x)
+                 for g in [x[i]]]
+        for n, group in enumerate(order):
+            if builder.full(self.name):
+                break
+            support, n_support = support_papers(group, builder.records_by_node)
+            options = [TaskOption(option_id=OPTION_LETTERS[i], text=direction_text(s)) for i, s in enumerate(group)]
+            rng = random.Random(f"{st.seed}-{st.domain}-{st.cutoff}-{self.name}-team-{n}")
+            subject = group[0].details["direction_name"][0]
+            draft = builder.draft(self.name, options=options, team_size=rng.choice((3, 4, 5, 6, 8)), subdirection=subject)
+            nodes = [x for s in group for x in s.node_ids]
+            builder.emit(self, draft, options, dict(zip((o.option_id for o in options), group)), group, support,
+                         evidence_item_ids(builder.records_by_node, nodes, set(support)), f"{st.horizon_months}-month",
+                         subject=subject)
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
-        names = [short_name(o.text, 32) for o in draft.options]
-        title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} from {cut}: "
-                 f"prioritise {', '.join(names)}")
+        names_ = [short_name(o.text, 36) for o in draft.options]
+        title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
+                 f"prioritise {', '.join(names_[:-1])} or {names_[-1]}")
         question = (
-            f"As of {cut}, rank these options for a team of {draft.team_size} researchers planning the next "
-            f"{draft.horizon_months} months ({ws} to {we}) of {dom} research, and plan the top option."
+            f"As of {cut}, a team of {draft.team_size} researchers working on {draft.subdirection} ({dom}) plans "
+            f"the next {draft.horizon_months} months ({ws} to {we}). Rank these approaches from highest to lowest "
+            f"priority -- first the one that work on {draft.subdirection} will build on most in that window -- and "
+            f"plan the top one: milestones, dependencies and a kill criterion."
         )
         return title, question
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
-        """The embedding and the lexical momentum measure must name the same top option, and
-        its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
-        return momentum_problems(gold)
+        """The two populations must name the same top approach, it must have grown on both,
+        and its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
+        return momentum_problems(gold, check="title_population_momentum")
 
     def import_gold(self, gt: dict, out: ImportedGold) -> None:
         task = out.task
@@ -147,28 +198,160 @@ class PlanningFamily(TaskFamily):
                       "future-realisation", out.scope, 0.9)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
-        gold, top_name = option_momentum(ctx, task, build, signals, "top_priority")
-        if top_name is None:
-            return gold
-        claims = Claims(task.task_id)
-        claims.items = gold.claims
-        scope = f"{task.window_start} to {task.window_end}"
-        top_sig = signals[build.option_signal_ids[gold.preferred_ranking[0]]]
-        top = gold.preferred_ranking[0]
-        claims.add(f"{top_name} should be the top priority for a plan starting after {task.cutoff}.",
-                   "future-realisation", scope, 0.9, ClaimBasis(check="ranked_first", params={"object": top}))
-        feas = [s for s in signals.values() if s.kind == "feasibility" and set(s.node_ids) & set(top_sig.node_ids)]
-        for f in feas[:1]:
-            for field, what in (("dependencies", "dependency"), ("risks", "risk")):
-                for item in f.details.get(field, [])[:2]:
-                    claims.add(f"A {what} of {top_name} before {task.cutoff}: {item}.", "historical", "pre-cutoff", 0.3,
-                               ClaimBasis(check="signal_detail", values={"item": item},
-                                          params={"signal_id": f.signal_id, "field": field}))
-        gold.claims = claims.items
-        if ctx.ranking_only:  # a bootstrap resample only re-ranks
-            return gold
-        option_signals = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
-                          if build.option_signal_ids.get(o.option_id) in signals}
-        gold.plan = plan_targets(ctx, task, gold, option_signals,
-                                 {oid: direction_name(s) for oid, s in option_signals.items()})
+        return planning_gold(ctx, task, build, signals)
+
+
+def approach_sets(pool: list[Signal], rng_key: str) -> list[list[Signal]]:
+    """Seeded sets of MIN_OPTIONS or MAX_OPTIONS approaches of one direction, no two of them
+    naming the same thing or sharing more than NEAR_DUPLICATE_OVERLAP of the smaller one's
+    papers, and no two sets sharing more than MAX_SHARED_OPTIONS approaches."""
+    pool = sorted(pool, key=lambda s: s.signal_id)
+    out: list[list[Signal]] = []
+    kept: list[set[str]] = []
+
+    def distinct(a: Signal, b: Signal) -> bool:
+        ma, mb = set(a.details.get("member_ids", [])), set(b.details.get("member_ids", []))
+        shared = len(ma & mb) / min(len(ma), len(mb)) if ma and mb else 0.0
+        return not same_direction(direction_name(a), direction_name(b)) and shared <= NEAR_DUPLICATE_OVERLAP
+
+    for t in range(SET_ATTEMPTS):
+        rng = random.Random(f"{rng_key}-{t}")
+        k = min(len(pool), rng.choice((MIN_OPTIONS, MAX_OPTIONS)))
+        if k < MIN_OPTIONS:
+            break
+        group = rng.sample(pool, k)
+        if not all(distinct(a, b) for i, a in enumerate(group) for b in group[i + 1:]):
+            continue
+        ids = {s.signal_id for s in group}
+        if any(len(ids & other) > MAX_SHARED_OPTIONS for other in kept):
+            continue
+        kept.append(ids)
+        out.append(group)
+    return out
+
+
+def _normal(ctx: GoldContext, p, field: str) -> str:
+    cache = ctx.__dict__.setdefault(f"_planning_{field}", {})
+    if p.arxiv_id not in cache:
+        cache[p.arxiv_id] = normal_text(p.title if field == "title" else f"{p.title}. {p.abstract}")
+    return cache[p.arxiv_id]
+
+
+def _shares(ctx: GoldContext, direction_keys: list[str], approach_keys: dict[str, list[str]], field: str):
+    """(window papers on the direction, recent ones, per option: its window and recent papers),
+    the direction found in `field` ("title" or "text": title and abstract), an approach always
+    in title and abstract."""
+    on = lambda p: any(names(k, _normal(ctx, p, field)) for k in direction_keys)  # noqa: E731
+    window = [p for p in ctx.future if on(p)]
+    recent = [ctx.public[i] for i in ctx.recent_idx if on(ctx.public[i])]
+    per = {oid: ([p.arxiv_id for p in window if any(names(k, _normal(ctx, p, "text")) for k in keys)],
+                 [p.arxiv_id for p in recent if any(names(k, _normal(ctx, p, "text")) for k in keys)])
+           for oid, keys in approach_keys.items()}
+    return window, recent, per
+
+
+def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
+    """The approaches ranked by momentum inside their direction (rules in the module docstring)."""
+    claims, slots = Claims(task.task_id), Slots()
+    scope = f"{task.window_start} to {task.window_end}"
+    sig_of = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
+              if build.option_signal_ids.get(o.option_id) in signals}
+    numbers: dict[str, float] = {"n_future_total": float(len(ctx.future))}
+    if len(sig_of) < 2:
+        return insufficient(task, claims, "fewer than two approach options", numbers, [])
+    first = next(iter(sig_of.values()))
+    direction_keys, subject = first.details["direction_phrases"], first.details["direction_name"][0]
+    keys = {oid: list(s.details["defining_phrases"]) for oid, s in sig_of.items()}
+    window, recent, per = _shares(ctx, direction_keys, keys, "text")
+    t_window, t_recent, t_per = _shares(ctx, direction_keys, keys, "title")
+    numbers.update({"n_direction_window": float(len(window)), "n_direction_recent": float(len(recent)),
+                    "n_direction_window_by_title": float(len(t_window))})
+
+    def momentum(fut: list, rec: list, n_fut: int, n_rec: int) -> float:
+        return (len(fut) / max(n_fut, 1)) / (max(len(rec), ZERO_PRIOR_SMOOTHING) / max(n_rec, 1))
+
+    m = {oid: momentum(*per[oid], len(window), len(recent)) for oid in sig_of}
+    tm = {oid: momentum(*t_per[oid], len(t_window), len(t_recent)) for oid in sig_of}
+    for oid in sig_of:
+        numbers.update({f"momentum:{oid}": round(m[oid], 5), f"title_population_momentum:{oid}": round(tm[oid], 5),
+                        f"future_count:{oid}": float(len(per[oid][0])), f"prior_count:{oid}": float(len(per[oid][1])),
+                        f"prior_share:{oid}": round(len(per[oid][1]) / max(len(recent), 1), 6)})
+    ranking = sorted(sig_of, key=lambda k: (-m[k], -len(per[k][0]), k))
+    best = max(tm.values())
+    numbers["measures_agree"] = float(tm[ranking[0]] == best or (tm[ranking[0]] > 1.0 and tm[ranking[0]] >= AGREE_TOLERANCE * best))
+    future_ids = sorted({i for oid in sig_of for i in per[oid][0]})
+    if len(window) < MIN_FUTURE_MAPPED or len(future_ids) < MIN_FUTURE_MAPPED:
+        gold = insufficient(task, claims, f"only {len(window)} window papers on {subject}", numbers, future_ids)
+        gold.preferred_ranking = ranking
         return gold
+    top, second, last = ranking[0], ranking[1], ranking[-1]
+    name = {oid: direction_name(s) for oid, s in sig_of.items()}
+    text = {o.option_id: o.text for o in task.options}
+    by_id = {p.arxiv_id: p for p in ctx.future}
+    slots.add("top_priority", [text[top], name[top]], [by_id[i].title for i in per[top][0][:2]])
+    for oid in ranking:
+        n_members = len(sig_of[oid].details.get("member_ids") or sig_of[oid].paper_ids)
+        claims.add(f"Before {task.cutoff}, {n_members} papers on {subject} used {name[oid]}.", "historical", "pre-cutoff",
+                   0.3, ClaimBasis(check="signal_papers", values={"n": n_members},
+                                   params={"signal_id": sig_of[oid].signal_id}))
+    claims.add(f"{name[top]} should be the top priority for a team on {subject} planning after {task.cutoff}: between "
+               f"{task.window_start} and {task.window_end} it gained the largest share of the work on {subject} among "
+               f"the options (momentum {m[top]:.2f}).", "future-realisation", scope, 1.0,
+               ClaimBasis(check="ranked_first", values={"momentum": round(m[top], 2)}, params={"object": top}))
+    n_top = len(per[top][0])
+    claims.add(f"Between {task.window_start} and {task.window_end}, {n_top} of the {len(window)} new papers on {subject} "
+               f"({pct(n_top / len(window))}) used {name[top]}.", "statistical", scope, 0.6,
+               ClaimBasis(check="window_share", paper_ids=per[top][0], values={"n": n_top, "total": len(window)},
+                          params={"population": "direction"}))
+    if last != top:
+        claims.add(f"{name[last]} had the lowest momentum among the options ({m[last]:.2f}).", "statistical", scope, 0.4,
+                   ClaimBasis(check="ranked_last", values={"momentum": round(m[last], 2)}, params={"object": last}))
+    margin = (m[top] - m[second]) / m[top] if m[top] > 0 else 0.0
+    numbers["margin"] = round(margin, 5)
+    numbers.update(slots.flags)
+    strength = min(1.0, n_top / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
+    counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in per[oid][0]] for oid in ranking}
+    gold = GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff, counted=counted,
+                      preferred_ranking=ranking, slots=slots.slots, claims=claims.items, numbers=numbers,
+                      future_paper_ids=future_ids, strength=round(float(strength), 4))
+    if not ctx.ranking_only:
+        gold.plan = plan_for(ctx, task, gold, per, name, window)
+    return gold
+
+
+def plan_for(ctx: GoldContext, task: Task, gold: GoldTarget, per: dict[str, tuple[list[str], list[str]]],
+             name: dict[str, str], window: list) -> dict[str, PlanTarget]:
+    """Per approach, what the window's papers on it did (ForeSci App. B.4, C.1 planning rubric),
+    from the papers the gold counted, so a reader checks it against the same list:
+
+    * milestones: its first MILESTONES window papers by date, papers that state a method
+      (`assets.gold.measure.method_sentence`) first;
+    * dependencies: the other options named by at least DEPENDENCY_MIN_PAPERS of its window
+      papers (most first): what its window work built on;
+    * kill criterion: "stop if its share of the direction's papers in the first half of the
+      window falls below COOLING_MAX x its pre-cutoff share" (COOLING_MAX: the bar that labels
+      a trajectory cooling); `stalled` says whether it fired.
+    """
+    by_id = {p.arxiv_id: p for p in ctx.future}
+    mid = task.window_start + timedelta(days=(task.window_end - task.window_start).days // 2)
+    first_half = [p for p in window if p.published <= mid]
+    out: dict[str, PlanTarget] = {}
+    for oid in gold.preferred_ranking:
+        papers = sorted((by_id[i] for i in per[oid][0] if i in by_id), key=lambda p: (p.published, p.arxiv_id))
+        ordered = [p for p in papers if method_sentence(p.abstract)] + [p for p in papers if not method_sentence(p.abstract)]
+        first = sorted(ordered[:MILESTONES], key=lambda p: (p.published, p.arxiv_id))
+        deps = []
+        for other in gold.preferred_ranking:
+            n = len(set(per[oid][0]) & set(per[other][0])) if other != oid else 0
+            if n >= DEPENDENCY_MIN_PAPERS:
+                deps.append((-n, other, f"{name[other]} ({n} of its {len(papers)} window papers also use it)"))
+        prior = gold.numbers.get(f"prior_share:{oid}", 0.0)
+        early = sum(p.published <= mid for p in papers) / len(first_half) if first_half else 0.0
+        gold.numbers[f"first_half_share:{oid}"] = round(early, 6)
+        out[oid] = PlanTarget(
+            milestones=[f"{p.published} {p.arxiv_id}: {p.title[:110]}" for p in first],
+            dependencies=[d for _, _, d in sorted(deps)[:MAX_DEPENDENCIES]],
+            kill_criterion=(f"stop {name[oid]} if it is used by less than {pct(COOLING_MAX * prior)} of the papers on "
+                            f"this direction from {task.window_start} to {mid} (its share before the cutoff was {pct(prior)})"),
+            stalled=bool(first_half) and early < COOLING_MAX * prior)
+    return out

@@ -48,6 +48,7 @@ from core.records import (
     TaskBuild,
     TaskOption,
 )
+from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.text import jaccard, word_set
 
 if TYPE_CHECKING:  # the family protocol is only a type here: families import this module
@@ -57,7 +58,11 @@ MIN_SUPPORT_PAPERS = 5
 MIN_OPTIONS, MAX_OPTIONS = 4, 5
 MAX_SUPPORT_PAPERS = 40  # support packet size shown to the agent (after the minimum check)
 MAX_SUPPORT_EVIDENCE = 80
-MAX_OVERLAP = 0.6  # two candidates sharing > 60% of the smaller one's papers (parent/child) never share a task
+NEAR_DUPLICATE_OVERLAP = 0.3  # options of one task share at most 30% of the smaller one's papers ...
+NEAR_DUPLICATE_COS = 0.65  # ... and their papers' centroids are less similar than this (near-synonyms otherwise)
+SUBFIELD_MIN_COS = 0.12  # every two options of a direction task: centroid cosine at least this (one subfield)
+MAX_SHARED_OPTIONS = 2  # two tasks of a family sharing more options ask the same question
+SET_ATTEMPTS = 600  # seeded draws of option sets per family and partition
 SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
 TEAM_SIZES = (3, 4, 5, 6, 8)
 EVIDENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation", "contribution_type")
@@ -121,13 +126,16 @@ class BuildSettings:
 
 
 def premise_ok(signal: Signal, curation: Curation) -> bool:
-    """Stable historical premise: enough pre-cutoff papers, not all of them recent (missing stats pass).
+    """Stable historical premise: enough pre-cutoff papers, not all of them recent (missing stats
+    pass) -- except for an emerging candidate (`stats["emerging"]`, born in the months before the
+    cutoff, `assets.evidence.candidates`), whose premise is exactly that it is new.
 
     (The taxonomy's `age_months` is when a node was created, which finer slices near the
     cutoff make recent for long-standing topics, so the premise uses the papers instead.)
     """
     n = signal.stats.get("n_papers", float(len(signal.paper_ids)))
-    prior_ok = not curation.require_prior_papers or signal.stats.get("share_prior", 1.0) > 0
+    prior_ok = (not curation.require_prior_papers or signal.stats.get("share_prior", 1.0) > 0
+                or signal.stats.get("emerging", 0.0) > 0)
     return n >= curation.min_option_papers and prior_ok
 
 
@@ -159,24 +167,27 @@ def clean_text(text: str) -> str:
 
 
 def direction_name(signal: Signal) -> str:
-    """The candidate's label terms, e.g. 'tool use / function calling / api'."""
+    """The candidate's name as titles write it, e.g. 'prompt injection', 'GUI agents'."""
     name = clean_text(signal.title).strip(" /")
     return name or clean_text(signal.summary)[:80]
 
 
-def direction_text(signal: Signal, max_keywords: int = 5) -> str:
-    """Option text: label terms + keywords + one representative title as "e.g."."""
+def direction_text(signal: Signal, max_titles: int = 3) -> str:
+    """Option text: the direction's name, a one-line gloss (a verbatim sentence of a central
+    pre-cutoff paper's abstract that says what it is, with that paper's id) and up to
+    `max_titles` representative pre-cutoff titles."""
     name = direction_name(signal)
-    in_name = set(re.findall(r"[a-z0-9]+", name.lower()))
-    keywords = [clean_text(k) for k in signal.details.get("keywords", [])]
-    keywords = [k for k in keywords if k and not set(re.findall(r"[a-z0-9]+", k.lower())) <= in_name][:max_keywords]
     text = name[:1].upper() + name[1:]
-    if keywords:
-        text += f" (keywords: {', '.join(keywords)})"
-    titles = [clean_text(t) for t in signal.details.get("representative_titles", []) if clean_text(t)]
+    gloss = [clean_text(g) for g in signal.details.get("gloss", []) if clean_text(g)]
+    gloss_id = (signal.details.get("gloss_paper") or [""])[0]
+    titles = [clean_text(t) for t in signal.details.get("representative_titles", []) if clean_text(t)][:max_titles]
+    parts = []
+    if gloss:
+        parts.append(f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else ""))
     if titles:
-        text += f'; e.g. "{titles[0]}"'
-    return text
+        parts.append("Pre-cutoff papers: " + "; ".join(f'"{t}"' for t in titles) + ".")
+    return text + (NAME_SEPARATOR + " ".join(parts) if parts else "")
+
 
 
 def dimension_of(signal: Signal) -> str:
@@ -258,56 +269,85 @@ def support_papers(candidates: list[Signal], records_by_node: dict[str, Evidence
 # --------------------------------------------------------------------------------------
 
 
+def near_duplicate(a: Signal, b: Signal) -> str | None:
+    """Why two candidates are one direction, or None: the same or nested name
+    (`core.phrases.same_direction`: key, acronym, word stems), a shared defining phrase, or more
+    than NEAR_DUPLICATE_OVERLAP of the smaller one's papers in common (a reader must be able to
+    tell which option a paper belongs to)."""
+    if same_direction(direction_name(a), direction_name(b)):
+        return f"'{direction_name(a)}' and '{direction_name(b)}' name the same direction"
+    if set(a.details.get("defining_phrases", [])) & set(b.details.get("defining_phrases", [])):
+        return f"'{direction_name(a)}' and '{direction_name(b)}' share a defining phrase"
+    if (ov := overlap(a, b)) > NEAR_DUPLICATE_OVERLAP:
+        return f"'{direction_name(a)}' and '{direction_name(b)}' share {ov:.0%} of the smaller one's papers"
+    if (cos := neighbour_cos(a, b)) is not None and cos >= NEAR_DUPLICATE_COS:
+        return f"'{direction_name(a)}' and '{direction_name(b)}' are near-synonyms (centroid cosine {cos:.2f})"
+    return None
+
+
 def _compatible(group: list[Signal]) -> bool:
-    """No two options share much of their papers or any defining phrase (a reader must be
-    able to tell which option a paper belongs to)."""
-    return all(overlap(a, b) <= MAX_OVERLAP
-               and not set(a.details.get("defining_phrases", [])) & set(b.details.get("defining_phrases", []))
-               for i, a in enumerate(group) for b in group[i + 1:])
+    """No two options of a set are near-duplicates (`near_duplicate`)."""
+    return all(near_duplicate(a, b) is None for i, a in enumerate(group) for b in group[i + 1:])
 
 
-def sample_option_sets(candidates: list[Signal], rng_key: str, n_sets: int, attempts: int = 60) -> list[list[Signal]]:
-    """Distinct option sets mixing high- and low-growth candidates of one pool.
+def neighbour_cos(a: Signal, b: Signal) -> float | None:
+    """Cosine of two candidates' centred paper centroids (`details["neighbour_cos"]`, written
+    by the evidence stage), None when unknown."""
+    for item in a.details.get("neighbour_cos", []):
+        sid, _, value = item.rpartition("=")
+        if sid == b.signal_id:
+            return float(value)
+    return None
 
-    The pool is split at the median of pre-cutoff `growth`; each set takes about half from
-    each side, so the highest pre-cutoff growth is not automatically the answer. Seeded by
-    `rng_key` (a string, hashed by `random` deterministically).
+
+def subfield_problem(group: list[Signal]) -> str | None:
+    """Why a set of candidates is not one subfield's bets, or None: two of them whose paper
+    centroids are less similar than SUBFIELD_MIN_COS (unknown cosines pass)."""
+    for i, a in enumerate(group):
+        for b in group[i + 1:]:
+            cos = neighbour_cos(a, b)
+            if cos is not None and cos < SUBFIELD_MIN_COS:
+                return (f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield "
+                        f"(centroid cosine {cos:.2f} < {SUBFIELD_MIN_COS})")
+    return None
+
+
+def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
+                         attempts: int = SET_ATTEMPTS) -> list[list[Signal]]:
+    """Option sets of one subfield each (the direction family's rule).
+
+    A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS. Seeds
+    are taken round-robin in a seeded random order; each attempt draws MIN_OPTIONS or MAX_OPTIONS
+    options (seeded) from the seed's subfield, and keeps the set when every two options are
+    close (`subfield_problem`: cosine >= SUBFIELD_MIN_COS) and distinct (`near_duplicate`), and
+    it shares at most MAX_SHARED_OPTIONS options with every set kept before (more would ask the
+    same question twice). Order within a set is shuffled later (`shuffled_options`).
     """
-    pool = sorted(candidates, key=lambda s: (-s.stats.get("growth", 0.0), s.signal_id))
-    if len(pool) < MIN_OPTIONS:
-        return []
-    high, low = pool[: len(pool) // 2], pool[len(pool) // 2:]
-    seen: set[frozenset[str]] = set()
+    seeds = sorted(candidates, key=lambda s: s.signal_id)
+    random.Random(f"{rng_key}-seeds").shuffle(seeds)
+    subfield = {s.signal_id: [c for c in seeds if c is not s and (neighbour_cos(s, c) or -1.0) >= SUBFIELD_MIN_COS]
+                for s in seeds}
     out: list[list[Signal]] = []
+    kept: list[set[str]] = []
     for t in range(attempts):
-        if len(out) >= n_sets:
+        if len(out) >= n_sets or not seeds:
             break
+        seed = seeds[t % len(seeds)]
         rng = random.Random(f"{rng_key}-{t}")
-        k = min(len(pool), rng.choice((MIN_OPTIONS, MAX_OPTIONS)))
-        n_high = min(len(high), k // 2)
-        group = rng.sample(high, n_high) + rng.sample(low, min(len(low), k - n_high))
-        if len(group) < MIN_OPTIONS:
+        k = rng.choice((MIN_OPTIONS, MAX_OPTIONS))
+        near = subfield[seed.signal_id]
+        if len(near) < k - 1:
+            k = MIN_OPTIONS
+            if len(near) < k - 1:
+                continue
+        group = [seed] + rng.sample(near, k - 1)
+        if subfield_problem(group) or not _compatible(group):
             continue
-        key = frozenset(s.signal_id for s in group)
-        if key in seen or not _compatible(group):
+        ids = {s.signal_id for s in group}
+        if any(len(ids & other) > MAX_SHARED_OPTIONS for other in kept):
             continue
-        seen.add(key)
-        rng.shuffle(group)
+        kept.append(ids)
         out.append(group)
-    return out
-
-
-def _pools(candidates: list[Signal]) -> list[tuple[str, list[Signal]]]:
-    by_dim: dict[str, list[Signal]] = {}
-    for c in candidates:
-        by_dim.setdefault(dimension_of(c), []).append(c)
-    return sorted(by_dim.items())
-
-
-def _round_robin(per_pool: list[list[list[Signal]]]) -> list[list[Signal]]:
-    out = []
-    for i in range(max((len(p) for p in per_pool), default=0)):
-        out.extend(p[i] for p in per_pool if i < len(p))
     return out
 
 
@@ -329,8 +369,8 @@ def shuffled_options(options: list[TaskOption], opt_signals: dict[str, Signal],
 
 
 def short_name(option_text: str, limit: int = 40) -> str:
-    """An option's name without its keywords and example (for titles)."""
-    name = option_text.split(" (keywords")[0].split(";")[0].split(":")[0].strip()
+    """An option's name without its gloss and examples (for titles)."""
+    name = option_name(option_text).split(":")[0].strip()
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
@@ -445,15 +485,10 @@ class TaskBuilder:
 
     def option_tasks(self, family: TaskFamily, text_of: Callable[[Signal], str], pool: list[Signal],
                      extra_signals: Callable[[Signal], list[Signal]] = lambda s: []) -> None:
-        """Tasks whose options are candidate directions (sampled per taxonomy dimension, see
-        `sample_option_sets`); option sets used by an earlier family are not reused."""
+        """Tasks whose options are candidate directions of one subfield each (`subfield_option_sets`);
+        option sets used by an earlier family are not reused."""
         st, name = self.settings, family.name
-        n_sets = st.family_max(name) * 2
-        per_pool = [sample_option_sets(c, f"{st.seed}-{st.domain}-{st.cutoff}-{name}-{dim}", n_sets)
-                    for dim, c in _pools(pool)]
-        sets = _round_robin(per_pool)
-        if len(sets) < st.family_min(name):  # relax: mix dimensions
-            sets += sample_option_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{name}-mixed", n_sets)
+        sets = subfield_option_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{name}", st.family_max(name) * 2)
         seen: set[frozenset[str]] = set()
         for group in sets:
             if self.full(name):

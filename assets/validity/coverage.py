@@ -6,7 +6,8 @@ lexical so a reader can recheck them from titles:
 
 * coverage: the share of window papers whose titles contain a defining phrase of some
   candidate direction of the partition;
-* uncaptured themes: title phrases of the window (`core.text.title_phrases`) in at least
+* uncaptured themes: title phrase keys of the window (`core.phrases.phrase_keys`, shown in
+  their display form) in at least
   MIN_THEME_PAPERS window papers that grew at least MIN_THEME_GROWTH times in share
   against the RECENT_MONTHS before the cutoff (same volume-normalised ratio as the gold's
   momentum; a phrase absent before counts 0.5 papers) and whose window papers are mostly
@@ -23,7 +24,8 @@ from datetime import date
 from assets.gold.measure import RECENT_MONTHS, ZERO_PRIOR_SMOOTHING
 from core.papers import add_months
 from core.records import ScreenedPaper, Signal
-from core.text import pick_terms, title_phrases
+from core.phrases import display_forms, phrase_keys
+from core.text import pick_terms
 
 MIN_THEME_PAPERS = 10
 MIN_THEME_GROWTH = 1.5
@@ -37,14 +39,14 @@ def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], windo
     window = [p for p in window if p.label != "excluded"]
     start = add_months(cutoff, -RECENT_MONTHS)
     recent = [p for p in public if p.label != "excluded" and start < p.published <= cutoff]
-    win_phrases = [title_phrases(p.title) for p in window]
+    win_phrases = [phrase_keys(p.title) for p in window]
     covered = [not phrases.isdisjoint(phs) for phs in win_phrases]
     out = {"window_papers": len(window), "covered": sum(covered),
            "coverage": round(sum(covered) / len(window), 4) if window else None, "uncaptured_themes": []}
     if not window or not recent:
         return out
     win_df = Counter(ph for phs in win_phrases for ph in phs)
-    rec_df = Counter(ph for p in recent for ph in title_phrases(p.title))
+    rec_df = Counter(ph for p in recent for ph in phrase_keys(p.title))
     scored = []
     for ph, k in win_df.items():
         if k < MIN_THEME_PAPERS:
@@ -55,9 +57,10 @@ def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], windo
         if growth >= MIN_THEME_GROWTH and outside > 0.5:
             scored.append((-growth * k, -ph.count(" "), ph, k, growth, rows))
     scored.sort()
-    keep = set(pick_terms([ph for _, _, ph, *_ in scored], MAX_THEMES))
+    shown = display_forms([ph for _, _, ph, *_ in scored], [p.title for p in window])
+    keep = set(pick_terms([shown.get(ph, ph) for _, _, ph, *_ in scored], MAX_THEMES))
     for _, _, ph, k, growth, rows in scored:
-        if ph in keep:
-            out["uncaptured_themes"].append({"phrase": ph, "papers": k, "growth": round(growth, 2),
+        if shown.get(ph, ph) in keep:
+            out["uncaptured_themes"].append({"phrase": shown.get(ph, ph), "papers": k, "growth": round(growth, 2),
                                              "examples": [f"{window[i].arxiv_id} {window[i].title[:90]}" for i in rows[:2]]})
     return out
