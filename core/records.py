@@ -412,7 +412,10 @@ class PairwiseComparison(BaseModel):
 # --------------------------------------------------------------------------------------
 
 FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
-                   "not_selected", "model_review"]
+                   "not_selected", "model_review",
+                   # hard defects (assets/validity/defects.py): the gate keeps such a task out
+                   "contribution_type_option", "bare_word_option", "dead_option", "duplicate_options",
+                   "not_one_subfield", "planning_direction_overlap"]
 DecisionAction = Literal["approve", "reject", "revise"]
 # Why a reviewer removes a task: a fixed list, so the release can count removals by reason.
 REJECT_REASONS: tuple[str, ...] = (

@@ -77,8 +77,13 @@ def node(dim: str, k: int) -> str:
     return f"{DOMAIN}:{dim}:n{k}"
 
 
+APPROACHES = {0: ("reinforcement learning", "tree search", "world models", "synthetic data", "self-reflection"),
+              7: ("visual grounding", "screen parsing", "trajectory replay", "action verification", "UI graphs")}
+
+
 def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
-    """12 candidates (6 per dimension), 3 with bottlenecks, all with feasibility, 5 venue profiles."""
+    """12 candidates (6 per dimension), 3 with bottlenecks, all with feasibility, 5 approaches
+    inside 2 of them, 5 venue profiles."""
     signals, records = [], []
     for k, topic in enumerate(TOPICS):
         dim = "methodologies" if k < 6 else "tasks"
@@ -103,6 +108,17 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
             signal_id=f"sig:feas:{k}", kind="feasibility", domain=DOMAIN, cutoff=CUTOFF, title="f", summary="f",
             node_ids=[nid], stats={"support": n_papers, "maturity_months": 14, "n_bottlenecks": 1},
             details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]}))
+    for k in (0, 7):  # approaches inside two directions (the planning family's options)
+        nid = node("methodologies" if k < 6 else "tasks", k)
+        pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
+        for j, name in enumerate(APPROACHES[k]):
+            signals.append(Signal(
+                signal_id=f"sig:approach:{k}:{j}", kind="approach", domain=DOMAIN, cutoff=CUTOFF, title=name,
+                summary=f"{name} in {TOPICS[k]}.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
+                paper_ids=pids[2 * j:2 * j + 2], stats={"n_papers": 2, "n_members": 2, "n_recent_members": 2},
+                details={"direction": [f"sig:cand:{k}"], "direction_name": [f"{TOPICS[k]} / agents"],
+                         "direction_phrases": [TOPICS[k]], "defining_phrases": [name], "member_ids": pids[2 * j:2 * j + 2],
+                         "representative_titles": [f"{name.title()} for {TOPICS[k].title()} Agents"]}))
     for k in (0, 3, 7):
         nid = node("methodologies" if k < 6 else "tasks", k)
         signals.append(Signal(

@@ -60,11 +60,16 @@ def background(prefix: str, n: int, start: date, span_days: int) -> list[Screene
                   start + timedelta(days=i % span_days)) for i in range(n)]
 
 
+PHRASES = ("speculative decoding", "sparse attention")  # the candidates' names (core.phrases keys)
+
+
 def candidate(k: int, dim: int, paper_ids: list[str], **stats) -> Signal:
     return Signal(signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
-                  title=f"topic {k} / agents", summary="", node_ids=[f"{DOMAIN}:methodologies:n{k}"],
+                  title=PHRASES[k], summary="", node_ids=[f"{DOMAIN}:methodologies:n{k}"],
                   evidence_ids=[f"ev:{DOMAIN}:methodologies:n{k}"], paper_ids=paper_ids,
-                  stats={"n_papers": len(paper_ids), **stats}, details={"keywords": [f"kw{k}"], "representative_titles": []})
+                  stats={"n_papers": len(paper_ids), **stats},
+                  details={"keywords": [f"kw{k}"], "representative_titles": [], "defining_phrases": [PHRASES[k]],
+                           "member_ids": sorted(paper_ids)})
 
 
 def task(family: str, options: list[str], n: int = 1, question: str = "Which direction gains momentum?") -> Task:
@@ -75,19 +80,27 @@ def task(family: str, options: list[str], n: int = 1, question: str = "Which dir
 
 
 def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: int = 85):
-    """Candidate A (dim 0) and B (dim 1): 5 / 10 of the 100 recent public papers, and
-    n_future_a / n_future_b of the future window; the rest is background."""
+    """Candidate A "speculative decoding" (dim 0) and B "sparse attention" (dim 1): 5 / 10 of the
+    100 recent public papers, and n_future_a / n_future_b of the future window, each naming its
+    candidate in title and abstract; the rest is background."""
     old = date(2025, 3, 1)
     recent = date(2025, 10, 5)
-    pub_a = [paper(f"2503.a{i:04d}", f"t0 noisy old {i}", old + timedelta(days=i)) for i in range(20)]
-    pub_a += [paper(f"2510.a{i:04d}", "t0", recent + timedelta(days=i)) for i in range(5)]
-    pub_b = [paper(f"2503.b{i:04d}", f"t1 noisy old {i}", old + timedelta(days=i)) for i in range(20)]
-    pub_b += [paper(f"2510.b{i:04d}", "t1", recent + timedelta(days=i)) for i in range(10)]
+    a_title, b_title = "Speculative decoding study {}", "Sparse attention study {}"
+    pub_a = [paper(f"2503.a{i:04d}", f"t0 speculative decoding noisy old {i}", old + timedelta(days=i),
+                   title=a_title.format(i)) for i in range(20)]
+    pub_a += [paper(f"2510.a{i:04d}", "t0 speculative decoding", recent + timedelta(days=i), title=a_title.format(100 + i))
+              for i in range(5)]
+    pub_b = [paper(f"2503.b{i:04d}", f"t1 sparse attention noisy old {i}", old + timedelta(days=i), title=b_title.format(i))
+             for i in range(20)]
+    pub_b += [paper(f"2510.b{i:04d}", "t1 sparse attention", recent + timedelta(days=i), title=b_title.format(100 + i))
+              for i in range(10)]
     public = pub_a + pub_b + background("2510", 85, recent, 80) + background("2504", 50, old, 90)
     public.append(paper("2511.x0001", "t0", recent, label="excluded"))  # excluded papers never count
     fut_day = date(2026, 2, 1)
-    future = [paper(f"2602.a{i:04d}", "t0", fut_day, title=f"Future A paper number {i}") for i in range(n_future_a)]
-    future += [paper(f"2602.b{i:04d}", "t1", fut_day, title=f"Future B paper number {i}") for i in range(n_future_b)]
+    future = [paper(f"2602.a{i:04d}", "t0 speculative decoding", fut_day, title=f"Speculative decoding at scale {i}")
+              for i in range(n_future_a)]
+    future += [paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale {i}")
+               for i in range(n_future_b)]
     future += background("2603", n_future_other, fut_day, 100)
     future.append(paper("2603.x0001", "t0", fut_day, label="excluded"))
     sig_a = candidate(0, 0, [p.arxiv_id for p in pub_a], share_recent=0.05, growth=1.0)
@@ -117,39 +130,47 @@ def test_momentum_is_normalised_by_window_volume():
     assert 0 < g.strength <= 1
 
 
-def test_doubling_window_volume_halves_raw_momentum_and_drift_correction_rescales():
+def test_doubling_window_volume_halves_title_momentum_only_the_content_view_is_drift_corrected():
     g = gold_of(*momentum_world(n_future_other=185))
     n = g.numbers
     assert n["n_future_total"] == 200
-    assert n["momentum_raw:A"] == pytest.approx(1.0) and n["momentum_raw:B"] == pytest.approx(0.25)
-    # the candidates now cover 15/200 of the window vs 15/100 of the recent months: drift 0.5,
-    # so momentum relative to the covered part of the domain is unchanged
-    assert n["coverage_drift"] == pytest.approx(0.5)
-    assert n["momentum:A"] == pytest.approx(2.0) and g.preferred_ranking == ["A", "B"]
+    # the gold is the question's own measure: a share of ALL the window's new papers
+    assert n["momentum:A"] == pytest.approx(1.0) and n["momentum:B"] == pytest.approx(0.25)
+    assert n["abstract_momentum:A"] == pytest.approx(1.0)
+    # the diagnostic content view divides by the coverage drift (15/200 of the window vs 15/100)
+    assert n["embedding_momentum_raw:A"] == pytest.approx(1.0) and n["coverage_drift"] == pytest.approx(0.5)
+    assert n["embedding_momentum:A"] == pytest.approx(2.0) and g.preferred_ranking == ["A", "B"]
+    # A did not grow: such a task is never released (assets/families/momentum.py)
+    from assets.families.momentum import momentum_problems
+    assert any("did not grow" in p for p in momentum_problems(g))
 
 
-def test_prior_from_signal_uses_share_recent():
+def test_prior_from_signal_uses_share_recent_in_the_content_view():
     g = gold_of(*momentum_world(), prior_from="signal")
     assert g.numbers["prior_share:A"] == pytest.approx(0.05) and g.numbers["momentum:A"] == pytest.approx(2.0)
+    assert g.numbers["embedding_momentum:A"] == pytest.approx(2.0)
 
 
 def test_direction_slots_and_claims():
     g = gold_of(*momentum_world())
     slots = {s.slot: s.variants for s in g.slots}
-    assert slots["primary_direction"][:2] == ["Option A text", "topic 0 / agents"]
-    assert "Future A paper number 0" in slots["primary_direction"]
-    assert future_variants(g) == [v for v in slots["primary_direction"] if v.startswith("Future A")]
+    assert slots["primary_direction"][:2] == ["Option A text", "speculative decoding"]
+    assert "Speculative decoding at scale 0" in slots["primary_direction"]
+    assert future_variants(g) == [v for v in slots["primary_direction"] if v.startswith("Speculative decoding at")]
     # "accelerating" follows from choosing the top grower: not a slot of its own (a constant
     # answer would collect it); the label is still a claim of the gold
     assert g.trajectory == "accelerating" and "trajectory" not in slots
-    assert any("topic 0 / agents is accelerating" in c.text for c in g.claims)
+    assert any("speculative decoding is accelerating" in c.text for c in g.claims)
     assert "neighbour" not in slots  # B's momentum is far below A's
     types = {c.type for c in g.claims}
     assert {"historical", "future-realisation", "statistical"} <= types
-    assert any("gained the largest volume-normalised share" in c.text and "topic 0" in c.text for c in g.claims)
+    assert any("gained the largest volume-normalised share" in c.text and "speculative decoding" in c.text
+               for c in g.claims)
     # counts, not smoothed shares: 5 of the 100 recent papers, 10 of the 100 window papers
-    assert any("5 of 100 new papers in the domain (5.0%)" in c.text for c in g.claims)
-    assert any("10 of the 100 papers of the window (10.0%)" in c.text for c in g.claims)
+    assert any("5 of 100 new papers in the domain (5.0%) named speculative decoding" in c.text for c in g.claims)
+    assert any("10 of the 100 papers of the window (10.0%) named speculative decoding" in c.text for c in g.claims)
+    # a reader recounts the gold from the listed window titles
+    assert g.counted["A"] == [f"2602.a{i:04d} Speculative decoding at scale {i}" for i in range(10)]
     assert all(0 <= c.importance <= 1 for c in g.claims)
 
 
@@ -302,7 +323,7 @@ def test_leaks_are_caught_and_name_the_task(leak):
     if leak == "future_id":
         t = t.model_copy(update={"question": t.question + " See arXiv:2603.00007v2."})
     elif leak == "future_title":
-        t = t.model_copy(update={"options": [TaskOption(option_id="A", text="Like 'future A PAPER number 7' did")]})
+        t = t.model_copy(update={"options": [TaskOption(option_id="A", text="Like 'speculative DECODING at scale 7' did")]})
     elif leak == "gold_claim":
         t = t.model_copy(update={"instructions": "Note: " + claim.text})
     elif leak == "future_variant":
@@ -368,8 +389,9 @@ def test_real_sample_end_to_end():
                                                             method=p.abstract.split(". ")[1] + ".") for p in ps]))
     tasks, builds, _ = build_tasks(signals, records, BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff,
                                                                    window_end=window_end, horizon_months=6))
-    # no bottleneck or venue signals given; phase tasks come from the evidence records' inspirations
-    assert {t.family for t in tasks} == {"direction", "planning", "phase"}
+    # no bottleneck, venue or approach signals given (no planning task: its options are approaches);
+    # phase tasks come from the evidence records' inspirations
+    assert {t.family for t in tasks} == {"direction", "phase"}
     golds = build_gold(tasks, builds, signals, [], public, future, load_embedder().encode, cutoff=cutoff, window_end=window_end)
     assert len(golds) == len(tasks)
     future_ids = {p.arxiv_id for p in future}

@@ -100,10 +100,10 @@ def test_candidate_direction_carries_normalised_stats():
     ids = [p.arxiv_id for p in papers]
     nodes = [tnode("d:methodologies", ids, parent=None, level=0), tnode("d:methodologies/a", ids, slice_="2025-Q2")]
     records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
-    sigs = build_signals(nodes, records, papers + background(300, date(2025, 6, 1)), CUTOFF, volume, word_embed,
+    sigs = build_signals(nodes, records, papers + background(600, date(2025, 6, 1)), CUTOFF, volume, word_embed,
                          domain="d")
     cand = [s for s in sigs if s.kind == "candidate_direction"]
-    # one direction: its unigrams "speculative" and "decoding" hold the same papers and are skipped
+    # one direction, named as the titles write it: "speculative" and "decoding" alone are bare words
     assert [c.title for c in cand] == ["speculative decoding"] and cand[0].node_ids == ["d:methodologies/a"]
     st = cand[0].stats
     assert st["growth"] == pytest.approx(0.5) and st["n_papers"] == 24  # the share of the domain halved
@@ -249,7 +249,10 @@ def test_every_signal_traces_to_records_and_cutoff_visible_papers(embed, venue_p
         volume[p.published.strftime("%Y-%m")] = volume.get(p.published.strftime("%Y-%m"), 0) + 1
     sigs = build_signals(nodes, records, papers, CUTOFF, volume, embed, domain="llm_agent", min_support=5,
                          venue_papers=venue_papers)
-    assert {s.kind for s in sigs} == KINDS
+    # the 120-paper sample holds no title phrase alive enough to be a direction (>= 5 papers in
+    # the 6 months before the cutoff): candidates, and the notes and approaches built on them,
+    # are traced in test_candidate_direction_carries_normalised_stats
+    assert {s.kind for s in sigs} == KINDS - {"candidate_direction", "feasibility"}
     record_ids = {r.record_id for r in records}
     dates = {p.arxiv_id: p.published for p in papers}
     for s in sigs:

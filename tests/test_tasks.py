@@ -52,7 +52,7 @@ def test_every_family_is_built_with_required_fields(built):
         assert t.subtype in ("synthesize", "design", "evaluate") if t.family == "phase" else True
 
 
-def test_direction_options_mix_growth_within_one_dimension(built):
+def test_direction_options_are_one_subfield_named_with_examples(built):
     signals, _, tasks, builds = built
     sig = {s.signal_id: s for s in signals}
     build_of = {b.task_id: b for b in builds}
@@ -60,17 +60,13 @@ def test_direction_options_mix_growth_within_one_dimension(built):
         assert 4 <= len(t.options) <= 5
         assert "Between 2026-01-01 and 2026-06-30" in t.question and "LLM Agents" in t.question
         cands = [sig[build_of[t.task_id].option_signal_ids[o.option_id]] for o in t.options]
-        dims = {dimension_of(c) for c in cands}
-        assert len(dims) == 1
-        pool = sorted((s for s in signals if s.kind == "candidate_direction" and dimension_of(s) in dims),
-                      key=lambda s: -s.stats["growth"])
-        high = {s.signal_id for s in pool[: len(pool) // 2]}
-        ids = {c.signal_id for c in cands}
-        assert ids & high and ids - high, "each set mixes high- and low-growth candidates"
+        # the hand-made candidates carry no centroid cosines: one subfield = one taxonomy dimension
+        assert len({dimension_of(c) for c in cands}) == 1
         for o, c in zip(t.options, cands):
-            assert o.text.lower().startswith(c.title.split(" / ")[0]) and "e.g." in o.text
-    assert len({frozenset(build_of[t.task_id].option_signal_ids.values()) for t in by_family(tasks, "direction")}) == \
-        len(by_family(tasks, "direction"))
+            assert o.text.lower().startswith(c.title.lower()) and " — Pre-cutoff papers: " in o.text
+    sets = [frozenset(build_of[t.task_id].option_signal_ids.values()) for t in by_family(tasks, "direction")]
+    assert len(set(sets)) == len(sets)
+    assert all(len(a & b) <= 2 for i, a in enumerate(sets) for b in sets[i + 1:]), "two tasks share at most 2 options"
 
 
 def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
@@ -86,17 +82,35 @@ def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
         assert kinds == {"candidate_direction", "bottleneck"}
 
 
-def test_planning_options_carry_feasibility_and_team(built):
-    _, _, tasks, _ = built
+def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_options(built):
+    signals, _, tasks, builds = built
+    sig = {s.signal_id: s for s in signals}
+    build_of = {b.task_id: b for b in builds}
     plans = by_family(tasks, "planning")
-    assert plans
+    assert len(plans) == 2
+    direction_options = {v for t in by_family(tasks, "direction") for v in build_of[t.task_id].option_signal_ids.values()}
     for t in plans:
-        assert re.search(r"a team of \d+ researchers planning the next 6 months", t.question)
-        assert all("Feasibility: Support: 12 pre-cutoff papers" in o.text and "Risks: evaluation saturation" in o.text
-                   for o in t.options)
+        approaches = [sig[build_of[t.task_id].option_signal_ids[o.option_id]] for o in t.options]
+        assert {a.kind for a in approaches} == {"approach"} and 4 <= len(approaches) <= 5
+        assert len({a.details["direction"][0] for a in approaches}) == 1  # one direction
+        subject = approaches[0].details["direction_name"][0]
+        assert re.search(rf"a team of \d+ researchers working on {re.escape(subject)} \(LLM Agents\) plans the next "
+                         r"6 months", t.question)
+        assert not direction_options & set(build_of[t.task_id].option_signal_ids.values())
         req = " ".join(t.answer_requirements)
         for word in ("milestones", "dependencies", "risks", "go/no-go"):
             assert word in req
+
+
+def test_planning_never_offers_an_approach_named_like_a_direction_tasks_option():
+    signals, records = make_task_inputs()
+    taken_name = "tool use / agents"  # candidate 0's name: an option of direction tasks
+    signals = [s.model_copy(update={"title": taken_name}) if s.signal_id == "sig:approach:7:0" else s for s in signals]
+    tasks, builds = build(signals, records)
+    build_of = {b.task_id: b for b in builds}
+    uses_cand0 = any("sig:cand:0" in build_of[t.task_id].option_signal_ids.values() for t in by_family(tasks, "direction"))
+    offered = {v for t in by_family(tasks, "planning") for v in build_of[t.task_id].option_signal_ids.values()}
+    assert uses_cand0 and "sig:approach:7:0" not in offered
 
 
 def test_venue_options_are_families_with_lists_and_project_hides_its_paper(built):
@@ -147,7 +161,7 @@ def test_thin_support_builds_nothing():
     signals, records = make_task_inputs(n_papers=1)
     tasks, _ = build(signals, records)
     assert by_family(tasks, "bottleneck") == [] and by_family(tasks, "venue") == []
-    assert all(len(t.options) == 5 for t in tasks)  # only 5-option sets reach 5 support papers
+    assert all(len(t.options) == 5 for t in by_family(tasks, "direction"))  # only 5-option sets reach 5 support papers
     assert all(len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS for t in tasks)
 
 

@@ -9,7 +9,10 @@ named in each flag's detail so a reviewer sees why it fired.
 * `near_duplicate`: another candidate of the family asks nearly the same thing (content-word
   Jaccard of title, question and options);
 * `label_readability`: a title or option a reader cannot follow: an abstract fragment
-  ("However, ..."), a truncated text, markup remnants, or a one-word option label;
+  ("However, ..."), a truncated text, or markup remnants (a bare one-word option is the hard
+  defect `bare_word_option`, `assets.validity.defects`);
+* the hard defects of `assets.validity.defects` (contribution-type, bare-word, dead or
+  duplicate options, options outside one subfield, planning/direction overlap): `defect_flags`;
 * `gold_unstable`: the gold has no evidence, its top-1 moves under bootstrap resampling,
   its two measures disagree, or part of its claim bank does not recompute;
 * `possible_leakage`: the public text names a post-cutoff entity (a future paper's id or
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 
 from assets.gold.leakage import check_public_tasks, content_words
 from assets.validity.config import Thresholds
+from assets.validity.defects import option_defects
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task
 
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
@@ -78,11 +82,6 @@ def duplicate_flags(tasks: Sequence[Task], *, fixed_option_families: set[str] = 
     return out
 
 
-def option_label(text: str) -> str:
-    """An option's label: its text before the first parenthesis or semicolon."""
-    return re.split(r"\s[(;]|;", text, maxsplit=1)[0].strip()
-
-
 def readability_flags(task: Task) -> list[AuditFlag]:
     texts = [("title", task.title)] + [(f"option {o.option_id}", o.text) for o in task.options]
     out = []
@@ -97,9 +96,6 @@ def readability_flags(task: Task) -> list[AuditFlag]:
             problems.append("markup or id remnants")
         if where == "title" and len(text) > TITLE_MAX_CHARS:
             problems.append(f"{len(text)} chars (> {TITLE_MAX_CHARS})")
-        label = option_label(text) if where.startswith("option") else ""
-        if label and len(label.split()) == 1 and len(label) <= 5:  # "Code", "Data": a word, not a direction
-            problems.append(f"one short word as the label ({label!r})")
         if problems:
             out.append(AuditFlag(code="label_readability", detail=f"{where}: {', '.join(problems)}: {text[:90]!r}"))
     return out
@@ -137,3 +133,10 @@ def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids
             out.setdefault(owner, []).append(AuditFlag(code="possible_leakage",
                                                        detail=message[len(owner) + 2:][:240]))
     return out
+
+
+def defect_flags(task: Task, gold: GoldTarget | None, cross: dict[str, list[tuple[str, str]]]) -> list[AuditFlag]:
+    """The hard defects of `assets.validity.defects` (the release gate keeps such a task out),
+    one flag each, code = the defect's code."""
+    defects = option_defects(task, gold) + cross.get(task.task_id, [])
+    return [AuditFlag(code=code, detail=detail) for code, detail in defects]

@@ -7,8 +7,8 @@ key but kept in the display form, "GUI agents") and a paper belongs to it when i
 holds that key. The rule, step by step (all on cutoff-visible, non-excluded papers):
 
 1. Phrases: the keys of titles (`core.phrases.phrase_keys`) held by at least `min_members`
-   papers and by at most MAX_DOMAIN_SHARE of the domain (a phrase half the domain uses is
-   no direction) -- or *emerging*: born in the EMERGING_MONTHS before the cutoff (at most
+   papers and by at most MAX_DOMAIN_SHARE of the domain (an umbrella such as "reinforcement
+   learning" in post-training is no bet among others; at least UMBRELLA_FLOOR x min_members) -- or *emerging*: born in the EMERGING_MONTHS before the cutoff (at most
    EMERGING_OLD_MAX of its papers older than that) with at least MIN_EMERGING_MEMBERS papers,
    so a phrase that took off just before the cutoff can be asked about (such a candidate is
    marked `emerging`; the task builder's premise check accepts it without older papers).
@@ -61,8 +61,9 @@ from core.phrases import (
 )
 from core.records import ScreenedPaper, TaxonomyNode
 
-MIN_RECOGNISABILITY = 0.2  # F1 of the neighbour vote against the title match
+MIN_RECOGNISABILITY = 0.05  # F1 of the neighbour vote against the title match (cross-cutting methods such as RLVR score ~0.1)
 MAX_DOMAIN_SHARE = 0.05  # an umbrella phrase ("reinforcement learning" in post-training) is no bet among others
+UMBRELLA_FLOOR = 4  # ... but a phrase may always hold 4 x min_members papers (small corpora, tests)
 MAX_MEMBER_OVERLAP = 0.3
 RECENT_MONTHS = 6  # the recent period (the gold's prior period too, assets.gold.measure)
 MIN_RECENT_MEMBERS = 5  # papers in the RECENT_MONTHS before the cutoff: fewer and the option is dead
@@ -112,9 +113,9 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
     keys = [phrase_keys(p.title) for p in papers]
     df = Counter(k for ks in keys for k in ks)
     old_df = Counter(k for ks, old in zip(keys, is_old) if old for k in ks)
-    frequent = {k for k, c in df.items() if min_members <= c <= MAX_DOMAIN_SHARE * n}
-    emerging = {k for k, c in df.items() if c >= MIN_EMERGING_MEMBERS and old_df[k] <= EMERGING_OLD_MAX
-                and c <= MAX_DOMAIN_SHARE * n}
+    most = max(MAX_DOMAIN_SHARE * n, UMBRELLA_FLOOR * min_members)  # a small corpus still has room
+    frequent = {k for k, c in df.items() if min_members <= c <= most}
+    emerging = {k for k, c in df.items() if c >= MIN_EMERGING_MEMBERS and old_df[k] <= EMERGING_OLD_MAX and c <= most}
     pool = sorted(frequent | emerging)
     truncated = prefer_longer({k: df[k] for k in pool})
     pool = [k for k in pool if k not in truncated]

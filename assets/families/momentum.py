@@ -25,7 +25,8 @@ from assets.gold.measure import (
     pct,
     trajectory_of,
 )
-from assets.tasks.building import direction_name
+from assets.evidence.candidates import MIN_RECENT_MEMBERS
+from assets.tasks.building import direction_name, neighbour_cos
 from core.phrases import content_words, key_of, names, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
@@ -150,6 +151,11 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
     strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     numbers["margin"] = round(margin, 5)
+    numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/validity/defects)
+    pair_cos = [c for i, a in enumerate(opts) for b in opts[i + 1:]
+                if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None]
+    if pair_cos:
+        numbers["subfield_min_cos"] = round(min(pair_cos), 5)
     numbers.update(slots.flags)
     counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in stats[oid]["future_ids"]] for oid in ranking}
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,

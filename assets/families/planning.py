@@ -24,6 +24,7 @@ from datetime import timedelta
 
 from pydantic import BaseModel, Field
 
+from assets.evidence.approaches import MIN_APPROACH_RECENT
 from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
@@ -44,6 +45,7 @@ from assets.tasks.building import (
     MAX_OPTIONS,
     MAX_SHARED_OPTIONS,
     MIN_OPTIONS,
+    MIN_SUPPORT_PAPERS,
     NEAR_DUPLICATE_OVERLAP,
     OPTION_LETTERS,
     Draft,
@@ -55,6 +57,7 @@ from assets.tasks.building import (
     support_papers,
 )
 from core.phrases import names, normal_text, same_direction
+from core.text import word_set
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
 
 SET_ATTEMPTS = 40  # seeded draws of approach sets per direction
@@ -152,6 +155,8 @@ class PlanningFamily(TaskFamily):
             if builder.full(self.name):
                 break
             support, n_support = support_papers(group, builder.records_by_node)
+            if n_support < MIN_SUPPORT_PAPERS:
+                continue
             options = [TaskOption(option_id=OPTION_LETTERS[i], text=direction_text(s)) for i, s in enumerate(group)]
             rng = random.Random(f"{st.seed}-{st.domain}-{st.cutoff}-{self.name}-team-{n}")
             subject = group[0].details["direction_name"][0]
@@ -173,6 +178,11 @@ class PlanningFamily(TaskFamily):
             f"plan the top one: milestones, dependencies and a kill criterion."
         )
         return title, question
+
+    def decision_signature(self, task: Task, subject: str = "") -> set[str]:
+        """The approaches AND the direction they sit in: the same methods inside two directions
+        are two decisions."""
+        return super().decision_signature(task, subject) | word_set(subject)
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
         """The two populations must name the same top approach, it must have grown on both,
@@ -308,6 +318,7 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
                    ClaimBasis(check="ranked_last", values={"momentum": round(m[last], 2)}, params={"object": last}))
     margin = (m[top] - m[second]) / m[top] if m[top] > 0 else 0.0
     numbers["margin"] = round(margin, 5)
+    numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/validity/defects)
     numbers.update(slots.flags)
     strength = min(1.0, n_top / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in per[oid][0]] for oid in ranking}

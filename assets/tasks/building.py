@@ -60,7 +60,7 @@ MAX_SUPPORT_PAPERS = 40  # support packet size shown to the agent (after the min
 MAX_SUPPORT_EVIDENCE = 80
 NEAR_DUPLICATE_OVERLAP = 0.3  # options of one task share at most 30% of the smaller one's papers ...
 NEAR_DUPLICATE_COS = 0.65  # ... and their papers' centroids are less similar than this (near-synonyms otherwise)
-SUBFIELD_MIN_COS = 0.12  # every two options of a direction task: centroid cosine at least this (one subfield)
+SUBFIELD_MIN_COS = 0.10  # every two options of a direction task: centroid cosine at least this (one subfield)
 MAX_SHARED_OPTIONS = 2  # two tasks of a family sharing more options ask the same question
 SET_ATTEMPTS = 600  # seeded draws of option sets per family and partition
 SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
@@ -302,13 +302,16 @@ def neighbour_cos(a: Signal, b: Signal) -> float | None:
 
 def subfield_problem(group: list[Signal]) -> str | None:
     """Why a set of candidates is not one subfield's bets, or None: two of them whose paper
-    centroids are less similar than SUBFIELD_MIN_COS (unknown cosines pass)."""
+    centroids are less similar than SUBFIELD_MIN_COS, or, without cosines, of different
+    taxonomy dimensions."""
     for i, a in enumerate(group):
         for b in group[i + 1:]:
             cos = neighbour_cos(a, b)
             if cos is not None and cos < SUBFIELD_MIN_COS:
                 return (f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield "
                         f"(centroid cosine {cos:.2f} < {SUBFIELD_MIN_COS})")
+            if cos is None and dimension_of(a) != dimension_of(b):
+                return f"'{direction_name(a)}' and '{direction_name(b)}' are of different taxonomy dimensions"
     return None
 
 
@@ -316,7 +319,8 @@ def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
                          attempts: int = SET_ATTEMPTS) -> list[list[Signal]]:
     """Option sets of one subfield each (the direction family's rule).
 
-    A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS. Seeds
+    A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS (for
+    candidates without cosines, e.g. hand-made ones, the candidates of its taxonomy dimension). Seeds
     are taken round-robin in a seeded random order; each attempt draws MIN_OPTIONS or MAX_OPTIONS
     options (seeded) from the seed's subfield, and keeps the set when every two options are
     close (`subfield_problem`: cosine >= SUBFIELD_MIN_COS) and distinct (`near_duplicate`), and
@@ -325,8 +329,11 @@ def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
     """
     seeds = sorted(candidates, key=lambda s: s.signal_id)
     random.Random(f"{rng_key}-seeds").shuffle(seeds)
-    subfield = {s.signal_id: [c for c in seeds if c is not s and (neighbour_cos(s, c) or -1.0) >= SUBFIELD_MIN_COS]
-                for s in seeds}
+    def close(a: Signal, b: Signal) -> bool:
+        cos = neighbour_cos(a, b)
+        return cos >= SUBFIELD_MIN_COS if cos is not None else dimension_of(a) == dimension_of(b)
+
+    subfield = {s.signal_id: [c for c in seeds if c is not s and close(s, c)] for s in seeds}
     out: list[list[Signal]] = []
     kept: list[set[str]] = []
     for t in range(attempts):

@@ -10,8 +10,8 @@ lexical so a reader can recheck them from titles:
   their display form) in at least
   MIN_THEME_PAPERS window papers that grew at least MIN_THEME_GROWTH times in share
   against the RECENT_MONTHS before the cutoff (same volume-normalised ratio as the gold's
-  momentum; a phrase absent before counts 0.5 papers) and whose window papers are mostly
-  (> half) outside every candidate; the MAX_THEMES largest by growth x papers (longer phrases
+  momentum; a phrase absent before counts 0.5 papers), that could be an option (no bare word,
+  no contribution type) and whose window papers are mostly (> half) outside every candidate; the MAX_THEMES largest by growth x papers (longer phrases
   first on ties), with a phrase
   that repeats a listed one's words skipped.
 """
@@ -24,12 +24,17 @@ from datetime import date
 from assets.gold.measure import RECENT_MONTHS, ZERO_PRIOR_SMOOTHING
 from core.papers import add_months
 from core.records import ScreenedPaper, Signal
-from core.phrases import display_forms, phrase_keys
+from core.phrases import contribution_type, display_forms, one_word_problem, phrase_keys
 from core.text import pick_terms
 
 MIN_THEME_PAPERS = 10
 MIN_THEME_GROWTH = 1.5
 MAX_THEMES = 10
+
+
+def unaskable(name: str) -> bool:
+    """A phrase no option could be: a contribution type or a bare word (`core.phrases`)."""
+    return contribution_type(name) is not None or one_word_problem(name) is not None
 
 
 def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], window: list[ScreenedPaper],
@@ -46,6 +51,7 @@ def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], windo
     if not window or not recent:
         return out
     win_df = Counter(ph for phs in win_phrases for ph in phs)
+    shown_all = display_forms([ph for ph, k in win_df.items() if k >= MIN_THEME_PAPERS], [p.title for p in window])
     rec_df = Counter(ph for p in recent for ph in phrase_keys(p.title))
     scored = []
     for ph, k in win_df.items():
@@ -54,10 +60,10 @@ def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], windo
         growth = (k / len(window)) / (max(rec_df.get(ph, 0), ZERO_PRIOR_SMOOTHING) / len(recent))
         rows = [i for i, phs in enumerate(win_phrases) if ph in phs]
         outside = sum(not covered[i] for i in rows) / len(rows)
-        if growth >= MIN_THEME_GROWTH and outside > 0.5:
+        if growth >= MIN_THEME_GROWTH and outside > 0.5 and not unaskable(shown_all.get(ph, ph)):
             scored.append((-growth * k, -ph.count(" "), ph, k, growth, rows))
     scored.sort()
-    shown = display_forms([ph for _, _, ph, *_ in scored], [p.title for p in window])
+    shown = shown_all
     keep = set(pick_terms([shown.get(ph, ph) for _, _, ph, *_ in scored], MAX_THEMES))
     for _, _, ph, k, growth, rows in scored:
         if shown.get(ph, ph) in keep:

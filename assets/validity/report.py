@@ -23,6 +23,8 @@ from collections import Counter, defaultdict
 from assets.families.registry import get_family
 from assets.validity.config import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
+from assets.validity.defects import option_defects
+from core.phrases import option_name
 from core.records import Failure, GoldTarget, Score, Task, TaskRating
 
 
@@ -101,11 +103,28 @@ def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[Gold
                # methods' (judge_scores values["attribution"])
                "attribution_controls": json.dumps((attribution or {}).get(fam, {})),
                "attribution_methods": json.dumps({m: _mean(v) for m, v in _attribution(scores, rel_ids).items()})}
+        row.update(option_figures(rel, gold_of))
         row["best_method_fta"] = methods.get(row["best_method"]) if row["best_method"] else None
         row["problems"] = "; ".join(problems(row, th))
         row["passed"] = not row["problems"]
         rows.append(row)
     return rows
+
+
+def option_figures(released: list[Task], gold_of: dict[str, GoldTarget]) -> dict:
+    """For released tasks whose options are directions or approaches: how many option names are
+    one word (each must be a recognised name, `core.phrases.one_word_problem`), and how many
+    released tasks carry a hard defect (`assets.validity.defects`; the gate keeps them out, so 0)."""
+    def has_option_gold(t: Task) -> bool:
+        gold = gold_of.get(t.task_id)
+        return gold is not None and any(k.startswith("prior_count:") for k in gold.numbers)
+
+    names = [option_name(o.text) for t in released if has_option_gold(t) for o in t.options]
+    defective = sum(bool(option_defects(t, gold_of.get(t.task_id))) for t in released)
+    one_word = [n for n in names if len(n.split()) == 1]
+    return {"option_names": len(names), "one_word_options": len(one_word),
+            "one_word_option_share": round(len(one_word) / len(names), 4) if names else None,
+            "released_with_defects": defective}
 
 
 def _attribution(scores: list[Score], task_ids: set[str]) -> dict[str, list[float]]:

@@ -1,0 +1,91 @@
+"""Task defects a reviewer rejects on sight, by documented rules (issue: tasks an expert would sign).
+
+Each rule looks at one built task and its gold (or, for `cross_task_defects`, at all tasks of
+the partition) and names the defect with a code and a detail. Every defect is HARD: the
+release gate keeps the task out (`assets/ranking/definitions.py` adds them to the gate
+reasons) and the audit queue shows it as a flag of the same code (`assets/audit/flags.py`).
+The builders already avoid them (`assets.evidence.candidates`, `assets.evidence.approaches`,
+`assets.tasks.building`); these rules are the independent check on what was built.
+
+Option rules (families whose options are research directions or approaches, i.e. options
+whose gold carries `prior_count:<option>`; direction and planning):
+
+* `contribution_type_option`: an option's name is a contribution type (benchmark, survey,
+  dataset, framework, evaluation, analysis ...; `core.phrases.CONTRIBUTION_TYPES`);
+* `bare_word_option`: an option's name is one bare word that is not a recognised name
+  (`core.phrases.one_word_problem`: "Privacy", "Code"; "GUI", "LoRA" are names);
+* `dead_option`: an option had fewer than `option_min_recent` papers (the builder's own
+  minimum, recorded in the gold's numbers) in the recent months before the cutoff;
+* `duplicate_options`: two options name the same direction (`core.phrases.same_direction`:
+  equal key, an acronym and its expansion, nested or overlapping word stems);
+* `not_one_subfield`: two options' papers are less similar than the family's subfield bar
+  (the gold's `subfield_min_cos` against `assets.tasks.building.SUBFIELD_MIN_COS`).
+
+Partition rules (`cross_task_defects`):
+
+* `planning_direction_overlap`: a planning task whose top gold option, or more than one of
+  whose options, names the same thing as an option of a direction task of the partition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from assets.tasks.building import SUBFIELD_MIN_COS
+from core.phrases import contribution_type, one_word_problem, option_name, same_direction
+from core.records import GoldTarget, Task
+
+Defect = tuple[str, str]  # (code, detail)
+
+
+def option_defects(task: Task, gold: GoldTarget | None) -> list[Defect]:
+    """The option rules of the module docstring (none for families without such options)."""
+    if gold is None or not task.options or not any(k.startswith("prior_count:") for k in gold.numbers):
+        return []
+    out: list[Defect] = []
+    names = {o.option_id: option_name(o.text) for o in task.options}
+    for oid, name in names.items():
+        if (ctype := contribution_type(name)) is not None:
+            out.append(("contribution_type_option", f"option {oid} {name!r} is a contribution type ({ctype!r})"))
+        if (why := one_word_problem(name)) is not None:
+            out.append(("bare_word_option", f"option {oid}: {why}"))
+    least = gold.numbers.get("option_min_recent")
+    if least is not None:
+        for oid in names:
+            n = gold.numbers.get(f"prior_count:{oid}")
+            if n is not None and n < least:
+                out.append(("dead_option", f"option {oid} {names[oid]!r} had {int(n)} papers in the recent months "
+                                           f"before the cutoff (< {int(least)})"))
+    ids = list(names)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            if same_direction(names[a], names[b]):
+                out.append(("duplicate_options", f"options {a} {names[a]!r} and {b} {names[b]!r} name the same direction"))
+    low = gold.numbers.get("subfield_min_cos")
+    if low is not None and low < SUBFIELD_MIN_COS:
+        out.append(("not_one_subfield", f"two options' papers have centroid cosine {low:.2f} < {SUBFIELD_MIN_COS}"))
+    return out
+
+
+def cross_task_defects(tasks: Sequence[Task], golds: dict[str, GoldTarget]) -> dict[str, list[Defect]]:
+    """The partition rules of the module docstring, per task id."""
+    direction_names = [option_name(o.text) for t in tasks if t.family == "direction" for o in t.options]
+    out: dict[str, list[Defect]] = {}
+    for t in tasks:
+        if t.family != "planning" or not direction_names:
+            continue
+        names = {o.option_id: option_name(o.text) for o in t.options}
+        shared = [n for n in names.values() if any(same_direction(n, d) for d in direction_names)]
+        gold = golds.get(t.task_id)
+        top = names.get(gold.preferred_ranking[0]) if gold and gold.preferred_ranking else None
+        if len(shared) > 1 or (top is not None and top in shared):
+            out.setdefault(t.task_id, []).append((
+                "planning_direction_overlap",
+                f"options {shared} also name options of this partition's direction tasks"
+                + (f" (including the gold's top option {top!r})" if top in shared else "")))
+    return out
+
+
+def defect_reason(defects: Sequence[Defect]) -> str | None:
+    """The gate's reason for a task with defects (None without)."""
+    return "; ".join(f"{code}: {detail}" for code, detail in defects) or None

@@ -1,0 +1,80 @@
+"""Direction and planning end to end over one full shipped partition (slow: ~3-5 min).
+
+The default suite's end-to-end world (every 8th llm_agent paper) is too small for a direction
+phrase to be alive or a direction to hold approaches, so these two families run here, over the
+whole post-training corpus at the default cutoff, with the release gate and the hard defects of
+assets/validity/defects.py judged on what was actually built.
+"""
+
+import dagster as dg
+import pytest
+
+from assets.partitions import partition_key
+from assets.validity.defects import cross_task_defects, option_defects
+from core.phrases import one_word_problem, option_name, same_direction
+from core.records import Answer, GoldTarget, Score, Task, TaskRating
+from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
+from resources.corpus_source import CorpusSourceResource
+from resources.embeddings import EmbeddingResource
+from resources.grobid import GrobidResource
+from resources.lance import LanceResource
+from resources.llm import LLMResource
+from resources.semantic_scholar import SemanticScholarResource
+from resources.storage import StorageResource
+
+pytestmark = pytest.mark.slow
+DOMAIN, CUTOFF = "llm_finetuning_post_training", "2025-12-31"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("full")
+    resources = {
+        "storage": StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb")),
+        "corpus_source": CorpusSourceResource(),
+        "embeddings": EmbeddingResource(),
+        "lance": LanceResource(uri=str(root / "lance")),
+        "llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "grobid": GrobidResource(),
+        "semantic_scholar": SemanticScholarResource(),
+    }
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("cutoff", [CUTOFF])
+    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
+                            resources=resources)
+    assert result.success
+    store = resources["storage"].store()
+    read = lambda asset, model: store.read_records(asset, DOMAIN, CUTOFF, model)  # noqa: E731
+    return read
+
+
+def test_direction_and_planning_are_built_and_released_without_defects(built):
+    tasks = built("tasks", Task)
+    golds = {g.task_id: g for g in built("gold_targets", GoldTarget)}
+    released = {r.task_id for r in built("task_ranking", TaskRating) if r.released}
+    for family in ("direction", "planning"):
+        fam = [t for t in tasks if t.family == family]
+        rel = [t for t in fam if t.task_id in released]
+        assert fam and rel, family
+        for t in rel:
+            assert option_defects(t, golds[t.task_id]) == []
+            top = golds[t.task_id].preferred_ranking[0]
+            assert golds[t.task_id].numbers[f"momentum:{top}"] > 1.0  # the top option grew ...
+            check = "abstract_momentum" if family == "direction" else "title_population_momentum"
+            assert golds[t.task_id].numbers[f"{check}:{top}"] > 1.0  # ... on both measures
+            assert all(one_word_problem(option_name(o.text)) is None for o in t.options)
+    assert cross_task_defects(tasks, golds) == {}
+    direction_names = [option_name(o.text) for t in tasks if t.family == "direction" for o in t.options]
+    for t in (t for t in tasks if t.family == "planning"):
+        assert not any(same_direction(option_name(o.text), d) for o in t.options for d in direction_names)
+
+
+def test_released_direction_and_planning_tasks_are_answered_and_scored(built):
+    released = {r.task_id for r in built("task_ranking", TaskRating) if r.released}
+    answers = [a for a in built("agent_answers", Answer) if a.family in ("direction", "planning")]
+    assert {a.task_id for a in answers} == {t.task_id for t in built("tasks", Task)
+                                           if t.family in ("direction", "planning") and t.task_id in released}
+    scores = [s for s in built("judge_scores", Score) if s.family in ("direction", "planning")]
+    assert scores and all(0.0 <= s.fta <= 1.0 for s in scores)
+    assert len({round(s.trace_linkage, 3) for s in scores if s.trace_linkage is not None}) > 1  # it measures something
