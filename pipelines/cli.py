@@ -119,6 +119,20 @@ def print_leaderboard(cutoff: str | None = None, fmt: str = "table") -> None:
     print_rows([{k: "–" if v is None else v for k, v in r.items()} for r in rows])
 
 
+def validity_failures(cutoff: str, domains: list[str]) -> dict[str, list[str]]:
+    """Family -> the domains whose validity report misses a threshold for it (docs/validity.md)."""
+    from pipelines.resources import default_resources
+
+    store = default_resources()["storage"].store()
+    failing: dict[str, list[str]] = {}
+    for d in domains:
+        if store.exists("validity_report", d, cutoff):
+            for row in store.read_table("validity_report", d, cutoff).to_pylist():
+                if not row["passed"]:
+                    failing.setdefault(row["family"], []).append(f"{d} ({row['problems']})")
+    return failing
+
+
 def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
     """One line per family over every domain's released tasks: best baseline vs chance vs gold answer."""
     import statistics
@@ -250,6 +264,16 @@ def cmd_demo(args) -> int:
     print("\nXcientist (attribution completeness and claim drift of released answers; docs/xcientist.md):")
     for line in artifacts_summary(args.cutoff, domains):
         print("  " + line)
+    failing = validity_failures(args.cutoff, domains)
+    if failing:  # a release below its own bar is a failure, said where nobody can miss it
+        banner = ["", "!" * 78, "VALIDITY THRESHOLDS MISSED: this release does not meet its own bar (docs/validity.md)"]
+        banner += [f"  {fam}: {'; '.join(where)}" for fam, where in sorted(failing.items())]
+        banner += ["Details: foresci validity --domain D --cutoff C"
+                   + ("" if getattr(args, "keep_going", False) else "; `foresci demo --keep-going` builds and exits 0 anyway"),
+                   "!" * 78]
+        print("\n".join(banner), file=sys.stderr if not getattr(args, "keep_going", False) else sys.stdout, flush=True)
+        return 0 if getattr(args, "keep_going", False) else 2
+    print("\nThresholds met for every family in every domain.")
     return 0
 
 
@@ -662,6 +686,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="build the default release offline and print the leaderboard")
     demo.add_argument("--cutoff", default=DEMO_CUTOFF)
     demo.add_argument("--domains", nargs="*")
+    demo.add_argument("--keep-going", action="store_true",
+                      help="exit 0 even when a family misses a validity threshold (it is still printed)")
     demo.set_defaults(func=cmd_demo)
     redisc = sub.add_parser("demo-rediscovery", help="the demo plus the opt-in rediscovery family, in .foresci-rediscovery")
     redisc.add_argument("--cutoff", default=DEMO_CUTOFF)

@@ -249,6 +249,15 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+_BOUNDARY = re.compile(r"[:;,!?()\[\]{}\"]|\.\s|\s[-–—]\s")
+
+
+def _grams(text: str, max_n: int) -> set[str]:
+    """The n-grams of a text's punctuation-delimited pieces: "on X: prioritise Y" never makes
+    the term "X Y" (a title is written the same way, so both sides split alike)."""
+    return set().union(*(_ngrams(_tokens(piece), max_n) for piece in _BOUNDARY.split(text or "")))
+
+
 def _ngrams(tokens: list[str], max_n: int) -> set[str]:
     out = set()
     for n in range(1, max_n + 1):
@@ -278,7 +287,7 @@ def future_only_terms(
     """
     counts: dict[str, int] = {}
     for title in future_titles:
-        for gram in _ngrams(_tokens(title), max_n):
+        for gram in _grams(title, max_n):
             counts[gram] = counts.get(gram, 0) + 1
     candidates = {g for g, c in counts.items() if c >= min_papers}
     firsts = {g.split(" ", 1)[0] for g in candidates}
@@ -303,7 +312,7 @@ def novel_term_violations(tasks: Sequence[Task | dict], terms: Iterable[str], la
     for task in tasks:
         task_id, _ = _task_meta(task)
         for field, text in public_fields(task):
-            grams = _ngrams(_tokens(text), NOVEL_MAX_N)
+            grams = _grams(text, NOVEL_MAX_N)
             for term in items:
                 if term in grams:
                     messages.append(f"{task_id}: {field}: names {term!r}, a term first seen after the cutoff")

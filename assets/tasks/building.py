@@ -60,7 +60,8 @@ MAX_SUPPORT_PAPERS = 40  # support packet size shown to the agent (after the min
 MAX_SUPPORT_EVIDENCE = 80
 NEAR_DUPLICATE_OVERLAP = 0.3  # options of one task share at most 30% of the smaller one's papers ...
 NEAR_DUPLICATE_COS = 0.65  # ... and their papers' centroids are less similar than this (near-synonyms otherwise)
-SUBFIELD_MIN_COS = 0.10  # every two options of a direction task: centroid cosine at least this (one subfield)
+SUBFIELD_MIN_COS = 0.10  # a direction task's options: centroid cosine to its seed option at least this ...
+SUBFIELD_PAIR_MIN = 0.0  # ... and between every two of them (centred centroids: unrelated topics sit near 0)
 MAX_SHARED_OPTIONS = 2  # two tasks of a family sharing more options ask the same question
 SET_ATTEMPTS = 600  # seeded draws of option sets per family and partition
 SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
@@ -301,15 +302,16 @@ def neighbour_cos(a: Signal, b: Signal) -> float | None:
 
 
 def subfield_problem(group: list[Signal]) -> str | None:
-    """Why a set of candidates is not one subfield's bets, or None: two of them whose paper
-    centroids are less similar than SUBFIELD_MIN_COS, or, without cosines, of different
-    taxonomy dimensions."""
+    """Why a set of candidates (its seed first) is not one subfield's bets, or None: an option
+    whose paper centroid is less similar to the seed's than SUBFIELD_MIN_COS, two options below
+    SUBFIELD_PAIR_MIN, or, without cosines, two of different taxonomy dimensions."""
     for i, a in enumerate(group):
         for b in group[i + 1:]:
             cos = neighbour_cos(a, b)
-            if cos is not None and cos < SUBFIELD_MIN_COS:
+            bar = SUBFIELD_MIN_COS if i == 0 else SUBFIELD_PAIR_MIN
+            if cos is not None and cos < bar:
                 return (f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield "
-                        f"(centroid cosine {cos:.2f} < {SUBFIELD_MIN_COS})")
+                        f"(centroid cosine {cos:.2f} < {bar})")
             if cos is None and dimension_of(a) != dimension_of(b):
                 return f"'{direction_name(a)}' and '{direction_name(b)}' are of different taxonomy dimensions"
     return None
@@ -322,8 +324,8 @@ def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
     A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS (for
     candidates without cosines, e.g. hand-made ones, the candidates of its taxonomy dimension). Seeds
     are taken round-robin in a seeded random order; each attempt draws MIN_OPTIONS or MAX_OPTIONS
-    options (seeded) from the seed's subfield, and keeps the set when every two options are
-    close (`subfield_problem`: cosine >= SUBFIELD_MIN_COS) and distinct (`near_duplicate`), and
+    options (seeded) from the seed's subfield, and keeps the set when no two options are unrelated
+    (`subfield_problem`: cosine >= SUBFIELD_PAIR_MIN) or near-duplicates (`near_duplicate`), and
     it shares at most MAX_SHARED_OPTIONS options with every set kept before (more would ask the
     same question twice). Order within a set is shuffled later (`shuffled_options`).
     """

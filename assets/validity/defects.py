@@ -18,8 +18,8 @@ whose gold carries `prior_count:<option>`; direction and planning):
   minimum, recorded in the gold's numbers) in the recent months before the cutoff;
 * `duplicate_options`: two options name the same direction (`core.phrases.same_direction`:
   equal key, an acronym and its expansion, nested or overlapping word stems);
-* `not_one_subfield`: two options' papers are less similar than the family's subfield bar
-  (the gold's `subfield_min_cos` against `assets.tasks.building.SUBFIELD_MIN_COS`).
+* `not_one_subfield`: two options' papers are unrelated (the gold's `subfield_min_cos`, the
+  lowest centroid cosine of two options, against `assets.tasks.building.SUBFIELD_PAIR_MIN`).
 
 Partition rules (`cross_task_defects`):
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assets.tasks.building import SUBFIELD_MIN_COS
+from assets.tasks.building import SUBFIELD_PAIR_MIN
 from core.phrases import contribution_type, one_word_problem, option_name, same_direction
 from core.records import GoldTarget, Task
 
@@ -62,8 +62,8 @@ def option_defects(task: Task, gold: GoldTarget | None) -> list[Defect]:
             if same_direction(names[a], names[b]):
                 out.append(("duplicate_options", f"options {a} {names[a]!r} and {b} {names[b]!r} name the same direction"))
     low = gold.numbers.get("subfield_min_cos")
-    if low is not None and low < SUBFIELD_MIN_COS:
-        out.append(("not_one_subfield", f"two options' papers have centroid cosine {low:.2f} < {SUBFIELD_MIN_COS}"))
+    if low is not None and low < SUBFIELD_PAIR_MIN:
+        out.append(("not_one_subfield", f"two options' papers have centroid cosine {low:.2f} < {SUBFIELD_PAIR_MIN}"))
     return out
 
 
