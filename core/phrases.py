@@ -176,8 +176,12 @@ def display_forms(keys: Iterable[str], titles: Iterable[str]) -> dict[str, str]:
 
 
 def readable_case(form: str) -> str:
-    """Lower-case ordinary words, keep acronyms and mixed-case names ("GUI agents", "LoRA")."""
-    return " ".join(w if is_name(w) else w.lower() for w in form.split())
+    """Lower-case ordinary words, keep acronyms and mixed-case names ("GUI agents", "LoRA"),
+    part by part in hyphenated words ("AI-generated", "Text-to-SQL")."""
+    def part(p: str) -> str:
+        return p if is_name(p) or (p.isupper() and len(p) > 1) else p.lower()
+
+    return " ".join("-".join(part(p) for p in w.split("-")) for w in form.split())
 
 
 def is_name(word: str) -> bool:

@@ -219,6 +219,10 @@ def cmd_validity(args) -> int:
                   f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
                   f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
                   f"dropped: {row['drop_reasons']}")
+            if row.get("option_names"):
+                print(f"{'':>12}options of released tasks: {row['option_names']} names, {row['one_word_options']} of "
+                      f"them one word ({row['one_word_option_share']:.0%}, each a recognised name); released tasks "
+                      f"with a hard defect: {row['released_with_defects']}")
             if row.get("window_coverage") is not None:
                 themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
                                    for t in json.loads(row["uncaptured_themes"] or "[]"))

@@ -102,15 +102,29 @@ def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_
             assert word in req
 
 
-def test_planning_never_offers_an_approach_named_like_a_direction_tasks_option():
+def test_a_planning_task_overlapping_a_released_direction_task_is_not_released():
+    from assets.ranking.selection import rank_and_select
+    from assets.validity.defects import overlap_with_released
+    from core.records import GoldTarget, TaskOption
+
     signals, records = make_task_inputs()
-    taken_name = "tool use / agents"  # candidate 0's name: an option of direction tasks
-    signals = [s.model_copy(update={"title": taken_name}) if s.signal_id == "sig:approach:7:0" else s for s in signals]
-    tasks, builds = build(signals, records)
-    build_of = {b.task_id: b for b in builds}
-    uses_cand0 = any("sig:cand:0" in build_of[t.task_id].option_signal_ids.values() for t in by_family(tasks, "direction"))
-    offered = {v for t in by_family(tasks, "planning") for v in build_of[t.task_id].option_signal_ids.values()}
-    assert uses_cand0 and "sig:approach:7:0" not in offered
+    tasks, _ = build(signals, records)
+    d = by_family(tasks, "direction")[0]
+    p = by_family(tasks, "planning")[0]
+    names = [o.text.split(" — ")[0] for o in d.options]
+    # a planning task whose options repeat two of the direction task's options
+    clash = p.model_copy(update={"task_id": p.task_id.replace("-01", "-09"), "options": [
+        TaskOption(option_id="A", text=names[0]), TaskOption(option_id="B", text=names[1]), *p.options[2:]]})
+    pool = [d, p, clash]
+    golds = {t.task_id: GoldTarget(task_id=t.task_id, family=t.family, domain=t.domain, cutoff=t.cutoff,
+                                   preferred_ranking=[o.option_id for o in t.options], strength=1.0) for t in pool}
+    quality = {t.task_id: {"quality": 1.0, "gold_strength": 1.0} for t in pool}
+    judge = lambda ids: (lambda a, b: (a, 0.5))  # noqa: E731 - no preference: order does not matter here
+    ratings, _, _ = rank_and_select(pool, quality, judge, judge_name="t", top_n_per_family=5,
+                                    veto=overlap_with_released(pool, golds), min_rounds=1, max_rounds=2)
+    by_id = {r.task_id: r for r in ratings}
+    assert by_id[d.task_id].released and by_id[p.task_id].released
+    assert not by_id[clash.task_id].released and by_id[clash.task_id].note.startswith("planning_direction_overlap")
 
 
 def test_venue_options_are_families_with_lists_and_project_hides_its_paper(built):

@@ -117,7 +117,7 @@ def build_audit_records(
     fixed = {t.family for t in tasks if get_family(t.family).fixed_options}
     dupes = F.duplicate_flags(tasks, fixed_option_families=fixed, selected={r.task_id for r in ratings if r.released})
     leaks = F.leakage_flags(tasks, golds, future_ids, future_titles, novel_terms)
-    cross = cross_task_defects(tasks, gold_of)
+    cross = cross_task_defects(tasks, gold_of, released={r.task_id for r in ratings if r.released})
     out, failures = [], []
     for task in tasks:
         gold, rating = gold_of.get(task.task_id), rating_of.get(task.task_id)

@@ -5,8 +5,9 @@ say, GUI agents decides what to build on for the next horizon -- reinforcement l
 grounding, world models or synthetic trajectories first? The options are 4-5 approaches that the
 direction's own pre-cutoff papers use (`assets.evidence.approaches`: named methods, each with a
 one-line gloss and representative pre-cutoff titles), never the option set of a direction task:
-an approach that names the same thing as an option of a direction task of the partition is not
-offered (`PlanningFamily.build`), so the two families ask different decisions.
+a planning task that shares its top option, or more than one option, with a released direction
+task of the partition is not released (`assets.validity.defects.overlap_with_released`), so the
+two families ask different decisions.
 
 Gold (`planning_gold`): the approaches ranked by their momentum INSIDE the direction over the
 window -- the share of the window's papers on the direction (title or abstract names it) that
@@ -137,14 +138,11 @@ class PlanningFamily(TaskFamily):
 
     def build(self, builder: TaskBuilder) -> None:
         """Tasks of 4-5 approaches of one direction each (`approach_sets`), directions taken
-        round-robin (most approaches first). An approach that names the same thing as an option
-        of this partition's direction tasks is never offered."""
-        taken = [direction_name(c) for c in builder.candidates
-                 if any(c.signal_id in used for used in builder.used_option_sets)]
+        round-robin (most approaches first). A planning task that shares its top option or more
+        than one option with a released direction task is held back by the ranking
+        (`assets.validity.defects.overlap_with_released`)."""
         by_direction: dict[str, list[Signal]] = {}
         for a in builder.by_kind.get("approach", []):
-            if any(same_direction(direction_name(a), t) for t in taken):
-                continue
             by_direction.setdefault(a.details["direction"][0], []).append(a)
         st = builder.settings
         per_direction = [approach_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{self.name}-{d}")

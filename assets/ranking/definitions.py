@@ -9,7 +9,7 @@ from assets.ranking.presentation import presentation_orders
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
 from assets.validity.config import Thresholds
-from assets.validity.defects import cross_task_defects, defect_reason, option_defects
+from assets.validity.defects import defect_reason, option_defects, overlap_with_released
 from assets.validity.gate import gate_reason, gold_answer
 from core.records import Failure, GoldTarget, Task, TaskRating
 from resources.embeddings import EmbeddingResource
@@ -60,7 +60,6 @@ def task_ranking(
     use_llm = config.llm_judge and not client.offline
     by_id = {t.task_id: t for t in tasks}
     errors: list[str] = []
-    cross = cross_task_defects(tasks, golds)  # hard defects (assets/validity/defects.py) keep a task out too
 
     def make_judge(ids: list[str]):
         offline = offline_judge({i: quality[i]["quality"] for i in ids})
@@ -70,7 +69,8 @@ def task_ranking(
         tasks, quality, make_judge, judge_name=client.model if use_llm else "offline",
         top_n_per_family=config.top_n_per_family, top_n_by_family=config.top_n_by_family, seed=config.seed,
         gates={t.task_id: gate_reason(t, golds.get(t.task_id), Thresholds.load())
-               or defect_reason(option_defects(t, golds.get(t.task_id)) + cross.get(t.task_id, [])) for t in tasks},
+               or defect_reason(option_defects(t, golds.get(t.task_id))) for t in tasks},  # hard defects keep it out
+        veto=overlap_with_released(tasks, golds),
         gold_answers={t.task_id: gold_answer(t, golds[t.task_id]) for t in tasks if t.task_id in golds},
         min_rounds=config.min_rounds, max_rounds=config.max_rounds,
         stable_correlation=config.stable_correlation, patience=config.patience)

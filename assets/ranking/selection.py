@@ -19,6 +19,7 @@ def rank_and_select(
     top_n_by_family: dict[str, int] | None = None,
     gates: dict[str, str | None] | None = None,
     gold_answers: dict[str, str] | None = None,
+    veto: Callable[[str, set[str]], str | None] | None = None,
     seed: int = 0,
     **elo_options,
 ) -> tuple[list[TaskRating], dict[str, float | None], dict[str, dict]]:
@@ -29,6 +30,9 @@ def rank_and_select(
     `gold_answers[task_id]`, if given, is the task's gold answer (its top option's text):
     two released tasks of a family never share one, so another task's gold is no shortcut
     (the `other_gold` control of assets/validity/controls.py) and a release asks distinct questions;
+    `veto(task_id, released_so_far)`, if given, is why a task may not join the tasks released so
+    far (families are selected in name order, e.g. direction before planning:
+    `assets.validity.defects.overlap_with_released`);
     `make_judge(ids)` returns the judge for one family. Returns the ratings, the rank
     correlation of the last two rounds per family, and the rounds played per family.
     """
@@ -36,6 +40,7 @@ def rank_and_select(
     for t in tasks:
         by_family[t.family].append(t.task_id)
     ratings: list[TaskRating] = []
+    released_so_far: set[str] = set()
     correlations: dict[str, float | None] = {}
     rounds: dict[str, dict] = {}
     for family, ids in sorted(by_family.items()):
@@ -58,7 +63,11 @@ def rank_and_select(
             if answer and answer in kept_answer:
                 why[i] = f"same gold answer as released task {kept_answer[answer]}"
                 continue
+            if veto is not None and (reason := veto(i, released_so_far)) is not None:
+                why[i] = reason
+                continue
             keep.append(i)
+            released_so_far.add(i)
             if answer:
                 kept_answer[answer] = i
         for rank, task_id in enumerate(order, start=1):
