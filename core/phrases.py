@@ -18,14 +18,15 @@ A research direction is named by a phrase researchers put in titles ("prompt inj
 * Display form (`display_forms`): the key's most frequent surface form in the titles that
   hold it.
 * Option rules: `contribution_type(display)` names the contribution-type word of a phrase
-  (benchmark, survey, dataset, framework, evaluation, analysis, ...: what a paper *is*, not
-  what it is *about*; one list, `CONTRIBUTION_TYPES`); `one_word_problem(display)` rejects a
+  (benchmark, survey, dataset, framework, evaluation, ...: what a paper *is*, not what it is
+  *about*; `CONTRIBUTION_TYPES` anywhere, `CONTRIBUTION_HEADS` such as report, analysis, study
+  as the last word); `one_word_problem(display)` rejects a
   one-word name unless it is a recognised name: an acronym (GUI, MCP, RLVR), a mixed-case
   coinage (LoRA, GraphRAG) or a name with digits (A2A). Hyphenated compounds count as one
   word ("multi-agent" alone is not a direction; "multi-agent debate" is).
-* Near-duplicates (`same_direction`): two phrases whose keys are equal, or whose word stems
-  nest or overlap by at least STEM_JACCARD ("reinforcement learning" and "multi-agent
-  reinforcement learning"), name one direction.
+* Near-duplicates (`same_direction`): two phrases whose keys are equal once generic words are
+  dropped, or an acronym and its expansion, name one direction (nested names share papers: the
+  builders' member-overlap rules catch them).
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ import Stemmer
 from core.text import STOP_WORDS
 
 MAX_WORDS = 4
-STEM_JACCARD = 0.5
 
 # The domains' omnipresent nouns: allowed in a display form, never part of a key.
 GENERIC_WORDS = frozenset("""
@@ -56,13 +56,16 @@ BREAK_WORDS = (STOP_WORDS - GENERIC_WORDS - {"use", "uses"}) | frozenset(
     "toward towards via using based improving enhancing leveraging boosting rethinking revisiting unlocking "
     "empowering bridging scaling-up beyond technique techniques strategy strategies paradigm paradigms mechanism "
     "mechanisms scheme schemes".split())
-# What a paper IS rather than what it is ABOUT: never a research direction by itself.
+# What a paper IS rather than what it is ABOUT: never a research direction by itself. Words of
+# the first list make any phrase a contribution type; words of the second only as its head
+# ("technical report", "empirical study"; "radiology report generation" is a task).
 CONTRIBUTION_TYPES = frozenset("""
 benchmark benchmarks benchmarking survey surveys dataset datasets corpus corpora framework frameworks
-toolkit toolkits library libraries platform platforms tutorial tutorials leaderboard leaderboards testbed
-testbeds suite suites review reviews overview overviews report reports position perspective perspectives
-evaluation evaluations evaluating analysis analyses analyzing study studies empirical comparison comparative
-case investigation investigating exploration exploring primer roadmap taxonomy
+toolkit toolkits library libraries tutorial tutorials leaderboard leaderboards testbed testbeds suite suites
+overview overviews position perspective perspectives evaluation evaluations evaluating primer roadmap taxonomy
+""".split())
+CONTRIBUTION_HEADS = frozenset("""
+report reports review reviews analysis analyses study studies comparison investigation exploration
 """.split())
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[\-'][A-Za-z0-9]+)*")
 
@@ -207,11 +210,15 @@ def content_words(display: str) -> list[str]:
 
 
 def contribution_type(display: str) -> str | None:
-    """The contribution-type word of a phrase (see CONTRIBUTION_TYPES), or None."""
-    for w in display.split():
-        for part in re.split(r"-", w.lower()):
+    """The contribution-type word of a phrase (CONTRIBUTION_TYPES anywhere, CONTRIBUTION_HEADS
+    as its last word), or None."""
+    words = display.lower().split()
+    for w in words:
+        for part in w.split("-"):
             if part in CONTRIBUTION_TYPES:
                 return part
+    if words and words[-1] in CONTRIBUTION_HEADS:
+        return words[-1]
     return None
 
 
@@ -263,17 +270,13 @@ def acronym_of(a: str, b: str) -> bool:
 
 
 def same_direction(a: str, b: str) -> bool:
-    """Near-duplicate names: equal keys, an acronym and its expansion, nested stems, or stem
-    Jaccard >= STEM_JACCARD."""
-    if key_of(content_words(a)).replace(" ", "") == key_of(content_words(b)).replace(" ", "") or (
-            acronym_of(a, b) or acronym_of(b, a)):
-        return True
-    sa, sb = stems(a), stems(b)
-    if not sa or not sb:
-        return False
-    if sa <= sb or sb <= sa:
-        return True
-    return len(sa & sb) / len(sa | sb) >= STEM_JACCARD
+    """Two names of one direction: equal keys once generic words and spaces are dropped ("GUI
+    agents" / "GUI", "fine tuning" / "fine-tuning"), or an acronym and its expansion ("RAG" /
+    "retrieval-augmented generation"). Shared words alone do not make two directions one
+    ("legal reasoning" / "LLM reasoning"); nested names ("process reward models" / "reward
+    models") share their papers, which the member-overlap rules of the builders catch."""
+    return key_of(content_words(a)).replace(" ", "") == key_of(content_words(b)).replace(" ", "") or (
+        acronym_of(a, b) or acronym_of(b, a))
 
 
 NAME_SEPARATOR = " — "  # an option text is "<name> — <gloss and examples>"
@@ -291,9 +294,10 @@ qwen2 qwen2.5 qwen3 mistral mixtral gemini gemma claude vicuna deepseek deepseek
 """.split())
 # Words that make a phrase a kind of model rather than a method ("pre-trained models", "base model").
 BACKBONE_WORDS = frozenset("""
-pre-trained pretrained base fine-tuned finetuned foundation large small open-source proprietary frontier
-vision-language multimodal neural network networks
+pre-trained pretrained base fine-tuned finetuned foundation large open-source proprietary frontier
+vision-language multimodal neural
 """.split())
+MODEL_HEADS = frozenset("model models llm llms lm lms mllm mllms network networks transformer transformers".split())
 
 
 # Whole fields and generic tasks: the setting work happens in, never an approach inside a direction.
@@ -314,7 +318,7 @@ def backbone_problem(display: str) -> str | None:
     words = [w.lower() for w in display.split()]
     if any(w in MODEL_NAMES or w.split("-")[0] in MODEL_NAMES for w in words):
         return f"{display!r} names a backbone model"
-    if all(w in BACKBONE_WORDS or w in GENERIC_WORDS for w in words):
+    if words and words[-1] in MODEL_HEADS and all(w in BACKBONE_WORDS or w in GENERIC_WORDS for w in words):
         return f"{display!r} names a kind of model, not a method"
     return None
 

@@ -25,10 +25,10 @@ holds that key. The rule, step by step (all on cutoff-visible, non-excluded pape
    match: how well the papers' content, read by the embedder, recovers the phrase's papers.
    Phrases scoring below MIN_RECOGNISABILITY are not directions.
 4. Distinct: phrases are taken best score first (multi-word names before one-word names on
-   ties); a phrase that names the same direction as an already taken one
-   (`core.phrases.same_direction`: equal key, acronym and expansion, nested or overlapping
-   word stems) or whose papers overlap a taken one's by more than MAX_MEMBER_OVERLAP (of the
-   smaller set) is skipped.
+   ties); a phrase that is another name of an already taken one (`core.phrases.same_direction`:
+   equal key, acronym and expansion) or whose papers overlap a taken one's by more than
+   MAX_MEMBER_OVERLAP (of the smaller set; nested names such as "reward models" / "process
+   reward models" share their papers) is skipped.
 5. Placed in the taxonomy: the candidate's node is the level >= 1 taxonomy node with the
    highest Jaccard overlap with its papers; the node's dimension groups candidates into
    option pools, its evidence record supplies the support packet.
@@ -171,10 +171,17 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
         if f1[e] < MIN_RECOGNISABILITY or len(out) >= max_candidates:
             break
         rows = set(np.flatnonzero(member[:, j]).tolist())
-        same = next((other for other_rows, other in taken if same_direction(name, other)
-                     or len(rows & other_rows) > MAX_MEMBER_OVERLAP * min(len(rows), len(other_rows))), None)
-        if same is not None:
-            rejected.append((name, f"same direction as {same!r}"))
+        why = None
+        for other_rows, other in taken:
+            shared = len(rows & other_rows) / min(len(rows), len(other_rows))
+            if same_direction(name, other):
+                why = f"another name of {other!r}"
+            elif shared > MAX_MEMBER_OVERLAP:
+                why = f"shares {shared:.0%} of its papers with {other!r}"
+            if why:
+                break
+        if why is not None:
+            rejected.append((name, why))
             continue
         member_ids = {ids[i] for i in rows}
         scored = [(len(member_ids & s) / len(member_ids | s), nd.node_id, nd) for nd, s in node_sets if member_ids & s]

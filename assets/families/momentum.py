@@ -26,7 +26,7 @@ from assets.gold.measure import (
     trajectory_of,
 )
 from assets.evidence.candidates import MIN_RECENT_MEMBERS
-from assets.tasks.building import direction_name, neighbour_cos
+from assets.tasks.building import direction_name, neighbour_cos, overlap
 from core.phrases import content_words, key_of, names, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
@@ -156,6 +156,10 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                 if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None]
     if pair_cos:
         numbers["subfield_min_cos"] = round(min(pair_cos), 5)
+        numbers["max_pair_cos"] = round(max(pair_cos), 5)
+    pair_overlap = [overlap(sig_of[a.option_id], sig_of[b.option_id]) for i, a in enumerate(opts) for b in opts[i + 1:]]
+    if pair_overlap:
+        numbers["max_pair_overlap"] = round(max(pair_overlap), 5)
     numbers.update(slots.flags)
     counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in stats[oid]["future_ids"]] for oid in ranking}
     return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,

@@ -272,7 +272,7 @@ def support_papers(candidates: list[Signal], records_by_node: dict[str, Evidence
 
 def near_duplicate(a: Signal, b: Signal) -> str | None:
     """Why two candidates are one direction, or None: the same or nested name
-    (`core.phrases.same_direction`: key, acronym, word stems), a shared defining phrase, or more
+    (`core.phrases.same_direction`: key, acronym), a shared defining phrase, or more
     than NEAR_DUPLICATE_OVERLAP of the smaller one's papers in common (a reader must be able to
     tell which option a paper belongs to)."""
     if same_direction(direction_name(a), direction_name(b)):

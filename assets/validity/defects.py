@@ -17,7 +17,9 @@ whose gold carries `prior_count:<option>`; direction and planning):
 * `dead_option`: an option had fewer than `option_min_recent` papers (the builder's own
   minimum, recorded in the gold's numbers) in the recent months before the cutoff;
 * `duplicate_options`: two options name the same direction (`core.phrases.same_direction`:
-  equal key, an acronym and its expansion, nested or overlapping word stems);
+  equal key, an acronym and its expansion), share more than NEAR_DUPLICATE_OVERLAP of the
+  smaller one's papers, or are near-synonyms by content (centroid cosine >= NEAR_DUPLICATE_COS;
+  the gold records `max_pair_overlap` and `max_pair_cos`, `assets.tasks.building`);
 * `not_one_subfield`: two options' papers are unrelated (the gold's `subfield_min_cos`, the
   lowest centroid cosine of two options, against `assets.tasks.building.SUBFIELD_PAIR_MIN`).
 
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assets.tasks.building import SUBFIELD_PAIR_MIN
+from assets.tasks.building import NEAR_DUPLICATE_COS, NEAR_DUPLICATE_OVERLAP, SUBFIELD_PAIR_MIN
 from core.phrases import contribution_type, one_word_problem, option_name, same_direction
 from core.records import GoldTarget, Task
 
@@ -63,6 +65,10 @@ def option_defects(task: Task, gold: GoldTarget | None) -> list[Defect]:
         for b in ids[i + 1:]:
             if same_direction(names[a], names[b]):
                 out.append(("duplicate_options", f"options {a} {names[a]!r} and {b} {names[b]!r} name the same direction"))
+    if (ov := gold.numbers.get("max_pair_overlap")) is not None and ov > NEAR_DUPLICATE_OVERLAP:
+        out.append(("duplicate_options", f"two options share {ov:.0%} of the smaller one's papers"))
+    if (cos := gold.numbers.get("max_pair_cos")) is not None and cos >= NEAR_DUPLICATE_COS:
+        out.append(("duplicate_options", f"two options are near-synonyms (centroid cosine {cos:.2f})"))
     low = gold.numbers.get("subfield_min_cos")
     if low is not None and low < SUBFIELD_PAIR_MIN:
         out.append(("not_one_subfield", f"two options' papers have centroid cosine {low:.2f} < {SUBFIELD_PAIR_MIN}"))
