@@ -1,0 +1,84 @@
+"""Research-direction phrases (core/phrases.py): one key per direction, readable names, the option rules."""
+
+from core.phrases import (
+    acronym_of,
+    backbone_problem,
+    contribution_type,
+    display_forms,
+    field_problem,
+    names,
+    normal_text,
+    one_word_problem,
+    option_name,
+    phrase_keys,
+    prefer_longer,
+    readable_case,
+    same_direction,
+)
+
+
+def test_spelling_and_number_variants_are_one_key():
+    assert phrase_keys("Agent Skills") & phrase_keys("agent skill") == {"skill", "agent skill"}
+    assert "finetuning" in phrase_keys("Fine-Tuning LLMs") and "finetuning" in phrase_keys("Finetuning at scale")
+    assert "modeling" in phrase_keys("Reward Modelling") and "modeling" in phrase_keys("reward modeling")
+
+
+def test_generic_words_stay_out_of_bare_keys_but_extend_them_when_titles_do():
+    keys = phrase_keys("Agent Skills for LLM Agents: Reward Models and GUI Agents via Agentic RL")
+    assert {"skill", "agent skill", "reward", "reward model", "gui", "gui agent", "rl", "agentic rl"} <= keys
+    # a phrase never spans punctuation ("Agents: Reward") or a generic word inside it
+    assert not any("llm" in k and "reward" in k for k in keys)
+    shown = display_forms(["gui agent", "agent skill"], ["GUI Agents that learn", "Agent Skills as tools"])
+    assert shown == {"gui agent": "GUI agents", "agent skill": "agent skills"}
+
+
+def test_a_text_names_a_key_as_a_contiguous_phrase_in_one_segment():
+    text = normal_text("Speculative Decoding: Drafting Tokens. Sparse attention at scale")
+    assert names("speculative decoding", text) and names("sparse attention", text)
+    assert not names("decoding drafting", text)  # across the colon
+
+
+def test_one_word_options_must_be_recognised_names():
+    assert one_word_problem("Privacy") and one_word_problem("multi-agent") and one_word_problem("Multi-Turn")
+    for name in ("GUI", "LoRA", "GraphRAG", "A2A", "RLVR", "Text-to-SQL", "prompt injection"):
+        assert one_word_problem(name) is None, name
+    assert readable_case("AI-Generated Image") == "AI-generated image" and readable_case("GUI Agents") == "GUI agents"
+
+
+def test_contribution_types_are_not_directions():
+    for name in ("Benchmark", "evaluation benchmark", "RAG evaluation", "a comprehensive survey", "technical report",
+                 "large-scale dataset", "empirical study"):
+        assert contribution_type(name), name
+    for name in ("report generation", "radiology report generation", "synthetic data", "data selection",
+                 "legal case retrieval", "reward modeling"):
+        assert contribution_type(name) is None, name
+
+
+def test_backbones_and_fields_are_not_approaches():
+    assert backbone_problem("GPT-4") and backbone_problem("pre-trained language models")
+    assert backbone_problem("vision-language models") and backbone_problem("BERT")
+    for name in ("reward models", "diffusion models", "multimodal agents", "small language models"):
+        assert backbone_problem(name) is None, name
+    assert field_problem("machine learning") and field_problem("QA") and field_problem("GRPO") is None
+
+
+def test_one_direction_one_name():
+    assert same_direction("RAG", "retrieval-augmented generation")
+    assert same_direction("LoRA", "low-rank adaptation") and same_direction("MCP", "model context protocol")
+    assert same_direction("GUI agents", "GUI") and same_direction("Skills", "agent skill")
+    assert acronym_of("DPO", "direct preference optimization") and not acronym_of("GUI", "graph neural network")
+    # sharing words does not make two directions one
+    for a, b in (("legal reasoning", "LLM reasoning"), ("medical image synthesis", "medical image segmentation"),
+                 ("supervised fine-tuning", "federated fine-tuning"), ("data generation", "data agents")):
+        assert not same_direction(a, b), (a, b)
+
+
+def test_a_truncated_phrase_gives_way_to_the_longer_name():
+    counts = {"singular value": 10, "singular value decomposition": 9, "value decomposition": 9, "lora": 40}
+    assert prefer_longer(counts) == {"singular value", "value decomposition"}
+
+
+def test_option_name_reads_the_name_before_the_gloss():
+    assert option_name('Prompt injection — "Prompt injection is ..." (2501.00001) Pre-cutoff papers: "A"; "B".') == \
+        "Prompt injection"
+    assert option_name("Code (keywords: generation); e.g. \"X\"") == "Code"
