@@ -82,7 +82,7 @@ class DirectionFamily(TaskFamily):
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
-        names = [short_name(o.text, 32) for o in draft.options]
+        names = [short_name(o.text) for o in draft.options]
         title = f"Which gains momentum after {cut}: {', '.join(names[:-1])} or {names[-1]}?" if names else (
             f"Which {dom} direction gains momentum after {cut}?")
         question = (

@@ -166,7 +166,7 @@ class PlanningFamily(TaskFamily):
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
-        names_ = [short_name(o.text, 36) for o in draft.options]
+        names_ = [short_name(o.text) for o in draft.options]
         title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
                  f"prioritise {', '.join(names_[:-1])} or {names_[-1]}")
         question = (

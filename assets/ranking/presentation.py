@@ -126,7 +126,7 @@ def _relist(text: str, old_names: list[str], new_names: list[str]) -> str:
 
 def _names(task: Task) -> list[str]:
     """The option names as the templates list them."""
-    return [short_name(o.text, 32) for o in task.options]
+    return [short_name(o.text) for o in task.options]
 
 
 def letter_map(task: Task, order: list[str]) -> dict[str, str]:

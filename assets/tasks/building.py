@@ -167,6 +167,14 @@ def clean_text(text: str) -> str:
     return " ".join(_ID_LIKE.sub("", text or "").split())
 
 
+_LATEX = re.compile(r"\$([^$]*)\$|\\[a-zA-Z]+|[{}]")
+
+
+def plain_title(title: str) -> str:
+    """A title as a reader writes it: ids dropped, LaTeX math and commands unwrapped ("DS$^2$" -> "DS^2")."""
+    return clean_text(_LATEX.sub(lambda m: m.group(1) or "", title or "")).replace("$", "")
+
+
 def direction_name(signal: Signal) -> str:
     """The candidate's name as titles write it, e.g. 'prompt injection', 'GUI agents'."""
     name = clean_text(signal.title).strip(" /")
@@ -181,7 +189,7 @@ def direction_text(signal: Signal, max_titles: int = 3) -> str:
     text = name[:1].upper() + name[1:]
     gloss = [clean_text(g) for g in signal.details.get("gloss", []) if clean_text(g)]
     gloss_id = (signal.details.get("gloss_paper") or [""])[0]
-    titles = [clean_text(t) for t in signal.details.get("representative_titles", []) if clean_text(t)][:max_titles]
+    titles = [plain_title(t) for t in signal.details.get("representative_titles", []) if plain_title(t)][:max_titles]
     parts = []
     if gloss:
         parts.append(f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else ""))
@@ -377,7 +385,10 @@ def shuffled_options(options: list[TaskOption], opt_signals: dict[str, Signal],
     return out, sigs
 
 
-def short_name(option_text: str, limit: int = 40) -> str:
+TITLE_NAME_CHARS = 60  # option names in titles: whole names (they are short phrases), cut only past this
+
+
+def short_name(option_text: str, limit: int = TITLE_NAME_CHARS) -> str:
     """An option's name without its gloss and examples (for titles)."""
     name = option_name(option_text).split(":")[0].strip()
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
