@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import numpy as np
+
 from pydantic import BaseModel, Field
 
 from assets.evidence.approaches import MIN_APPROACH_RECENT
@@ -245,16 +247,32 @@ def _normal(ctx: GoldContext, p, field: str) -> str:
     return cache[p.arxiv_id]
 
 
+def _mask(ctx: GoldContext, keys: tuple[str, ...], field: str) -> tuple[np.ndarray, np.ndarray]:
+    """Which papers of the ORIGINAL window, and of the recent public papers, name one of `keys` in
+    `field`; computed once per partition and shared by every task and bootstrap resample."""
+    cache = ctx.__dict__.setdefault("_planning_masks", {})
+    if (keys, field) not in cache:
+        hit = lambda p: any(names(k, _normal(ctx, p, field)) for k in keys)  # noqa: E731
+        cache[(keys, field)] = (np.array([hit(p) for p in ctx._original_future], dtype=bool),
+                                np.array([hit(ctx.public[i]) for i in ctx.recent_idx], dtype=bool))
+    return cache[(keys, field)]
+
+
 def _shares(ctx: GoldContext, direction_keys: list[str], approach_keys: dict[str, list[str]], field: str):
-    """(window papers on the direction, recent ones, per option: its window and recent papers),
-    the direction found in `field` ("title" or "text": title and abstract), an approach always
-    in title and abstract."""
-    on = lambda p: any(names(k, _normal(ctx, p, field)) for k in direction_keys)  # noqa: E731
-    window = [p for p in ctx.future if on(p)]
-    recent = [ctx.public[i] for i in ctx.recent_idx if on(ctx.public[i])]
-    per = {oid: ([p.arxiv_id for p in window if any(names(k, _normal(ctx, p, "text")) for k in keys)],
-                 [p.arxiv_id for p in recent if any(names(k, _normal(ctx, p, "text")) for k in keys)])
-           for oid, keys in approach_keys.items()}
+    """(window papers on the direction, recent ones, per option: its window and recent papers' ids),
+    the direction found in `field` ("title" or "text": title and abstract), an approach always in
+    title and abstract. A bootstrap resample takes its rows of the original window."""
+    rows = np.arange(len(ctx._original_future)) if ctx._rows is None else ctx._rows
+    window_ids = np.array([p.arxiv_id for p in ctx._original_future], dtype=object)
+    recent_ids = np.array([ctx.public[i].arxiv_id for i in ctx.recent_idx], dtype=object)
+    d_fut, d_rec = _mask(ctx, tuple(direction_keys), field)
+    on_window = rows[d_fut[rows]]
+    window = list(window_ids[on_window])
+    recent = list(recent_ids[d_rec])
+    per = {}
+    for oid, keys in approach_keys.items():
+        a_fut, a_rec = _mask(ctx, tuple(keys), "text")
+        per[oid] = (list(window_ids[on_window[a_fut[on_window]]]), list(recent_ids[d_rec & a_rec]))
     return window, recent, per
 
 
@@ -270,8 +288,10 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     first = next(iter(sig_of.values()))
     direction_keys, subject = first.details["direction_phrases"], first.details["direction_name"][0]
     keys = {oid: list(s.details["defining_phrases"]) for oid, s in sig_of.items()}
-    window, recent, per = _shares(ctx, direction_keys, keys, "text")
+    window_ids, recent, per = _shares(ctx, direction_keys, keys, "text")
     t_window, t_recent, t_per = _shares(ctx, direction_keys, keys, "title")
+    by_id = {p.arxiv_id: p for p in ctx._original_future}
+    window = [by_id[i] for i in window_ids]
     numbers.update({"n_direction_window": float(len(window)), "n_direction_recent": float(len(recent)),
                     "n_direction_window_by_title": float(len(t_window))})
 
@@ -295,7 +315,6 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     top, second, last = ranking[0], ranking[1], ranking[-1]
     name = {oid: direction_name(s) for oid, s in sig_of.items()}
     text = {o.option_id: o.text for o in task.options}
-    by_id = {p.arxiv_id: p for p in ctx.future}
     slots.add("top_priority", [text[top], name[top]], [by_id[i].title for i in per[top][0][:2]])
     for oid in ranking:
         n_members = len(sig_of[oid].details.get("member_ids") or sig_of[oid].paper_ids)
