@@ -16,6 +16,7 @@ from assets.gold.leakage import (
     check_public_tasks,
     future_variants,
 )
+from assets.families import get_family
 from assets.gold.logic import build_gold
 from core.records import (
     TRAJECTORIES,
@@ -250,7 +251,9 @@ def test_venue_gold_ranks_families_by_scorer_on_future_neighbours():
     assert g.preferred_ranking == ["B", "A"]
     assert g.numbers["venue_score:B"] > g.numbers["venue_score:A"]
     assert {f"2602.v{i:04d}" for i in range(4)} <= set(g.future_paper_ids)
-    assert any(c.type == "venue" and c.text.startswith("ICLR/ICML/NeurIPS is the best fit") for c in g.claims)
+    # no project paper with a venue outcome: the similarity proxy, labelled as such
+    assert g.numbers["gold_kind_proxy"] == 1.0 and g.numbers["gold_kind_outcome"] == 0.0
+    assert any(c.type == "venue" and c.text.startswith("PROXY: ICLR/ICML/NeurIPS fits the project best") for c in g.claims)
     assert g.slots[0].variants[0] == "ICLR/ICML/NeurIPS"
     assert sorted(seen[0]) == [f"t0 t7 noisy {i}" for i in range(4)]  # its window neighbours' titles
 
@@ -267,6 +270,54 @@ def test_venue_gold_has_no_confident_answer_for_an_off_topic_project():
     g = gold_of(*venue_world(), venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1},
                 venue_on_topic=lambda project: "t7 planner" not in project)
     assert g.strength == 0 and g.preferred_ranking == []
+
+
+def venue_outcome_world(title: str, published: date = date(2025, 11, 3)):
+    """venue_world whose project is a public paper titled `title` (the build names it)."""
+    t, b, sigs, public, future = venue_world()
+    project = paper("2511.00042", "We study t0 agents with a t7 planner.", published, title=title)
+    return t, b.model_copy(update={"project_paper_id": project.arxiv_id}), sigs, public + [project], future
+
+
+ACL_FIRST = {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1}  # a proxy that prefers option A
+
+
+def test_venue_gold_puts_the_real_outcome_first_and_the_proxy_after_it():
+    # a real ICLR 2026 paper (decisions January 2026, after the 2025-12-31 cutoff)
+    t, b, sigs, public, future = venue_outcome_world("Provably Explaining Neural Additive Models")
+    g = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST, stability_resamples=3)
+    assert g.preferred_ranking == ["B", "A"] and g.strength == 1.0
+    n = g.numbers
+    assert n["gold_kind_outcome"] == 1.0 and n["gold_kind_proxy"] == 0.0 and n["proxy_agrees"] == 0.0
+    assert n["outcome_days_after_cutoff"] > 0 and n["stability_top1"] == 1.0
+    first = g.claims[0]
+    assert "ICLR 2026 accepted-paper list" in first.text and "2511.00042" in first.text
+    assert first.basis.check == "ranked_first" and first.basis.paper_ids == ["2511.00042"]
+    assert "similarity proxy" in g.claims[1].text and "not by an outcome" in g.claims[1].text
+    assert g.counted["B"][0].startswith("2511.00042 Provably Explaining Neural Additive Models -> accepted at ICLR 2026")
+    family = get_family("venue")
+    assert family.evidence_problems(t, g.model_copy(update={"future_paper_ids": []})) == []
+    assert family.validity_problems(t, g) == []
+
+
+def test_venue_gold_ignores_outcomes_decided_before_the_cutoff_or_outside_the_options():
+    # KDD 2026's first cycle was decided on 2025-11-23, before the cutoff: no outcome, the proxy
+    kdd = "VaLUH: Fast Algorithms for the Configuration Model of Vertex-Labeled Undirected Hypergraphs"
+    # a CVPR 2026 paper, but the task offers only ACL and ICLR
+    cvpr = "3D Space as a Scratchpad for Editable Text-to-Image Generation"
+    for title in (kdd, cvpr, "A title on no accepted-paper list"):
+        g = gold_of(*venue_outcome_world(title), venue_scorer=lambda texts: ACL_FIRST)
+        assert g.numbers["gold_kind_proxy"] == 1.0 and g.preferred_ranking == ["A", "B"], title
+
+
+def test_a_proxy_gold_with_a_small_gap_is_not_released():
+    t, b, sigs, public, future = venue_world()
+    close = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.61, "ICLR/ICML/NeurIPS": 0.6})
+    clear = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
+    family = get_family("venue")
+    assert close.numbers["proxy_gap"] == pytest.approx(0.01)
+    assert family.validity_problems(t, close) and "proxy gold" in family.validity_problems(t, close)[0]
+    assert family.validity_problems(t, clear) == []
 
 
 def test_gold_is_deterministic():

@@ -297,6 +297,10 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     outcome = venue_outcome(paper.title, task.cutoff) if paper is not None else None
     if outcome is not None and outcome.family not in name.values():
         outcome = None  # accepted in a family the task does not offer: no outcome for this task
+    if outcome is not None and getattr(ctx, "ranking_only", False):  # a bootstrap resample: the outcome stays first
+        top = next(oid for oid, n in name.items() if n == outcome.family)
+        return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
+                          preferred_ranking=[top] + sorted(o for o in fam if o != top), strength=1.0)
     scores, near = _proxy_scores(ctx, project, fam)
     future_ids = sorted(ctx.future[i].arxiv_id for i in near)
     numbers["n_future_neighbours"] = float(len(near))
@@ -390,8 +394,8 @@ def _proxy_scores(ctx: GoldContext, project: str, fam: dict[str, Signal]) -> tup
 
 
 def _support_finder(builder: TaskBuilder, papers: list, embed):
-    """paper -> its SUPPORT_NEIGHBOURS nearest pre-cutoff papers (embedding cosine over title and
-    abstract); without an embedder, the papers of the evidence records that hold it."""
+    """paper -> its SUPPORT_NEIGHBOURS nearest pre-cutoff papers: by embedding cosine over title and
+    abstract, or without an embedder by the Jaccard of their content words (ties by arXiv id)."""
     pool = [p for p in papers if getattr(p, "label", "") != "excluded"]
     if embed is not None and pool:
         vecs = np.asarray(embed([paper_text(p) for p in pool]), dtype=np.float32)
@@ -402,14 +406,13 @@ def _support_finder(builder: TaskBuilder, papers: list, embed):
             order = np.argsort(-(vecs @ v), kind="stable")
             return [pool[j].arxiv_id for j in order if pool[j].arxiv_id != paper.arxiv_id][:SUPPORT_NEIGHBOURS]
         return nearest
+    words = {p.arxiv_id: word_set(paper_text(p)) for p in pool}
 
-    def from_records(paper) -> list[str]:
-        ids: list[str] = []
-        for rec in builder.records_by_node.values():
-            if any(ev.arxiv_id == paper.arxiv_id for ev in rec.papers):
-                ids += rec.representative_ids + rec.supporting_ids
-        return [i for i in dict.fromkeys(ids) if i != paper.arxiv_id][:SUPPORT_NEIGHBOURS]
-    return from_records
+    def lexical(paper) -> list[str]:
+        mine = word_set(paper_text(paper))
+        score = {i: len(mine & w) / len(mine | w) for i, w in words.items() if i != paper.arxiv_id and mine | w}
+        return [i for i in sorted(score, key=lambda i: (-score[i], i)) if score[i] > 0][:SUPPORT_NEIGHBOURS]
+    return lexical
 
 
 _APPROACH_OBJECT = re.compile(
