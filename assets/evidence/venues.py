@@ -258,6 +258,14 @@ def venue_outcome(title: str, cutoff: date, folder: Path = VENUE_DIR) -> VenueOu
     return sorted(hits, key=lambda o: (o.venue_date, o.venue, o.file))[0]
 
 
+def accepted_family(title: str, folder: Path = VENUE_DIR) -> str | None:
+    """The family that accepted the paper titled `title` in any listed cycle (whatever its date),
+    or None: on no list, or on lists of two families. For the hidden gold only (it reads lists
+    decided after any cutoff)."""
+    fams = {o.family for o in _outcome_index(str(Path(folder).resolve())).get(norm_title(title), ())}
+    return fams.pop() if len(fams) == 1 else None
+
+
 def outcome_families(cutoff: date, folder: Path = VENUE_DIR) -> list[str]:
     """Families (FAMILIES order) with an accepted-paper list decided in (cutoff, cutoff + cycle]
     and present in `folder`: the only families an outcome can name."""
