@@ -110,6 +110,21 @@ def test_unusable_abstracts_give_no_description(abstract, reason):
     assert text is None and reason in why
 
 
+def test_an_approach_is_a_self_reference_with_an_approach_verb():
+    from assets.families.venue_projects import is_approach
+
+    assert is_approach("In this work, we first propose X, a planner.") and is_approach("This paper studies Y.")
+    assert not is_approach("However, we show that the policy reaches states not present in the training data.")
+    assert not is_approach("We identify that their inefficiency comes from the design.")
+
+
+def test_double_quotes_of_the_abstract_become_single_ones():
+    abstract = ('The ability of agents to "think with images" needs perception and reasoning. '
+                'Open agents still fall short on dense charts. We introduce O3-Bench, a benchmark for this.')
+    text, _ = project_description("O3-Bench", abstract)
+    assert text.startswith("The ability of agents to 'think with images' needs") and '"' not in text
+
+
 def test_the_title_is_never_repeated_in_the_description():
     title = "A Verified Planner for Long Horizon Web Agents"
     abstract = ("Web agents fail on long horizons in practice. Existing planners are unverified and brittle. "
@@ -162,6 +177,13 @@ def test_the_title_names_the_project_by_its_approach_phrase():
     assert project_name("Agents fail. We propose a multi-agent framework in which a master LLM leads.") == \
         "A multi-agent framework"
     assert project_name("Agents fail. We introduce iSHIFT: a hybrid agent.") == "iSHIFT"
-    long = project_name("Agents fail. We propose a planner for long web tasks with many tools and many steps across "
-                        "many sites and many users of the web.")
-    assert long.endswith("…") and len(long.split()) <= 14
+    assert project_name("RMs matter. We analyze the per-sample gradient of BT-loss and show that it scales.") == \
+        "The per-sample gradient of BT-loss"
+    # too long: the head before an appositive comma, else the words before the last preposition that fits
+    assert project_name("Agents fail. We introduce Multi-resolution Retrieval-Detection (MRD), a training-free "
+                        "framework for high-resolution image understanding with many many extra words.") == \
+        "Multi-resolution Retrieval-Detection (MRD)"
+    assert project_name("Agents fail. We propose a planner for long web tasks with many tools and many steps across "
+                        "many sites and many users of the web.") == "A planner for long web tasks with many tools and many steps"
+    cut = project_name("Agents fail. We propose " + " ".join(f"word{i}" for i in range(30)) + ".")
+    assert cut.endswith("…") and len(cut.split()) <= 14  # no comma, no preposition: cut and marked

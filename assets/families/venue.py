@@ -57,7 +57,13 @@ from assets.evidence.venues import VENUE_CYCLE_MONTHS, accepted_family, outcome_
 from assets.families.answers import bullets, ranking_lines
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold
-from assets.families.venue_projects import PROJECT_MONTHS, names_a_venue, select_projects, split_sentences
+from assets.families.venue_projects import (
+    APPROACH_OBJECT,
+    PROJECT_MONTHS,
+    names_a_venue,
+    select_projects,
+    split_sentences,
+)
 from assets.gold.measure import (
     VENUE_FULL_MARGIN,
     VENUE_NEIGHBOUR_QUANTILE,
@@ -89,7 +95,8 @@ from core.records import (
 from core.text import word_set
 
 SUPPORT_NEIGHBOURS = 20  # support packet: the project's nearest pre-cutoff papers (embedding cosine)
-TITLE_WORDS = 14  # the title names the project by its approach phrase, at most this many words
+TITLE_WORDS = 14  # the title names the project by its approach phrase, at most this many words ...
+TITLE_CHARS = 110  # ... and characters (the title stays under the audit's 160)
 VOTE_NEIGHBOURS = 10  # the rest of an outcome gold's ranking: the outcomes of the project's 10 most similar papers
 # ForeSci B.5 venue families (all five; a task offers those with an outcome list, see above).
 VENUE_FAMILIES = ("AAAI/IJCAI", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS", "SIGIR/KDD")
@@ -457,34 +464,53 @@ def _support_finder(builder: TaskBuilder, papers: list, embed):
     return lexical
 
 
-_APPROACH_OBJECT = re.compile(
-    r"\b(?:propos|introduc|present|develop|design|build|construct|releas|curat|devis|creat|formulat|establish|"
-    r"contribut|offer)\w*\s+(.+)$", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[.;:]\s|[.;:]$|\s(?:(?:in|by|through|with|for|from|on|of) )?(?:that|which|whom|where|whereby|"
-                         r"wherein)\s|,\s(?:which|that|where|and|to|enabling|allowing|achieving|using|leveraging)\s")
+                         r"wherein)\s|,\s(?:which|that|where|and|to|enabling|allowing|achieving|using|leveraging)\s|"
+                         r",?\s(?:and|then)\s(?:show|shows|find|finds|demonstrate|demonstrates|prove|proves|reveal|"
+                         r"reveals|propose|introduce|present|use|apply)\b")
 _TRAILING = {"a", "an", "the", "of", "for", "to", "in", "on", "with", "by", "and", "or", "via", "from", "as", "at",
              "that", "which", "its", "their"}
 
 
+def _outside_parens(text: str, pos: int) -> bool:
+    return text[:pos].count("(") <= text[:pos].count(")")
+
+
+_CUT_WORDS = {"for", "to", "with", "via", "on", "in", "of", "by", "from", "across", "under", "over", "using", "through"}
+
+
 def project_name(description: str) -> str:
     """The project as its approach sentence names it ("TIR-Judge, an end-to-end RL framework for
-    training LLM judges"): the object of the approach verb up to the end of its clause, at most
-    TITLE_WORDS words (then cut at a content word and marked "…")."""
+    training LLM judges"): the object of the approach verb up to the end of its clause. Longer
+    than TITLE_WORDS words or TITLE_CHARS characters, it is shortened without cutting a phrase:
+    to its head before an appositive comma ("M4-RAG"), else before the last preposition that
+    leaves at least 3 words; only when neither exists is it cut at a content word and marked "…"."""
     sents = split_sentences(description)
     last = sents[-1] if sents else description
-    m = _APPROACH_OBJECT.search(last)
+    m = APPROACH_OBJECT.search(last)
     phrase = m.group(1) if m else last
     for end in _CLAUSE_END.finditer(phrase):  # the first clause end outside parentheses
-        if phrase[:end.start()].count("(") <= phrase[:end.start()].count(")"):
+        if _outside_parens(phrase, end.start()):
             phrase = phrase[:end.start()]
             break
     phrase = phrase.strip(" ,.;:")
-    words = phrase.split()
-    if len(words) > TITLE_WORDS:
-        words = words[:TITLE_WORDS]
-        while words and words[-1].lower().strip(",;") in _TRAILING:
-            words.pop()
-        phrase = " ".join(words).rstrip(",;") + "…"
+    fits = lambda p: len(p.split()) <= TITLE_WORDS and len(p) <= TITLE_CHARS  # noqa: E731
+    if not fits(phrase):
+        comma = next((i for i, c in enumerate(phrase) if c == "," and _outside_parens(phrase, i)), -1)
+        words = phrase.split()
+        if comma > 0 and fits(phrase[:comma]):
+            phrase = phrase[:comma]
+        else:
+            cuts = [i for i in range(3, min(len(words), TITLE_WORDS + 1))
+                    if words[i].lower() in _CUT_WORDS and _outside_parens(" ".join(words), len(" ".join(words[:i])))
+                    and fits(" ".join(words[:i]))]
+            if cuts:
+                phrase = " ".join(words[:cuts[-1]])
+            else:
+                words = words[:TITLE_WORDS]
+                while words and (words[-1].lower().strip(",;") in _TRAILING or len(" ".join(words)) > TITLE_CHARS):
+                    words.pop()
+                phrase = " ".join(words).rstrip(",;") + "…"
     first = phrase.split(" ", 1)[0]
     return phrase if any(c.isupper() for c in first[1:]) else phrase[:1].upper() + phrase[1:]  # "iSHIFT" stays
 

@@ -16,9 +16,10 @@ exactly one domain, inside one partition's build. Without an embedder (unit test
 rule is the first registry domain holding the paper.
 
 **Description** (`project_description`): 2-3 consecutive sentences of the abstract,
-verbatim, ending with the first sentence that states the paper's own approach (a
-self-reference such as "we" or "this paper" with an approach verb such as propose /
-introduce / present) and starting at a sentence that reads on its own:
+verbatim (double quotes turned into single ones: the question quotes the description),
+ending with the first sentence that states the paper's own approach (a self-reference such
+as "we" or "this paper" followed, after at most two adverbs, by an approach verb such as
+propose, introduce, present or study) and starting at a sentence that reads on its own:
 
 * it starts with a capital letter (or a mixed-case name such as "vLLM") and not with a
   connective, pronoun or self-reference (OPENERS: "However", "Moreover", "To this end",
@@ -73,15 +74,21 @@ OPENERS = (
 )
 ANAPHORS = ("this", "these", "those", "such", "aforementioned", "above-mentioned", "above", "former", "latter",
             "said", "thereof", "therein", "it", "they", "them", "their", "its")
-_SELF = re.compile(r"\b(we|our|this (?:paper|work|study|article|report)|here)\b", re.IGNORECASE)
-_APPROACH = re.compile(r"\b(propos|introduc|present|develop|design|build|construct|releas|curat|devis|creat|"
-                       r"formulat|establish|contribut|offer|put forward)\w*", re.IGNORECASE)
+_SELF = r"\b(?:we|this (?:paper|work|study|article|report)|here)\b"
+_VERB = (r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|design(?:s|ed)?|builds?|built|"
+         r"construct(?:s|ed)?|release[sd]?|curate[sd]?|devise[sd]?|create[sd]?|formulate[sd]?|establish(?:es|ed)?|"
+         r"contribute[sd]?|offer(?:s|ed)?|stud(?:y|ies|ied)|investigate[sd]?|explore[sd]?|examine[sd]?|"
+         r"analy[sz]e[sd]?|puts? forward)\b")
+# the paper's own approach: a self-reference, at most two adverbs ("we first propose"), an approach verb; group 1 = its object
+APPROACH_OBJECT = re.compile(_SELF + r",?(?:\s+(?:\w+ly|first|further|also|then|thus|therefore|hence|here|now|instead|"
+                             r"next|newly|jointly)){0,2},?\s+" + _VERB + r"\s+(.+)$", re.IGNORECASE)
 _MARKUP = re.compile(r"[$\\{}^_<>]|\*\*|`|https?://|www\.|github\.com|\[\d")
 VENUE_WORDS = re.compile(
     r"\b(ICLR|ICML|NeurIPS|NIPS|CVPR|ICCV|ECCV|ACL|EMNLP|NAACL|EACL|AACL|COLING|COLM|AAAI|IJCAI|SIGIR|KDD|WWW|"
     r"WSDM|CIKM|TACL|TMLR|AISTATS|UAI|CoRL|ICRA|IROS|MICCAI|ICASSP|Interspeech|SIGGRAPH|3DV|WACV|BMVC|MM)\b"
     r"|\b(accepted (?:at|to|by|in|for)|to appear (?:at|in)|camera[- ]ready|conference on|proceedings|"
     r"workshop|main conference|oral presentation|spotlight)\b", re.IGNORECASE)
+_QUOTES = re.compile(r'["“”]')
 _ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|approx|Fig|Figs|Eq|Eqs|Sec|No|resp|incl|Dr|Mr|Ms|St)\.|"
                      r"\b[A-Z]\.)$")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
@@ -123,8 +130,9 @@ def good_opener(sentence: str) -> bool:
 
 
 def is_approach(sentence: str) -> bool:
-    """A sentence stating the paper's own approach: a self-reference and an approach verb."""
-    return bool(_SELF.search(sentence) and _APPROACH.search(sentence))
+    """A sentence stating the paper's own approach: a self-reference ("we", "this paper", "here")
+    followed, after at most two adverbs, by an approach verb (propose, introduce, present, study, ...)."""
+    return bool(APPROACH_OBJECT.search(sentence))
 
 
 def _clean(sentence: str, title: str) -> bool:
@@ -148,7 +156,7 @@ def project_description(title: str, abstract: str) -> tuple[str | None, str]:
         if not good_opener(sents[start]):
             continue
         chosen = sents[start:m + 1]
-        text = " ".join(chosen)
+        text = _QUOTES.sub("'", " ".join(chosen))  # the question quotes the description in double quotes
         n = len(text.split())
         if not all(_clean(s, title) for s in chosen) or not MIN_WORDS <= n <= MAX_WORDS:
             continue
