@@ -77,7 +77,8 @@ def test_sentences_split_at_boundaries_not_at_abbreviations():
     "However, existing agents fail.", "Moreover, agents fail.", "To this end, we propose X.",
     "In this paper we propose X.", "In this work, we study Y.", "We propose X.", "This limits agents.",
     "These methods fail.", "It fails on long tasks.", "Despite these advances, agents fail.",
-    "existing agents fail.", "To address this, we propose X.", "Specifically, we build X."])
+    "existing agents fail.", "To address this, we propose X.", "Specifically, we build X.",
+    "In our experiments, we find that crops differ."])
 def test_a_description_never_starts_mid_text(sentence):
     assert not good_opener(sentence)
 

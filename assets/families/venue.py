@@ -133,12 +133,13 @@ class VenueFamily(TaskFamily):
     }
     instructions = (
         "Use only the evidence available up to the cutoff, including what each venue community has "
-        "historically accepted. Rank the venue families for this project, say how to frame it for the "
+        "historically accepted. Rank the venue families by how likely each is to accept this project in the "
+        "next venue cycle, say how to frame it for the "
         "top choice, which reviewer risks it faces there, and which evidence upgrades would make it "
         "credible to that community."
     )
     requirements = (
-        "a ranking of all venue option ids, best fit first",
+        "a ranking of all venue option ids, the family most likely to accept the project first",
         "the framing of the contribution for the top venue family",
         "the reviewer risks the project faces there",
         "evidence upgrades (experiments, baselines, datasets, analyses) that would make it credible",
@@ -146,7 +147,7 @@ class VenueFamily(TaskFamily):
     )
     decision_cues = ("rank", "venue")
     answer_schema = VenueAnswer
-    answer_fields = ("Fields: ranking (ALL option_ids, best-fitting venue family first), framing, reviewer_risks, "
+    answer_fields = ("Fields: ranking (ALL option_ids, the venue family most likely to accept it first), framing, reviewer_risks, "
                      "evidence_upgrades, claims, cited_ids.")
     offline_reading = "option_fit"
     fixed_options = True  # every task of a partition offers the same venue families; the project is what differs
@@ -167,7 +168,7 @@ class VenueFamily(TaskFamily):
         if not ranking:
             return []
         text = {o.option_id: o.text for o in task.options}
-        return [f"The project fits the {text[ranking[0]]} venue family best."]
+        return [f"The project fits the {text[ranking[0]]} venue family best."]  # (answer scaffold words: assets/artifacts/text.py)
 
     def answer_lines(self, task: Task, parsed: VenueAnswer, ranking: list[str], choice: str | None) -> list[str]:
         lines = ranking_lines(task, ranking)
@@ -180,7 +181,7 @@ class VenueFamily(TaskFamily):
 
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
-        return [f"ranking: all of {ids}, each once, best-fitting venue family first",
+        return [f"ranking: all of {ids}, each once, the venue family most likely to accept the project first",
                 "framing: how to pitch the work to the first venue's reviewers (not generic ML framing)"]
     aliases = ("venue_aware_research_positioning", "venue_conditioned_positioning")
     vocabulary = "Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV ICLR/ICML/NeurIPS SIGIR/KDD"

@@ -25,7 +25,8 @@ propose, introduce, present or study) and starting at a sentence that reads on i
   connective, pronoun or self-reference (OPENERS: "However", "Moreover", "To this end",
   "In this paper", "We", "This", "These", "It", ...);
 * its first FIRST_WORDS words hold no anaphor ("this", "these", "such", "aforementioned",
-  ...) that points at a sentence left out;
+  ...) that points at a sentence left out, and no self-reference ("In our experiments, we
+  find ...": the paper's own work before it is introduced);
 * no sentence holds markup or LaTeX (`$ \\ { } ^ _ < >`, "**", a URL), names a venue or
   an acceptance (VENUE_WORDS), or repeats the paper's title (>= MIN_TITLE_CHARS);
 * the whole is MIN_WORDS-MAX_WORDS words.
@@ -73,7 +74,8 @@ OPENERS = (
     "other", "another", "otherwise", "similarly", "likewise", "accordingly", "namely", "i.e.", "e.g.",
 )
 ANAPHORS = ("this", "these", "those", "such", "aforementioned", "above-mentioned", "above", "former", "latter",
-            "said", "thereof", "therein", "it", "they", "them", "their", "its")
+            "said", "thereof", "therein", "it", "they", "them", "their", "its",
+            "we", "our", "us")  # "In our experiments, we find ...": the paper's own work, not yet introduced
 _SELF = r"\b(?:we|this (?:paper|work|study|article|report)|here)\b"
 _VERB = (r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|design(?:s|ed)?|builds?|built|"
          r"construct(?:s|ed)?|release[sd]?|curate[sd]?|devise[sd]?|create[sd]?|formulate[sd]?|establish(?:es|ed)?|"
