@@ -19,11 +19,11 @@ named in each flag's detail so a reviewer sees why it fired.
   REPEAT_JACCARD (or one contains the other), or the build found the paper's home domain
   elsewhere (the paper belongs to another domain's tasks);
 * `small_gold_margin`: a proxy gold (`numbers["gold_kind_proxy"]` = 1: no real outcome) whose
-  top-2 proxy gap is below SMALL_PROXY_GAP (cosine). Measured on 933 venue projects with a real
-  outcome (cutoff 2025-12-31), the proxy's top family matched the outcome in 42-48% of the
-  projects with a gap below 0.04 and 59% above it: below it, the proxy's order says nothing.
-  (The release holds every proxy gold back anyway; the flag tells a reviewer which are closest
-  to a coin toss.)
+  top-2 proxy gap is below SMALL_PROXY_GAP (cosine): the closest of the proxy's calls. Measured
+  on the venue projects that have a real outcome (benchmarks/venue_proxy.py, three cutoffs), no
+  gap makes the proxy reliable (40% right below 0.04, 43% at or above it, against 58-79% for the
+  most common family), so the release holds every proxy gold back; the flag tells a reviewer
+  which of them are closest to a coin toss.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids
 
 
 REPEAT_JACCARD = 0.8  # two project texts sharing this share of their content words describe one project
-SMALL_PROXY_GAP = 0.04  # cosine; see the module docstring for the measurement behind it
+SMALL_PROXY_GAP = 0.04  # cosine; the module docstring gives the measurement around it
 _PROJECT_TEXT = re.compile(r'Project description: "(.*?)"\s', re.DOTALL)
 
 

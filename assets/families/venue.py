@@ -28,9 +28,9 @@ window; centred title + abstract embedding) with a known acceptance in an offere
 (`accepted_family`, any listed cycle) were accepted there, ties broken by the similarity
 proxy, then by option id. The FTA ranking scorer thus rewards the real family first (top-1,
 and positions and pairs through it) and, with less weight, the order in which similar work
-was accepted. (Measured as a predictor of the project's own family over 933 outcome projects
-at 2025-12-31, this vote's top family was right for 59%, the title proxy's for 46%;
-docs/validity.md.)
+was accepted. (Measured as a predictor of the project's own family over the 556 outcome
+projects of 2025-12-31, this vote's top family was right for 59%, the title proxy's for 48%;
+benchmarks/venue_proxy.py, docs/validity.md.)
 
 **The similarity proxy** (the only gold of earlier releases) ranks the offered families by
 the mean top-5 title cosine of the project's closest window papers to an equal-size sample of
@@ -39,7 +39,7 @@ no outcome list takes part). A task whose outcome is not found (e.g. a list chan
 build) gets a proxy gold: `numbers["gold_kind_proxy"]` = 1, claims that say "PROXY". It is
 never released (`validity_problems`): measured against the real outcome where both exist, the
 proxy's top family matched it less often than the constant answer "the most common family"
-does, at every top-2 gap (docs/validity.md). The builder makes outcome projects only. One
+does, at every cutoff and top-2 gap (docs/validity.md). The builder makes outcome projects only. One
 project text is one task: it never has two golds.
 """
 
