@@ -202,6 +202,8 @@ class TaskBuild(BaseModel):
     drafted_by: str = "template"  # "template" or the LLM model that drafted the public text
     build_trace: list[BuildStep] = Field(default_factory=list)
     curation: dict[str, str] = Field(default_factory=dict)  # check name -> "pass" or the reason it was relaxed
+    # a task about one paper (venue: its project): that paper's arXiv id, never shown in the task
+    project_paper_id: str = ""
 
 
 class GoldSlot(BaseModel):
@@ -412,7 +414,7 @@ class PairwiseComparison(BaseModel):
 # --------------------------------------------------------------------------------------
 
 FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
-                   "not_selected", "model_review",
+                   "not_selected", "model_review", "repeated_project_text", "small_gold_margin",
                    # hard defects (assets/validity/defects.py): the gate keeps such a task out
                    "contribution_type_option", "bare_word_option", "dead_option", "duplicate_options",
                    "not_one_subfield", "planning_direction_overlap"]

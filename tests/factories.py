@@ -142,8 +142,8 @@ def task_settings(**kw):
     """The task builder's settings for the `make_task_inputs` world."""
     from assets.tasks.building import BuildSettings
 
-    return BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
-                         horizon_months=6, **kw)
+    return BuildSettings(**{"domain": DOMAIN, "domain_title": "LLM Agents", "cutoff": CUTOFF, "window_end": WINDOW_END,
+                            "horizon_months": 6, **kw})
 
 
 # -- the agent tests' world: public tasks of every family over the real llm_agent sample ----
@@ -214,3 +214,62 @@ def snapshot_partition(tmp_path, papers, domain: str = "llm_agent", cutoff: str 
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
     return storage, store, instance, partition_key(domain, cutoff)
+
+
+# -- venue projects: real titles from the shipped 2026 accepted-paper lists -----------------------
+
+VENUE_PROJECT_TITLES = {  # decided after CUTOFF (2025-12-31): ICLR 2026 (January), CVPR 2026 (February), ACL 2026 (April)
+    "ICLR/ICML/NeurIPS": ["Seeing Through Deception: Uncovering Misleading Creator Intent in Multimodal News with "
+                          "Vision-Language Models", "Provably Explaining Neural Additive Models",
+                          "ImageDoctor: Diagnosing Text-to-Image Generation via Grounded Image Reasoning"],
+    "CVPR/ICCV/ECCV": ["3D Space as a Scratchpad for Editable Text-to-Image Generation", "3D-IDE: 3D Implicit Depth Emergent",
+                       "4D-RGPT: Toward Region-level 4D Understanding via Perceptual Distillation"],
+    "ACL/EMNLP/NAACL": ["OctoTools: A Multi-Agent Framework with Extensible Tools for Complex Reasoning",
+                        "No Reader Left Behind: Multi-Agent Summaries Everyone Can Understand",
+                        "Discover and Prove: An Open-source Agentic Framework for Hard Mode Automated Theorem Proving "
+                        "in Lean 4"],
+}
+
+
+VENUE_PROJECT_TEXT = [  # (problem, gap, approach) per project: distinct words, so no two decisions are duplicates
+    ("often fail when dozens of external APIs return malformed outputs", "ignore schema validation of responses",
+     "repairs malformed calls with typed contracts"),
+    ("lose track of page state across long browsing sessions", "replay entire histories at every click",
+     "summarises the visited pages into a compact map"),
+    ("forget user preferences after a few conversation turns", "store raw transcripts without any forgetting policy",
+     "consolidates episodic traces into stable profiles"),
+    ("commit to brittle plans before observing environment feedback", "search exhaustively over action sequences",
+     "revises subgoals after every observation"),
+    ("repeat the same mistakes across successive attempts", "reflect only in free text that nobody grades",
+     "scores critiques against executable unit checks"),
+    ("converge to a shared wrong answer during group discussion", "weight every debater equally regardless of track record",
+     "assigns votes by calibrated historical accuracy"),
+    ("patch failing repositories with edits that break other tests", "localise faults from stack traces alone",
+     "ranks candidate patches by regression coverage"),
+    ("misclick on dense desktop screens with tiny widgets", "ground instructions on screenshots at a single resolution",
+     "zooms into candidate regions before acting"),
+    ("stall on olympiad proofs that need long lemma chains", "sample whole proofs without checking intermediate lemmas",
+     "verifies each lemma with a formal kernel"),
+]
+
+
+def make_venue_papers(records=None) -> list[ScreenedPaper]:
+    """The partition's papers for venue projects: nine recent preprints whose real titles are on a
+    2026 accepted-paper list (three per family), with abstracts that describe cleanly, plus every
+    evidence-record paper of `records` as a public paper (the projects' neighbours)."""
+    out = []
+    for f, titles in enumerate(VENUE_PROJECT_TITLES.values()):
+        for i, title in enumerate(titles):
+            topic, (problem, gap, fix) = TOPICS[3 * f + i], VENUE_PROJECT_TEXT[3 * f + i]
+            out.append(ScreenedPaper(
+                arxiv_id=f"2512.{f}{i}001", title=title, published=date(2025, 12 - i, 10 + f), domain=DOMAIN,
+                relevance=0.1, label="core", reason="test",
+                abstract=(f"Agents for {topic} {problem}. However, existing {topic} systems {gap}. "
+                          f"We propose a verified {topic} planner that {fix}. Experiments on three benchmarks "
+                          "show consistent gains.")))
+    for r in records or []:
+        for ev in r.papers:
+            out.append(ScreenedPaper(arxiv_id=ev.arxiv_id, title=f"A Study of {r.node_label.title()} Agents {ev.arxiv_id}",
+                                     abstract=f"{ev.problem} {ev.method}", published=ev.published, domain=DOMAIN,
+                                     relevance=0.1, label="core", reason="test"))
+    return out

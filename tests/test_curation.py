@@ -121,6 +121,36 @@ def test_possible_leakage_flags_post_cutoff_entities():
     assert not [f for f in records[1].flags if f.code == "possible_leakage"]
 
 
+def test_repeated_project_text_and_small_proxy_margin_are_flagged():
+    from core.records import TaskBuild
+
+    text = ("Agents forget user preferences after a few turns. Existing memories store raw transcripts. "
+            "We propose a consolidation policy for episodic traces.")
+
+    def venue(n: int, project: str):
+        return task(n, "venue").model_copy(update={"question": f'Project description: "{project}" As of {C}, rank.'})
+
+    a, b, c = venue(1, text), venue(2, text.replace("We propose", "We present")), venue(3, "Web agents misclick on "
+                                                                                        "dense screens. We propose zooming.")
+    quoting = task(4, "direction").model_copy(update={"question": f"Which direction does this serve: {text}"})
+    builds = [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[], project_paper_id=p)
+              for t, p in ((a, "2511.1"), (b, "2511.2"), (c, "2511.1"))]
+    builds[2].curation["home_domain"] = "home domain is rag_and_retrieval_structuring"
+    proxy = GoldTarget(task_id=c.task_id, family="venue", domain=D, cutoff=date(2025, 12, 31),
+                       numbers={"gold_kind_proxy": 1.0, "proxy_gap": 0.012})
+    outcome = GoldTarget(task_id=a.task_id, family="venue", domain=D, cutoff=date(2025, 12, 31),
+                         numbers={"gold_kind_outcome": 1.0, "gold_kind_proxy": 0.0, "proxy_gap": 0.001})
+    flags = F.project_flags([a, b, c, quoting], [proxy, outcome], builds)
+    codes = {k: [f.code for f in v] for k, v in flags.items()}
+    assert "repeated_project_text" in codes[a.task_id] and "repeated_project_text" in codes[b.task_id]
+    detail = " ".join(f.detail for f in flags[a.task_id])
+    assert b.task_id in detail and c.task_id in detail and "same paper" in detail and quoting.task_id in detail
+    assert codes[c.task_id] == ["repeated_project_text", "repeated_project_text", "small_gold_margin"]
+    assert "home domain is elsewhere" in flags[c.task_id][1].detail and "0.012 < 0.04" in flags[c.task_id][2].detail
+    assert quoting.task_id not in flags  # a task without a project of its own is not flagged itself
+    assert F.project_flags([venue(1, text), c], [outcome], []) == {}  # one project each, an outcome gold: no flag
+
+
 def test_audit_records_hold_checks_and_a_content_hash_that_follows_the_content():
     records, failures = audit()
     assert not failures and [r.task_id for r in records] == [t.task_id for t in TASKS]

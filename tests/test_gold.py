@@ -16,6 +16,7 @@ from assets.gold.leakage import (
     check_public_tasks,
     future_variants,
 )
+from assets.families import get_family
 from assets.gold.logic import build_gold
 from core.records import (
     TRAJECTORIES,
@@ -271,7 +272,9 @@ def test_venue_gold_ranks_families_by_scorer_on_future_neighbours():
     assert g.preferred_ranking == ["B", "A"]
     assert g.numbers["venue_score:B"] > g.numbers["venue_score:A"]
     assert {f"2602.v{i:04d}" for i in range(4)} <= set(g.future_paper_ids)
-    assert any(c.type == "venue" and c.text.startswith("ICLR/ICML/NeurIPS is the best fit") for c in g.claims)
+    # no project paper with a venue outcome: the similarity proxy, labelled as such
+    assert g.numbers["gold_kind_proxy"] == 1.0 and g.numbers["gold_kind_outcome"] == 0.0
+    assert any(c.type == "venue" and c.text.startswith("PROXY: ICLR/ICML/NeurIPS fits the project best") for c in g.claims)
     assert g.slots[0].variants[0] == "ICLR/ICML/NeurIPS"
     assert sorted(seen[0]) == [f"t0 t7 noisy {i}" for i in range(4)]  # its window neighbours' titles
 
@@ -288,6 +291,77 @@ def test_venue_gold_has_no_confident_answer_for_an_off_topic_project():
     g = gold_of(*venue_world(), venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1},
                 venue_on_topic=lambda project: "t7 planner" not in project)
     assert g.strength == 0 and g.preferred_ranking == []
+
+
+def venue_outcome_world(title: str, published: date = date(2025, 11, 3)):
+    """venue_world whose project is a public paper titled `title` (the build names it)."""
+    t, b, sigs, public, future = venue_world()
+    project = paper("2511.00042", "We study t0 agents with a t7 planner.", published, title=title)
+    return t, b.model_copy(update={"project_paper_id": project.arxiv_id}), sigs, public + [project], future
+
+
+ACL_FIRST = {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1}  # a proxy that prefers option A
+
+
+def test_venue_gold_puts_the_real_outcome_first():
+    # a real ICLR 2026 paper (decisions January 2026, after the 2025-12-31 cutoff)
+    t, b, sigs, public, future = venue_outcome_world("Provably Explaining Neural Additive Models")
+    g = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST, stability_resamples=3)
+    assert g.preferred_ranking == ["B", "A"] and g.strength == 1.0
+    n = g.numbers
+    assert n["gold_kind_outcome"] == 1.0 and n["gold_kind_proxy"] == 0.0 and n["proxy_agrees"] == 0.0
+    assert n["outcome_days_after_cutoff"] > 0 and n["stability_top1"] == 1.0
+    first = g.claims[0]
+    assert "ICLR 2026 accepted-paper list" in first.text and "2511.00042" in first.text
+    assert first.basis.check == "ranked_first" and first.basis.paper_ids == ["2511.00042"]
+    assert "similarity proxy" in g.claims[1].text and "not by this project's outcome" in g.claims[1].text
+    assert g.counted["B"][0].startswith("2511.00042 Provably Explaining Neural Additive Models -> accepted at ICLR 2026")
+    family = get_family("venue")
+    assert family.evidence_problems(t, g.model_copy(update={"future_paper_ids": []})) == []
+    assert family.validity_problems(t, g) == []
+
+
+def test_venue_gold_ignores_outcomes_decided_before_the_cutoff_or_outside_the_options():
+    # KDD 2026's first cycle was decided on 2025-11-23, before the cutoff: no outcome, the proxy
+    kdd = "VaLUH: Fast Algorithms for the Configuration Model of Vertex-Labeled Undirected Hypergraphs"
+    # a CVPR 2026 paper, but the task offers only ACL and ICLR
+    cvpr = "3D Space as a Scratchpad for Editable Text-to-Image Generation"
+    for title in (kdd, cvpr, "A title on no accepted-paper list"):
+        g = gold_of(*venue_outcome_world(title), venue_scorer=lambda texts: ACL_FIRST)
+        assert g.numbers["gold_kind_proxy"] == 1.0 and g.preferred_ranking == ["A", "B"], title
+
+
+def test_a_proxy_gold_is_never_released():
+    t, b, sigs, public, future = venue_world()
+    proxy = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.61, "ICLR/ICML/NeurIPS": 0.6})
+    assert proxy.numbers["proxy_gap"] == pytest.approx(0.01) and proxy.numbers["gold_kind_proxy"] == 1.0
+    problems = get_family("venue").validity_problems(t, proxy)
+    assert problems and "proxy gold" in problems[0]
+
+
+def test_the_rest_of_an_outcome_ranking_follows_where_similar_papers_were_accepted():
+    # three options; the project (a real ICLR 2026 paper) has 3 neighbours accepted at CVPR 2026 and 1 at ACL 2026
+    fams = ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
+    sigs = [Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=f, summary="",
+                   stats={"n_papers": 10}) for i, f in enumerate(fams)]
+    t = task("venue", ["A", "B", "C"], question='Project description: "We study t0 agents with a t7 planner." Rank.')
+    b = TaskBuild(task_id=t.task_id, signal_ids=[s.signal_id for s in sigs], node_ids=[], project_paper_id="2511.00042",
+                  option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id, "C": sigs[2].signal_id})
+    similar = [paper(f"2510.0000{i}", f"t0 t7 noisy {i}", date(2025, 10, 1), title=title) for i, title in enumerate([
+        "3D Space as a Scratchpad for Editable Text-to-Image Generation", "3D-IDE: 3D Implicit Depth Emergent",
+        "4D-RGPT: Toward Region-level 4D Understanding via Perceptual Distillation",
+        "OctoTools: A Multi-Agent Framework with Extensible Tools for Complex Reasoning"])]
+    project = paper("2511.00042", "We study t0 agents with a t7 planner.", date(2025, 11, 3),
+                    title="Provably Explaining Neural Additive Models")
+    public = background("2504", 40, date(2025, 4, 1), 90) + similar + [project]
+    future = background("2603", 60, date(2026, 3, 1), 60)
+    g = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "CVPR/ICCV/ECCV": 0.1,
+                                                                        "ICLR/ICML/NeurIPS": 0.5})
+    assert g.preferred_ranking == ["C", "B", "A"]  # the outcome, then CVPR (3 similar papers) before ACL (1)
+    assert g.numbers["outcome_votes:B"] == 3 and g.numbers["outcome_votes:A"] == 1
+    second = g.claims[1]
+    assert second.basis.check == "ranked_second" and sorted(second.basis.paper_ids) == ["2510.00000", "2510.00001", "2510.00002"]
+    assert "3 of the project's 4 most similar papers" in second.text
 
 
 def test_gold_is_deterministic():

@@ -46,7 +46,7 @@ def test_two_released_tasks_of_a_family_never_share_a_gold_answer():
     assert by_id[other].note == f"same gold answer as released task {kept}"
 
 
-def test_a_fixed_option_family_compares_whole_gold_rankings():
+def test_a_fixed_option_family_compares_whole_gold_rankings_per_question():
     from assets.validity.gate import gold_answer
     from core.records import GoldTarget, TaskOption
 
@@ -63,5 +63,8 @@ def test_a_fixed_option_family_compares_whole_gold_rankings():
     # same top venue, different runner-up: two different golds; same full ranking (relettered): the same gold
     assert gold_answer(a, gold(["A", "B", "C"])) != gold_answer(b, gold(["B", "A", "C"]))
     assert gold_answer(a, gold(["A", "B", "C"])) == gold_answer(b, gold(["B", "C", "A"]))
+    # ... for the same question: a task about another project has its own answer even with the same ranking
+    other = b.model_copy(update={"question": 'Project description: "Another project." Rank the venue families.'})
+    assert gold_answer(a, gold(["A", "B", "C"])) != gold_answer(other, gold(["B", "C", "A"]))
     direction = _task("d", "direction").model_copy(update={"options": [TaskOption(option_id="A", text="GUI")]})
     assert gold_answer(direction, gold(["A"]).model_copy(update={"family": "direction"})) == "gui"

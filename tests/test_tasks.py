@@ -14,14 +14,18 @@ from assets.tasks.logic import build_tasks
 from tests.factories import (
     CUTOFF,
     DOMAIN,
+    VENUE_PROJECT_TITLES,
     WINDOW_END,
     make_task_inputs,
+    make_venue_papers,
     task_settings,
 )
 
 
-def build(signals, records, drafter=None, failures=None, **kw):
-    tasks, builds, found = build_tasks(signals, records, task_settings(**kw), drafter=drafter)
+def build(signals, records, drafter=None, failures=None, papers=None, **kw):
+    """The partition's tasks; `papers` (default: `make_venue_papers(records)`) are the venue projects' pool."""
+    papers = make_venue_papers(records) if papers is None else papers
+    tasks, builds, found = build_tasks(signals, records, task_settings(**kw), drafter=drafter, papers=papers)
     if failures is not None:
         failures.extend(found)
     return tasks, builds
@@ -127,18 +131,38 @@ def test_a_planning_task_overlapping_a_released_direction_task_is_not_released()
     assert not by_id[clash.task_id].released and by_id[clash.task_id].note.startswith("planning_direction_overlap")
 
 
-def test_venue_options_are_families_with_lists_and_project_hides_its_paper(built):
-    _, records, tasks, _ = built
+def test_venue_projects_are_outcome_papers_described_without_title_or_venue(built):
+    _, records, tasks, builds = built
     venues = by_family(tasks, "venue")
-    assert venues
+    assert len(venues) == 9  # every project of make_venue_papers: three per family with a 2026 list
+    build_of = {b.task_id: b for b in builds}
+    papers = {p.arxiv_id: p for p in make_venue_papers()}
+    family_of = {t: f for f, ts in VENUE_PROJECT_TITLES.items() for t in ts}
     for t in venues:
+        # the families with an accepted-paper list decided in the year after 2025-12-31 (no SIGIR/KDD, no AAAI/IJCAI)
         assert sorted(o.text.split(" (")[0] for o in t.options) == ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
         m = re.search(r'Project description: "(.*?)"', t.question)
-        assert m and "We propose" in m.group(1) and "fail on long horizons" in m.group(1)
-        project = next(ev for r in records for ev in r.papers if ev.problem in m.group(1))
-        assert project.arxiv_id not in t.support_paper_ids
-        assert project.arxiv_id not in t.question
-        assert "A Study of" not in t.question  # no title
+        paper = papers[build_of[t.task_id].project_paper_id]
+        assert m and m.group(1).startswith("Agents for ") and "We propose a verified" in m.group(1)
+        assert m.group(1) in paper.abstract  # verbatim sentences of its abstract, from a sentence boundary
+        assert paper.title not in t.question and paper.title not in t.title and paper.arxiv_id not in t.question
+        assert paper.arxiv_id not in t.support_paper_ids and len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS
+        assert not any(v in t.question for v in ("ICLR 2026", "CVPR 2026", "ACL 2026", "accepted"))
+        assert t.title.startswith("Venue positioning after 2025-12-31: A verified ") and "…" not in t.title
+        assert build_of[t.task_id].curation["home_domain"].startswith("pass")
+    # the built order deals the (hidden) outcome families round-robin: the first three tasks span all three
+    first = [family_of[papers[build_of[t.task_id].project_paper_id].title] for t in venues[:3]]
+    assert sorted(first) == ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
+    assert len({build_of[t.task_id].project_paper_id for t in venues}) == len(venues)  # one task per project
+
+
+def test_venue_builds_nothing_where_no_family_has_a_later_list():
+    signals, records = make_task_inputs()
+    failures: list = []
+    tasks, _ = build(signals, records, failures=failures, cutoff=date(2026, 5, 15), window_end=date(2026, 8, 15),
+                     horizon_months=3)
+    assert by_family(tasks, "venue") == []
+    assert any("no venue outcome can be asked" in f.reason for f in failures)
 
 
 def test_public_text_has_no_internal_ids(built):
@@ -173,7 +197,7 @@ def test_duplicate_subdirections_are_dropped():
 
 def test_thin_support_builds_nothing():
     signals, records = make_task_inputs(n_papers=1)
-    tasks, _ = build(signals, records)
+    tasks, _ = build(signals, records, papers=[])  # venue: no paper pool, no project
     assert by_family(tasks, "bottleneck") == [] and by_family(tasks, "venue") == []
     assert all(len(t.options) == 5 for t in by_family(tasks, "direction"))  # only 5-option sets reach 5 support papers
     assert all(len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS for t in tasks)

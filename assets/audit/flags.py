@@ -16,7 +16,17 @@ named in each flag's detail so a reviewer sees why it fired.
 * `gold_unstable`: the gold has no evidence, its top-1 moves under bootstrap resampling,
   its two measures disagree, or part of its claim bank does not recompute;
 * `possible_leakage`: the public text names a post-cutoff entity (a future paper's id or
-  title, a term first seen after the cutoff in >= 2 window titles) or another task's answer.
+  title, a term first seen after the cutoff in >= 2 window titles) or another task's answer;
+* `repeated_project_text`: a task about one project (venue) repeats another task's project:
+  the same project paper, or project texts whose content words overlap by Jaccard >=
+  REPEAT_JACCARD (or one contains the other), or the build found the paper's home domain
+  elsewhere (the paper belongs to another domain's tasks);
+* `small_gold_margin`: a proxy gold (`numbers["gold_kind_proxy"]` = 1: no real outcome) whose
+  top-2 proxy gap is below SMALL_PROXY_GAP (cosine): the closest of the proxy's calls. Measured
+  on the venue projects that have a real outcome (benchmarks/venue_proxy.py, three cutoffs), no
+  gap makes the proxy reliable (40% right below 0.04, 43% at or above it, against 58-79% for the
+  most common family), so the release holds every proxy gold back; the flag tells a reviewer
+  which of them are closest to a coin toss.
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from collections.abc import Sequence
 from assets.gold.leakage import check_public_tasks, content_words
 from assets.validity.config import Thresholds
 from assets.validity.defects import option_defects
-from core.records import AuditFlag, GoldTarget, SupportQuote, Task
+from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
 
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
 MIN_QUOTED_PAPERS = 3  # support papers with at least one verified verbatim quote
@@ -140,3 +150,55 @@ def defect_flags(task: Task, gold: GoldTarget | None, cross: dict[str, list[tupl
     one flag each, code = the defect's code."""
     defects = option_defects(task, gold) + cross.get(task.task_id, [])
     return [AuditFlag(code=code, detail=detail) for code, detail in defects]
+
+
+REPEAT_JACCARD = 0.8  # two project texts sharing this share of their content words describe one project
+SMALL_PROXY_GAP = 0.04  # cosine; the module docstring gives the measurement around it
+_PROJECT_TEXT = re.compile(r'Project description: "(.*?)"\s', re.DOTALL)
+
+
+def project_text(task: Task) -> str:
+    """The project a task is about, as its question quotes it ("" for a task without one)."""
+    m = _PROJECT_TEXT.search(task.question)
+    return " ".join(m.group(1).split()) if m else ""
+
+
+def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
+                  builds: Sequence[TaskBuild]) -> dict[str, list[AuditFlag]]:
+    """Task id -> its `repeated_project_text` and `small_gold_margin` flags (module docstring)."""
+    build_of = {b.task_id: b for b in builds}
+    gold_of = {g.task_id: g for g in golds}
+    texts = {t.task_id: project_text(t) for t in tasks}
+    words = {i: content_words(x) for i, x in texts.items() if x}
+    out: dict[str, list[AuditFlag]] = {}
+    for t in tasks:
+        if not texts[t.task_id]:
+            continue
+        mine, paper = texts[t.task_id].lower(), build_of[t.task_id].project_paper_id if t.task_id in build_of else ""
+        same = []
+        for u in tasks:
+            if u.task_id == t.task_id:
+                continue
+            other = texts[u.task_id].lower()
+            other_paper = build_of[u.task_id].project_paper_id if u.task_id in build_of else ""
+            a, b = words.get(t.task_id, set()), words.get(u.task_id, set())
+            j = len(a & b) / len(a | b) if a | b else 0.0
+            if (paper and paper == other_paper) or (other and (mine in other or other in mine)) or j >= REPEAT_JACCARD:
+                same.append(f"{u.task_id} ({'same paper' if paper and paper == other_paper else f'Jaccard {j:.2f}'})")
+            elif mine in " ".join(u.question.lower().split()):
+                same.append(f"{u.task_id} (its question quotes this project)")
+        home = build_of[t.task_id].curation.get("home_domain", "") if t.task_id in build_of else ""
+        flags = []
+        if same:
+            flags.append(AuditFlag(code="repeated_project_text", detail=(
+                f"the project text repeats in {len(same)} other task(s): {', '.join(same[:3])}")))
+        if home and not home.startswith("pass"):
+            flags.append(AuditFlag(code="repeated_project_text", detail=f"the paper's home domain is elsewhere: {home}"))
+        if flags:
+            out[t.task_id] = flags
+    for g in golds:
+        n = g.numbers
+        if n.get("gold_kind_proxy", 0.0) > 0 and n.get("proxy_gap", 1.0) < SMALL_PROXY_GAP:
+            out.setdefault(g.task_id, []).append(AuditFlag(code="small_gold_margin", detail=(
+                f"proxy gold (no real outcome): top-2 similarity gap {n.get('proxy_gap', 0.0):.3f} < {SMALL_PROXY_GAP}")))
+    return out

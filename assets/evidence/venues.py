@@ -9,12 +9,27 @@ papers are about (distinctive terms), and their contribution style (title cue wo
 The qualitative sentences are templates filled and selected by those numbers; each
 sentence names the numbers that drive it.
 
-Temporal integrity: a list is only used when its cycle's decision date (`venue_date`)
-is on or before the cutoff. The dates are approximate public decision /
-notification dates of each cycle (VENUE_LISTS). ICLR 2024 has submissions only (no
-decisions, snapshot 2023-11-10): it is skipped unless `include_submissions=True`,
-and never counted as accepted. AAAI/IJCAI and SIGIR/KDD have no list in the shared
-data: their profiles say so with n_papers = 0 and nothing invented.
+Temporal integrity: a list is only used for a profile when its cycle's decision date
+(`venue_date`) is on or before the cutoff. The dates are approximate public decision /
+notification dates of each cycle (VENUE_LISTS, each with its source in a comment). ICLR
+2024 has submissions only (no decisions, snapshot 2023-11-10): it is skipped unless
+`include_submissions=True`, and never counted as accepted. A family with no list dated
+on or before the cutoff gets a profile that says so (n_papers = 0, nothing invented).
+
+Outcomes (the venue family's gold, `assets/families/venue.py`): the same lists, read the
+other way round. A paper whose normalised title (lower-case alphanumerics, `norm_title`)
+is in a list was accepted in that venue's cycle; `venue_outcome` returns it only when the
+list's decision date lies AFTER the cutoff and within VENUE_CYCLE_MONTHS of it (a decision
+known at the cutoff is not a forecast; the task asks about "the next venue cycle"), and
+only when every matching list names one family (a title accepted in two families is
+ambiguous and gives no outcome). `outcome_families` are the families with at least one
+list decided in that interval: the only families an outcome task can offer. The lists
+with 2025-2026 decisions (ICLR/ICML 2026, CVPR 2026, ACL 2026, NeurIPS 2025, COLM 2025,
+WWW 2025, KDD 2025 (partial), KDD 2026 first cycle, NAACL 2025) come from the normalised
+files of shared/data/venues (PROVENANCE.md here). No AAAI or IJCAI list with a 2025-2026
+decision exists in the shared data, so AAAI/IJCAI is never an outcome family at the
+registry's cutoffs (2025-06-30 ... 2026-05-15). A paper found in no list is "unknown", not
+"rejected".
 """
 
 from __future__ import annotations
@@ -32,6 +47,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
+from core.papers import add_months
 from core.records import ScreenedPaper, Signal
 from core.text import STOP_WORDS
 
@@ -48,6 +64,7 @@ class VenuePaper(BaseModel):
     status: str
     venue_date: date
     abstract: str = ""
+    file: str = ""  # the list it comes from (VENUE_LISTS)
 
 
 @dataclass(frozen=True)
@@ -60,6 +77,7 @@ class VenueList:
     title_field: str
     status_field: str | None
     kind: str  # "accepted" (every row accepted), "decision" (filter on Decision), "submissions"
+    skip_status: tuple[str, ...] = ()  # rows with these statuses are not this cycle's decisions (dropped)
 
 
 VENUE_LISTS: tuple[VenueList, ...] = (
@@ -82,7 +100,39 @@ VENUE_LISTS: tuple[VenueList, ...] = (
     VenueList("kdd2024.paperlists.jsonl.gz", "KDD", 2024, "SIGIR/KDD", date(2024, 5, 16), "title", None, "accepted"),
     VenueList("sigir2024.doragd_confsummary.jsonl.gz", "SIGIR", 2024, "SIGIR/KDD", date(2024, 3, 25), "链接", None, "accepted"),
     VenueList("sigir2025.doragd_confsummary.jsonl.gz", "SIGIR", 2025, "SIGIR/KDD", date(2025, 4, 4), "链接", None, "accepted"),
+    # Decisions after 2025 (shared/data/venues, normalised schema: title, venue, year, decision, source).
+    # Decision dates are the cycles' announced author-notification dates (approximate, from the
+    # conferences' calls for papers and dates pages):
+    # ICLR 2026: final decisions late January 2026 (ICLR 2025's were 2025-01-22); 5,358 accepted
+    # (poster / oral / conditional).
+    VenueList("iclr2026.hazirliver_iclr_2026_analysis.jsonl.gz", "ICLR", 2026, "ICLR/ICML/NeurIPS", date(2026, 1, 22), "title", "decision", "accepted"),
+    # ICML 2026: full papers due 2026-01-28, author notification about 2026-04-30.
+    VenueList("icml2026.juyoungml_icml2026.jsonl.gz", "ICML", 2026, "ICLR/ICML/NeurIPS", date(2026, 4, 30), "title", "decision", "accepted"),
+    # CVPR 2026: submissions November 2025, final decisions February 2026 (CVPR 2025: 2025-02-26).
+    VenueList("cvpr2026.sunshine_code8_cvpr2026_paper_crawler.jsonl.gz", "CVPR", 2026, "CVPR/ICCV/ECCV", date(2026, 2, 20), "title", "decision", "accepted"),
+    # ACL 2026: ARR October 2025 / January 2026 cycles, notification 2026-04-04. `decision` holds the
+    # track; TACL and CL papers (journal decisions, dated otherwise) and the student research
+    # workshop (a workshop, not the conference's decision) are not this cycle's outcomes.
+    VenueList("acl2026.aclorg_acl2026_website.jsonl.gz", "ACL", 2026, "ACL/EMNLP/NAACL", date(2026, 4, 4), "title", "decision", "accepted",
+              skip_status=("tacl", "cl", "srw")),
+    # NeurIPS 2025 (main + datasets and benchmarks): author notification 2025-09-18.
+    VenueList("neurips2025.arivero_neurips2025_acceptedpapers.jsonl.gz", "NeurIPS", 2025, "ICLR/ICML/NeurIPS", date(2025, 9, 18), "title", "decision", "accepted"),
+    # COLM 2025 (Conference on Language Modeling): notification 2025-07-08. Counted with the NLP
+    # family: a language-modelling venue whose accepted papers are language papers.
+    VenueList("colm2025.paperlists.jsonl.gz", "COLM", 2025, "ACL/EMNLP/NAACL", date(2025, 7, 8), "title", "decision", "accepted"),
+    # WWW 2025 (The Web Conference, a SIGIR/KDD-family venue): notification 2025-01-20; two lists
+    # of one cycle (388 titles shared; a title is counted once, see `_load_cached`).
+    VenueList("www2025.paperlists.jsonl.gz", "WWW", 2025, "SIGIR/KDD", date(2025, 1, 20), "title", "decision", "accepted"),
+    VenueList("www2025.doragd_confsummary.jsonl.gz", "WWW", 2025, "SIGIR/KDD", date(2025, 1, 20), "title", "decision", "accepted"),
+    # KDD 2025, partial: the first proceedings volume (DOIs 10.1145/3690624.*), i.e. the August 2024
+    # cycle, notified 2024-11-16.
+    VenueList("kdd2025.doragd_confsummary.jsonl.gz", "KDD", 2025, "SIGIR/KDD", date(2024, 11, 16), "title", "decision", "accepted"),
+    # KDD 2026, first cycle (papers due 2025-07-31): notification 2025-11-23.
+    VenueList("kdd2026_cycle1.hydrogenhy_ai_conference_paperlist.jsonl.gz", "KDD", 2026, "SIGIR/KDD", date(2025, 11, 23), "title", "decision", "accepted"),
+    # NAACL 2025 (probably partial): notification 2025-01-22.
+    VenueList("naacl2025.doragd_confsummary.jsonl.gz", "NAACL", 2025, "ACL/EMNLP/NAACL", date(2025, 1, 22), "title", "decision", "accepted"),
 )
+VENUE_CYCLE_MONTHS = 12  # an outcome counts when its list was decided within this many months after the cutoff
 # dblp-crawl lists (`*.doragd_confsummary`) hold the title as a Markdown link "[title](url)".
 _MD_LINK = re.compile(r"^\[(.*)\]\((\S+)\)$")
 
@@ -111,6 +161,7 @@ def load_venue_lists(folder: Path = VENUE_DIR, *, include_submissions: bool = Fa
 @lru_cache(maxsize=4)
 def _load_cached(folder: str, include_submissions: bool) -> tuple[VenuePaper, ...]:
     out: list[VenuePaper] = []
+    seen: set[tuple[str, int, str]] = set()  # a title listed twice for one cycle (two lists of WWW 2025) counts once
     for spec in VENUE_LISTS:
         path = Path(folder) / spec.file
         if not path.exists():
@@ -136,16 +187,91 @@ def _load_cached(folder: str, include_submissions: bool) -> tuple[VenuePaper, ..
                 if not title or title.lower() == "frontmatter":
                     continue
                 status = str(raw.get(spec.status_field) or "accepted") if spec.status_field else "accepted"
+                if status.lower() in spec.skip_status:
+                    continue
                 if spec.kind == "decision":
                     if not any(w in status.lower() for w in ACCEPTED_ICLR):
                         continue
                     status = status.replace(f"ICLR {spec.year} Conference", "").strip() or status
                 if spec.kind == "submissions":
                     status = "submitted"
+                key = (spec.venue, spec.year, norm_title(title))
+                if key in seen:
+                    continue
+                seen.add(key)
                 out.append(VenuePaper(title=title, venue=spec.venue, year=spec.year, family=spec.family,
-                                      status=status, venue_date=spec.venue_date,
+                                      status=status, venue_date=spec.venue_date, file=spec.file,
                                       abstract=" ".join(str(raw.get("Abstract") or "").split())))
     return tuple(out)
+
+
+# ----------------------------------------------------------------------------- outcomes
+
+_NON_ALNUM = re.compile(r"[^a-z0-9]")
+
+
+def norm_title(title: str) -> str:
+    """A title as the lists are matched: lower-case alphanumerics only."""
+    return _NON_ALNUM.sub("", title.lower())
+
+
+@dataclass(frozen=True)
+class VenueOutcome:
+    """Where a paper was accepted: one row of an accepted-paper list."""
+
+    family: str
+    venue: str
+    year: int
+    decision: str
+    venue_date: date  # the list's approximate decision date
+    file: str
+    title: str  # as the list spells it
+
+    def label(self) -> str:
+        return f"{self.venue} {self.year} ({self.decision}; decisions ~{self.venue_date.isoformat()})"
+
+
+def outcome_window(cutoff: date) -> tuple[date, date]:
+    """(after, until): an outcome counts when its list was decided in (cutoff, cutoff + cycle]."""
+    return cutoff, add_months(cutoff, VENUE_CYCLE_MONTHS)
+
+
+@lru_cache(maxsize=4)
+def _outcome_index(folder: str) -> dict[str, tuple[VenueOutcome, ...]]:
+    index: dict[str, list[VenueOutcome]] = {}
+    for v in _load_cached(folder, False):
+        index.setdefault(norm_title(v.title), []).append(VenueOutcome(
+            family=v.family, venue=v.venue, year=v.year, decision=v.status, venue_date=v.venue_date,
+            file=v.file, title=v.title))
+    return {k: tuple(vs) for k, vs in index.items() if k}
+
+
+def venue_outcome(title: str, cutoff: date, folder: Path = VENUE_DIR) -> VenueOutcome | None:
+    """Where the paper titled `title` was accepted in a cycle decided after `cutoff` (see the
+    module docstring), or None: not found, decided before the cutoff or beyond the cycle, or
+    found in lists of two families (ambiguous)."""
+    after, until = outcome_window(cutoff)
+    hits = [o for o in _outcome_index(str(Path(folder).resolve())).get(norm_title(title), ())
+            if after < o.venue_date <= until]
+    if not hits or len({o.family for o in hits}) > 1:
+        return None
+    return sorted(hits, key=lambda o: (o.venue_date, o.venue, o.file))[0]
+
+
+def accepted_family(title: str, folder: Path = VENUE_DIR) -> str | None:
+    """The family that accepted the paper titled `title` in any listed cycle (whatever its date),
+    or None: on no list, or on lists of two families. For the hidden gold only (it reads lists
+    decided after any cutoff)."""
+    fams = {o.family for o in _outcome_index(str(Path(folder).resolve())).get(norm_title(title), ())}
+    return fams.pop() if len(fams) == 1 else None
+
+
+def outcome_families(cutoff: date, folder: Path = VENUE_DIR) -> list[str]:
+    """Families (FAMILIES order) with an accepted-paper list decided in (cutoff, cutoff + cycle]
+    and present in `folder`: the only families an outcome can name."""
+    after, until = outcome_window(cutoff)
+    have = {v.family for v in _load_cached(str(Path(folder).resolve()), False) if after < v.venue_date <= until}
+    return [f for f in FAMILIES if f in have]
 
 
 # ----------------------------------------------------------------------------- embeddings

@@ -68,11 +68,13 @@ def gold_targets(
     base_texts = [" ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
                   for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
 
+    # the similarity proxy knows the communities by the lists decided on or before the cutoff: a list
+    # decided in the window is an outcome list (the venue gold's real answer), never part of the proxy
     def venue_scorer(texts: list[str]) -> dict[str, float]:
-        return venue_similarity(texts, venue_papers, part.window_end, embed)
+        return venue_similarity(texts, venue_papers, part.cutoff, embed)
 
     def venue_on_topic(project: str) -> bool:
-        return bool(venue_similarity([project], venue_papers, part.window_end, embed, base_texts=base_texts))
+        return bool(venue_similarity([project], venue_papers, part.cutoff, embed, base_texts=base_texts))
 
     signals = store.read_records("research_signals", d, c, Signal)
     nodes = store.read_records("taxonomy", d, c, TaxonomyNode)

@@ -11,6 +11,7 @@ from assets.tasks.building import BuildSettings, Curation
 from assets.tasks.logic import build_tasks
 from assets.families import all_families
 from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, Task, TaskBuild
+from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
 
@@ -21,7 +22,8 @@ class TaskBuildConfig(dg.Config):
     # per-family overrides. Option families are drafted four times as often: their gold must pass
     # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
     # a clear leader, and the release takes one task per gold answer
-    family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 36}  # phase: 12 per phase
+    family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 36,  # phase: 12 per phase
+                                  "venue": 30}  # venue: one task per outcome project, as many as the corpus gives
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window
@@ -39,7 +41,7 @@ class TaskBuildConfig(dg.Config):
     deps=["research_signals", "evidence_records", "corpus_snapshot", "paper_fulltext"],
 )
 def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: StorageResource,
-          llm: LLMResource) -> dg.MaterializeResult:
+          llm: LLMResource, embeddings: EmbeddingResource) -> dg.MaterializeResult:
     """Public tasks (ForeSci §3.4): direction forecasting, bottleneck-opportunity discovery,
     strategic research planning and venue-conditioned positioning, each with question,
     cutoff, window, instructions, answer requirements, options and a pre-cutoff support
@@ -85,7 +87,8 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
         inspiration_drafter = partial(draft_inspirations, client)
     built, builds, failures = build_tasks(signals, records, settings, drafter=drafter, papers=papers,
                                           fulltext=fulltext, tree_drafter=tree_drafter,
-                                          inspiration_drafter=inspiration_drafter)
+                                          inspiration_drafter=inspiration_drafter,
+                                          embed=embeddings.embedder().encode)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)

@@ -16,17 +16,20 @@ from core.records import EvidenceRecord, Failure, Signal, Task, TaskBuild
 
 def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
                 drafter: Drafter | None = None, *, papers: list | None = None, fulltext: dict | None = None,
-                tree_drafter=None, inspiration_drafter=None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
+                tree_drafter=None, inspiration_drafter=None, embed=None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
     """Public tasks of every registered family, their construction records, and failure rows.
 
     Deterministic for fixed inputs and seed. Dropped drafts, duplicates, candidates
     without a stable premise and families below their minimum become failure rows.
+    `embed` (texts -> L2-normalised vectors), if given, is there for families that compare
+    papers (venue: a project's home domain and nearest pre-cutoff papers).
     """
     failures: list[Failure] = []
     builder = TaskBuilder(signals, records, settings, drafter, failures)
     # families built from papers (TaskFamily.reads_papers, e.g. rediscovery): the partition's
     # screened papers, their GROBID sections by id, and an optional problem-tree drafter
     builder.papers, builder.fulltext, builder.tree_drafter = papers or [], fulltext or {}, tree_drafter
+    builder.embed = embed
     # the phase family's inspirations (DeepResearch Arena): model-drafted with a model, else the offline extractor
     builder.inspiration_drafter, builder.inspirations = inspiration_drafter, []
     for family in all_families():

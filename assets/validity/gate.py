@@ -33,14 +33,21 @@ def gate_reason(task: Task, gold: GoldTarget | None, th: Thresholds) -> str | No
 
 
 def gold_answer(task: Task, gold: GoldTarget) -> str:
-    """The gold's answer as a reader sees it: the text of its top option (the whole ranking
-    for a family whose tasks all offer the same options, e.g. the five venue families), or,
-    for a task without options, its first gold slot's first variant; lower-cased, "" when it
-    has none. The release never holds two tasks of a family with the same one."""
+    """The gold's answer as a reader sees it: the text of its top option, or, for a task
+    without options, its first gold slot's first variant; lower-cased, "" when it has none.
+    The release never holds two tasks of a family with the same one.
+
+    A family whose tasks all offer the same options (venue: the families with an outcome
+    list) asks about a different subject in each task (its project) and has only a few
+    distinct rankings (3 families: 6), so its answer is the whole ranking FOR that question:
+    two of its tasks collide only when they ask about the same project. Another task's gold
+    is no shortcut there because the release presents each task's options with the gold's
+    position balanced (assets/ranking/presentation.py; the `other_gold` control measures it)."""
     text = {o.option_id: " ".join(o.text.lower().split()) for o in task.options}
     if gold.preferred_ranking and gold.preferred_ranking[0] in text:
-        if get_family(task.family).fixed_options:  # every task offers the same options: the whole ranking is its gold
-            return " > ".join(text[r] for r in gold.preferred_ranking if r in text)
+        if get_family(task.family).fixed_options:
+            ranking = " > ".join(text[r] for r in gold.preferred_ranking if r in text)
+            return f"{ranking} | {' '.join(task.question.lower().split())}"
         return text[gold.preferred_ranking[0]]
     for slot in gold.slots:
         if slot.variants:
