@@ -11,7 +11,7 @@ So once the release is chosen (the gold is known), each released task of a famil
 presentation order in which the gold's first option sits at a **balanced** position: the
 positions are dealt so every letter is the gold's about equally often (within one task),
 the other options follow in random order. The deal is shuffled with a key made from the
-released golds themselves (hidden data), so nobody without the gold can tell which task
+family's released golds themselves (hidden data; one family's release never re-deals another's), so nobody without the gold can tell which task
 got which position; the order therefore says nothing about which option is the gold (each
 option of a task is equally likely to be dealt any position). The stored order is the
 old option ids in their new order (`TaskRating.presentation`); `present_task` and
@@ -50,10 +50,10 @@ def presentation_orders(tasks: list[Task], golds: dict[str, GoldTarget], release
         g = golds.get(t.task_id)
         if t.task_id in released and len(t.options) > 1 and g and g.preferred_ranking:
             by_family[t.family].append(t)
-    key = _secret([golds[t.task_id] for group in by_family.values() for t in group])
     out: dict[str, list[str]] = {}
     for family, group in sorted(by_family.items()):
-        rng = random.Random(f"{key}-{family}")
+        # keyed by this family's released golds only: another family's release never re-deals it
+        rng = random.Random(f"{_secret([golds[t.task_id] for t in group])}-{family}")
         group = list(group)
         rng.shuffle(group)  # the deal's order is secret too
         dealt: dict[int, float] = defaultdict(float)  # how often each position got the gold ...
