@@ -124,7 +124,7 @@ def build_audit_records(
         gold, rating = gold_of.get(task.task_id), rating_of.get(task.task_id)
         support = support_quotes(task, evidence, papers)
         flags = (F.support_flags(task, support) + dupes.get(task.task_id, []) + F.readability_flags(task)
-                 + F.gold_flags(gold, th) + leaks.get(task.task_id, []) + F.defect_flags(task, gold, cross)
+                 + F.gold_flags(gold, th, gate_reason(task, gold, th)) + leaks.get(task.task_id, []) + F.defect_flags(task, gold, cross)
                  + projects.get(task.task_id, []))
         record = AuditRecord(
             task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
