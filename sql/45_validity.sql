@@ -1,6 +1,7 @@
--- The validity report of every partition (assets/validity/report.py; docs/validity.md), the control
--- answers' scores per task, and the statistical control checks.
-CREATE OR REPLACE VIEW validity_report AS SELECT * FROM {{public.validity_report}};
+-- The validity gate's control answers and statistical control checks (assets/validity/;
+-- docs/validity.md). The family rows themselves stay in the Parquet of `validity_report`
+-- (`foresci validity`): a partition that released nothing writes that table without columns,
+-- which a view cannot read.
 CREATE OR REPLACE VIEW validity_controls AS SELECT * EXCLUDE (record_json) FROM {{public.validity_controls}};
 
 -- One row per partition x family x no-judgement control: its mean FTA, the chance line, its mean
