@@ -5,7 +5,8 @@
     foresci add-cutoff 2026-03-31 --horizon 3
     foresci remove-cutoff 2026-13-01  # drop a cutoff partition (its Parquet data stays)
     foresci materialize --domain llm_agent --cutoff 2025-12-31
-    foresci leaderboard               # print the leaderboard from DuckDB (--format json)
+    foresci leaderboard               # leaderboard with 95% CIs, MDD and pairwise verdicts (--format json)
+    foresci validity --domain D --cutoff C   # one partition's validity report (--pooled: over many)
     foresci report --domain llm_agent --cutoff 2025-12-31   # file:// URL of the HTML report
     foresci views                     # (re)create the DuckDB views
     foresci demo-ideas                # the idea-review family (ScholarIdeas), offline; opt-in
@@ -82,21 +83,27 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
         raise_on_error=False)
 
 
+# One row per released task x method (seeds averaged per task first); the leaderboard's means,
+# intervals, MDD and pairwise verdicts are computed over these task rows in Python
+# (assets/leaderboard/statistics.py). A task is (domain, cutoff, task_id): one cutoff, or every
+# cutoff and domain pooled.
 LEADERBOARD_SQL = """
-    SELECT family, method, count(*) AS answers, round(avg(fta), 3) AS fta,
-           round(avg(trace_linkage), 3) AS trace_link, round(avg(fact), 3) AS fact, round(avg(pers), 3) AS pers,
+    SELECT s.domain, CAST(s.cutoff AS VARCHAR) AS cutoff, s.task_id, family, method, count(*) AS answers,
+           avg(fta) AS fta, avg(trace_linkage) AS trace_link, avg(fact) AS fact, avg(pers) AS pers,
            -- other registered scorers' values (the `metrics` MAP of judge_scores): null where they do not apply
-           round(avg(metrics['ksr']), 3) AS ksr, round(avg(metrics['kcr']), 3) AS kcr, round(avg(metrics['kor']), 3) AS kor,
-           round(avg(metrics['ace']), 3) AS ace, round(avg(metrics['attribution']), 3) AS attrib,
-           round(avg(metrics['reference_validity']), 3) AS ref_valid
+           avg(metrics['ksr']) AS ksr, avg(metrics['kcr']) AS kcr, avg(metrics['kor']) AS kor,
+           avg(metrics['ace']) AS ace, avg(metrics['attribution']) AS attrib,
+           avg(metrics['reference_validity']) AS ref_valid
     FROM judge_scores s JOIN task_ranking r USING (domain, cutoff, task_id, family)
     WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)
-    GROUP BY ALL ORDER BY family, fta DESC"""
+    GROUP BY ALL"""
+LEADERBOARD_METRICS = ("fta", "trace_link", "fact", "pers", "ksr", "kcr", "kor", "ace", "attrib", "ref_valid")
+TASK_KEY = ("domain", "cutoff", "task_id")
 
 
-def leaderboard_rows(cutoff: str | None = None) -> list[dict]:
-    """Mean scores per family x method over released tasks (all cutoffs, or one). The cutoff
-    is a bound parameter, never pasted into the SQL."""
+def leaderboard_task_rows(cutoff: str | None = None) -> list[dict]:
+    """Released task x method rows (seeds averaged) from DuckDB, over every cutoff or one. The
+    cutoff is a bound parameter, never pasted into the SQL."""
     from pipelines.console import UserError
     from pipelines.resources import default_resources
 
@@ -111,42 +118,141 @@ def leaderboard_rows(cutoff: str | None = None) -> list[dict]:
     return json.loads(df.to_json(orient="records"))  # plain ints/floats, NaN as null
 
 
+def _r(v, digits: int = 3):
+    return None if v is None else round(v, digits)
+
+
+def leaderboard_statistics(task_rows: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Family x method rows (mean over tasks with bootstrap 95% CI per metric, `n` tasks with
+    FTA, the FTA MDD and the sd behind it) and the FTA pairwise comparisons with their verdicts."""
+    from assets.leaderboard import statistics as lbstats
+
+    figures = lbstats.group_statistics(task_rows, LEADERBOARD_METRICS, system_keys=("method",), task_key=TASK_KEY,
+                                       with_all=False)
+    answers: dict[tuple[str, str], int] = {}
+    for r in task_rows:
+        answers[(r["family"], r["method"])] = answers.get((r["family"], r["method"]), 0) + r["answers"]
+    rows = []
+    for (family, method), f in figures.items():
+        row = {"family": family, "method": method, "answers": answers[(family, method)], "n": f["n_fta"],
+               "fta": _r(f["fta"]), "fta_ci_low": _r(f["fta_lo"]), "fta_ci_high": _r(f["fta_hi"]),
+               "mdd": _r(f["fta_mdd"]), "mdd_sd": _r(f.get("mdd_sd")), "mdd_sd_source": f.get("mdd_sd_source")}
+        for m in LEADERBOARD_METRICS[1:]:
+            row.update({m: _r(f[m]), f"{m}_ci_low": _r(f[f"{m}_lo"]), f"{m}_ci_high": _r(f[f"{m}_hi"])})
+        rows.append(row)
+    rows.sort(key=lambda r: (r["family"], -(r["fta"] if r["fta"] is not None else -1)))
+    pairs = [{k: _r(v, 4) if isinstance(v, float) else v for k, v in p.items()}
+             for p in lbstats.pairwise_rows(task_rows, ["fta"], system_keys=("method",), task_key=TASK_KEY,
+                                            with_all=False)]
+    return rows, pairs
+
+
+def leaderboard_rows(cutoff: str | None = None) -> list[dict]:
+    """Family x method over released tasks (all cutoffs pooled, or one): `leaderboard_statistics` rows."""
+    return leaderboard_statistics(leaderboard_task_rows(cutoff))[0]
+
+
+STATISTICS_NOTE = (
+    "Means over released tasks (seeds averaged per task first; tasks of every selected domain and cutoff pooled) "
+    "with BCa bootstrap 95% intervals over tasks. mdd = minimum detectable FTA difference of two methods on these "
+    "tasks (paired, 80% power, two-sided 5%: (t_{n-1,.975} + t_{n-1,.80}) sd_d / sqrt(n); sd_d = per-task "
+    "difference sd, or a pooled / prior sd (0.35) with fewer than 10 tasks, named in mdd_sd_source). Pairwise: "
+    "exact paired sign-flip test, Holm-adjusted per family; \"differs\" needs >= 6 shared tasks, p < 0.05 and "
+    "|diff| >= MDD, else \"cannot tell\" (docs/judging.md).")
+
+
 def print_leaderboard(cutoff: str | None = None, fmt: str = "table") -> None:
-    rows = leaderboard_rows(cutoff)
+    from assets.leaderboard.statistics import pairwise_text
+
+    rows, pairs = leaderboard_statistics(leaderboard_task_rows(cutoff))
     if fmt == "json":
-        print(json.dumps(rows, indent=2, default=str))
+        print(json.dumps({"rows": rows, "pairwise": pairs, "statistics": STATISTICS_NOTE}, indent=2, default=str))
         return
-    print_rows([{k: "–" if v is None else v for k, v in r.items()} for r in rows])
+    cols = ["family", "method", "answers", "n", "fta", "fta_95ci", "mdd", *LEADERBOARD_METRICS[1:]]
+    table = []
+    for r in rows:
+        ci = "–" if r["fta_ci_low"] is None else f"[{r['fta_ci_low']:.2f},{r['fta_ci_high']:.2f}]"
+        mdd = "–" if r["mdd"] is None else f"{r['mdd']:.3f}" + ("" if r["mdd_sd_source"] == "own" else "*")
+        table.append({c: ("–" if v is None else v) for c, v in
+                      {**{c: r.get(c) for c in cols}, "fta_95ci": ci, "mdd": mdd}.items()})
+    print_rows(table)
+    if any(r["mdd_sd_source"] not in (None, "own") for r in rows):
+        print("* mdd from a pooled or prior sd: fewer than 10 tasks")
+    print("\nPairwise FTA (same tasks; differs = >= 6 tasks, Holm p < 0.05 and |diff| >= MDD):")
+    for p in pairs:
+        print(f"  {p['family']:>10}: {pairwise_text(p)}")
+    if not pairs:
+        print("  (no two methods share a task)")
+
+
+def validity_partitions(store, domains: list[str] | None = None, cutoffs: list[str] | None = None) -> list[tuple[str, str]]:
+    """(domain, cutoff) of every partition with a validity report, restricted to `domains` /
+    `cutoffs` when given."""
+    import pyarrow.fs as pafs
+
+    found = []
+    root = f"{store.base}/public/validity_report"
+    if store.fs.get_file_info(root).type != pafs.FileType.Directory:
+        return []
+    for info in store.fs.get_file_info(pafs.FileSelector(root, recursive=True)):
+        parts = dict(p.split("=", 1) for p in info.path.split("/") if "=" in p)
+        if info.path.endswith("/data.parquet") and {"domain", "cutoff"} <= set(parts):
+            found.append((parts["domain"], parts["cutoff"]))
+    return sorted(p for p in set(found) if (not domains or p[0] in domains) and (not cutoffs or p[1] in cutoffs))
+
+
+def pooled_validity(store, partitions: list[tuple[str, str]]) -> list[dict]:
+    """The control checks per family over the released tasks of `partitions` pooled
+    (`assets.validity.statistics.pooled_control_checks`)."""
+    from assets.validity.statistics import pooled_control_checks
+    from core.records import Score
+
+    controls, families = {}, set()
+    for d, c in partitions:
+        if store.exists("validity_controls", d, c):
+            controls[f"{d}@{c}"] = store.read_records("validity_controls", d, c, Score)
+        families |= {r["family"] for r in store.read_table("validity_report", d, c).to_pylist()}
+    return pooled_control_checks(controls, families=families)
 
 
 def validity_failures(cutoff: str, domains: list[str]) -> dict[str, list[str]]:
-    """Family -> the domains whose validity report misses a threshold for it (docs/validity.md)."""
+    """Family -> where it misses a threshold (docs/validity.md): each domain whose validity report
+    misses one for it, and "pooled over D domains" when the pooled control check fails."""
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
     failing: dict[str, list[str]] = {}
-    for d in domains:
-        if store.exists("validity_report", d, cutoff):
-            for row in store.read_table("validity_report", d, cutoff).to_pylist():
-                if not row["passed"]:
-                    failing.setdefault(row["family"], []).append(f"{d} ({row['problems']})")
+    parts = [(d, cutoff) for d in domains if store.exists("validity_report", d, cutoff)]
+    for d, c in parts:
+        for row in store.read_table("validity_report", d, c).to_pylist():
+            if not row["passed"]:
+                failing.setdefault(row["family"], []).append(f"{d} ({row['problems']})")
+    for row in pooled_validity(store, parts) if parts else []:
+        if not row["passed"]:
+            failing.setdefault(row["family"], []).append(f"pooled over {row['n_partitions']} partitions "
+                                                         f"({row['problems']})")
     return failing
 
 
 def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
-    """One line per family over every domain's released tasks: best baseline vs chance vs gold answer."""
+    """One line per family over every domain's released tasks: best baseline vs chance vs gold
+    answer, and the pooled control check (the closest control's excess over chance with its
+    one-sided 95% lower bound; gated from `min_gated_tasks` pooled tasks)."""
     import statistics
     from collections import defaultdict
 
+    from assets.validity.statistics import pooled_line
     from core.records import Score, TaskRating
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
     fta: dict[tuple[str, str], list[float]] = defaultdict(list)
     failing: dict[str, list[str]] = defaultdict(list)
+    parts = []
     for d in domains:
         if not store.exists("validity_report", d, cutoff):
             continue
+        parts.append((d, cutoff))
         released = {r.task_id for r in store.read_records("task_ranking", d, cutoff, TaskRating) if r.released}
         for s in store.read_records("validity_controls", d, cutoff, Score) + store.read_records(
                 "judge_scores", d, cutoff, Score):
@@ -155,18 +261,18 @@ def overall_validity(cutoff: str, domains: list[str]) -> list[str]:
         for row in store.read_table("validity_report", d, cutoff).to_pylist():
             if not row["passed"]:
                 failing[row["family"]].append(d)
+    pooled = {r["family"]: r for r in pooled_validity(store, parts)} if parts else {}
     lines = []
-    for fam in sorted({f for f, _ in fta}):
+    for fam in sorted({f for f, _ in fta} | set(pooled)):
         mean = {m: statistics.fmean(v) for (f, m), v in fta.items() if f == fam}
         methods = {m: v for m, v in mean.items() if not m.startswith("control:")}
         best = max(methods, key=methods.get) if methods else None
-        controls = [m for m in mean if m.startswith("control:") and m not in ("control:gold", "control:random")]
-        worst = max(controls, key=mean.get) if controls else None
         lines.append(f"{fam:>10}: best baseline {best} {methods.get(best, float('nan')):.3f} | chance "
                      f"{mean.get('control:random', float('nan')):.3f} | gold answer {mean.get('control:gold', float('nan')):.3f}"
-                     f" | highest no-judgement control {worst} {mean.get(worst, float('nan')):.3f} | "
-                     + ("thresholds met in every domain" if not failing[fam] else
-                        f"thresholds missed in {', '.join(failing[fam])} (foresci validity)"))
+                     " | " + ("per-domain thresholds met in every domain" if not failing[fam] else
+                              f"thresholds missed in {', '.join(failing[fam])} (foresci validity)"))
+        if fam in pooled:
+            lines.append(f"{'':>12}pooled controls: " + pooled_line(pooled[fam]).split(": ", 1)[1])
     return lines
 
 
@@ -195,40 +301,82 @@ def print_check_sheet(store, domain: str, cutoff: str, per_family: int) -> None:
 
 
 def cmd_validity(args) -> int:
-    from assets.validity.report import summary_line
+    from pipelines.console import UserError, check_cutoff
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
-    if not store.exists("validity_report", args.domain, args.cutoff):
-        from pipelines.console import UserError
-
-        raise UserError(f"no validity report for {args.domain} @ {args.cutoff}: materialize the partition first")
-    rows = store.read_table("validity_report", args.domain, args.cutoff).to_pylist()
+    domains, cutoffs = args.domains or [], [check_cutoff(c) for c in args.cutoffs or []]
+    if args.pooled or len(domains) > 1 or len(cutoffs) > 1:
+        return cmd_validity_pooled(store, domains, cutoffs, args)
+    if not (domains and cutoffs):
+        raise UserError("give --domain D --cutoff C (one partition), or --pooled [--domain ...] [--cutoff ...]")
+    domain, cutoff = domains[0], cutoffs[0]
+    if not store.exists("validity_report", domain, cutoff):
+        raise UserError(f"no validity report for {domain} @ {cutoff}: materialize the partition first")
+    rows = store.read_table("validity_report", domain, cutoff).to_pylist()
     if args.sheet:
-        print_check_sheet(store, args.domain, args.cutoff, args.sheet)
+        print_check_sheet(store, domain, cutoff, args.sheet)
         return 0
     if args.json:
         print(json.dumps(rows, indent=2, default=str))
     else:
         for row in rows:
-            print(summary_line(row))
-            print(f"{'':>12}controls: empty {row['control_empty']}, every option {row['control_every_option']}, "
-                  f"first option {row['control_first_option']}, other gold {row['control_other_gold']}; "
-                  f"methods {row['methods']}")
-            print(f"{'':>12}released {row['tasks_released']}/{row['tasks_built']}, gold stability "
-                  f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
-                  f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
-                  f"dropped: {row['drop_reasons']}")
-            if row.get("option_names"):
-                print(f"{'':>12}options of released tasks: {row['option_names']} names, {row['one_word_options']} of "
-                      f"them one word ({row['one_word_option_share']:.0%}, each a recognised name); released tasks "
-                      f"with a hard defect: {row['released_with_defects']}")
-            if row.get("window_coverage") is not None:
-                themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
-                                   for t in json.loads(row["uncaptured_themes"] or "[]"))
-                print(f"{'':>12}candidates cover {100 * row['window_coverage']:.1f}% of the window's papers; "
-                      f"growing themes no candidate captures: {themes or 'none'}")
+            print_validity_row(row)
     return 0 if all(r["passed"] for r in rows) else 2
+
+
+def print_validity_row(row: dict) -> None:
+    from assets.validity.report import control_line, summary_line
+
+    print(summary_line(row))
+    print(f"{'':>12}{control_line(row)}; methods {row['methods']}")
+    if row.get("notes"):
+        print(f"{'':>12}note: {row['notes']}")
+    print(f"{'':>12}released {row['tasks_released']}/{row['tasks_built']}, gold stability "
+          f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
+          f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
+          f"dropped: {row['drop_reasons']}")
+    if row.get("option_names"):
+        print(f"{'':>12}options of released tasks: {row['option_names']} names, {row['one_word_options']} of "
+              f"them one word ({row['one_word_option_share']:.0%}, each a recognised name); released tasks "
+              f"with a hard defect: {row['released_with_defects']}")
+    if row.get("window_coverage") is not None:
+        themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
+                           for t in json.loads(row["uncaptured_themes"] or "[]"))
+        print(f"{'':>12}candidates cover {100 * row['window_coverage']:.1f}% of the window's papers; "
+              f"growing themes no candidate captures: {themes or 'none'}")
+
+
+def cmd_validity_pooled(store, domains: list[str], cutoffs: list[str], args) -> int:
+    """Every matching partition's family lines, then the control checks pooled per family over
+    their released tasks (exit 2 when a partition row or a pooled check fails)."""
+    from assets.validity.report import summary_line
+    from assets.validity.statistics import pooled_line
+    from pipelines.console import UserError
+
+    parts = validity_partitions(store, domains, cutoffs)
+    if not parts:
+        raise UserError("no validity report for " + (", ".join(domains) or "any domain") + " @ "
+                        + (", ".join(cutoffs) or "any cutoff") + ": materialize the partitions first")
+    per_part = {f"{d}@{c}": store.read_table("validity_report", d, c).to_pylist() for d, c in parts}
+    pooled = pooled_validity(store, parts)
+    if args.json:
+        print(json.dumps({"partitions": per_part, "pooled": pooled}, indent=2, default=str))
+    else:
+        for label, rows in per_part.items():
+            print(f"{label}:")
+            for row in rows:
+                print("  " + summary_line(row))
+        from assets.validity.config import Thresholds
+
+        th = Thresholds.load()
+        print(f"\nPooled over {len(parts)} partitions (control - chance per task; a control fails when the lower "
+              f"end of its one-sided {1 - th.control_alpha:.0%} bootstrap interval exceeds {th.control_margin}; "
+              f"gated from {th.min_gated_tasks} released tasks, docs/validity.md):")
+        for row in pooled:
+            print("  " + pooled_line(row))
+    ok = all(r["passed"] for rows in per_part.values() for r in rows) and all(r["passed"] for r in pooled)
+    return 0 if ok else 2
 
 
 def cmd_demo(args) -> int:
@@ -727,9 +875,15 @@ def build_parser() -> argparse.ArgumentParser:
     fams = sub.add_parser("families", help="list the registered task families")
     fams.add_argument("--format", choices=("table", "json"), default="table")
     fams.set_defaults(func=cmd_families)
-    val = sub.add_parser("validity", help="the validity report of one release partition (exit 2 if a threshold is missed)")
-    val.add_argument("--domain", required=True)
-    val.add_argument("--cutoff", required=True)
+    val = sub.add_parser("validity", help="the validity report of one release partition, or the control checks pooled "
+                                          "over several (exit 2 if a threshold is missed)")
+    val.add_argument("--domain", dest="domains", nargs="+", action="extend", metavar="D",
+                     help="one domain (with one --cutoff: that partition's report); several: pooled")
+    val.add_argument("--cutoff", dest="cutoffs", nargs="+", action="extend", metavar="C",
+                     help="one cutoff (with one --domain: that partition's report); several: pooled")
+    val.add_argument("--pooled", action="store_true",
+                     help="the control checks per family over the released tasks of every matching partition "
+                          "(all partitions with a report when no --domain / --cutoff is given)")
     val.add_argument("--json", action="store_true")
     val.add_argument("--sheet", type=int, default=0, metavar="N",
                      help="print a hand-check sheet: N released tasks per family with gold and counted papers")

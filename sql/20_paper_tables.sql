@@ -1,7 +1,9 @@
 -- Paper-shaped tables over the leaderboard asset and its side tables (ForeSci Table 2, A7, A10,
--- §5.2 drift effects) and method ratings. Means and bootstrap 95% intervals are computed in
--- Python (assets/release/report.py: tasks resampled 1,000 times, seed 0; seeds averaged per task
--- first) and stored in the leaderboard Parquet; these views select and shape them.
+-- §5.2 drift effects), method ratings and the pairwise method comparisons. Means, BCa bootstrap
+-- 95% intervals (scipy.stats.bootstrap over tasks, 9,999 resamples, seed 0; seeds averaged per
+-- task first; no interval for one task) and minimum detectable differences (MDD, 80% power,
+-- two-sided 5%) are computed in Python (assets/leaderboard/statistics.py, core/statistics.py) and
+-- stored in the leaderboard Parquet; these views select and shape them.
 -- NULL = not computed (LLM-only metrics without a judge model) or not applicable (Trace of a
 -- method without a support artifact).
 
@@ -9,7 +11,9 @@
 CREATE OR REPLACE VIEW paper_table2 AS
 SELECT domain, cutoff, method, backbone, n_answers, n_tasks,
        fact, fact_lo, fact_hi, fta, fta_lo, fta_hi, trace, trace_lo, trace_hi, pers, pers_lo, pers_hi,
-       fact_precision, fact_recall, trace_linkage, mean_pers_std, mean_trace_std, repeats, judge_model, prompt_version
+       fact_precision, fact_recall, trace_linkage, mean_pers_std, mean_trace_std, repeats,
+       -- judge model, prompt version and, in partitions built since they exist, the FTA MDD and its sd
+       COLUMNS('^(judge_model|prompt_version|fta_mdd|mdd_sd|mdd_sd_source)$')
 FROM leaderboard WHERE family = 'all'
 ORDER BY domain, cutoff, backbone, method;
 
@@ -17,17 +21,17 @@ ORDER BY domain, cutoff, backbone, method;
 CREATE OR REPLACE VIEW paper_table_a7 AS
 SELECT domain, cutoff, family, method, backbone, n_answers, n_tasks,
        fact, fact_lo, fact_hi, fta, fta_lo, fta_hi, trace, trace_lo, trace_hi, pers, pers_lo, pers_hi,
-       trace_linkage, repeats, judge_model
+       trace_linkage, repeats, COLUMNS('^(judge_model|fta_mdd|mdd_sd|mdd_sd_source)$')
 FROM leaderboard WHERE family <> 'all'
 ORDER BY domain, cutoff, family, backbone, method;
 
--- Table 2 as printed: one cell per metric, "mean [lo, hi]", '–' where null.
+-- Table 2 as printed: one cell per metric, "mean [lo, hi]" ("mean" alone for one task), '–' where null.
 CREATE OR REPLACE VIEW paper_table2_text AS
 SELECT domain, cutoff, method, backbone,
-       coalesce(printf('%.3f [%.2f, %.2f]', fact, fact_lo, fact_hi), '–') AS "Fact",
-       coalesce(printf('%.3f [%.2f, %.2f]', fta, fta_lo, fta_hi), '–') AS "FTA",
-       coalesce(printf('%.3f [%.2f, %.2f]', trace, trace_lo, trace_hi), '–') AS "Trace",
-       coalesce(printf('%.3f [%.2f, %.2f]', pers, pers_lo, pers_hi), '–') AS "Pers"
+       coalesce(printf('%.3f [%.2f, %.2f]', fact, fact_lo, fact_hi), printf('%.3f', fact), '–') AS "Fact",
+       coalesce(printf('%.3f [%.2f, %.2f]', fta, fta_lo, fta_hi), printf('%.3f', fta), '–') AS "FTA",
+       coalesce(printf('%.3f [%.2f, %.2f]', trace, trace_lo, trace_hi), printf('%.3f', trace), '–') AS "Trace",
+       coalesce(printf('%.3f [%.2f, %.2f]', pers, pers_lo, pers_hi), printf('%.3f', pers), '–') AS "Pers"
 FROM leaderboard WHERE family = 'all'
 ORDER BY domain, cutoff, backbone, method;
 
@@ -42,6 +46,13 @@ SELECT * FROM {{public.leaderboard_drift}} ORDER BY domain, cutoff;
 -- Bradley-Terry and Elo ratings of systems from pairwise comparisons (per comparison source).
 CREATE OR REPLACE VIEW method_ratings AS
 SELECT * FROM {{public.leaderboard_ratings}} ORDER BY domain, cutoff;
+
+-- Every two systems (method@backbone) of a family on the tasks both answered, per headline metric:
+-- mean difference a - b with its bootstrap 95% interval, exact paired sign-flip p (Holm-adjusted
+-- over the family's pairs), MDD and the verdict: 'differs' (>= 6 tasks, p_holm < 0.05 and
+-- |diff| >= mdd; `better` names the better system) or 'cannot tell'.
+CREATE OR REPLACE VIEW leaderboard_pairwise AS
+SELECT * FROM {{public.leaderboard_pairwise}} ORDER BY domain, cutoff, metric, family, system_a, system_b;
 
 -- Per-task pairwise comparisons (metric:fta offline; llm with position swap when a judge is configured).
 CREATE OR REPLACE VIEW judge_pairwise AS

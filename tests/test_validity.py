@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from types import SimpleNamespace
 
@@ -87,15 +88,25 @@ def test_controls_and_the_commitment_rules_of_fta():
 
 def test_threshold_problems_are_named():
     th = Thresholds.load()
-    row = {"tasks_released": 6, "control_gold": 0.8, "control_random": 0.4, "control:empty": None,
+    row = {"tasks_released": 6, "control_gold": 0.8, "control_random": 0.4, "control_tasks": 6,
            "control_empty": 0.5, "control_every_option": 0.3, "control_first_option": 0.41, "control_other_gold": 0.4,
+           "control_empty_excess": 0.1, "control_empty_excess_low": 0.07, "control_empty_beats_margin": True,
+           "control_first_option_excess": 0.01, "control_first_option_excess_low": -0.1,
+           "control_first_option_beats_margin": False, "controls_gated": True,
            "gold_stability": 0.7, "claim_bank_verified": 1.0, "duplicate_titles": 1, "duplicate_option_sets": 0,
            "duplicate_golds": 0}
     found = problems(row, th)
     assert any("gold answer scores 0.8" in p for p in found)
-    assert any(p.startswith("control:empty 0.5 > random") for p in found)
-    assert not any("first_option" in p for p in found)  # within the margin
+    assert any(p.startswith("control:empty beats chance by 0.100 over 6 tasks (one-sided 95% lower bound 0.070 > "
+                            "margin") for p in found)
+    assert not any("first_option" in p for p in found)  # its lower bound is below the margin
     assert any("stability" in p for p in found) and any("duplicates" in p for p in found)
+    # the same row with too few tasks to gate its controls: the control check decides nothing
+    assert not any("control:" in p for p in problems({**row, "controls_gated": False}, th))
+    # an empty family is reported, not failed, unless rows are gated from 0 tasks
+    empty = {"tasks_released": 0}
+    assert problems(empty, th) == [] and problems(empty, replace(th, min_gated_tasks=0)) == [
+        "empty family: no released task"]
 
 
 def test_a_candidate_named_inside_a_longer_one_is_not_a_hedge():

@@ -18,11 +18,12 @@ Conventions that the paper leaves open (also listed in the module docs):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 
 import numpy as np
+
+from core.statistics import N_RESAMPLES, mean_ci
 
 # Answer-claim support score phi_i (eq. 3): "not checkable" earns nothing, like "unsupported".
 PHI: dict[str, float] = {
@@ -376,25 +377,15 @@ def post_cutoff_citations(cited_ids: Sequence[str], kb_dates: Mapping[str, date]
 
 def bootstrap_ci(
     values: Iterable[float | None],
-    n_boot: int = 1000,
+    n_boot: int = N_RESAMPLES,
     alpha: float = 0.05,
     seed: int = 0,
 ) -> tuple[float | None, float | None, float | None]:
-    """Mean with a percentile-bootstrap (1 - alpha) confidence interval.
+    """Mean with a (1 - alpha) bootstrap confidence interval: `scipy.stats.bootstrap` (BCa,
+    percentile when BCa is degenerate) through `core.statistics.mean_ci`.
 
     None (and NaN) values are dropped first (e.g. Traceability of non-grounded methods).
-    Resamples with replacement `n_boot` times using numpy's default_rng(seed) and takes
-    the alpha/2 and 1 - alpha/2 percentiles of the resampled means.
-    Returns (mean, lo, hi); (None, None, None) when no values remain.
+    Returns (mean, lo, hi); (None, None, None) when no values remain and (mean, None, None)
+    for a single value (one task has no interval).
     """
-    xs = np.array([float(v) for v in values if v is not None and not math.isnan(float(v))], dtype=float)
-    if xs.size == 0:
-        return (None, None, None)
-    mean = float(xs.mean())
-    if xs.size == 1:
-        return (mean, mean, mean)
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, xs.size, size=(n_boot, xs.size))
-    boot_means = xs[idx].mean(axis=1)
-    lo, hi = np.percentile(boot_means, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return (mean, float(lo), float(hi))
+    return mean_ci(values, confidence=1 - alpha, n_resamples=n_boot, seed=seed).as_tuple()

@@ -56,9 +56,10 @@ def judge_summary(scores: list[Score]) -> dict:
 )
 def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult:
     """Leaderboard of the partition's released tasks: family (and overall) × method × backbone
-    means with bootstrap 95% intervals for every metric (null where the metric needs a judge
-    model), Table A10 low-score rates, drift effects, Bradley–Terry/Elo method ratings, a PNG
-    and a self-contained HTML report (linked below). Also checks that every DuckDB view binds
+    means with bootstrap 95% intervals and the minimum detectable difference (MDD) for every
+    metric (null where the metric needs a judge model), the pairwise method comparisons with
+    their verdicts (`leaderboard_pairwise`: "differs" / "cannot tell"), Table A10 low-score
+    rates, drift effects, Bradley–Terry/Elo method ratings, a PNG and a self-contained HTML report (linked below). Also checks that every DuckDB view binds
     (in memory; the analysts' file is left alone)."""
     part = current_partition(context)
     store = storage.store()
@@ -68,6 +69,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     comparisons = (store.read_records("judge_pairwise", d, c, PairwiseComparison)
                    if store.exists("judge_pairwise", d, c) else [])
     rows = report.leaderboard_rows(scores, released)
+    pairwise = report.pairwise_table(scores, released)
     low = report.low_score_table(scores, released)
     drift = report.drift_table(scores, released)
     ratings = report.ratings_table(comparisons, released)
@@ -86,6 +88,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
     store.write_table("leaderboard_low_scores", d, c, rows_table(low, "leaderboard_low_scores"))
     store.write_table("leaderboard_drift", d, c, rows_table(drift, "leaderboard_drift"))
     store.write_table("leaderboard_ratings", d, c, rows_table(ratings, "leaderboard_ratings"))
+    store.write_table("leaderboard_pairwise", d, c, rows_table(pairwise, "leaderboard_pairwise"))
     title = f"{part.spec.title} — cutoff {c}"
     png_bytes = report.family_bars_png(rows, title) if rows else b""
     png = store.write_bytes(store.artifact_path("leaderboard", d, c, "leaderboard.png"), png_bytes)
@@ -98,7 +101,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         store.artifact_path("leaderboard", d, c, "report.html"),
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
-                           release=release, validity=validity, family_tables=own_tables,
+                           release=release, validity=validity, family_tables=own_tables, pairwise=pairwise,
                            artifacts_html=chains.report_section(artifacts)).encode())
     # Bind every view on an in-memory DuckDB: a broken view fails this run, yet no step ever
     # writes (or locks) the analysts' views file, which the CLI refreshes (`foresci views`).
@@ -111,6 +114,8 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         "empty_reason": "" if released else "the partition released no task (see release_package)",
         "rows": len(rows), "leaderboard": dg.MetadataValue.md(report.leaderboard_markdown(rows)),
         "table2": dg.MetadataValue.md(report.table2_markdown(rows)),
+        # every two methods of a family on their shared tasks: "differs" or "cannot tell"
+        "pairwise_fta": dg.MetadataValue.md(report.pairwise_markdown(pairwise)),
         # A browser does not follow a file:// link from the UI's http page: the plot is shown
         # inline (PNG data URI), the report is a path plus the command that prints its URL.
         "plot": dg.MetadataValue.md(report.png_markdown(png_bytes, "per-family bars with 95% intervals")),

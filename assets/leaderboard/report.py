@@ -3,9 +3,14 @@
 Plain functions over `Score` / `PairwiseComparison` records (no Dagster):
 
 * `leaderboard_rows`: family × method × backbone (family "all" = Table 2, the others =
-  Table A7). Seeds are averaged per task first; each metric's mean and percentile
-  bootstrap 95% interval (1,000 resamples of tasks, seed 0) plus `n_<metric>` (tasks that
-  have it: LLM-only metrics are null offline, Trace is null without a support artifact).
+  Table A7). Seeds are averaged per task first; each metric's mean and BCa bootstrap 95%
+  interval over tasks (`scipy.stats.bootstrap`, 9,999 resamples, seed 0; none for one task),
+  `n_<metric>` (tasks that have it: LLM-only metrics are null offline, Trace is null without a
+  support artifact) and `<metric>_mdd`, the minimum detectable difference of two methods over
+  that many tasks (80% power, two-sided 5%; `mdd_sd` / `mdd_sd_source`: the FTA sd behind it).
+  `assets/leaderboard/statistics.py` and `core/statistics.py` hold the formulas.
+* `pairwise_table`: every two systems of a family on their shared tasks: difference, interval,
+  paired sign-flip p (Holm), MDD and the verdict "differs" / "cannot tell".
 * `low_score_table` (Table A10), `drift_table` (Δnorm of severe drift, §5.2),
   `ratings_table` (Bradley–Terry and Elo from pairwise comparisons).
 * `report_html`: one self-contained HTML file (plots embedded as PNG): per-family bars
@@ -24,9 +29,10 @@ from collections.abc import Sequence
 
 from assets.families.registry import family_names
 from assets.judging import diagnostics
-from assets.judging.metrics import bootstrap_ci
+from assets.leaderboard import statistics as stats
 from assets.scorers.registry import headline_values, reported_values, value_label
 from core.records import PairwiseComparison, Score
+from core.statistics import N_RESAMPLES
 
 
 def empty_schemas() -> dict[str, dict[str, str]]:
@@ -34,9 +40,9 @@ def empty_schemas() -> dict[str, dict[str, str]]:
     views, which name columns, still bind): 'str', 'int' or 'float'."""
     lb = {"family": "str", "method": "str", "backbone": "str", "n_answers": "int", "n_tasks": "int"}
     for m in reported_values():
-        lb.update({m: "float", f"{m}_lo": "float", f"{m}_hi": "float", f"n_{m}": "int"})
-    lb.update({"mean_pers_std": "float", "mean_trace_std": "float", "judge_model": "str", "prompt_version": "str",
-               "repeats": "int"})
+        lb.update({m: "float", f"{m}_lo": "float", f"{m}_hi": "float", f"n_{m}": "int", f"{m}_mdd": "float"})
+    lb.update({"mdd_sd": "float", "mdd_sd_source": "str", "mean_pers_std": "float", "mean_trace_std": "float",
+               "judge_model": "str", "prompt_version": "str", "repeats": "int"})
     low = {"grouping": "str", "unit": "str", "n_rows": "int"}
     for m in headline_values():
         low.update({f"n_{m}": "int", f"low_{m}": "float"})
@@ -44,7 +50,12 @@ def empty_schemas() -> dict[str, dict[str, str]]:
              "mean_severe": "float", "sd": "float", "n_aligned": "int", "n_severe": "int"}
     ratings = {"system": "str", "method": "str", "backbone": "str", "wins": "int", "losses": "int", "ties": "int",
                "n_comparisons": "int", "bt_strength": "float", "bt_rating": "float", "elo": "float", "source": "str"}
-    return {"leaderboard": lb, "leaderboard_low_scores": low, "leaderboard_drift": drift, "leaderboard_ratings": ratings}
+    pairwise = {"family": "str", "metric": "str", "system_a": "str", "system_b": "str", "n": "int",
+                "mean_a": "float", "mean_b": "float", "diff": "float", "diff_ci_low": "float", "diff_ci_high": "float",
+                "p_value": "float", "p_holm": "float", "mdd": "float", "sd_diff": "float", "mdd_sd": "float",
+                "mdd_sd_source": "str", "verdict": "str", "why": "str", "better": "str"}
+    return {"leaderboard": lb, "leaderboard_low_scores": low, "leaderboard_drift": drift, "leaderboard_ratings": ratings,
+            "leaderboard_pairwise": pairwise}
 
 
 def _released(scores: Sequence[Score], released: set[str] | None) -> list[Score]:
@@ -74,14 +85,17 @@ def task_rows(scores: Sequence[Score], released: set[str] | None = None) -> list
     return out
 
 
-def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, n_boot: int = 1000) -> list[dict]:
-    """Family (and "all") × method × backbone: mean and bootstrap 95% CI of every metric."""
+def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None,
+                     n_boot: int = N_RESAMPLES) -> list[dict]:
+    """Family (and "all") × method × backbone: mean, bootstrap 95% CI and MDD of every metric
+    (`assets/leaderboard/statistics.py`)."""
     rows = task_rows(scores, released)
     answers = _released(scores, released)
     groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
     for r in rows:
         groups[(r["family"], r["method"], r["backbone"])].append(r)
         groups[("all", r["method"], r["backbone"])].append(r)
+    figures = stats.group_statistics(rows, reported_values(), n_resamples=n_boot)
     meta: dict[tuple[str, str], dict] = defaultdict(lambda: {"n_answers": defaultdict(int), "models": set(),
                                                              "versions": set(), "repeats": set()})
     for s in answers:
@@ -98,11 +112,11 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, 
         m = meta[(method, backbone)]
         row = {"family": family, "method": method, "backbone": backbone,
                "n_answers": m["n_answers"][family], "n_tasks": len(group)}
+        fig = figures[(family, method, backbone)]
         for metric in reported_values():
-            vals = [r[metric] for r in group]
-            mean, lo, hi = bootstrap_ci(vals, n_boot=n_boot)
-            row[metric], row[f"{metric}_lo"], row[f"{metric}_hi"] = mean, lo, hi
-            row[f"n_{metric}"] = sum(v is not None for v in vals)
+            for k in (metric, f"{metric}_lo", f"{metric}_hi", f"n_{metric}", f"{metric}_mdd"):
+                row[k] = fig[k]
+        row["mdd_sd"], row["mdd_sd_source"] = fig.get("mdd_sd"), fig.get("mdd_sd_source")
         for sd in ("pers_std", "trace_std"):
             vals = [r[sd] for r in group if r[sd] is not None]
             row[f"mean_{sd}"] = sum(vals) / len(vals) if vals else None
@@ -111,6 +125,14 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, 
         row["repeats"] = max(m["repeats"]) if m["repeats"] else 0
         out.append(row)
     return out
+
+
+def pairwise_table(scores: Sequence[Score], released: set[str] | None = None, n_boot: int = N_RESAMPLES,
+                   metrics: Sequence[str] | None = None) -> list[dict]:
+    """Family (and "all") × headline metric × pair of systems (method@backbone) on the tasks both
+    answered: mean difference with its 95% interval, sign-flip p (Holm-adjusted over the family's
+    pairs), MDD and the verdict ("differs" / "cannot tell"; `core.statistics`)."""
+    return stats.pairwise_rows(task_rows(scores, released), metrics or headline_values(), n_resamples=n_boot)
 
 
 def low_score_table(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
@@ -169,13 +191,31 @@ def table2_markdown(rows: Sequence[dict], family: str = "all") -> str:
     return "\n".join(lines)
 
 
+def _mdd(r: dict, metric: str = "fta") -> str:
+    v = r.get(f"{metric}_mdd")
+    if v is None:
+        return "–"
+    source = r.get("mdd_sd_source") if metric == "fta" else None
+    return f"{v:.3f}" + (f" ({source} sd)" if source and source != "own" else "")
+
+
 def leaderboard_markdown(rows: Sequence[dict]) -> str:
-    lines = ["| family | method | backbone | n | Fact | FTA [95% CI] | Trace | Trace-link | Pers |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| family | method | backbone | answers | tasks | Fact | FTA [95% CI] | FTA MDD | Trace | Trace-link | Pers |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['family']} | {r['method']} | {r['backbone']} | {r['n_answers']} | {_fmt(r['fact'])} | "
-                     f"{_fmt(r['fta'], (r['fta_lo'], r['fta_hi']))} | {_fmt(r['trace'])} | "
-                     f"{_fmt(r['trace_linkage'])} | {_fmt(r['pers'])} |")
+        lines.append(f"| {r['family']} | {r['method']} | {r['backbone']} | {r['n_answers']} | {r['n_fta']} | "
+                     f"{_fmt(r['fact'])} | {_fmt(r['fta'], (r['fta_lo'], r['fta_hi']))} | {_mdd(r)} | "
+                     f"{_fmt(r['trace'])} | {_fmt(r['trace_linkage'])} | {_fmt(r['pers'])} |")
+    return "\n".join(lines)
+
+
+def pairwise_markdown(pairs: Sequence[dict], metric: str = "fta") -> str:
+    """The pairwise comparisons of one metric, one line per family and pair of systems."""
+    sel = [p for p in pairs if p["metric"] == metric]
+    if not sel:
+        return "(no two systems share a task)"
+    lines = ["| family | comparison | verdict |", "|---|---|---|"]
+    lines += [f"| {p['family']} | {stats.pairwise_text(p)} | {p['verdict']} |" for p in sel]
     return "\n".join(lines)
 
 
@@ -218,8 +258,9 @@ def family_bars_png(rows: Sequence[dict], title: str = "") -> bytes:
                     continue
                 xs.append(i + (j - (len(systems) - 1) / 2) * width)
                 ys.append(r[metric])
-                err[0].append(max(0.0, r[metric] - r[f"{metric}_lo"]))
-                err[1].append(max(0.0, r[f"{metric}_hi"] - r[metric]))
+                lo, hi = r[f"{metric}_lo"], r[f"{metric}_hi"]  # None: one task, no interval
+                err[0].append(0.0 if lo is None else max(0.0, r[metric] - lo))
+                err[1].append(0.0 if hi is None else max(0.0, hi - r[metric]))
             label = method if len({b for _, b in systems}) == 1 else f"{method} ({backbone})"
             ax.bar(xs, ys, width=width, yerr=err, capsize=2, label=label)
         ax.set_xticks(range(len(families)), families)
@@ -299,6 +340,7 @@ def _ci_rows(rows: Sequence[dict]) -> list[dict]:
         d = {k: r[k] for k in ("family", "method", "backbone", "n_answers", "n_tasks")}
         for m in headline_values():
             d[m] = _fmt(r[m], (r[f"{m}_lo"], r[f"{m}_hi"]))
+        d["fta_mdd"] = _mdd(r)
         d["pers_sd"] = r.get("mean_pers_std")
         out.append(d)
     return out
@@ -373,11 +415,12 @@ def family_tables(families, tasks, builds, golds, scores, controls, released: se
 
 def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
                 ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None,
-                validity: Sequence[dict] = (), artifacts_html: str = "", family_tables: Sequence = ()) -> str:
+                validity: Sequence[dict] = (), artifacts_html: str = "", family_tables: Sequence = (),
+                pairwise: Sequence[dict] = ()) -> str:
     """The release report: tables with intervals, plots, diagnostics and judge cost accounting.
     `artifacts_html`: the claim-drift and attribution section (assets/leaderboard/chains.py),
     placed right after ForeSci's evidence-to-decision drift; `family_tables`: the families'
-    own figures (`TaskFamily.report_tables`)."""
+    own figures (`TaskFamily.report_tables`); `pairwise`: `pairwise_table` rows."""
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
     if release:
@@ -390,31 +433,61 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
                     "only FTA and the deterministic evidence linkage are computed.") + "</p>")
     overall = [r for r in rows if r["family"] == "all"]
     parts.append("<h2>Overall (Table 2 shape)</h2><p class='note'>Mean over tasks (seeds averaged first) with "
-                 "percentile-bootstrap 95% intervals; – = not computed or not applicable.</p>")
+                 "BCa bootstrap 95% intervals over tasks (scipy.stats.bootstrap); – = not computed or not "
+                 "applicable (one task: no interval). FTA MDD = the smallest FTA difference between two methods "
+                 "that a paired comparison over this many tasks detects with 80% power at two-sided 5% "
+                 "((t<sub>n-1,.975</sub> + t<sub>n-1,.80</sub>) sd<sub>d</sub> / &radic;n; sd<sub>d</sub> of the "
+                 "per-task differences, a pooled or prior sd with fewer than 10 tasks, named in brackets). "
+                 "Differences below it are noise at this release's size (docs/judging.md).</p>")
     # the ForeSci columns, then every other registered scorer's headline value (e.g. Attribution)
     extra = [m for m in headline_values() if m not in ("fact", "fta", "trace", "pers", "trace_linkage")]
-    cols = ["method", "backbone", "n_answers", "fact", "fta", "trace", "pers", "trace_linkage", *extra, "pers_sd"]
-    parts.append(_table(_ci_rows(overall), cols, ["method", "backbone", "n", "Fact", "FTA", "Trace", "Pers",
-                                                  "Trace-link", *map(value_label, extra), "Pers SD (repeats)"]))
+    cols = ["method", "backbone", "n_answers", "n_tasks", "fact", "fta", "fta_mdd", "trace", "pers", "trace_linkage",
+            *extra, "pers_sd"]
+    heads = ["method", "backbone", "answers", "tasks", "Fact", "FTA", "FTA MDD", "Trace", "Pers", "Trace-link",
+             *map(value_label, extra)]
+    parts.append(_table(_ci_rows(overall), cols, [*heads, "Pers SD (repeats)"]))
     parts.append("<h2>By task family (Table A7 shape)</h2>")
     parts.append(_table(_ci_rows([r for r in rows if r["family"] != "all"]), ["family"] + cols,
-                        ["family", "method", "backbone", "n", "Fact", "FTA", "Trace", "Pers", "Trace-link",
-                         *map(value_label, extra), "Pers SD"]))
+                        ["family", *heads, "Pers SD"]))
     if rows:
         parts.append(_img(family_bars_png(rows), "per-family bars with 95% intervals"))
+    if pairwise:
+        parts.append("<h2>Pairwise method comparisons (FTA)</h2><p class='note'>Every two systems of a family on "
+                     "the tasks both answered: mean difference with its bootstrap 95% interval, the exact paired "
+                     "sign-flip permutation test (scipy.stats.permutation_test; p Holm-adjusted over the family's "
+                     "pairs) and the MDD. <b>differs</b> = at least 6 shared tasks, adjusted p &lt; 0.05 and |difference| "
+                     "&ge; MDD; otherwise <b>cannot tell</b> (the methods' order in this family is not established "
+                     "by this release).</p>")
+        fta_pairs = [{**p, "comparison": stats.pairwise_text(p)} for p in pairwise if p["metric"] == "fta"]
+        parts.append(_table(fta_pairs, ["family", "system_a", "system_b", "n", "diff", "diff_ci_low", "diff_ci_high",
+                                        "p_holm", "mdd", "mdd_sd_source", "verdict", "why"],
+                            ["family", "A", "B", "tasks", "A − B", "95% low", "95% high", "p (Holm)", "MDD",
+                             "sd of MDD", "verdict", "why"]))
     if validity:
         parts.append("<h2>Validity: methods against chance and the controls</h2><p class='note'>Mean FTA over the "
                      "released tasks. Chance = random answers; the gold answer states the hidden target; the "
                      "controls carry no judgement (empty, every option, first option, another task's gold) and "
-                     "must not beat chance by more than the threshold (docs/validity.md).</p>")
+                     "must not beat chance by more than the margin with confidence: a control fails when the lower "
+                     "end of the one-sided 95% bootstrap interval of its per-task excess over chance exceeds the "
+                     "margin, and only in a family with enough released tasks for the test to mean something "
+                     "(gated; docs/validity.md). The excess columns give the mean excess and that lower end.</p>")
         parts.append(_img(validity_png(validity), "methods vs chance and controls"))
-        parts.append(_table(list(validity), ["family", "tasks_released", "control_gold", "control_random",
-                                             "control_empty", "control_every_option", "control_first_option",
-                                             "control_other_gold", "methods", "gold_stability", "attribution_controls",
-                                             "passed", "problems"],
+
+        def excess(v: dict, c: str) -> str:
+            ex, low = v.get(f"{c}_excess"), v.get(f"{c}_excess_low")
+            return "–" if ex is None else f"{ex:+.3f} (≥ {'–' if low is None else format(low, '+.3f')})"
+
+        shown = [{**v, "first_excess": excess(v, "control_first_option"),
+                  "other_excess": excess(v, "control_other_gold"),
+                  "gated": {True: "yes", False: "no"}.get(v.get("controls_gated"), "–")} for v in validity]
+        parts.append(_table(shown, ["family", "tasks_released", "control_gold", "control_random",
+                                    "control_empty", "control_every_option", "control_first_option", "first_excess",
+                                    "control_other_gold", "other_excess", "methods", "gold_stability",
+                                    "attribution_controls", "gated", "passed", "problems", "notes"],
                             ["family", "released", "gold answer", "chance", "empty", "every option", "first option",
-                             "other gold", "methods", "gold top-1 stability", "attribution of controls", "passed",
-                             "problems"]))
+                             "first option − chance (95% lower bound)", "other gold",
+                             "other gold − chance (95% lower bound)", "methods", "gold top-1 stability",
+                             "attribution of controls", "controls gated", "passed", "problems", "notes"]))
         covered = next((v for v in validity if v.get("window_coverage") is not None), None)
         if covered:  # what the direction/planning option sets cannot ask about (assets/validity/coverage.py)
             themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"

@@ -20,6 +20,10 @@ class Thresholds:
     gold_stability_min: float = 0.8
     bootstrap_resamples: int = 10
     attribution_control_max: float = 0.05
+    control_alpha: float = 0.05
+    control_power: float = 0.8
+    control_sd: float = 0.2
+    min_gated_tasks: int = 101
 
     @classmethod
     def load(cls, path: Path = THRESHOLDS_FILE) -> Thresholds:

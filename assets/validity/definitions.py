@@ -17,7 +17,7 @@ from assets.stage import current_partition, md_table
 from assets.validity.config import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.coverage import candidate_coverage
-from assets.validity.report import summary_line, validity_rows
+from assets.validity.report import control_check_rows, summary_line, validity_rows
 from assets.ranking.presentation import presented_golds, presented_tasks
 from core.records import Failure, GoldTarget, ScreenedPaper, Score, Signal, Task, TaskRating
 from resources.embeddings import EmbeddingResource
@@ -38,10 +38,12 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
     the random line, empty, every option, first option, another task's gold) next to each
     method's, gold top-1 stability, claim-bank verification, measure agreement, duplicates,
     tasks dropped and why, and every threshold it misses. Side table `validity_controls`:
-    the controls' scores per task. Direction and planning rows also hold the share of window
-    papers the candidate directions cover and the window's growing themes no candidate
-    captures (assets/validity/coverage.py). Query: `SELECT * FROM validity_report`; CLI:
-    `foresci validity`."""
+    the controls' scores per task; `validity_control_checks`: per family and no-judgement control,
+    its excess over chance with the one-sided 95% lower bound the statistical gate reads
+    (assets/validity/statistics.py; gated from `min_gated_tasks` released tasks). Direction and
+    planning rows also hold the share of window papers the candidate directions cover and the
+    window's growing themes no candidate captures (assets/validity/coverage.py). Query:
+    `SELECT * FROM validity_report` / `validity_control_checks`; CLI: `foresci validity`."""
     part = current_partition(context)
     store = storage.store()
     d, c = part.domain, part.cutoff_key
@@ -69,6 +71,9 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
         row["window_coverage"] = coverage["coverage"] if options_are_candidates else None
         row["uncaptured_themes"] = json.dumps(coverage["uncaptured_themes"]) if options_are_candidates else None
     store.write_records("validity_controls", d, c, control_scores, Score)
+    checks = control_check_rows(rows, th)
+    store.write_table("validity_control_checks", d, c, pa.Table.from_pylist(checks) if checks else pa.table(
+        {"family": pa.array([], pa.string()), "control": pa.array([], pa.string())}))
     path = store.write_table("validity_report", d, c, pa.Table.from_pylist(rows) if rows else pa.table({}))
     for row in rows:
         context.log.info(summary_line(row))
@@ -78,7 +83,7 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
         "report": md_table(rows, ["family", "tasks_released", "control_gold", "control_random", "control_empty",
                                   "control_every_option", "control_first_option", "control_other_gold",
                                   "best_method", "best_method_fta", "gold_stability", "claim_bank_verified",
-                                  "attribution_controls", "passed"], limit=20),
+                                  "attribution_controls", "controls_gated", "passed", "notes"], limit=20),
         "candidate_coverage_of_window": coverage["coverage"],
         "uncaptured_window_themes": md_table(coverage["uncaptured_themes"], ["phrase", "papers", "growth"], 10),
         "thresholds": dg.MetadataValue.json(th.__dict__), "path": dg.MetadataValue.path(path),

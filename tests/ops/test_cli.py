@@ -78,16 +78,53 @@ def test_leaderboard_cutoff_is_a_bound_parameter(scored):
 
 
 def test_leaderboard_json(scored, capsys):
+    from core.statistics import PRIOR_DIFF_SD, mdd
+
     assert main(["leaderboard", "--cutoff", CUTOFF, "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert rows == [{"family": "venue", "method": "momentum", "answers": 3, "fta": 0.5, "trace_link": None,
-                     "fact": None, "pers": None, "ksr": None, "kcr": None, "kor": None, "ace": None, "attrib": None,
-                     "ref_valid": None}]
+    out = json.loads(capsys.readouterr().out)
+    [row] = out["rows"]
+    # the columns it always had, unchanged
+    assert {k: row[k] for k in ("family", "method", "answers", "fta", "trace_link", "fact", "pers", "ksr", "kcr",
+                                "kor", "ace", "attrib", "ref_valid")} == {
+        "family": "venue", "method": "momentum", "answers": 3, "fta": 0.5, "trace_link": None, "fact": None,
+        "pers": None, "ksr": None, "kcr": None, "kor": None, "ace": None, "attrib": None, "ref_valid": None}
+    # and the statistics: 3 tasks that all score 0.5 (no spread), one method (no pair to learn an sd
+    # from): the MDD rests on the prior sd and says so
+    assert (row["n"], row["fta_ci_low"], row["fta_ci_high"]) == (3, 0.5, 0.5)
+    assert row["mdd_sd_source"] == "prior" and row["mdd"] == round(mdd(3, PRIOR_DIFF_SD), 3)
+    assert out["pairwise"] == [] and "sign-flip" in out["statistics"]
     assert main(["leaderboard", "--cutoff", CUTOFF]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0].split() == ["family", "method", "answers", "fta", "trace_link", "fact", "pers", "ksr", "kcr",
-                                "kor", "ace", "attrib", "ref_valid"]
-    assert table[1].split() == ["venue", "momentum", "3", "0.5"] + ["–"] * 9
+    assert table[0].split() == ["family", "method", "answers", "n", "fta", "fta_95ci", "mdd", "trace_link", "fact",
+                                "pers", "ksr", "kcr", "kor", "ace", "attrib", "ref_valid"]
+    assert table[1].split() == ["venue", "momentum", "3", "3", "0.5", "[0.50,0.50]", f"{row['mdd']:.3f}*"] + ["–"] * 9
+    assert "(no two methods share a task)" in table[-1]
+
+
+def test_leaderboard_pairwise_over_pooled_partitions(scored, capsys):
+    """Two methods over the tasks of two cutoffs pooled: one better by 0.3 on each of 12 tasks."""
+    store = scored
+    for cutoff, base in ((CUTOFF, 0.5), ("2025-09-30", 0.9)):
+        tasks = [f"t{i}" for i in range(6)]
+        scores = [Score(answer_id=f"{t}::{m}::b::0", task_id=t, family="venue", method=m, backbone="offline",
+                        fta=min(1.0, base * (0.5 + i / 10)) + (0.3 if m == "aris" else 0.0) - 0.3 * (base > 0.6))
+                  for i, t in enumerate(tasks) for m in ("momentum", "aris")]
+        store.write_records("judge_scores", DOMAIN, cutoff, scores, Score)
+        store.write_records("task_ranking", DOMAIN, cutoff,
+                            [TaskRating(task_id=t, family="venue", elo=1200.0, rank_in_family=i + 1, released=True,
+                                        quality=1.0) for i, t in enumerate(tasks)], TaskRating)
+    assert main(["leaderboard", "--format", "json"]) == 0  # no cutoff: both cutoffs' tasks pooled
+    out = json.loads(capsys.readouterr().out)
+    assert {r["method"]: r["n"] for r in out["rows"]} == {"aris": 12, "momentum": 12}
+    [pair] = out["pairwise"]
+    assert (pair["system_a"], pair["system_b"], pair["n"]) == ("aris", "momentum", 12)
+    assert pair["diff"] == pytest.approx(0.3) and pair["verdict"] == "differs" and pair["better"] == "aris"
+    assert main(["leaderboard", "--cutoff", CUTOFF, "--format", "json"]) == 0  # one cutoff: 6 tasks
+    [pair] = json.loads(capsys.readouterr().out)["pairwise"]
+    # 6 tasks: the smallest p a sign-flip test can give (2/64) is significant, but 6 differences are
+    # too few to trust their own sd (0 here): the MDD rests on the prior sd and exceeds 0.3
+    assert (pair["n"], pair["p_holm"], pair["mdd_sd_source"]) == (6, 0.0312, "prior")
+    assert pair["mdd"] > 0.3 and pair["verdict"] == "cannot tell" and "< MDD" in pair["why"]
 
 
 def test_report_prints_a_file_url_a_terminal_opens(homes, capsys):
