@@ -4,13 +4,18 @@ One task per subdirection with enough recurring limitations: name one root bottl
 the one-hop opportunity it opens. No options. The gold is the candidate limitation that
 most of the subdirection's window papers state they address, by two measures that agree.
 
-**Subjects** (`subject_ok`). A candidate direction (`assets.evidence.candidates`) is a
-subject when its display name is a phrase a reader recognises as a field: two or more words
-(hyphen parts count: "role-playing", "function calling") or an acronym / name (a capital
-after the first letter: "GUI", "MCP", "GraphRAG"). A single lower-case word ("program",
-"safety", "multimodal") is not: it names a vocabulary item, not a subdirection with a root
-bottleneck. The question quotes the subject ('In LLM Agents research on "function calling"').
-Subjects whose members overlap a taken one's by > SAME_SUBDIRECTION_OVERLAP are duplicates.
+**Subjects** (`subject_display`). A candidate direction (`assets.evidence.candidates`) is a
+subject when it can be stated as a phrase a reader recognises as a field: its name when it
+has two or more words ("function calling"); else the two-word title phrase that holds the
+name in >= SUBJECT_PHRASE_SHARE of the subject's pre-cutoff titles ("vision-language" ->
+"vision-language models", "GUI" -> "GUI agents"; never with a genre word: "case study");
+else the name when it is an acronym or a name (`is_name`: "MCP", "GraphRAG"). A single
+lower-case word that no such phrase covers ("program", "safety", "multimodal") is no
+subject: it names a vocabulary item, not a subdirection with a root bottleneck. (The family
+reads the partition's papers for the titles: `reads_papers`.) The question quotes the
+subject ('In LLM Agents research on "GUI agents"'); the subject's papers stay the
+candidate's. Subjects whose members overlap a taken one's by > SAME_SUBDIRECTION_OVERLAP, or
+that display as a taken one does ("knowledge graph" / "knowledge graphs"), are duplicates.
 
 **Candidate limitations** (`linked_themes`). The bottleneck themes of the partition
 (`assets.evidence.bottlenecks`: limitations stated in pre-cutoff abstracts, each named by
@@ -38,10 +43,12 @@ limitations). Labels are unique within a task: of two themes with one name
   ...", ANAPHORA), else the nearest limitation sentence at most GAP_DISTANCE sentences
   before it with no own-work sentence in between ("X suffers from error accumulation. We
   propose Y ..."): the abstract's own gap -> contribution structure;
-- (a) lexical: a statement holds one of the limitation's keys (its phrase and aliases, word
-  sequence, plural-normalised);
-- (b) semantic: the cosine of a statement to the limitation's quote centroid under the
-  int8 ONNX MiniLM (`semantic_embedder`, kind `onnx-minilm`; only statements and quotes
+- (a) lexical: a statement holds the terms of one of the limitation's keys (its phrase and
+  aliases) close together (`states_key`: every term within the key's length + KEY_SPAN_SLACK
+  words, any order; words are one term when they share a long prefix, `same_term`:
+  "noise in the retrieved documents" states "noisy retrieval");
+- (b) semantic: the cosine of a statement to the limitation's reference (the unit mean of
+  its quote centroid and of its keys' text, `_theme_vector`) under the int8 ONNX MiniLM (`semantic_embedder`, kind `onnx-minilm`; only statements and quotes
   are embedded, cached by text) is >= the limitation's null threshold, and the limitation
   is the statement's closest candidate (largest cosine minus threshold). The null
   threshold is the SEMANTIC_NULL_QUANTILE quantile of the limitation's cosines to the
@@ -67,12 +74,13 @@ under bootstrap resampling of the window (the release gate).
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections import Counter
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.evidence.bottlenecks import LIMITATION_MIN_SCORE, contains_key, domain_words, restates, word_tokens
+from assets.evidence.bottlenecks import FUNCTION_WORDS, LIMITATION_MIN_SCORE, domain_words, restates, word_tokens
 from assets.evidence.quotes import limitation_score, split_sentences
 from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
@@ -206,34 +214,41 @@ class BottleneckFamily(TaskFamily):
     aliases = ("bottleneck_opportunity_discovery",)
     vocabulary = "Root bottleneck and opportunity."
 
+    reads_papers: ClassVar[bool] = True  # subjects are displayed by their papers' title phrase
+
     def build(self, builder: TaskBuilder) -> None:
         """One task per subject with >= MIN_THEMES linked limitations (module docstring)."""
         themes = builder.by_kind.get("bottleneck", [])
         st = builder.settings
         dom = domain_words(st.domain_title)
+        title_of = {p.arxiv_id: p.title for p in getattr(builder, "papers", []) or []}
         ranked = []
         for cand in builder.candidates:
-            if not subject_ok(direction_name(cand)):
+            display = subject_display(direction_name(cand), [title_of[i] for i in sorted(members(cand)) if i in title_of])
+            if display is None:
                 continue
             linked = linked_themes(cand, themes, dom)
             if len(linked) >= MIN_THEMES:
-                ranked.append((cand, linked))
+                ranked.append((cand, linked, display))
         ranked.sort(key=lambda x: (-len(x[1]), -len(members(x[0])), x[0].signal_id))
         chosen: list[Signal] = []
-        for cand, linked in ranked:
+        shown: set[tuple[str, ...]] = set()
+        for cand, linked, subject in ranked:
             if builder.full(self.name):
                 break
             if any(overlap(cand, c) > SAME_SUBDIRECTION_OVERLAP for c in chosen):
                 continue
+            if tuple(word_tokens(subject)) in shown:  # "knowledge graph" and "knowledge graphs"
+                continue
             support, n_support = support_papers([cand], builder.records_by_node)
             if n_support < MIN_SUPPORT_PAPERS:
                 continue
-            subject = direction_name(cand)
             draft = builder.draft(self.name, subdirection=subject)
             ev = evidence_item_ids(builder.records_by_node, cand.node_ids, set(support))
             if builder.emit(self, draft, [], {}, [cand] + linked, support, ev, f"{st.horizon_months}-month",
                             subject=subject):
                 chosen.append(cand)
+                shown.add(tuple(word_tokens(subject)))
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
@@ -277,15 +292,60 @@ class BottleneckFamily(TaskFamily):
 LINK_MIN_PAPERS = 2  # a limitation is a candidate of a subject its pre-cutoff papers mention this often
 MIN_THEMES = 3  # a task decides among at least this many limitations
 MAX_THEMES = 6
-_CAPITAL_INSIDE = re.compile(r"^.+[A-Z]")
+SUBJECT_GENRE_WORDS = frozenset("study studies survey analysis review overview approach approaches framework "
+                                "method methods perspective tutorial position paper case".split())
+
+
+def is_name(word: str) -> bool:
+    """An acronym or a name as written: a hyphen part with two capitals or a capital after its
+    first letter ("GUI", "MCP", "GraphRAG", "LoRA"); a title-cased word ("Multi-Agent") is not."""
+    return any(sum(c.isupper() for c in part) >= 2 or any(c.isupper() for c in part[1:])
+               for part in word.split("-") if part)
+
+
+SUBJECT_PHRASE_SHARE = 0.5  # a title phrase displays a subject when >= half of its papers' titles hold it
 
 
 def subject_ok(name: str) -> bool:
-    """A display name a reader recognises as a field: >= 2 words (hyphen parts count) or an
-    acronym / name (a capital after the first character: "GUI", "MCP", "GraphRAG")."""
+    """A display name a reader recognises as a field: >= 2 words ("function calling"; a
+    hyphenated compound is one word: "multi-agent", "vision-language") or an acronym / name
+    (a capital after the first character: "GUI", "MCP", "GraphRAG")."""
     name = name.strip()
-    words = [w for w in re.split(r"[\s\-/]+", name) if w]
-    return len(words) >= 2 or bool(_CAPITAL_INSIDE.match(name))
+    return len(name.split()) >= 2 or is_name(name)
+
+
+def subject_display(name: str, titles: list[str]) -> str | None:
+    """How a task states its subject (module docstring): the candidate's name when it has >= 2
+    words; else the title phrase of two words that holds the name and >= SUBJECT_PHRASE_SHARE
+    of the subject's titles ("vision-language" -> "vision-language models", "GUI" -> "GUI
+    agents"; never a genre word, SUBJECT_GENRE_WORDS: "case study"); else the name if it is an
+    acronym or name; else None (a single lower-case word names no subdirection). Words are
+    lower-cased unless they are acronyms or names (`is_name`)."""
+    name = name.strip()
+    if len(name.split()) >= 2:
+        return " ".join(w if is_name(w) else w.lower() for w in name.split())
+    low = name.lower()
+    forms: dict[str, Counter] = {}
+    for title in titles:
+        words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", title)
+        seen = set()
+        for a, b in zip(words, words[1:]):
+            if low in (a.lower(), b.lower()) and a.lower() != b.lower():
+                other = b if a.lower() == low else a
+                if (other.lower() in FUNCTION_WORDS or other.lower() in SUBJECT_GENRE_WORDS
+                        or other.lower() in ("using", "based", "via") or len(other) < 3):
+                    continue
+                key = f"{a} {b}".lower()
+                if key not in seen:
+                    seen.add(key)
+                    forms.setdefault(key, Counter())[f"{a} {b}"] += 1
+    if titles and forms:
+        key, spellings = max(forms.items(), key=lambda kv: (sum(kv[1].values()), kv[0]))
+        if sum(spellings.values()) >= SUBJECT_PHRASE_SHARE * len(titles):
+            phrase = spellings.most_common(1)[0][0]
+            # the name as the candidate spells it, the other word lower-cased unless it is an acronym
+            return " ".join(w if is_name(w) else w.lower() for w in phrase.split())
+    return name if subject_ok(name) else None
 
 
 def subject_words(cand: Signal) -> set[str]:
@@ -354,7 +414,7 @@ ANAPHORA = re.compile(r"\b(?:this|these|those|such|both|the\s+above|the\s+aforem
                       r"\b(?:fill|bridge|close)\s+(?:this|the|these)\s+gaps?\b", re.I)
 GAP_DISTANCE = 2  # a statement's gap sentence is at most this many sentences before it
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind: the int8 ONNX all-MiniLM-L6-v2
-SEMANTIC_NULL_QUANTILE = 0.99
+SEMANTIC_NULL_QUANTILE = 0.9
 NULL_SAMPLE = 400
 NULL_MIN = 20
 NULL_FALLBACK_COS = 0.5
@@ -374,6 +434,40 @@ class Statement(NamedTuple):
     @property
     def text(self) -> str:
         return f"{self.antecedent} {self.own}".strip()
+
+
+TERM_PREFIX_MIN = 4  # two words are one term when they share a prefix this long ...
+TERM_PREFIX_SHARE = 0.75  # ... covering this share of the shorter word
+KEY_SPAN_SLACK = 2  # a key's terms lie within its length + this many words
+
+
+def same_term(a: str, b: str) -> bool:
+    """Two words name one term: equal, or sharing a prefix of >= TERM_PREFIX_MIN letters that
+    covers >= TERM_PREFIX_SHARE of the shorter ("hallucination" / "hallucinated", "noise" /
+    "noisy", "retrieval" / "retrieved"; never "inefficiency" / "efficiency")."""
+    if a == b:
+        return True
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n >= TERM_PREFIX_MIN and n >= TERM_PREFIX_SHARE * min(len(a), len(b))
+
+
+def states_key(tokens: tuple[str, ...], key: tuple[str, ...]) -> bool:
+    """True when every term of `key` occurs (`same_term`) within a span of len(key) +
+    KEY_SPAN_SLACK words of `tokens`, in any order ("noise in the retrieved documents" states
+    "noisy retrieval")."""
+    first = [i for i, t in enumerate(tokens) if same_term(t, key[0])]
+    if len(key) == 1:
+        return bool(first)
+    span = len(key) + KEY_SPAN_SLACK
+    for i in first:
+        window = tokens[max(0, i - span + 1): i + span]
+        if all(any(same_term(t, k) for t in window) for k in key[1:]):
+            return True
+    return False
 
 
 def is_background(sentence: str) -> bool:
@@ -450,11 +544,19 @@ def _vectors(st: dict, texts: list[str]) -> np.ndarray:
     return np.stack([st["vecs"][t] for t in texts]) if texts else np.zeros((0, dim), np.float32)
 
 
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.linalg.norm(v)), 1e-12)
+
+
 def _theme_vector(st: dict, b: Signal) -> np.ndarray:
+    """A limitation's semantic reference: the unit mean of its quotes' centroid and of its
+    keys' text ("inconsistencies; temporal inconsistency"), so the quotes' topics (3D, video)
+    do not outweigh the limitation itself."""
     if b.signal_id not in st["theme_vec"]:
         quotes = list(b.details.get("quotes", [])) or [b.summary or b.title]
-        v = _vectors(st, quotes).mean(axis=0)
-        st["theme_vec"][b.signal_id] = v / max(float(np.linalg.norm(v)), 1e-12)
+        keys = "; ".join(b.details.get("aliases", []) or [b.title])
+        centroid = _unit(_vectors(st, quotes).mean(axis=0))
+        st["theme_vec"][b.signal_id] = _unit(centroid + _vectors(st, [keys])[0])
     return st["theme_vec"][b.signal_id]
 
 
@@ -466,7 +568,7 @@ def _null(st: dict, cand: Signal, subject_ids: set[str], keys: list[list[tuple[s
     key = (cand.signal_id, tuple(sorted(k for ks in keys for k in ks)))
     if key not in st["null"]:
         texts = [s.text for pid in sorted(subject_ids) for s in st["statements"].get(pid, [])
-                 if not any(contains_key(list(s.tokens), k) for ks in keys for k in ks)]
+                 if not any(states_key(s.tokens, k) for ks in keys for k in ks)]
         texts = list(dict.fromkeys(texts))
         if len(texts) > NULL_SAMPLE:
             rng = np.random.default_rng(NULL_SEED)
@@ -502,6 +604,15 @@ def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     return np.array([i for i, p in enumerate(ctx.future) if voted_rows[i] or p.arxiv_id in in_title], dtype=int)
 
 
+def lexical(st: dict, s: Statement, b: Signal, keys: list[tuple[str, ...]]) -> bool:
+    """Measure (a) on one statement, cached per (statement, limitation)."""
+    cache = st.setdefault("lexical", {})
+    key = (s, b.signal_id)
+    if key not in cache:
+        cache[key] = any(states_key(s.tokens, k) for k in keys)
+    return cache[key]
+
+
 def paper_tests(st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: np.ndarray,
                 keys: list[list[tuple[str, ...]]]) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """Per candidate limitation: does the paper state it (lexical), address it semantically,
@@ -516,7 +627,7 @@ def paper_tests(st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: n
     for r, s in enumerate(sts):
         best = int(np.argmax(cos[r] - taus))
         for j in range(k):
-            lx = any(contains_key(list(s.tokens), key) for key in keys[j])
+            lx = lexical(st, s, bns[j], keys[j])
             sm = j == best and cos[r, j] >= taus[j]
             lex[j] |= lx
             sem[j] |= sm
@@ -574,9 +685,9 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     outside = [i for i in range(len(ctx.future)) if i not in inside]
     ctrl = np.zeros(k)
     for i in outside:
-        toks = [list(s.tokens) for s in st["statements"].get(ctx.future[i].arxiv_id, [])]
+        sts = st["statements"].get(ctx.future[i].arxiv_id, [])
         for j in range(k):
-            ctrl[j] += any(contains_key(t, key) for t in toks for key in keys[j])
+            ctrl[j] += any(lexical(st, s, bns[j], keys[j]) for s in sts)
     control = ctrl / max(1, len(outside))
     rate = lex_n / len(rows)
     lift = np.array([rate[j] / max(control[j], 0.5 / max(1, len(outside))) for j in range(k)])
