@@ -121,7 +121,7 @@ def build_audit_records(
         gold, rating = gold_of.get(task.task_id), rating_of.get(task.task_id)
         support = support_quotes(task, evidence, papers)
         flags = (F.support_flags(task, support) + dupes.get(task.task_id, []) + F.readability_flags(task)
-                 + F.gold_flags(gold, th) + leaks.get(task.task_id, []))
+                 + F.gold_flags(gold, th) + leaks.get(task.task_id, []) + F.evidence_flags(task, gold))
         record = AuditRecord(
             task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
             content_hash=content_hash(task, gold), title=task.title, selected=bool(rating and rating.released),

@@ -58,7 +58,8 @@ step, on cutoff-visible, non-excluded papers only:
    the name reads as a limitation, not a topic. Two themes never share a name: the later one
    takes its next surface form, else it is dropped.
 
-Recurrence = distinct papers stating the theme. Quotes: one verbatim sentence per paper (the
+With evidence records given, a theme needs >= 1 paper in one (every signal traces to a
+record). Recurrence = distinct papers stating the theme. Quotes: one verbatim sentence per paper (the
 first stating sentence), at most `max_quotes`, with the paper ids in the same order. Each
 theme also carries the evidence records and taxonomy nodes that hold its papers.
 """
@@ -226,9 +227,13 @@ def restates(name: str, words: set[str]) -> bool:
 
 
 def _run(tokens: list[str], i: int) -> int:
-    """End index of the run of non-function words starting at `i`."""
+    """End index of the run of non-function words starting at `i`, without trailing
+    participles ("attacks hidden in pages", "data collected from")."""
+    start = i
     while i < len(tokens) and _WORD.match(tokens[i].lower()) and tokens[i].lower() not in FUNCTION_WORDS:
         i += 1
+    while i > start + 1 and re.search(r"(?:ed|en)$", tokens[i - 1].lower()) and len(tokens[i - 1]) > 4:
+        i -= 1
     return i
 
 
@@ -459,6 +464,8 @@ def limitation_themes(
     out, names = [], set()
     for t in sorted(themes, key=lambda t: (-len(t["stated"]), -t["lift"], t["key"])):
         stated = t["stated"]
+        if records and not any(records_of[p] for p in stated):
+            continue  # traceable to the evidence records: >= 1 of its papers is in one
         name = theme_name(list(t["named_by"].values()), taken=names)
         if name is None:
             continue

@@ -215,6 +215,7 @@ def build_signals(
     max_candidates: int = 60,
     max_development: int = 40,
     max_bottlenecks: int = 80,
+    min_theme_papers: int = 3,
     venue_papers=None,
     llm_client=None,
     failures: list | None = None,
@@ -232,7 +233,8 @@ def build_signals(
     `details` ("rule_relation", "rule_category") and is used whenever a call fails
     (a `Failure` row is appended to `failures` when given). Everything else is computed.
     `domain_title` (the registry title; looked up from `domain` when empty) gives the
-    domain's own words, which never name a bottleneck.
+    domain's own words, which never name a bottleneck; a bottleneck theme is stated by >=
+    `min_theme_papers` distinct papers.
     """
     failures = [] if failures is None else failures
     use_llm = llm_client is not None and not getattr(llm_client, "offline", True)
@@ -349,7 +351,8 @@ def build_signals(
         ))
 
     # (3) bottlenecks: limitation themes (assets.evidence.bottlenecks), named by their phrase
-    themes = limitation_themes(usable, records, domain_title=domain_title or _registry_title(domain))[:max_bottlenecks]
+    themes = limitation_themes(usable, records, domain_title=domain_title or _registry_title(domain),
+                               min_papers=min_theme_papers)[:max_bottlenecks]
     llm_bn: dict = {}
     if use_llm and themes:
         from assets.evidence.llm_mode import name_bottlenecks_llm
