@@ -437,14 +437,15 @@ class Statement(NamedTuple):
 
 
 TERM_PREFIX_MIN = 4  # two words are one term when they share a prefix this long ...
-TERM_PREFIX_SHARE = 0.75  # ... covering this share of the shorter word
+TERM_PREFIX_SHARE = 0.65  # ... covering this share of the longer word
 KEY_SPAN_SLACK = 2  # a key's terms lie within its length + this many words
 
 
 def same_term(a: str, b: str) -> bool:
     """Two words name one term: equal, or sharing a prefix of >= TERM_PREFIX_MIN letters that
-    covers >= TERM_PREFIX_SHARE of the shorter ("hallucination" / "hallucinated", "noise" /
-    "noisy", "retrieval" / "retrieved"; never "inefficiency" / "efficiency")."""
+    covers >= TERM_PREFIX_SHARE of the longer ("hallucination" / "hallucinated", "noise" /
+    "noisy", "retrieval" / "retrieved", "bias" / "biased"; never "over" / "overhead" or
+    "inefficiency" / "efficiency")."""
     if a == b:
         return True
     n = 0
@@ -452,7 +453,7 @@ def same_term(a: str, b: str) -> bool:
         if x != y:
             break
         n += 1
-    return n >= TERM_PREFIX_MIN and n >= TERM_PREFIX_SHARE * min(len(a), len(b))
+    return n >= TERM_PREFIX_MIN and n >= TERM_PREFIX_SHARE * max(len(a), len(b))
 
 
 def states_key(tokens: tuple[str, ...], key: tuple[str, ...]) -> bool:
