@@ -373,7 +373,7 @@ def build_signals(
             signal_id=f"sig:bottleneck:{i:03d}", kind="bottleneck", domain=domain, cutoff=cutoff,
             title=title, summary=t["quotes"][0], node_ids=t["nodes"], evidence_ids=t["records"], paper_ids=pids,
             stats={"recurrence": float(len(set(pids))), "n_nodes": float(len(t["nodes"])),
-                   "lift": round(t["lift"], 4)},
+                   "lift": round(t["lift"], 4), "domain_papers": float(len(usable))},
             details={"quotes": t["quotes"], "quote_papers": t["quote_papers"],
                      "category": [t["category"]], "nodes": t["nodes"], "key": [t["key"]], "aliases": t["aliases"],
                      "mention_ids": _check_dates(t["mention_ids"], dates, cutoff),

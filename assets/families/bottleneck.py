@@ -21,14 +21,18 @@ that display as a taken one does ("knowledge graph" / "knowledge graphs"), are d
 (`assets.evidence.bottlenecks`: limitations stated in pre-cutoff abstracts, each named by
 the phrase the papers use, with verbatim quotes and paper ids) that
 - >= LINK_MIN_PAPERS of the subject's pre-cutoff papers (its members) mention (any of the
-  theme's keys in title or abstract, `details["mention_ids"]`),
+  theme's keys in title or abstract, `details["mention_ids"]`), at a share of its papers >=
+  LINK_MIN_LIFT x the domain's share (the limitation is at least as present in the subject
+  as in the domain),
 - do not restate the subject or the domain (`assets.evidence.bottlenecks.restates`: the
   name holds a content word beyond the subject's and the domain title's words),
-at most MAX_THEMES, most-mentioned first, never two *near* themes (distinct limitations that
-embed close together, e.g. "overhead" and "high computational costs": their window papers
-would split between them). A task needs >= MIN_THEMES (a decision among several
-limitations). Labels are unique within a task: of two themes with one name
-(case-insensitive; possible with model-written names) the less mentioned one is dropped.
+ranked by n x log(1 + lift) (mentioned often AND characteristic of the subject: "error
+accumulation" before "hallucinations" in video generation), at most MAX_THEMES, never two
+*near* themes (distinct limitations that embed close together, e.g. "overhead" and "high
+computational costs": their window papers would split between them). A task needs >=
+MIN_THEMES (a decision among several limitations). Labels are unique within a task: of two
+themes with one name (case-insensitive; possible with model-written names) the lower-ranked
+one is dropped.
 
 **Gold** (`bottleneck_gold`). "Addressed after t" by two measures:
 - the subject's window papers: the title holds one of its defining phrases, or the neighbour
@@ -73,6 +77,7 @@ under bootstrap resampling of the window (the release gate).
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from typing import ClassVar, NamedTuple
@@ -290,6 +295,7 @@ class BottleneckFamily(TaskFamily):
 # --------------------------------------------------------------------------------------
 
 LINK_MIN_PAPERS = 2  # a limitation is a candidate of a subject its pre-cutoff papers mention this often
+LINK_MIN_LIFT = 1.0  # ... at least as often (share of its papers) as the domain's papers do
 MIN_THEMES = 3  # a task decides among at least this many limitations
 MAX_THEMES = 6
 SUBJECT_GENRE_WORDS = frozenset("study studies survey analysis review overview approach approaches framework "
@@ -369,10 +375,15 @@ def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Sig
     words = dom | subject_words(cand)
     rows = []
     for b in themes:
-        n = len(mem & set(b.details.get("mention_ids", [])))
+        mentions = set(b.details.get("mention_ids", []))
+        n = len(mem & mentions)
         if n < LINK_MIN_PAPERS or restates(b.title, words):
             continue
-        rows.append((-n, -b.stats.get("recurrence", 0.0), b.signal_id, b))
+        domain = b.stats.get("domain_papers", 0.0)
+        lift = (n / len(mem)) / (len(mentions) / domain) if domain and mentions else 1.0
+        if lift < LINK_MIN_LIFT:
+            continue
+        rows.append((-round(n * math.log(1.0 + lift), 6), -n, b.signal_id, b))
     out, labels = [], set()
     for *_, b in sorted(rows, key=lambda r: r[:3]):
         if label_key(b.title) in labels:
@@ -414,7 +425,7 @@ ANAPHORA = re.compile(r"\b(?:this|these|those|such|both|the\s+above|the\s+aforem
                       r"\b(?:fill|bridge|close)\s+(?:this|the|these)\s+gaps?\b", re.I)
 GAP_DISTANCE = 2  # a statement's gap sentence is at most this many sentences before it
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind: the int8 ONNX all-MiniLM-L6-v2
-SEMANTIC_NULL_QUANTILE = 0.9
+SEMANTIC_NULL_QUANTILE = 0.8
 NULL_SAMPLE = 400
 NULL_MIN = 20
 NULL_FALLBACK_COS = 0.5
