@@ -8,11 +8,14 @@ most of the subdirection's window papers state they address, by two measures tha
 subject when it can be stated as a phrase a reader recognises as a field: its name when it
 has two or more words ("function calling"); else the most frequent two- or three-word title
 phrase that holds the name, when >= SUBJECT_PHRASE_SHARE (35%) of the subject's pre-cutoff
-titles hold it ("vision-language" -> "vision-language models", "GUI" -> "GUI agents",
-"protocol" -> "model context protocol"; never with a genre word: "case study");
+titles hold it (a three-word one when it holds >= SUBJECT_LONGER_SHARE of the best one's
+titles: "vision-language" -> "vision-language models", "GUI" -> "GUI agents", "protocol" ->
+"model context protocol"; never with a genre word: "case study");
 else the name when it is an acronym or a name (`is_name`: "MCP", "GraphRAG"). A single
 lower-case word that no such phrase covers ("program", "safety", "multimodal") is no
-subject: it names a vocabulary item, not a subdirection with a root bottleneck. (The family
+subject: it names a vocabulary item, not a subdirection with a root bottleneck; nor is a
+phrase that is itself a limitation theme's key ("catastrophic forgetting", "poisoning
+attacks"): it names a problem, not a subdirection. (The family
 reads the partition's papers for the titles: `reads_papers`.) The question quotes the
 subject ('In LLM Agents research on "GUI agents"'); the subject's papers stay the
 candidate's. Subjects whose members overlap a taken one's by > SAME_SUBDIRECTION_OVERLAP, or
@@ -89,7 +92,14 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.evidence.bottlenecks import FUNCTION_WORDS, LIMITATION_MIN_SCORE, domain_words, restates, word_tokens
+from assets.evidence.bottlenecks import (
+    FUNCTION_WORDS,
+    LIMITATION_MIN_SCORE,
+    domain_words,
+    norm_word,
+    restates,
+    word_tokens,
+)
 from assets.evidence.quotes import limitation_score, split_sentences
 from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
@@ -232,10 +242,11 @@ class BottleneckFamily(TaskFamily):
         dom = domain_words(st.domain_title)
         title_of = {p.arxiv_id: p.title for p in getattr(builder, "papers", []) or []}
         ranked = []
+        limitation_keys = {tuple(word_tokens(a)) for b in themes for a in b.details.get("aliases", [])}
         for cand in builder.candidates:
             display = subject_display(direction_name(cand), [title_of[i] for i in sorted(members(cand)) if i in title_of])
-            if display is None:
-                continue
+            if display is None or tuple(word_tokens(display)) in limitation_keys:
+                continue  # no phrase, or the phrase names a limitation ("catastrophic forgetting"), not a subdirection
             linked = linked_themes(cand, themes, dom)
             if len(linked) >= MIN_THEMES:
                 ranked.append((cand, linked, display))
@@ -314,7 +325,7 @@ def is_name(word: str) -> bool:
 
 
 SUBJECT_PHRASE_SHARE = 0.35  # a title phrase displays a subject when >= 35% of its titles hold it
-SUBJECT_LONGER_SHARE = 0.9  # a three-word phrase this nearly as frequent as the best two-word one wins
+SUBJECT_LONGER_SHARE = 0.6  # a three-word phrase at least this share of the best two-word one's count wins
 
 
 def subject_ok(name: str) -> bool:
@@ -328,9 +339,9 @@ def subject_ok(name: str) -> bool:
 def subject_display(name: str, titles: list[str]) -> str | None:
     """How a task states its subject (module docstring): the candidate's name when it has >= 2
     words; else the most frequent title phrase of two or three words that holds the name, when
-    >= SUBJECT_PHRASE_SHARE of the subject's titles hold it (a three-word phrase wins when it
-    is nearly as frequent, >= SUBJECT_LONGER_SHARE of the best: "protocol" -> "model context
-    protocol"; "GUI" -> "GUI agents"; never with a function or genre word, SUBJECT_GENRE_WORDS:
+    >= SUBJECT_PHRASE_SHARE of the subject's titles hold it (a three-word phrase wins when its
+    count is >= SUBJECT_LONGER_SHARE of the best: "protocol" -> "model context protocol",
+    "adversarial" -> "generative adversarial networks"; "GUI" -> "GUI agents"; never with a function or genre word, SUBJECT_GENRE_WORDS:
     "case study"); else the name if it is an acronym or name; else None (a single lower-case
     word names no subdirection). Words are lower-cased unless they are acronyms or names
     (`is_name`)."""
@@ -353,7 +364,7 @@ def subject_display(name: str, titles: list[str]) -> str | None:
                 if any(o in FUNCTION_WORDS or o in SUBJECT_GENRE_WORDS or o in ("using", "based", "via")
                        or len(o) < 3 for o in others):
                     continue
-                key = " ".join(lows)
+                key = " ".join(norm_word(w) for w in lows)  # "network" and "networks" are one phrase
                 if key not in seen:
                     seen.add(key)
                     counts[key] += 1
