@@ -170,3 +170,40 @@ def test_background_evidence_flag_reads_the_counted_sentence():
                        '2601.2: "We propose X, which reduces hallucination."']})
     [flag] = F.background_flags(g)
     assert flag.code == "background_evidence" and "2601.1" in flag.detail and "2601.2" not in flag.detail
+
+
+# ---------------------------------------------------------------------------- building
+
+
+def test_build_states_subjects_as_phrases_and_skips_single_words_and_limitations():
+    from assets.tasks.building import TaskBuilder
+    from core.records import EvidenceRecord, PaperEvidence, ScreenedPaper
+    from tests.factories import task_settings
+
+    def cand(k: int, name: str) -> Signal:
+        pids = [f"2501.{k:02d}{i:03d}" for i in range(12)]
+        return Signal(signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF, title=name,
+                      summary="", node_ids=[f"{DOMAIN}:tasks:n{k}"], paper_ids=pids,
+                      stats={"n_papers": 12, "share_prior": 0.05}, details={"member_ids": pids})
+
+    names = {0: "GUI", 1: "safety", 2: "forgetting"}
+    cands = [cand(k, n) for k, n in names.items()]
+    title_of = {0: "GUI agents for task {i}", 1: "On safety case {i}", 2: "Catastrophic forgetting in run {i}"}
+    papers = [ScreenedPaper(arxiv_id=p, title=title_of[k].format(i=i), abstract="a", published=date(2025, 1, 1),
+                            domain=DOMAIN, relevance=0.1, label="core", reason="t")
+              for k, c in enumerate(cands) for i, p in enumerate(c.paper_ids)]
+    everyone = [p.arxiv_id for p in papers]
+    themes = [theme(f"sig:bn:{j}", name, f"q {name}", key, mentions=everyone)
+              for j, (name, key) in enumerate([("hallucination", "hallucination"), ("high latency", "latency"),
+                                               ("lack of annotated data", "annotated data"),
+                                               ("catastrophic forgetting", "catastrophic forgetting")])]
+    records = [EvidenceRecord(record_id=f"ev:{c.node_ids[0]}", node_id=c.node_ids[0], domain=DOMAIN, cutoff=CUTOFF,
+                              node_label="n", representative_ids=c.paper_ids[:5], supporting_ids=c.paper_ids,
+                              papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1, 1), limitation="x is slow.")
+                                      for p in c.paper_ids]) for c in cands]
+    builder = TaskBuilder(cands + themes, records, task_settings(), None, [])
+    builder.papers = papers
+    B.BottleneckFamily().build(builder)
+    assert [t.question.split(",")[0] for t in builder.tasks] == ['In LLM Agents research on "GUI agents"']
+    [build] = builder.builds
+    assert set(build.signal_ids) == {"sig:cand:0", "sig:bn:0", "sig:bn:1", "sig:bn:2", "sig:bn:3"}

@@ -16,14 +16,15 @@ named in each flag's detail so a reviewer sees why it fired.
   title, a term first seen after the cutoff in >= 2 window titles) or another task's answer;
 * `label_collision`: two candidates of one task carry the same label (case and spacing
   ignored): two options, or two candidates a no-option task's gold ranks (bottleneck
-  limitations); or the gold counted papers for fewer candidates than it ranks (counted keyed
-  by a label, so one candidate's papers overwrote another's);
+  limitations); or a no-option task's gold counted papers for fewer candidates than it ranks
+  (counted keyed by a label, so one candidate's papers overwrote another's);
 * `small_gold_margin` (bottleneck): the gold limitation leads the second by fewer than
   MIN_MARGIN_PAPERS counted papers, or by less than MIN_RELATIVE_MARGIN of its own count
   (`assets.families.bottleneck`);
-* `background_evidence`: a counted window-paper sentence reads as background -- no own-work
-  marker, or an opening on prior work or the field before its first first-person marker
-  ("Existing methods ...", "X has emerged ...": `assets.families.bottleneck.is_background`).
+* `background_evidence`: in a family whose counted sentences are the papers' own claims
+  (OWN_CLAIM_FAMILIES: bottleneck), a counted window-paper sentence reads as background -- no
+  own-work marker, or an opening on prior work or the field before its first first-person
+  marker ("Existing methods ...", "X has emerged ...": `assets.families.bottleneck.is_background`).
 """
 
 from __future__ import annotations
@@ -146,7 +147,7 @@ def label_collision_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag
                 out.append(AuditFlag(code="label_collision", detail=f"{where}: two candidates named {name!r}"))
                 break
             seen[_label(name)] = name
-    if gold is not None and gold.counted and len(gold.counted) < len(gold.preferred_ranking):
+    if not task.options and gold is not None and gold.counted and len(gold.counted) < len(gold.preferred_ranking):
         out.append(AuditFlag(code="label_collision", detail=(
             f"the gold ranks {len(gold.preferred_ranking)} candidates but counted papers for "
             f"{len(gold.counted)}: counted keyed by a shared label")))
@@ -174,10 +175,15 @@ def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
 _QUOTED = re.compile(r'"([^"]{12,})"')
 
 
+OWN_CLAIM_FAMILIES = frozenset({"bottleneck"})  # families whose counted sentences are the paper's own claims
+
+
 def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
     """`background_evidence`: counted window-paper sentences that read as background (the
-    first quoted sentence of each counted entry; entries without one are not checked)."""
-    if gold is None:
+    first quoted sentence of each counted entry, 'id: "..."'), in the families whose counted
+    sentence is the paper's own claim (OWN_CLAIM_FAMILIES; a phase task counts papers by the
+    problem they state, which is background by design)."""
+    if gold is None or gold.family not in OWN_CLAIM_FAMILIES:
         return []
     from assets.families.bottleneck import is_background
 
