@@ -69,6 +69,10 @@ DOMAIN = "llm_agent"
 CUTOFF = date(2025, 12, 31)
 WINDOW_END = date(2026, 6, 30)
 VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD", 0)]
+BOTTLENECKS = [("hallucination", "However, agents suffer from hallucination of tool outputs."),
+               ("high latency", "Planning suffers from high latency."),
+               ("prompt injection", "Agents are vulnerable to prompt injection."),
+               ("lack of annotated data", "Training is limited by the scarcity of annotated data.")]
 TOPICS = ["tool use", "web navigation", "memory", "planning", "reflection", "multi-agent debate",
           "code repair", "gui control", "theorem proving", "travel booking", "negotiation", "data analysis"]
 
@@ -82,8 +86,8 @@ APPROACHES = {0: ("reinforcement learning", "tree search", "world models", "synt
 
 
 def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
-    """12 candidates (6 per dimension), 3 with bottlenecks, all with feasibility, 5 approaches
-    inside 2 of them, 5 venue profiles."""
+    """12 candidates (6 per dimension), 3 of them (0, 3, 7) with four limitations their papers
+    mention, all with feasibility, 5 approaches inside 2 of them, 5 venue profiles."""
     signals, records = [], []
     for k, topic in enumerate(TOPICS):
         dim = "methodologies" if k < 6 else "tasks"
@@ -119,18 +123,18 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
                 details={"direction": [f"sig:cand:{k}"], "direction_name": [f"{TOPICS[k]} / agents"],
                          "direction_phrases": [TOPICS[k]], "defining_phrases": [name], "member_ids": pids[2 * j:2 * j + 2],
                          "representative_titles": [f"{name.title()} for {TOPICS[k].title()} Agents"]}))
-    for k in (0, 3, 7):
-        nid = node("methodologies" if k < 6 else "tasks", k)
+    # four limitation themes, each mentioned by the papers of candidates 0, 3 and 7 (their subjects)
+    subject_papers = [f"2501.{k:02d}{i:03d}" for k in (0, 3, 7) for i in range(n_papers)]
+    for j, (name, quote) in enumerate(BOTTLENECKS):
         signals.append(Signal(
-            signal_id=f"sig:bn:{k}", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=f"{TOPICS[k]} cost",
-            summary=f"The {TOPICS[k]} planner is costly.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
-            paper_ids=[f"2501.{k:02d}000"], stats={"recurrence": 3, "n_nodes": 1},
-            details={"quotes": [f"The {TOPICS[k]} planner is costly (case 0)."], "category": ["technical_risk"], "nodes": [nid]}))
+            signal_id=f"sig:bn:{j}", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=name,
+            summary=quote, node_ids=[node("methodologies", 0)], evidence_ids=[f"ev:{node('methodologies', 0)}"],
+            paper_ids=[f"2501.00{j:03d}"], stats={"recurrence": 3, "n_nodes": 1},
+            details={"quotes": [quote], "category": ["technical_risk"], "nodes": [node("methodologies", 0)],
+                     "key": [name], "aliases": [name], "mention_ids": subject_papers}))
     if with_duplicate:  # a second candidate on exactly the same papers as candidate 0
         dup = signals[0].model_copy(update={"signal_id": "sig:cand:dup", "node_ids": [node("methodologies", 99)]})
         signals.append(dup)
-        signals.append(signals[-2].model_copy(update={"signal_id": "sig:bn:dup", "node_ids": dup.node_ids,
-                                                      "details": {**signals[-2].details, "nodes": dup.node_ids}}))
     for i, (fam, n) in enumerate(VENUES):
         signals.append(Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=fam,
                               summary="", stats={"n_papers": n, "domain_share": 0.1},

@@ -202,49 +202,7 @@ def test_new_subdirection_detected_under_a_candidate():
     assert not any(c.type == "taxonomy" for c in g.claims)
 
 
-def bottleneck_world():
-    old = date(2025, 5, 1)
-    pub = [paper(f"2505.a{i:04d}", f"t0 t0 t0 t{5 + i % 2} noisy {i}", old + timedelta(days=i)) for i in range(20)]
-    sig = candidate(0, 0, [p.arxiv_id for p in pub])
-    bx = Signal(signal_id="sig:bn:x", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title="long-horizon memory loss t5",
-                summary="Agents forget t5.", node_ids=sig.node_ids, paper_ids=[pub[0].arxiv_id],
-                stats={"recurrence": 4, "n_nodes": 1}, details={"quotes": ["Agents forget earlier steps t5."], "nodes": sig.node_ids})
-    by = bx.model_copy(update={"signal_id": "sig:bn:y", "title": "tool latency t6", "details": {"quotes": ["Tools are slow t6."]}})
-    fut = [paper(f"2602.x{i:04d}", f"t0 t0 t0 t5. We propose a memory cache that stores plans by summarising steps {i} "
-                 "and reduces long-horizon memory loss.", date(2026, 2, 1), title=f"Memory cache for agents {i}")
-           for i in range(6)]
-    fut += [paper(f"2602.y{i:04d}", f"t0 t0 t0 t6 noisy {i}", date(2026, 2, 1)) for i in range(2)]
-    fut += background("2603", 30, date(2026, 3, 1), 60)
-    t = task("bottleneck", [], question="In topic 0 / agents, identify one root bottleneck.")
-    b = TaskBuild(task_id=t.task_id, signal_ids=[sig.signal_id, bx.signal_id, by.signal_id], node_ids=sig.node_ids)
-    return t, b, [sig, bx, by], pub + background("2510", 40, date(2025, 10, 1), 80), fut
-
-
-def test_bottleneck_gold_picks_the_most_addressed_bottleneck():
-    g = gold_of(*bottleneck_world())
-    assert g.preferred_ranking[0] == "long-horizon memory loss t5"
-    slots = {s.slot: s.variants for s in g.slots}
-    assert slots["root_bottleneck"][0] == "long-horizon memory loss t5"
-    assert "Agents forget earlier steps t5." in slots["root_bottleneck"]
-    assert any(v.startswith("Memory cache for agents") for v in slots["opportunity"])
-    assert slots["mechanism"][0].startswith("We propose a memory cache")
-    assert set(future_variants(g)) == set(slots["opportunity"]) | set(slots["mechanism"])
-    assert g.numbers["addressed:0"] > g.numbers["addressed:1"]
-    assert any(c.type == "future-realisation" and "most-addressed bottleneck" in c.text for c in g.claims)
-    assert all(pid.startswith("2602.") for pid in g.future_paper_ids) and g.strength > 0
-    # counted = the papers that state they address it, with the sentence that says so
-    counted = g.counted["long-horizon memory loss t5"]
-    assert len(counted) == 6 and all("reduces long-horizon memory loss" in c for c in counted)
-    assert g.numbers["control_rate:0"] == 0.0  # no paper outside the subdirection states it
-
-
-def test_bottleneck_mentions_without_an_addressing_statement_do_not_count():
-    t, b, signals, public, future = bottleneck_world()
-    future = [p.model_copy(update={"abstract": p.abstract.replace("and reduces long-horizon memory loss",
-                                                                  "although memory loss remains common")})
-              for p in future]
-    g = gold_of(t, b, signals, public, future)
-    assert g.strength == 0 and g.numbers["addressed:0"] == 0
+# bottleneck golds: tests/test_bottleneck.py
 
 
 def venue_world(with_future: bool = True):

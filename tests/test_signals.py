@@ -9,7 +9,13 @@ from datetime import date
 import numpy as np
 import pytest
 
-from assets.evidence.bottlenecks import bottleneck_themes
+from assets.evidence.bottlenecks import (
+    domain_words,
+    limitation_objects,
+    limitation_themes,
+    object_keys,
+    restates,
+)
 from assets.evidence.logic import build_evidence_records
 from assets.evidence.shares import momentum
 from assets.evidence.signals import build_signals, cross_dimension_pairs, relation_for
@@ -177,50 +183,105 @@ def test_component_reuse_links_dimensions_sharing_papers():
 
 # ----------------------------------------------------------------------------- bottlenecks
 
-THEMES = {"hallucinat": 0, "cost": 1, "expensive": 1, "memory": 2}
+FILLER = ("We study agents in open environments. Our experiments cover several benchmarks. "
+          "The results are reported for planning agents and web agents.")
 
 
-def theme_embed(texts):
-    """Sentences embed by their theme word (hallucination / cost / memory) plus small noise."""
-    rows = []
-    for t in texts:
-        v = np.zeros(8)
-        for word, dim in THEMES.items():
-            if word in t.lower():
-                v[dim] = 1.0
-        v[3:] = hash_embed([t])[0][:5] * 0.1
-        rows.append(v / np.linalg.norm(v))
-    return np.asarray(rows, dtype=np.float32)
+def limitation_corpus():
+    """Papers whose abstracts state limitations (hallucination x3, prompt injection x3 in two
+    wordings, scarce annotated data x3) plus filler papers, all before the cutoff."""
+    statements = {
+        "h1": "However, LLM agents suffer from hallucination of tool outputs.",
+        "h2": "Existing agents still suffer from hallucination when planning.",
+        "h3": "Yet these systems remain prone to hallucination in long tasks.",
+        "p1": "However, web agents are vulnerable to prompt injection attacks hidden in pages.",
+        "p2": "Such agents remain vulnerable to prompt injection from untrusted tools.",
+        "p3": "Current agents are highly vulnerable to indirect prompt injection attacks.",
+        "p4": "Mail agents remain vulnerable to prompt injection attacks in messages.",
+        "d1": "However, progress is hindered by the scarcity of annotated trajectories.",
+        "d2": "Training is limited by the scarcity of annotated trajectories for new sites.",
+        "d3": "Unfortunately, the scarcity of annotated trajectories remains a bottleneck.",
+        "a1": "However, LLM agents struggle with LLM agents.",  # the domain's own words: no theme
+    }
+    papers = [screened_paper(f"2505.{i:05d}", f"Paper {k}", f"{FILLER} {text}", date(2025, 5, 1 + i))
+              for i, (k, text) in enumerate(statements.items())]
+    papers += [screened_paper(f"2504.{i:05d}", f"Filler {i}", f"{FILLER} Hallucination is discussed here.",
+                              date(2025, 4, 1 + i)) for i in range(3)]
+    papers += [screened_paper(f"2503.{i:05d}", f"Filler {i}", FILLER, date(2025, 3, 1 + i)) for i in range(20)]
+    return papers
 
 
-def ev(pid, limitation):
-    return PaperEvidence(arxiv_id=pid, published=date(2025, 6, 1), limitation=limitation)
+def test_limitation_themes_are_phrases_papers_name_as_limitations():
+    papers = limitation_corpus()
+    themes = limitation_themes(papers, [], domain_title="LLM Agents", embed=None)
+    by_key = {t["key"]: t for t in themes}
+    inj = next(k for k in by_key if "injection" in k)
+    assert set(by_key) == {"hallucination", inj, "annotated trajectory"}
+    h = by_key["hallucination"]
+    assert h["name"] == "hallucination" and len(h["paper_ids"]) == 3
+    # every quote is a verbatim sentence of its paper, in the same order as quote_papers
+    text = {p.arxiv_id: p.abstract for p in papers}
+    assert all(q in text[pid] for q, pid in zip(h["quotes"], h["quote_papers"]))
+    # papers that mention it without stating it as a limitation are mentions, not statements
+    assert set(h["mention_ids"]) - set(h["paper_ids"]) == {f"2504.{i:05d}" for i in range(3)}
+    # "prompt injection" is part of "prompt injection attacks": one theme, named by the predicate family
+    p = by_key[inj]
+    # keys are the objects' head-final parts: "prompt injection attacks" and "injection attacks" are one theme
+    assert {"prompt injection attack", "injection attack"} <= set(p["aliases"]) and len(p["paper_ids"]) == 3
+    assert p["name"] == "vulnerability to prompt injection attacks"
+    d = by_key["annotated trajectory"]
+    assert d["name"] == "lack of annotated trajectories" and d["category"] == "data_need"
+    # the domain's own words never name a theme
+    assert not any(restates(t["name"], domain_words("LLM Agents")) for t in themes)
 
 
-def test_bottleneck_recurrence_counts_distinct_papers():
-    shared = ev("p1", "However, agents hallucinate tool outputs.")
-    records = [
-        EvidenceRecord(record_id="ev:n1", node_id="n1", domain="d", cutoff=CUTOFF, node_label="n1",
-                       representative_ids=["p1", "p2"], supporting_ids=["p4"],
-                       papers=[shared, ev("p2", "Models still hallucinate facts."), ev("p4", "Inference is costly and expensive.")]),
-        EvidenceRecord(record_id="ev:n2", node_id="n2", domain="d", cutoff=CUTOFF, node_label="n2",
-                       representative_ids=["p1", "p3"], supporting_ids=["p5", "p6"],
-                       papers=[shared, ev("p3", "Hallucinated citations remain common."),
-                               ev("p5", "Training cost is prohibitive."), ev("p6", "Long-term memory is missing.")]),
-    ]
-    themes = bottleneck_themes(records, theme_embed)
-    # p1 appears in two records but is one paper: recurrence 3, not 4
-    assert [sorted(t["paper_ids"]) for t in themes] == [["p1", "p2", "p3"], ["p4", "p5"]]
-    assert themes[0]["nodes"] == ["n1", "n2"] and themes[0]["category"] == "reliability_safety"
-    assert themes[1]["category"] == "technical_risk"
-    papers = [paper(f"p{i}", date(2025, 6, 1)) for i in range(1, 7)]
-    sigs = build_signals([], records, papers, CUTOFF, {"2025-06": 6}, theme_embed, domain="d")
-    bn = [s for s in sigs if s.kind == "bottleneck"]
-    assert [s.stats["recurrence"] for s in bn] == [3.0, 2.0]  # the singleton memory theme is dropped
-    assert bn[0].stats["n_nodes"] == 2 and bn[0].evidence_ids == ["ev:n1", "ev:n2"]
-    assert all(q in {"However, agents hallucinate tool outputs.", "Models still hallucinate facts.",
-                     "Hallucinated citations remain common."} for q in bn[0].details["quotes"])
-    assert bn[0].summary in bn[0].details["quotes"]
+def test_limitation_themes_merge_synonyms_and_mark_near_themes():
+    papers = limitation_corpus()
+
+    def embed(texts):  # hallucination and prompt injection embed together; the data theme apart
+        rows = [[1.0, 0.0] if ("hallucination" in t or "injection" in t) else [0.0, 1.0] for t in texts]
+        return np.asarray(rows, dtype=np.float32)
+
+    themes = limitation_themes(papers, [], domain_title="LLM Agents", embed=embed)
+    assert len(themes) == 2
+    merged = next(t for t in themes if "hallucination" in t["aliases"])
+    assert "prompt injection attack" in merged["aliases"] and len(merged["paper_ids"]) == 6
+
+    def near(texts):  # cosine 0.6 between the two: distinct themes, but near ones
+        rows = [[1.0, 0.0] if "hallucination" in t else [0.6, 0.8] if "injection" in t else [0.0, -1.0]
+                for t in texts]
+        return np.asarray(rows, dtype=np.float32)
+
+    themes = limitation_themes(papers, [], domain_title="LLM Agents", embed=near)
+    idx = {t["key"]: i for i, t in enumerate(themes)}
+    inj = next(k for k in idx if "injection" in k)
+    assert themes[idx["hallucination"]]["near"] == [idx[inj]]
+    assert themes[idx["annotated trajectory"]]["near"] == []
+
+
+def test_limitation_objects_follow_predicates_and_skip_the_topic():
+    objs = limitation_objects("However, they suffer from error accumulation and high latency over long videos.")
+    assert [(fam, " ".join(w)) for fam, w in objs] == [("suffer", "error accumulation"), ("suffer", "high latency")]
+    assert object_keys(["significant", "computational", "costs"])[1] == [("computational", "cost")]
+    assert object_keys(["high", "latency"]) == (["high", "latency"], [("latency",)])
+    assert limitation_objects("Efficient long-context inference remains a major challenge.")[0][1] == [
+        "Efficient", "long-context", "inference"]
+
+
+def test_bottleneck_signals_carry_quotes_keys_and_mentions():
+    papers = limitation_corpus()
+    records = [EvidenceRecord(record_id="ev:n1", node_id="n1", domain="d", cutoff=CUTOFF, node_label="n1",
+                              representative_ids=["2505.00000"], supporting_ids=["2505.00001"],
+                              papers=[PaperEvidence(arxiv_id="2505.00000", published=date(2025, 5, 1),
+                                                    limitation="However, LLM agents suffer from hallucination of tool outputs.")])]
+    sigs = build_signals([], records, papers, CUTOFF, {"2025-05": 10}, hash_embed, domain="d", domain_title="LLM Agents")
+    bn = {s.details["key"][0]: s for s in sigs if s.kind == "bottleneck"}
+    h = bn["hallucination"]
+    assert h.stats["recurrence"] == 3.0 and h.summary in h.details["quotes"]
+    assert h.evidence_ids == ["ev:n1"] and h.node_ids == ["n1"]
+    assert h.details["rule_name"] == ["hallucination"] and h.details["decided_by"] == ["rule"]
+    assert set(h.details["mention_ids"]) >= set(h.paper_ids)
+    assert all(s.signal_id.startswith("sig:bottleneck:") for s in bn.values())
 
 
 # ----------------------------------------------------------------------------- provenance on real samples
@@ -248,11 +309,11 @@ def test_every_signal_traces_to_records_and_cutoff_visible_papers(embed, venue_p
     for p in papers:
         volume[p.published.strftime("%Y-%m")] = volume.get(p.published.strftime("%Y-%m"), 0) + 1
     sigs = build_signals(nodes, records, papers, CUTOFF, volume, embed, domain="llm_agent", min_support=5,
-                         venue_papers=venue_papers)
+                         venue_papers=venue_papers, min_theme_papers=2)  # 120 sample papers
     # the 120-paper sample holds no title phrase alive enough to be a direction (>= 5 papers in
     # the 6 months before the cutoff): candidates, and the notes and approaches built on them,
     # are traced in test_candidate_direction_carries_normalised_stats
-    assert {s.kind for s in sigs} == KINDS - {"candidate_direction", "feasibility"}
+    assert {s.kind for s in sigs} == KINDS - {"candidate_direction", "feasibility", "approach"}
     record_ids = {r.record_id for r in records}
     dates = {p.arxiv_id: p.published for p in papers}
     for s in sigs:
@@ -262,7 +323,7 @@ def test_every_signal_traces_to_records_and_cutoff_visible_papers(embed, venue_p
             assert s.evidence_ids and s.paper_ids, s.signal_id
     assert len({s.signal_id for s in sigs}) == len(sigs)
     again = build_signals(nodes, records, papers, CUTOFF, volume, embed, domain="llm_agent", min_support=5,
-                          venue_papers=venue_papers)
+                          venue_papers=venue_papers, min_theme_papers=2)
     assert [s.model_dump() for s in again] == [s.model_dump() for s in sigs]
 
 

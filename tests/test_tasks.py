@@ -78,8 +78,9 @@ def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
     bn = by_family(tasks, "bottleneck")
     assert len(bn) == 3
     assert all(not t.options for t in bn)
-    assert {t.question.split(" (LLM Agents)")[0] for t in bn} == {
-        "In tool use / agents", "In planning / agents", "In gui control / agents"}
+    assert {t.question.split(", as of")[0] for t in bn} == {
+        'In LLM Agents research on "tool use / agents"', 'In LLM Agents research on "planning / agents"',
+        'In LLM Agents research on "gui control / agents"'}
     build_of = {b.task_id: b for b in builds}
     for t in bn:
         kinds = {next(s.kind for s in signals if s.signal_id == i) for i in build_of[t.task_id].signal_ids}

@@ -23,12 +23,23 @@ named in each flag's detail so a reviewer sees why it fired.
   the same project paper, or project texts whose content words overlap by Jaccard >=
   REPEAT_JACCARD (or one contains the other), or the build found the paper's home domain
   elsewhere (the paper belongs to another domain's tasks);
-* `small_gold_margin`: a proxy gold (`numbers["gold_kind_proxy"]` = 1: no real outcome) whose
+* `small_gold_margin` (venue): a proxy gold (`numbers["gold_kind_proxy"]` = 1: no real outcome) whose
   top-2 proxy gap is below SMALL_PROXY_GAP (cosine): the closest of the proxy's calls. Measured
   on the venue projects that have a real outcome (benchmarks/venue_proxy.py, three cutoffs), no
   gap makes the proxy reliable (40% right below 0.04, 43% at or above it, against 58-79% for the
   most common family), so the release holds every proxy gold back; the flag tells a reviewer
   which of them are closest to a coin toss.
+* `label_collision`: two candidates of one task carry the same label (case and spacing
+  ignored): two options, or two candidates a no-option task's gold ranks (bottleneck
+  limitations); or a no-option task's gold counted papers for fewer candidates than it ranks
+  (counted keyed by a label, so one candidate's papers overwrote another's);
+* `small_gold_margin` (bottleneck): the gold limitation leads the second by fewer than
+  MIN_MARGIN_PAPERS counted papers, or by less than MIN_RELATIVE_MARGIN of its own count
+  (`assets.families.bottleneck`);
+* `background_evidence`: in a family whose counted sentences are the papers' own claims
+  (OWN_CLAIM_FAMILIES: bottleneck), a counted window-paper sentence reads as background -- no
+  own-work marker, or an opening on prior work or the field before its first first-person
+  marker ("Existing methods ...", "X has emerged ...": `assets.families.bottleneck.is_background`).
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ from collections.abc import Sequence
 from assets.gold.leakage import check_public_tasks, content_words
 from assets.validity.config import Thresholds
 from assets.validity.defects import option_defects
+from core.phrases import option_name
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
 
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
@@ -149,6 +161,79 @@ def gold_flags(gold: GoldTarget | None, th: Thresholds, held_back: str | None = 
         out.append(AuditFlag(code="gold_unstable", detail=(
             f"the gold's top leads the runner-up by {n['margin']:.0%} (< {SMALL_MARGIN:.0%})")))
     return out
+
+
+def _label(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def label_collision_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
+    """`label_collision` (module docstring)."""
+    out = []
+    labels = [option_name(o.text) for o in task.options]
+    ranked = [] if task.options or gold is None else list(gold.preferred_ranking)
+    for where, names in (("options", labels), ("gold candidates", ranked)):
+        seen: dict[str, str] = {}
+        for name in names:
+            if _label(name) in seen:
+                out.append(AuditFlag(code="label_collision", detail=f"{where}: two candidates named {name!r}"))
+                break
+            seen[_label(name)] = name
+    if not task.options and gold is not None and gold.counted and len(gold.counted) < len(gold.preferred_ranking):
+        out.append(AuditFlag(code="label_collision", detail=(
+            f"the gold ranks {len(gold.preferred_ranking)} candidates but counted papers for "
+            f"{len(gold.counted)}: counted keyed by a shared label")))
+    return out
+
+
+def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
+    """`small_gold_margin` for a bottleneck gold with evidence (module docstring)."""
+    if task.family != "bottleneck" or gold is None or gold.strength <= 0:
+        return []
+    from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
+
+    papers, rel = gold.numbers.get("margin_papers"), gold.numbers.get("margin", 0.0)
+    if papers is None:  # a gold from before the margin was recorded: count from `counted`
+        counts = sorted((len(v) for v in gold.counted.values()), reverse=True) + [0, 0]
+        papers = counts[0] - counts[1]
+        rel = papers / counts[0] if counts[0] else 0.0
+    if papers < MIN_MARGIN_PAPERS or rel < MIN_RELATIVE_MARGIN:
+        return [AuditFlag(code="small_gold_margin", detail=(
+            f"the gold leads the second candidate by {int(papers)} paper(s), {rel:.2f} of its count "
+            f"(needs >= {MIN_MARGIN_PAPERS} and >= {MIN_RELATIVE_MARGIN})"))]
+    return []
+
+
+_QUOTED = re.compile(r'"([^"]{12,})"')
+
+
+OWN_CLAIM_FAMILIES = frozenset({"bottleneck"})  # families whose counted sentences are the paper's own claims
+
+
+def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
+    """`background_evidence`: counted window-paper sentences that read as background (the
+    first quoted sentence of each counted entry, 'id: "..."'), in the families whose counted
+    sentence is the paper's own claim (OWN_CLAIM_FAMILIES; a phase task counts papers by the
+    problem they state, which is background by design)."""
+    if gold is None or gold.family not in OWN_CLAIM_FAMILIES:
+        return []
+    from assets.families.bottleneck import is_background
+
+    hits = []
+    for key, entries in gold.counted.items():
+        for entry in entries:
+            m = _QUOTED.search(entry)
+            if m and is_background(m.group(1)):
+                hits.append(f"{entry.split(':', 1)[0]} ({key})")
+    if not hits:
+        return []
+    return [AuditFlag(code="background_evidence", detail=(
+        f"{len(hits)} counted sentence(s) read as background, not the paper's own work: {', '.join(hits[:4])}"))]
+
+
+def evidence_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
+    """The gold-evidence flags: `label_collision`, `small_gold_margin`, `background_evidence`."""
+    return label_collision_flags(task, gold) + margin_flags(task, gold) + background_flags(gold)
 
 
 def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids: set[str],

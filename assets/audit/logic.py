@@ -125,6 +125,7 @@ def build_audit_records(
         support = support_quotes(task, evidence, papers)
         flags = (F.support_flags(task, support) + dupes.get(task.task_id, []) + F.readability_flags(task)
                  + F.gold_flags(gold, th, gate_reason(task, gold, th)) + leaks.get(task.task_id, []) + F.defect_flags(task, gold, cross)
+                 + F.evidence_flags(task, gold)
                  + projects.get(task.task_id, []))
         record = AuditRecord(
             task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,

@@ -1,16 +1,81 @@
-"""Bottleneck themes: recurring verbatim limitation sentences clustered into themes and
-categorised by cue words; recurrence = number of distinct papers (ForeSci App. B.3)."""
+"""Bottleneck themes: limitations stated in pre-cutoff papers, named by the phrase the papers
+use for them (ForeSci App. B.3).
+
+A theme is a *limitation object*: the noun phrase that pre-cutoff abstracts name as what
+limits the work -- "suffer from hallucination", "vulnerable to prompt injection attacks",
+"the scarcity of annotated data", "high latency remains a bottleneck". Defining a theme by
+that phrase (as candidate directions are defined by a title phrase) makes it something a
+reader can check: every quote of the theme states it, and a window paper addresses it when
+its own contribution statement names it (`assets.families.bottleneck`). The rule, step by
+step, on cutoff-visible, non-excluded papers only:
+
+1. Limitation sentences: every abstract sentence (`quotes.split_sentences`, verbatim) whose
+   limitation score (`quotes.limitation_score`: the evidence extractor's limitation cues
+   minus its own-work and remedy cues) is >= LIMITATION_MIN_SCORE.
+2. Objects: in a limitation sentence, the noun phrase right after a limitation predicate
+   (PRE_PREDICATES: "suffer from", "vulnerable / susceptible / prone to", "struggle with",
+   "lack (of)", "absence / scarcity / shortage of", "limited / hindered / hampered /
+   constrained / plagued / bottlenecked by", "challenges / issues / risks ... of / in / such
+   as / including", "due to", "caused by") or right before one (POST_PREDICATES: "...
+   remains a challenge / bottleneck / open problem", "... is costly / expensive /
+   prohibitive / unreliable / scarce / underexplored"). A noun phrase is a run of at most
+   NP_MAX_WORDS words that are not function words (FUNCTION_WORDS), ended by punctuation or
+   a function word; leading determiners are skipped and coordinated phrases ("hallucination
+   and error propagation") each count. Intensifiers (INTENSIFIERS: "significant", "severe",
+   ...) are dropped; limiting modifiers (LIMITING_MODIFIERS: "high", "limited", "poor", ...)
+   stay in the name but not in the key.
+3. Keys: the object's last 1..MAX_KEY_WORDS words (English noun phrases are head-final:
+   "indirect prompt injection attacks" gives "attacks", "injection attacks", "prompt
+   injection attacks"), lower-cased, plural "s" dropped. A key never starts with a stop word
+   (`core.text.STOP_WORDS`) and never ends with one or with a word that names no limitation
+   by itself (GENERIC_HEADS: "problem", "task", "framework", ...).
+4. A key is a theme when it is stated by >= `min_papers` distinct papers, is not the
+   domain's own words (`domain_words`: the registry title's words, acronyms expanded by
+   ACRONYMS, so "retrieval augmented generation" is never a RAG bottleneck), and is a
+   complaint rather than a topic: its limitation lift (share of limitation sentences holding
+   the key / share of all abstract sentences holding it) is >= MIN_LIFT, >= UNIGRAM_MIN_LIFT
+   for a one-word key. A topic the domain writes about everywhere ("video generation" in
+   visual generation) has lift ~1.
+5. Distinct themes: keys are taken by score = papers x log(lift) x (1 + 0.5 (words - 1));
+   a key whose words contain or are contained in a taken theme's key ("prompt injection"
+   after "prompt injection attacks") is an alias of that theme: its papers and quotes join
+   it, and the gold matches it too. Shared papers alone never merge keys (limitations
+   co-occur: "hallucinations and outdated knowledge"). A one-word key must read as a noun
+   (`noun_like`) and never be a word that needs its complement (RELATIONAL_WORDS:
+   "reliance", "absence", ...); a longer key never starts with an -ing word the domain uses
+   as a verb (`verbal_ing_words`: "generating harmful content" is "harmful content").
+6. Synonyms: themes whose keys embed close together (the int8 ONNX MiniLM,
+   `semantic_embedder`; average-linkage clustering of the keys at cosine >= SYNONYM_MIN_COS:
+   "annotated data" / "labeled data", "high computational costs" / "computational
+   demands") are one theme, named by its most recurrent member; without the embedder keys
+   are not merged this way. Themes are embedded by their keys ("overhead; computational
+   overhead"). Two themes at cosine >= NEAR_MIN_COS stay distinct but are *near*
+   (`near`: "overhead" and "high computational costs"): a task never offers both.
+7. Name: the theme's key as its statements write it most often (plural and limiting
+   modifiers as written: "high latency", "hallucinations"), prefixed by the predicate family
+   that >= half of its statements use: "lack of" (lack, absence, scarcity, shortage),
+   "vulnerability to" (vulnerable, susceptible, prone), "difficulty with" (struggle) -- so
+   the name reads as a limitation, not a topic. Two themes never share a name: the later one
+   takes its next surface form, else it is dropped.
+
+With evidence records given, a theme needs >= 1 paper in one (every signal traces to a
+record). Recurrence = distinct papers stating the theme. Quotes: one verbatim sentence per paper (the
+first stating sentence), at most `max_quotes`, with the paper ids in the same order. Each
+theme also carries the evidence records and taxonomy nodes that hold its papers.
+"""
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 
+from assets.evidence.quotes import split_sentences
+from assets.evidence.quotes import limitation_score
 import numpy as np
 
-from core.clustering import unit
-from core.records import EvidenceRecord
-from core.text import content_tokens
+from core.records import EvidenceRecord, ScreenedPaper
+from core.text import STOP_WORDS, term_stems
 
 BOTTLENECK_CATEGORIES: dict[str, tuple[str, ...]] = {
     "evaluation_gap": ("benchmark", "evaluat", "metric", "measur", "assess", "leaderboard", "judge"),
@@ -37,100 +102,447 @@ def bottleneck_category(sentences: list[str]) -> str:
     return best if n >= max(2, len(sentences) // 3) else "recurring_limitation"
 
 
-TITLE_VOCABULARY_MIN = 5  # a label term is a phrase of at least 5 of the domain's titles
+LIMITATION_MIN_SCORE = 1.5  # a sentence is a limitation sentence from this cue score on
+NP_MAX_WORDS = 4
+MAX_KEY_WORDS = 3
+MIN_LIFT = 2.0
+UNIGRAM_MIN_LIFT = 2.5
+NOUN_SUFFIXES = ("ion", "ity", "ness", "ment", "ance", "ence", "ancy", "ency", "cy", "ure", "age", "ism", "sis",
+                 "ship", "gy", "ty", "th")
+NAME_ALIAS_SHARE = 0.5
+SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind of the synonym test: the int8 ONNX all-MiniLM-L6-v2
+SYNONYM_MIN_COS = 0.65
+NEAR_MIN_COS = 0.45  # two themes this close are distinct but related: never candidates of one task  # a longer alias names the theme when it holds >= half of its papers
+NAME_FAMILY_SHARE = 0.5  # a predicate family names the theme when >= half its statements use it
+
+# predicate families: (family, regex). PRE: the object follows; POST: the object precedes.
+PRE_PREDICATES: tuple[tuple[str, str], ...] = (
+    ("suffer", r"suffer(?:s|ed|ing)?\s+(?:from|with)"),
+    ("vulnerable", r"(?:vulnerab\w*|susceptib\w*|prone)\s+to"),
+    ("struggle", r"struggl(?:e|es|ed|ing)\s+(?:with|in|to\s+handle)"),
+    ("lack", r"(?:lack(?:s|ing|ed)|(?:lack|absence|scarcity|shortage|dearth|paucity)\s+of)"),
+    ("by", r"(?:limited|hindered|hampered|constrained|plagued|bottlenecked|impeded|restricted)\s+by"),
+    ("issue", r"(?:challenges?|difficult(?:y|ies)|issues?|problems?|limitations?|bottlenecks?|risks?|concerns?|"
+              r"obstacles?|barriers?)\s+(?:of|in|such\s+as|including|like|posed\s+by|related\s+to|from|with)"),
+    ("cause", r"(?:due\s+to|caused\s+by|because\s+of|owing\s+to|leading\s+to|lead\s+to|leads\s+to|result\s+in|"
+              r"results\s+in|resulting\s+in)"),
+)
+POST_PREDICATES: tuple[tuple[str, str], ...] = (
+    ("remains", r"(?:remains?|is|are|poses?|presents?|becomes?|constitutes?)\s+(?:still\s+)?(?:a\s+|an\s+)?"
+                r"(?:\w+\s+){0,2}?(?:challenge|bottleneck|problem|limitation|obstacle|barrier|concern|"
+                r"open\s+question|open\s+issue)s?\b"),
+    ("costly", r"(?:is|are|remains?|remain)\s+(?:still\s+|often\s+|highly\s+|very\s+|prohibitively\s+)?"
+               r"(?:costly|expensive|prohibitive|unreliable|brittle|scarce|underexplored|unexplored|"
+               r"insufficient|lacking|error-prone|inefficient|slow)\b"),
+)
+NAME_PREFIX = {"lack": "lack of", "vulnerable": "vulnerability to", "struggle": "difficulty with"}
+
+FUNCTION_WORDS = frozenset("""
+a an the of in on for to from with by as at and or but nor so yet is are was were be been being this that these
+those their its his her our your my we they it them which who whom whose what when where while how than then such
+both each either neither any all some many much more most other another same own can could may might must shall
+should will would do does did done has have had having not no into onto upon over under between among through during
+within without about above below across after before beyond via per like unlike also even only just very too quite
+rather still often usually typically remain remains remained however thus therefore hence moreover furthermore
+there here due because i.e e.g etc especially particularly mainly largely highly severely significantly
+""".split()) | frozenset(  # verbs that end the noun phrase before them ("the lack of X hinders ...")
+    """hinders hinder limits restricts remains makes leads causes poses prevents affects reduces degrades undermines
+    impedes hampers complicates results requires becomes creates introduces raises presents constrains lies arises
+    stems persists exists occurs emerges hurts harms compromises inhibits slows increases leaves""".split())
+DETERMINERS = frozenset("a an the their its these those this that such his her our your any some both each "
+                        "current existing".split())
+INTENSIFIERS = frozenset("""
+significant substantial severe considerable notable major key critical serious heavy massive huge great growing
+common various different several new novel frequent excessive increased increasing persistent inherent existing
+current fundamental main primary important inevitable unavoidable additional extra further potential possible
+certain specific particular crucial remaining ongoing prevalent widespread non-trivial nontrivial
+""".split())
+LIMITING_MODIFIERS = frozenset("high higher low lower limited poor insufficient scarce inadequate weak slow "
+                               "unreliable inconsistent costly expensive".split())
+GENERIC_HEADS = frozenset("""
+problem issue challenge limitation gap difficulty complexity nature need scenario setting case way aspect factor
+ability capability performance result method approach system framework mechanism model task work field area
+application development design support use usage kind type form level degree number amount lot part process
+question concern obstacle barrier bottleneck drawback weakness shortcoming risk constraint requirement reason
+solution technique strategy step effort study paper researcher practitioner user human people fact thing term
+amount number range variety set series majority lot deal extent consequence assumption horizon applicability
+implication outcome effect impact restriction deviation specificity terminology nuance randomness
+""".split())
+# stop words that may stand inside a multi-word key ("failure modes", "performance degradation")
+KEY_STOP_EXCEPTIONS = frozenset("failure performance".split())
+# words that name a limitation only with their complement ("reliance on ...", "absence of ..."):
+# never a one-word key
+RELATIONAL_WORDS = frozenset("""
+reliance dependence dependency absence presence inability availability volume exposure lack scarcity shortage
+cost costs difficulty leading limit compromise mode propagation tendency
+""".split())
+# acronyms in a domain title, expanded: their words are the domain's own words too
+ACRONYMS: dict[str, str] = {
+    "llm": "large language model", "llms": "large language models", "rag": "retrieval augmented generation",
+    "vlm": "vision language model", "mllm": "multimodal large language model", "lm": "language model",
+}
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[^\sA-Za-z]")
+_WORD = re.compile(r"^[a-z][a-z0-9\-]*$")
 
 
-def theme_terms(cluster: list[str], background: Counter, n_total: int, k: int = 3,
-                vocabulary: Counter | None = None) -> list[str]:
-    """Top terms of a cluster by document frequency x idf against all limitation sentences,
-    two-word terms weighted x2. With `vocabulary` (title phrase counts of the domain), only
-    terms used in >= TITLE_VOCABULARY_MIN (5) titles qualify: titles name things ("security
-    risks", "prompt injection"), so verbs and filler of complaint sentences ("introduces",
-    "taking") never label a theme."""
-    df = Counter()
-    for s in cluster:
-        toks = content_tokens(s)
-        grams = set(toks) | {f"{a} {b}" for a, b in zip(toks, toks[1:])}
-        df.update(grams)
-    scored = []
-    for term, c in df.items():
-        if c < 2 and len(cluster) > 2:
-            continue
-        if vocabulary is not None and vocabulary.get(term, 0) < TITLE_VOCABULARY_MIN:
-            continue
-        idf = np.log((1 + n_total) / (1 + background[term]))
-        scored.append((-(c * idf * (2.0 if " " in term else 1.0)), term))
-    picked: list[str] = []
-    for _, term in sorted(scored):
-        if any(term in p or p in term or term[:6] == p[:6] for p in picked):
-            continue
-        picked.append(term)
-        if len(picked) == k:
+def norm_word(w: str) -> str:
+    """Lower-cased, plural dropped: "attacks" -> "attack", "inefficiencies" -> "inefficiency",
+    "biases" -> "bias"; "bias", "loss", "analysis" unchanged."""
+    w = w.lower()
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if w.endswith(("biases", "ches", "shes", "sses", "xes", "zes")):
+        return w[:-2]
+    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is", "as")) else w
+
+
+def word_tokens(text: str) -> list[str]:
+    """The normalised word sequence of a text (punctuation dropped): what keys are matched in."""
+    return [norm_word(t) for t in _TOKEN.findall(text) if _WORD.match(t.lower())]
+
+
+def contains_key(tokens: list[str], key: tuple[str, ...]) -> bool:
+    """True when `key` occurs as a contiguous run of `tokens`."""
+    n = len(key)
+    return any(tuple(tokens[i:i + n]) == key for i in range(len(tokens) - n + 1))
+
+
+def domain_words(title: str) -> set[str]:
+    """Stems of a domain title's words, with the words of its acronyms (ACRONYMS)."""
+    words = set()
+    for tok in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", title):
+        words |= term_stems(tok)
+        words |= term_stems(ACRONYMS.get(tok.lower(), ""))
+    return {w for w in words if w and w not in {"and", "of", "the"}}
+
+
+def restates(name: str, words: set[str]) -> bool:
+    """True when every content word of `name` is one of `words` (stems) or a stop word:
+    the name says nothing the given words do not already say."""
+    stems = [s for tok in re.findall(r"[a-z][a-z0-9\-]*", name.lower()) for s in sorted(term_stems(tok))
+             if tok not in STOP_WORDS]
+    content = [s for s in stems if s not in STOP_WORDS and s not in {"lack", "vulnerability", "difficulty"}]
+    return all(s in words for s in content)
+
+
+def _run(tokens: list[str], i: int) -> int:
+    """End index of the run of non-function words starting at `i`, without trailing
+    participles ("attacks hidden in pages", "data collected from")."""
+    start = i
+    while i < len(tokens) and _WORD.match(tokens[i].lower()) and tokens[i].lower() not in FUNCTION_WORDS:
+        i += 1
+    while i > start + 1 and re.search(r"(?:ed|en)$", tokens[i - 1].lower()) and len(tokens[i - 1]) > 4:
+        i -= 1
+    return i
+
+
+def objects_after(text: str) -> list[list[str]]:
+    """The noun phrases right after a predicate (determiners skipped), with coordinated ones
+    ("A, B and C"); each is its run's last NP_MAX_WORDS words (noun phrases are head-final)."""
+    tokens = _TOKEN.findall(text)
+    out: list[list[str]] = []
+    i = 0
+    while i < len(tokens) and len(out) < 3:
+        while i < len(tokens) and tokens[i].lower() in DETERMINERS:
+            i += 1
+        end = _run(tokens, i)
+        if end == i:
             break
-    return picked
+        out.append(tokens[i:end][-NP_MAX_WORDS:])
+        i = end
+        if i < len(tokens) and tokens[i].lower() in (",", "and", "or"):
+            i += 1
+            if i < len(tokens) and tokens[i].lower() in ("and", "or"):
+                i += 1
+            continue
+        break
+    return out
 
 
-def bottleneck_themes(
-    records: list[EvidenceRecord], embed, *, min_recurrence: int = 2, distance_threshold: float = 0.7,
-    max_sentences: int = 4000, max_quotes: int = 8, vocabulary: Counter | None = None,
-) -> list[dict]:
-    """Group the distinct limitation sentences of all evidence papers into themes.
+def object_before(text: str) -> list[str]:
+    """The noun phrase that ends right before a predicate (its last NP_MAX_WORDS words)."""
+    out: list[str] = []
+    for t in reversed(_TOKEN.findall(text)):
+        low = t.lower()
+        if not _WORD.match(low) or low in FUNCTION_WORDS or low in DETERMINERS:
+            break
+        out.append(t)
+    return out[::-1][-NP_MAX_WORDS:]
 
-    One limitation sentence per paper (its first evidence record wins), so recurrence
-    counts distinct papers. Sentences are embedded, centred on their mean (a static
-    embedder gives any two sentences of one domain a cosine of ~0.5; centring leaves
-    what is specific to each complaint) and grouped by average-linkage agglomerative
-    clustering with cosine distance < `distance_threshold` (mean pairwise centred
-    cosine > 0.3): deterministic, and the number of themes adapts to the data. A theme
-    survives with >= `min_recurrence` distinct papers. Returns dicts, most recurrent
-    first. At most `max_sentences` sentences (lowest arxiv ids) keep it O(n^2)-cheap.
-    `vocabulary` (the domain's title phrase counts) restricts label terms (`theme_terms`).
-    """
+
+_PRE = [(fam, re.compile(r"\b" + rx + r"\s+", re.I)) for fam, rx in PRE_PREDICATES]
+_POST = [(fam, re.compile(r"\s+" + rx, re.I)) for fam, rx in POST_PREDICATES]
+
+
+def limitation_objects(sentence: str) -> list[tuple[str, list[str]]]:
+    """(predicate family, noun phrase words as written) of every limitation object of a sentence."""
+    found = []
+    for fam, rx in _PRE:
+        for m in rx.finditer(sentence):
+            found += [(fam, np_) for np_ in objects_after(sentence[m.end():])]
+    for fam, rx in _POST:
+        for m in rx.finditer(sentence):
+            np_ = object_before(sentence[:m.start()])
+            if np_:
+                found.append((fam, np_))
+    return found
+
+
+def surface_of(surface: list[str], n: int) -> str:
+    """A key's words as written: the surface's last `n` words, with the limiting modifier
+    right before them if there is one ("high latency")."""
+    start = len(surface) - n
+    if start > 0 and surface[start - 1].lower() in LIMITING_MODIFIERS:
+        start -= 1
+    return " ".join(surface[start:])
+
+
+def object_keys(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
+    """(surface words, keys) of one object: intensifiers dropped from the surface, limiting
+    modifiers also from the key words; keys are the key words' last 1..MAX_KEY_WORDS words
+    that neither start with a stop word nor end with a stop word or GENERIC_HEADS word."""
+    surface = [w for w in words if w.lower() not in INTENSIFIERS]
+    while surface and surface[0].lower() in STOP_WORDS and surface[0].lower() not in LIMITING_MODIFIERS:
+        surface = surface[1:]
+    lead = 0
+    while lead < len(surface) and surface[lead].lower() in LIMITING_MODIFIERS:
+        lead += 1
+    key_words = [norm_word(w) for w in surface[lead:]]
+    keys = []
+    for n in range(1, min(MAX_KEY_WORDS, len(key_words)) + 1):
+        key = tuple(key_words[-n:])
+        if key[0] in STOP_WORDS or key[-1] in STOP_WORDS or key[-1] in GENERIC_HEADS:
+            continue
+        if any(w in STOP_WORDS and w not in KEY_STOP_EXCEPTIONS for w in key):  # no stop word inside
+            continue
+        if n == 1 and key[0] in RELATIONAL_WORDS:
+            continue
+        keys.append(key)
+    return surface, keys
+
+
+def semantic_embedder():
+    """The int8 ONNX MiniLM (`resources.embeddings`, kind SEMANTIC_EMBEDDER) as a callable
+    texts -> vectors, or None when it cannot be loaded (the package is missing)."""
+    try:
+        from resources.embeddings import load_embedder
+
+        return load_embedder(kind=SEMANTIC_EMBEDDER).encode
+    except Exception:  # noqa: BLE001 - callers fall back and record it
+        return None
+
+
+def theme_text(aliases) -> str:
+    """What a theme is embedded as: its keys, "; "-joined ("overhead; computational overhead")."""
+    return "; ".join(a if isinstance(a, str) else " ".join(a) for a in aliases)
+
+
+def synonym_groups(keys: list[str], embed) -> list[list[int]]:
+    """Groups of key indices that name one limitation: average-linkage clustering of the keys'
+    embeddings at cosine >= SYNONYM_MIN_COS ("annotated data" / "labeled data"); singletons
+    without an embedder."""
+    if embed is None or len(keys) < 2:
+        return [[i] for i in range(len(keys))]
     from sklearn.cluster import AgglomerativeClustering
 
-    limitation: dict[str, str] = {}
-    nodes_of: dict[str, set[str]] = defaultdict(set)
-    records_of: dict[str, set[str]] = defaultdict(set)
-    for r in records:
-        for pe in r.papers:
-            if pe.limitation:
-                limitation.setdefault(pe.arxiv_id, pe.limitation)
-                nodes_of[pe.arxiv_id].add(r.node_id)
-                records_of[pe.arxiv_id].add(r.record_id)
-    ids = sorted(limitation)[:max_sentences]
-    if len(ids) < max(2, min_recurrence):
-        return []
-    sentences = [limitation[i] for i in ids]
-    raw = embed(sentences)
-    vecs = raw - raw.mean(axis=0)
+    vecs = np.asarray(embed(keys), dtype=np.float32)
     vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
-    labels = AgglomerativeClustering(n_clusters=None, distance_threshold=distance_threshold,
-                                     metric="cosine", linkage="average").fit_predict(vecs)
-    background = Counter()
-    for s in sentences:
-        toks = content_tokens(s)
-        background.update(set(toks) | {f"{a} {b}" for a, b in zip(toks, toks[1:])})
-    members_of: dict[int, list[int]] = defaultdict(list)
+    labels = AgglomerativeClustering(n_clusters=None, distance_threshold=1 - SYNONYM_MIN_COS, metric="cosine",
+                                     linkage="average").fit_predict(vecs)
+    groups: dict[int, list[int]] = defaultdict(list)
     for i, lab in enumerate(labels):
-        members_of[int(lab)].append(i)
-    themes = []
-    for members in members_of.values():
-        if len(members) < min_recurrence:
+        groups[int(lab)].append(i)
+    return sorted(groups.values(), key=lambda g: g[0])
+
+
+def limitation_themes(
+    papers: list[ScreenedPaper], records: list[EvidenceRecord], *, domain_title: str = "", min_papers: int = 3,
+    max_quotes: int = 8, max_themes: int = 80, embed="auto",
+) -> list[dict]:
+    """The limitation themes of a domain at a cutoff (see the module docstring); `papers`
+    must be the cutoff-visible ones. Dicts, most recurrent first: name, key, aliases (keys
+    matched, as word tuples joined by spaces), paper_ids (the papers stating it), quotes,
+    quote_papers, category, lift, family (the naming predicate family or ""), mention_ids (the
+    papers whose title or abstract names any of its keys), near (indices of near themes),
+    records, nodes. `embed` is the synonym test's embedder ("auto": `semantic_embedder`; None:
+    no synonym merge and no near themes)."""
+    usable = sorted((p for p in papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
+    dom = domain_words(domain_title)
+    n_sent = n_lim = 0
+    statements: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = defaultdict(dict)  # key -> pid -> (quote, family, surface)
+    sentence_tokens: list[tuple[bool, list[str]]] = []
+    for p in usable:
+        for s in split_sentences(p.abstract):
+            is_lim = limitation_score(s) >= LIMITATION_MIN_SCORE
+            sentence_tokens.append((is_lim, word_tokens(s)))
+            n_sent += 1
+            if not is_lim:
+                continue
+            n_lim += 1
+            for fam, words in limitation_objects(s):
+                surface, keys = object_keys(words)
+                for key in keys:
+                    statements[key].setdefault(p.arxiv_id, (s, fam, surface_of(surface, len(key))))
+    cands = {k: v for k, v in statements.items() if len(v) >= min_papers}
+    verbal = verbal_ing_words(sentence_tokens, {k[0] for k in cands if len(k) > 1 and k[0].endswith("ing")})
+    cands = {k: v for k, v in cands.items() if not (len(k) > 1 and k[0] in verbal)}
+    if not cands or not n_lim:
+        return []
+    # limitation lift of every candidate key over all abstract sentences
+    in_lim, in_all = Counter(), Counter()
+    by_len = defaultdict(set)
+    for k in cands:
+        by_len[len(k)].add(k)
+
+    def grams(toks: list[str]) -> set[tuple[str, ...]]:
+        return {g for n, keys in by_len.items() for i in range(len(toks) - n + 1)
+                if (g := tuple(toks[i:i + n])) in keys}
+
+    for is_lim, toks in sentence_tokens:
+        for g in grams(toks):
+            in_all[g] += 1
+            in_lim[g] += is_lim
+    scored = []
+    for key, stated in cands.items():
+        if not in_all[key] or (len(key) == 1 and not noun_like(key[0], stated.values())):
             continue
-        centroid = unit(vecs[members].mean(axis=0))
-        cos = vecs[members] @ centroid
-        kept = sorted(((float(cs), m) for cs, m in zip(cos, members)), key=lambda t: (-t[0], ids[t[1]]))
-        paper_ids = [ids[m] for _, m in kept]
-        quotes = [sentences[m] for _, m in kept]
-        themes.append({
-            "terms": theme_terms(quotes, background, len(sentences), vocabulary=vocabulary),
-            "paper_ids": paper_ids,
-            "quotes": quotes,
-            "category": bottleneck_category(quotes),
-            "nodes": sorted(set().union(*(nodes_of[p] for p in paper_ids))),
-            "records": sorted(set().union(*(records_of[p] for p in paper_ids))),
-            "cohesion": float(np.mean([cs for cs, _ in kept])),
-            "max_quotes": max_quotes,
+        lift = (in_lim[key] / n_lim) / (in_all[key] / n_sent)
+        if lift < (UNIGRAM_MIN_LIFT if len(key) == 1 else MIN_LIFT):
+            continue
+        if restates(" ".join(key), dom):
+            continue
+        score = len(stated) * math.log(lift) * (1 + 0.5 * (len(key) - 1))
+        scored.append((-score, -len(key), key, lift))
+    scored.sort()
+    themes: list[dict] = []
+    for _, _, key, lift in scored:
+        pids = set(statements[key])
+        host = next((t for t in themes if _same_theme(key, pids, t)), None)
+        if host is not None:
+            host["aliases"].append(key)
+            for pid, st in statements[key].items():
+                host["stated"].setdefault(pid, st)
+            continue
+        themes.append({"key": key, "aliases": [key], "lift": lift, "stated": dict(statements[key]),
+                       "own": pids})
+    # synonyms: keys that embed close together name one limitation (step 6 of the module docstring)
+    embed = semantic_embedder() if embed == "auto" else embed
+    merged = []
+    for group in synonym_groups([theme_text(t["aliases"]) for t in themes], embed):
+        ts = sorted((themes[i] for i in group), key=lambda t: (-len(t["stated"]), t["key"]))
+        host = ts[0]
+        for t in ts[1:]:
+            host["aliases"] += [a for a in t["aliases"] if a not in host["aliases"]]
+            for pid, st in t["stated"].items():
+                host["stated"].setdefault(pid, st)
+        merged.append(host)
+    themes = merged
+    for t in themes:  # the name comes from the longest alias that holds >= NAME_ALIAS_SHARE of the papers
+        named = max((a for a in t["aliases"] if len(statements[a]) >= NAME_ALIAS_SHARE * len(t["stated"])),
+                    key=lambda a: (len(a), len(statements[a])), default=None)
+        named = named or max(t["aliases"], key=lambda a: (len(statements[a]), len(a)))
+        t["named_by"] = statements[named]
+    # the papers that mention each theme (any key, title or abstract): who writes about it
+    alias_sets = [set(t["aliases"]) for t in themes]
+    lens = {len(a) for t in themes for a in t["aliases"]}
+    mentions: list[list[str]] = [[] for _ in themes]
+    for p in usable:
+        toks = word_tokens(f"{p.title}. {p.abstract}")
+        grams = {tuple(toks[i:i + n]) for n in lens for i in range(len(toks) - n + 1)}
+        for ti, aliases in enumerate(alias_sets):
+            if not aliases.isdisjoint(grams):
+                mentions[ti].append(p.arxiv_id)
+    for t, m in zip(themes, mentions):
+        t["mentions"] = m
+    records_of: dict[str, set[str]] = defaultdict(set)
+    nodes_of: dict[str, set[str]] = defaultdict(set)
+    for r in records:
+        for pid in set(r.representative_ids) | set(r.supporting_ids) | {pe.arxiv_id for pe in r.papers}:
+            records_of[pid].add(r.record_id)
+            nodes_of[pid].add(r.node_id)
+    out, names = [], set()
+    for t in sorted(themes, key=lambda t: (-len(t["stated"]), -t["lift"], t["key"])):
+        stated = t["stated"]
+        if records and not any(records_of[p] for p in stated):
+            continue  # traceable to the evidence records: >= 1 of its papers is in one
+        name = theme_name(list(t["named_by"].values()), taken=names)
+        if name is None:
+            continue
+        names.add(name.lower())
+        pids = sorted(stated, key=lambda pid: (len(stated[pid][0]) > 300, pid))
+        fams = Counter(fam for _, fam, _ in stated.values())
+        out.append({
+            "name": name, "key": " ".join(t["key"]), "aliases": [" ".join(a) for a in t["aliases"]],
+            "paper_ids": pids, "quotes": [stated[pid][0] for pid in pids[:max_quotes]],
+            "quote_papers": pids[:max_quotes], "category": bottleneck_category([stated[pid][0] for pid in pids]),
+            "lift": float(t["lift"]), "family": fams.most_common(1)[0][0] if fams else "",
+            "mention_ids": t["mentions"],
+            "records": sorted(set().union(*(records_of[p] for p in pids))),
+            "nodes": sorted(set().union(*(nodes_of[p] for p in pids))),
         })
-    themes.sort(key=lambda t: (-len(t["paper_ids"]), -t["cohesion"], t["paper_ids"][0]))
-    return themes
+        if len(out) == max_themes:
+            break
+    # near themes: distinct but close limitations a task should not offer side by side
+    if embed is not None and len(out) > 1:
+        vecs = np.asarray(embed([theme_text(t["aliases"]) for t in out]), dtype=np.float32)
+        vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+        sims = vecs @ vecs.T
+        for i, t in enumerate(out):
+            t["near"] = [j for j in range(len(out)) if j != i and sims[i, j] >= NEAR_MIN_COS]
+    for t in out:
+        t.setdefault("near", [])
+    return out
+
+
+VERBAL_ING_SHARE = 0.2
+
+
+def verbal_ing_words(sentence_tokens: list[tuple[bool, list[str]]], words: set[str]) -> set[str]:
+    """The -ing words among `words` that the domain's abstracts use as verbs: followed by a
+    determiner in >= VERBAL_ING_SHARE of their occurrences ("generating the", "involving
+    a"). A key never starts with one ("generating harmful content" is "harmful content");
+    nominal ones stay ("training data", "reasoning depth")."""
+    seen, det = Counter(), Counter()
+    for _, toks in sentence_tokens:
+        for a, b in zip(toks, toks[1:]):
+            if a in words:
+                seen[a] += 1
+                det[a] += b in DETERMINERS or b in ("a", "an", "the", "multiple", "diverse", "high-quality")
+    return {w for w in words if seen[w] and det[w] / seen[w] >= VERBAL_ING_SHARE}
+
+
+def noun_like(word: str, stated) -> bool:
+    """A one-word key must read as a noun: a noun suffix (NOUN_SUFFIXES: "hallucination",
+    "latency", "ambiguity"), or written in the plural by one of its statements ("biases");
+    participles and adjectives ("leading", "inefficient") never are keys on their own."""
+    if word.endswith(("ing", "ed")):
+        return False
+    if word.endswith(NOUN_SUFFIXES):
+        return True
+    return any(surface.lower().split()[-1] != word and norm_word(surface.split()[-1]) == word
+               for _, _, surface in stated if surface)
+
+
+def _same_theme(key: tuple[str, ...], pids: set[str], theme: dict) -> bool:
+    """A key joins a taken theme when one key's words are a contiguous part of the other's
+    ("prompt injection" and "prompt injection attacks"). Shared papers alone never merge two
+    keys: limitations co-occur in one sentence ("hallucinations and outdated knowledge")."""
+    return any(contains_key(list(a), key) or contains_key(list(key), a) for a in theme["aliases"])
+
+
+def theme_name(stated: list[tuple[str, str, str]], taken: set[str]) -> str | None:
+    """The name of a theme (rule 6 of the module docstring); None when every form is taken."""
+    forms = Counter(surface for _, _, surface in stated if surface)
+    fams = Counter(fam for _, fam, _ in stated)
+    fam, n = fams.most_common(1)[0] if fams else ("", 0)
+    prefix = NAME_PREFIX.get(fam, "") if n >= NAME_FAMILY_SHARE * len(stated) else ""
+    for form, _ in sorted(forms.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0])):
+        form = form.strip()
+        if prefix and form.split()[0].lower() in LIMITING_MODIFIERS:
+            name = form  # "limited context" already states the limitation
+        else:
+            name = f"{prefix} {form}".strip()
+        if name.lower() not in taken:
+            return name
+    return None

@@ -107,7 +107,7 @@ def research_signals(
     volume = monthly_volume([p for p in papers if p.label != "excluded"])  # same population as the taxonomy
     failures: list = []
     signals = build_signals(nodes, records, papers, part.cutoff, volume, embed, domain=part.domain,
-                            llm_client=use, failures=failures)
+                            llm_client=use, failures=failures, domain_title=part.spec.title)
     signals += build_venue_profiles(load_venue_lists(VENUE_DIR), papers, part.cutoff, embed, domain=part.domain)
     path = store.write_records("research_signals", part.domain, part.cutoff_key, signals, Signal)
     write_failures(store, "research_signals", part, failures)

@@ -163,7 +163,7 @@ class RelationBatch(BaseModel):
 
 class BottleneckItem(BaseModel):
     key: str
-    title: str = Field(description="3-8 word name of the recurring bottleneck")
+    title: str = Field(description="2-6 word name of the limitation, not of the research area")
     category: str = Field(description="one of: " + ", ".join(BOTTLENECK_KINDS))
 
 
@@ -205,8 +205,10 @@ def classify_relations_llm(items: list[dict], client, *, batch: int = 20, seed: 
 def name_bottlenecks_llm(items: list[dict], client, *, batch: int = 20, seed: int = 0,
                          failures: list[Failure]) -> dict[str, BottleneckItem]:
     """Model-written title and category of each bottleneck theme (quotes are verbatim limitations)."""
-    prompt = ("Each item is a group of verbatim limitation sentences from different papers. Name the "
-              "recurring bottleneck they share (3-8 words) and its category: recurring_limitation, "
+    prompt = ("Each item is a group of verbatim limitation sentences from different papers, all naming the "
+              "same limitation (the rule's name for it is given). Name that limitation as a researcher would "
+              "(2-6 words, e.g. 'reward hacking', 'long-horizon error accumulation'): the limitation itself, "
+              "not the research area or the domain it occurs in. Give its category: recurring_limitation, "
               "evaluation_gap, reliability_safety, data_need or technical_risk.")
     got = _ask_items(client, prompt, items, BottleneckBatch, "signals.bottleneck", batch, seed, failures)
     return {k: v for k, v in got.items() if v.category in BOTTLENECK_KINDS and v.title.strip()}

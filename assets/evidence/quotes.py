@@ -165,6 +165,16 @@ def classify_contribution(title: str, abstract: str) -> str:
     return best if best_score >= 2.0 and (best_score >= 3.0 or _title_has(best, t)) else "method"
 
 
+def limitation_score(sentence: str) -> float:
+    """A sentence's limitation score, as the evidence extractor scores it: the limitation
+    cues minus the own-work and remedy cues (`CUES["limitation"]`, `NEGATIVE_CUES`,
+    `LIMITATION_NEGATIVE_CUES`). A score >= MIN_SCORE["limitation"] (2.0) makes a sentence
+    eligible as a paper's limitation quote."""
+    words = _words(sentence)
+    return (_cue_hits(words, CUES["limitation"]) + _cue_hits(words, NEGATIVE_CUES)
+            + _cue_hits(words, LIMITATION_NEGATIVE_CUES))
+
+
 def _title_has(label: str, title_lower: str) -> bool:
     if any(_has(title_lower, cue) for cue in CONTRIBUTION_CUES[label]):
         return True

@@ -8,8 +8,9 @@ Kinds, each derived by a documented rule so a reviewer can recompute it:
 * method_development: parent -> child (and cross-dimension) relations labelled
   extension / adaptation / replacement / competition / component_reuse from growth
   and keyword/paper overlap (rule in `relation_for`).
-* bottleneck: themes of recurring verbatim limitation sentences (embedding clusters),
-  categorised by cue words; recurrence = number of distinct papers.
+* bottleneck: limitations stated in pre-cutoff abstracts, each defined and named by the
+  noun phrase the papers name as the limitation (rule in `assets.evidence.bottlenecks`),
+  with verbatim quotes and their paper ids; recurrence = number of distinct papers.
 * feasibility: one note per candidate direction (support, maturity, the candidates it shares
   papers with, risks).
 * approach: the named methods the papers of a candidate direction use (rule in
@@ -32,7 +33,7 @@ import numpy as np
 
 from assets.corpus.logic import paper_text
 from assets.evidence.approaches import PhraseIndex, direction_approaches
-from assets.evidence.bottlenecks import bottleneck_themes
+from assets.evidence.bottlenecks import limitation_themes
 from assets.evidence.candidates import RECENT_MONTHS, gloss, phrase_candidates
 from assets.evidence.shares import (
     momentum,
@@ -66,6 +67,17 @@ def _check_dates(ids: list[str], dates: dict[str, date], cutoff: date) -> list[s
     if late:
         raise ValueError(f"temporal integrity: signal papers after cutoff {cutoff}: {late[:5]}")
     return [pid for pid in ids if pid in dates]
+
+
+def _registry_title(domain: str) -> str:
+    """The registry title of a domain ("" for a domain the registry does not know)."""
+    try:
+        from core.registry import load_registry
+
+        spec = load_registry().domains.get(domain)
+    except Exception:  # noqa: BLE001 - a missing or broken registry only loses the domain words
+        return ""
+    return spec.title if spec else ""
 
 
 # ----------------------------------------------------------------------------- candidates
@@ -207,10 +219,12 @@ def build_signals(
     min_support: int = 8,
     max_candidates: int = 60,
     max_development: int = 40,
-    max_bottlenecks: int = 30,
+    max_bottlenecks: int = 80,
+    min_theme_papers: int = 3,
     venue_papers=None,
     llm_client=None,
     failures: list | None = None,
+    domain_title: str = "",
 ) -> list[Signal]:
     """All high-order signals of one domain at one cutoff, in a deterministic order.
 
@@ -223,6 +237,9 @@ def build_signals(
     bottleneck theme from its verbatim quotes, in batches; the rule's answer is kept in
     `details` ("rule_relation", "rule_category") and is used whenever a call fails
     (a `Failure` row is appended to `failures` when given). Everything else is computed.
+    `domain_title` (the registry title; looked up from `domain` when empty) gives the
+    domain's own words, which never name a bottleneck; a bottleneck theme is stated by >=
+    `min_theme_papers` distinct papers.
     """
     failures = [] if failures is None else failures
     use_llm = llm_client is not None and not getattr(llm_client, "offline", True)
@@ -358,30 +375,36 @@ def build_signals(
                      **({"llm_rationale": [answer.rationale]} if answer and answer.rationale else {})},
         ))
 
-    # (3) bottlenecks
-    themes = bottleneck_themes(records, embed, vocabulary=phrase_df)[:max_bottlenecks]
+    # (3) bottlenecks: limitation themes (assets.evidence.bottlenecks), named by their phrase
+    themes = limitation_themes(usable, records, domain_title=domain_title or _registry_title(domain),
+                               min_papers=min_theme_papers)[:max_bottlenecks]
     llm_bn: dict = {}
     if use_llm and themes:
         from assets.evidence.llm_mode import name_bottlenecks_llm
 
-        llm_bn = name_bottlenecks_llm([{"key": f"B{i}", "quotes": t["quotes"][:8], "rule_category": t["category"]}
+        llm_bn = name_bottlenecks_llm([{"key": f"B{i}", "quotes": t["quotes"][:8], "rule_category": t["category"],
+                                        "rule_name": t["name"]}
                                        for i, t in enumerate(themes)], llm_client, failures=failures)
     bottleneck_signals: list[Signal] = []
+    taken: set[str] = set()
     for i, t in enumerate(themes):
         pids = _check_dates(t["paper_ids"], dates, cutoff)
-        title = " / ".join(t["terms"][:2]) if t["terms"] else t["quotes"][0][:60]  # two terms read as a label
+        title, rule_category = t["name"], t["category"]
         named = llm_bn.get(f"B{i}")
-        rule_category = t["category"]
-        if named:
+        if named and named.title.strip().lower() not in taken:  # a model name never duplicates another theme's
             title, t = named.title.strip(), dict(t, category=named.category)
+        taken.add(title.lower())
         sig = Signal(
             signal_id=f"sig:bottleneck:{i:03d}", kind="bottleneck", domain=domain, cutoff=cutoff,
             title=title, summary=t["quotes"][0], node_ids=t["nodes"], evidence_ids=t["records"], paper_ids=pids,
             stats={"recurrence": float(len(set(pids))), "n_nodes": float(len(t["nodes"])),
-                   "cohesion": round(t["cohesion"], 4)},
-            details={"quotes": t["quotes"][: t["max_quotes"]], "quote_papers": pids[: t["max_quotes"]],
-                     "category": [t["category"]], "nodes": t["nodes"], "terms": t["terms"],
-                     "rule_category": [rule_category], "decided_by": ["llm" if named else "rule"]},
+                   "lift": round(t["lift"], 4), "domain_papers": float(len(usable))},
+            details={"quotes": t["quotes"], "quote_papers": t["quote_papers"],
+                     "category": [t["category"]], "nodes": t["nodes"], "key": [t["key"]], "aliases": t["aliases"],
+                     "mention_ids": _check_dates(t["mention_ids"], dates, cutoff),
+                     "near": [f"sig:bottleneck:{j:03d}" for j in t["near"] if j < len(themes)],
+                     "rule_name": [t["name"]], "rule_category": [rule_category], "predicate": [t["family"]],
+                     "decided_by": ["llm" if named and title == named.title.strip() else "rule"]},
         )
         signals.append(sig)
         bottleneck_signals.append(sig)

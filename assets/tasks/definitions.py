@@ -23,7 +23,8 @@ class TaskBuildConfig(dg.Config):
     # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
     # a clear leader, and the release takes one task per gold answer
     family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 36,  # phase: 12 per phase
-                                  "venue": 30}  # venue: one task per outcome project, as many as the corpus gives
+                                  "venue": 30,  # venue: one task per outcome project, as many as the corpus gives
+                                  "bottleneck": 40}  # one per multi-word subject with >= 3 limitations
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window
