@@ -412,7 +412,7 @@ class PairwiseComparison(BaseModel):
 # --------------------------------------------------------------------------------------
 
 FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
-                   "not_selected", "model_review"]
+                   "not_selected", "model_review", "shared_quotes"]
 DecisionAction = Literal["approve", "reject", "revise"]
 # Why a reviewer removes a task: a fixed list, so the release can count removals by reason.
 REJECT_REASONS: tuple[str, ...] = (

@@ -13,7 +13,11 @@ named in each flag's detail so a reviewer sees why it fired.
 * `gold_unstable`: the gold has no evidence, its top-1 moves under bootstrap resampling,
   its two measures disagree, or part of its claim bank does not recompute;
 * `possible_leakage`: the public text names a post-cutoff entity (a future paper's id or
-  title, a term first seen after the cutoff in >= 2 window titles) or another task's answer.
+  title, a term first seen after the cutoff in >= 2 window titles) or another task's answer;
+* `shared_quotes`: the task's question quotes a sentence that another task of the partition
+  (any family) also quotes: a double-quoted span of >= QUOTE_MIN_CHARS characters whose words
+  (lower-cased, punctuation dropped) equal, contain or are contained in one of the other's
+  (a quote cut after its connective clause is the same quote).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ TITLE_MAX_CHARS = 160
 _FRAGMENT_START = re.compile(r"^(however|but|and|or|moreover|furthermore|thus|therefore|in this paper|"
                              r"in this work|we|our|this paper|this work|to this end)\b", re.IGNORECASE)
 _MARKUP = re.compile(r"[<>{}\\$_]|&[a-z]+;")
+QUOTE_MIN_CHARS = 30  # a shorter quoted span is a phrase or a name, not a quoted sentence
+_QUOTED = re.compile(r"\"([^\"]{%d,})\"" % QUOTE_MIN_CHARS)
 
 
 def support_flags(task: Task, support: Sequence[SupportQuote]) -> list[AuditFlag]:
@@ -136,4 +142,33 @@ def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids
         if owner is not None:
             out.setdefault(owner, []).append(AuditFlag(code="possible_leakage",
                                                        detail=message[len(owner) + 2:][:240]))
+    return out
+
+
+def quote_keys(text: str) -> list[str]:
+    """The double-quoted sentences of a text, as lower-cased words joined by single spaces."""
+    return [" ".join(re.findall(r"[a-z0-9]+", q.lower())) for q in _QUOTED.findall(text)]
+
+
+def shared_quote_flags(tasks: Sequence[Task], *, selected: set[str] = frozenset()) -> dict[str, list[AuditFlag]]:
+    """For each task, the other tasks of the partition whose questions quote the same sentence
+    (equal, or one quote inside the other), each marked selected or held back."""
+    keys = {t.task_id: [k for k in quote_keys(t.question) if k] for t in tasks}
+    owners: dict[str, set[str]] = {}
+    for tid, ks in keys.items():
+        for k in ks:
+            owners.setdefault(k, set()).add(tid)
+    out: dict[str, list[AuditFlag]] = {}
+    for t in tasks:
+        others: dict[str, str] = {}
+        for k in keys[t.task_id]:
+            for other_key, ids in owners.items():
+                if k == other_key or k in other_key or other_key in k:
+                    for u in ids - {t.task_id}:
+                        others.setdefault(u, k)
+        if others:
+            names = ", ".join(f"{u} ({'selected' if u in selected else 'held back'})" for u in sorted(others)[:3])
+            quote = next(iter(others.values()))
+            out[t.task_id] = [AuditFlag(code="shared_quotes", detail=(
+                f"quotes the same sentence as {len(others)} other task(s): {names}: \"{quote[:80]}\""))]
     return out

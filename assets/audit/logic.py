@@ -116,12 +116,13 @@ def build_audit_records(
     fixed = {t.family for t in tasks if get_family(t.family).fixed_options}
     dupes = F.duplicate_flags(tasks, fixed_option_families=fixed, selected={r.task_id for r in ratings if r.released})
     leaks = F.leakage_flags(tasks, golds, future_ids, future_titles, novel_terms)
+    shared = F.shared_quote_flags(tasks, selected={r.task_id for r in ratings if r.released})
     out, failures = [], []
     for task in tasks:
         gold, rating = gold_of.get(task.task_id), rating_of.get(task.task_id)
         support = support_quotes(task, evidence, papers)
         flags = (F.support_flags(task, support) + dupes.get(task.task_id, []) + F.readability_flags(task)
-                 + F.gold_flags(gold, th) + leaks.get(task.task_id, []))
+                 + F.gold_flags(gold, th) + leaks.get(task.task_id, []) + shared.get(task.task_id, []))
         record = AuditRecord(
             task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
             content_hash=content_hash(task, gold), title=task.title, selected=bool(rating and rating.released),

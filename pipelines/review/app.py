@@ -35,7 +35,7 @@ from resources.storage import PartitionStore
 PAGE_SIZE = 50
 FILTERS = ("family", "flag", "decision", "selected")
 FLAG_CODES = ("weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
-              "model_review", "none")
+              "model_review", "shared_quotes", "none")
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'"
 
 
