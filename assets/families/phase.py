@@ -14,7 +14,9 @@ supporting inspiration) turns them into tasks tagged by the paper's three phases
     evaluate    assess a claim with structured criteria or benchmarks
                 (primary: a hypothesis; support: a related methodology)
 
-The phase-from-kind mapping is our choice (the paper gives none). Agents get the partition's
+The phase-from-kind mapping is our choice (the paper gives none); a primary must also state
+what its phase needs (`primary_fits`: a limitation cue, a proposal, a testable finding that
+is not a proposal), since the extractor's kinds are loose. Agents get the partition's
 cutoff-bound knowledge base.
 
 Public text (the rules a reader needs, docs/arena.md):
@@ -22,12 +24,13 @@ Public text (the rules a reader needs, docs/arena.md):
   (MARKUP), a leading connective clause ("However, ", "To address these challenges, ") is cut
   off (the rest is still a verbatim substring of the sentence), and a quote that then starts
   with an anaphor ("This", "These", "It") or leans on an unnamed referent ("this approach",
-  "these limitations", "our framework") is not used;
+  "these limitations", "our framework") is not used; nor is one outside MIN_QUOTE_WORDS..
+  MAX_QUOTE_WORDS words;
 * the subject is the descriptive part of the primary paper's title (`subject_of`), not a
   taxonomy node label;
 * the supporting inspiration is the most similar unused one of the phase's support kinds
   (another paper) when its cosine with the primary quote (all-MiniLM-L6-v2, the `onnx-minilm`
-  embedder) is >= SUPPORT_COS; else the task has none;
+  embedder) is >= SUPPORT_COS and it shares a topic stem with it; else the task has none;
 * no two tasks of a partition quote the same sentence: each quote (primary or support) is
   used once, and never one already quoted by an earlier family's task (the audit flag
   `shared_quotes` checks the whole partition, assets/audit/flags.py); one task per primary paper.
@@ -41,11 +44,13 @@ primary inspiration actually did, in their own words, for this phase.
 * The reference check (`reference_candidates`, `answers_task`): a sentence of one of the
   READ_PAPERS closest pursuing papers' abstracts is a reference keypoint when it is (1) an
   own-work sentence (OWN_WORK: "we", "our", "this paper"; for evaluate also "experiments /
-  results show"), (2) of the phase's kind by cue words (REFERENCE_CUES: a contribution verb for
-  synthesize, a proposal verb for design, an evaluation word for evaluate), (3) free of markup,
-  (4) shares >= REF_MIN_SHARED topic stems (`topic_stems`) with the primary quote that are not
-  the domain's everyday words (in > COMMON_DF of the window's abstracts) and (5) has cosine >= REF_COS
-  with it (all-MiniLM-L6-v2). The reference is the MAX_REFERENCE most similar passing sentences,
+  results show"), (2) of the phase's kind by cue words (REFERENCE_CUES: a contribution verb of
+  the own-work subject for synthesize, a proposal for design, an evaluation word for evaluate;
+  for synthesize also the gap the paper took up, stated about prior work: `is_gap_sentence`),
+  (3) free of markup,
+  (4) shares topic stems (`topic_stems`) with the primary quote that are not the domain's
+  everyday words (in > COMMON_DF of the window's abstracts): two, or one rare one (in <= RARE_DF
+  of them), and (5) has cosine >= REF_COS with it (all-MiniLM-L6-v2). The reference is the MAX_REFERENCE most similar passing sentences,
   one per paper. A task whose reference has fewer than MIN_REFERENCE sentences (from distinct
   papers) does not answer its question and is not released (`validity_problems`).
 FTA is the reference-guided match of the answer's key points to the reference keypoints; KAE
@@ -76,7 +81,7 @@ PRIMARY = {"synthesize": ("limitation",), "design": ("methodology", "transdiscip
            "evaluate": ("hypothesis",)}
 SUPPORT = {"synthesize": ("hypothesis", "methodology", "transdisciplinarity"), "design": ("limitation",),
            "evaluate": ("methodology", "transdisciplinarity")}
-SUPPORT_COS = 0.5  # all-MiniLM-L6-v2 cosine of a supporting quote with the primary quote (else no support)
+SUPPORT_COS = 0.55  # all-MiniLM-L6-v2 cosine of a supporting quote with the primary quote (else no support)
 MIN_QUOTE_WORDS, MAX_QUOTE_WORDS = 8, 45  # a shorter quote is a fragment, a longer one a run-on
 PURSUIT_COS = 0.35  # centred cosine of a window paper to the task's primary inspiration
 MIN_SHARED = 3  # ... and content stems it shares with it
@@ -84,9 +89,9 @@ MIN_PURSUING = 3  # window papers that pursue the task for it to have a referenc
 FULL_SUPPORT = 8  # pursuing papers for strength 1
 READ_PAPERS = 20  # closest pursuing papers whose abstracts the reference check reads
 REF_MIN_WORDS, REF_MAX_WORDS = 8, 60  # a reference sentence's length
-REF_MIN_SHARED = 1  # topic stems a reference sentence shares with the primary quote
 REF_COS = 0.5  # all-MiniLM-L6-v2 cosine of a reference sentence with the primary quote
 COMMON_DF = 0.25  # a topic stem in more than this share of the window's abstracts is the domain's everyday word
+RARE_DF = 0.05  # ... in at most this share it names a topic on its own (else two shared stems are needed)
 MIN_REFERENCE = 2  # passing sentences (distinct papers) for the reference to answer the task
 MAX_REFERENCE = 3  # reference keypoints (the most similar passing sentences, one per paper)
 DUPLICATE_JACCARD = 0.6  # two tasks whose primary quotes share this much are one task
@@ -208,6 +213,8 @@ def subject_of(title: str, fallback: str) -> str:
         part = head
     else:
         part = _SUBJECT_LEAD.sub("", t).strip()
+    if re.search(r"(:\s|\s--?\s|\s—\s)", part) and part != t:  # "Position: A -- B": split once more
+        return subject_of(part, fallback)
     if re.search(r"[!?]", part) or not 2 <= len(part.split()) <= MAX_SUBJECT_WORDS:
         return fallback
     return part
@@ -239,7 +246,7 @@ _OWN_SUBJECT = r"\b(?:we|this (?:paper|work|study|article))\s+(?:[\w-]+\s+){0,2}
 REFERENCE_CUES = {
     # synthesize: the direction the paper took up (what it set out to do), stated by the paper itself
     "synthesize": re.compile(_OWN_SUBJECT + r"(?:propos|introduc|present|develop|design|stud(?:y|ies|ied)|investigat|"
-                             r"explor|address|tackl|bridg|formali[sz]|argu|buil|construct|curat|releas|establish|"
+                             r"explor|address|tackl|bridg|formali[sz]|argu|buil|construct|curat|establish|"
                              r"identif|examin|analy[sz]|call|advocat|redefin|rethink|reframe|position|focus)\w*", re.I),
     # design: the method it proposed
     "design": re.compile(_OWN_SUBJECT + r"(?:propos|introduc|present|develop|design|buil|construct|devis|formulat|"
@@ -264,13 +271,22 @@ def is_gap_sentence(sentence: str) -> bool:
     return bool(LIMITATION.search(sentence) and PRIOR_WORK.search(sentence))
 
 
+# evaluate: the paper itself ran an evaluation (or introduced a benchmark / metric for one)
+EVAL_OWN = re.compile(
+    _OWN_SUBJECT + r"(?:evaluat|test|benchmark|compar|measur|assess|conduct|run|find|found|observ|show|demonstrat|"
+    r"report|validat|experiment|analy[sz]|achiev)\w*|" + _OWN_SUBJECT + r"(?:introduc|propos|present|construct|build|"
+    r"buil|curat|develop|design)\w*\b.{0,80}\b(?:benchmark|metric|evaluation|test suite|testbed|protocol)|"
+    r"\bour (?:[\w-]+\s+){0,3}?(?:achiev|outperform|improv|reach|surpass|yield|reduc|demonstrat|show|attain|match)\w*",
+    re.I)
+
+
 def is_phase_sentence(sentence: str, phase: str) -> bool:
     """An own-work sentence of the phase's kind (cue words), free of markup, of reference
     length; for synthesize also the gap statement the paper took up (`is_gap_sentence`)."""
     s = " ".join(sentence.split())
     if not REF_MIN_WORDS <= len(s.split()) <= REF_MAX_WORDS or MARKUP.search(s):
         return False
-    own = OWN_WORK.search(s) or (phase == "evaluate" and OWN_RESULT.search(s))
+    own = (EVAL_OWN.search(s) or OWN_RESULT.search(s)) if phase == "evaluate" else OWN_WORK.search(s)
     cue = REFERENCE_CUES.get(phase)
     return bool(own and cue and cue.search(s)) or (phase == "synthesize" and is_gap_sentence(s))
 
@@ -289,7 +305,9 @@ scalable open open-source first second third one two three four five six seven e
 human humans user users system systems approach research result finding findings paper work
 state art source end level based aware real world time
 overlook neglect ignor lack limit limitation struggl remain suffer difficult insufficient rarely poor brittle
-costly expensive challeng challenge fail failure
+costly expensive challeng challenge fail failure scal understand specializ unify unified comprehensive
+fine-grain effective efficient robust novel accurate precise high high-quality low strong
+gpt chatgpt claude gemini llama qwen deepseek mistral grok opus sonnet
 """.split())
 
 
@@ -300,21 +318,28 @@ def topic_stems(text: str) -> set[str]:
     return {w for w in stems if w not in ANCHOR_GENERIC and not w.replace(".", "").isdigit()}
 
 
-def answers_task(sentence: str, primary: str, cos: float, common: frozenset[str] = frozenset()) -> bool:
-    """The documented check that a phase sentence answers the task: it shares >=
-    REF_MIN_SHARED topic stems with the primary quote that are not `common` (the domain's
-    everyday words: in more than COMMON_DF of the window's abstracts, "reasoning" or
-    "fine-tuning" in post-training) and its cosine with it is >= REF_COS."""
-    return cos >= REF_COS and len((topic_stems(sentence) & topic_stems(primary)) - common) >= REF_MIN_SHARED
+def answers_task(sentence: str, primary: str, cos: float, df: dict[str, float] | None = None) -> bool:
+    """The documented check that a phase sentence answers the task: its cosine with the primary
+    quote is >= REF_COS and the two share topic stems that name the topic: after dropping the
+    domain's everyday words (`df`: the share of the window's abstracts holding a stem; more
+    than COMMON_DF, e.g. "reasoning" or "fine-tuning" in post-training), >= 2 shared stems, or
+    one that is rare (in <= RARE_DF of the window's abstracts: "hypergraph", "privacy", "MCP").
+    Without `df` every shared stem counts as rare."""
+    if cos < REF_COS:
+        return False
+    df = df or {}
+    shared = {w for w in topic_stems(sentence) & topic_stems(primary) if df.get(w, 0.0) <= COMMON_DF}
+    return len(shared) >= 2 or any(df.get(w, 0.0) <= RARE_DF for w in shared)
 
 
-def common_stems(abstracts: list[str]) -> frozenset[str]:
-    """Topic stems in more than COMMON_DF of the given abstracts: the domain's everyday words."""
+def stem_shares(abstracts: list[str]) -> dict[str, float]:
+    """The share of the given abstracts holding each topic stem."""
     df: dict[str, int] = {}
     for a in abstracts:
         for w in topic_stems(a):
             df[w] = df.get(w, 0) + 1
-    return frozenset(w for w, n in df.items() if n > COMMON_DF * max(1, len(abstracts)))
+    n = max(1, len(abstracts))
+    return {w: c / n for w, c in df.items()}
 
 
 class PhaseAnswer(BaseModel):
@@ -440,7 +465,8 @@ class PhaseFamily(TaskFamily):
     @staticmethod
     def _support(phase: str, k: int, usable, vecs: np.ndarray, state) -> tuple[Inspiration, str, float] | None:
         """The most similar unused quote of the phase's support kinds from another paper, if its
-        cosine with the primary quote is >= SUPPORT_COS (else the task has no support)."""
+        cosine with the primary quote is >= SUPPORT_COS and it shares a topic stem with it (else
+        the task has no support)."""
         primary = usable[k][0]
         best, best_cos = None, SUPPORT_COS
         cos = vecs @ vecs[k] if len(vecs) else np.zeros(0)
@@ -449,6 +475,7 @@ class PhaseFamily(TaskFamily):
                 break
             i, body = usable[j]
             if (i.kind in SUPPORT[phase] and i.paper_id != primary.paper_id
+                    and topic_stems(body) & topic_stems(usable[k][1])
                     and not shares_quote(quote_key(body), state["quotes"])):
                 best = (i, body, round(float(cos[j]), 4))
                 break
@@ -595,8 +622,8 @@ class PhaseFamily(TaskFamily):
             return []
         if n["reference_papers"] < MIN_REFERENCE:
             return [f"reference does not answer the task: {int(n['reference_papers'])} window paper(s) state a "
-                    f"{task.subtype} sentence that passes the check (own work, the phase's cue words, >= "
-                    f"{REF_MIN_SHARED} shared content stems and cosine >= {REF_COS} with the primary quote; "
+                    f"sentence of the {task.subtype} kind that passes the check (own work, the phase's cue words, >= "
+                    f"cosine >= {REF_COS} and shared topic stems with the primary quote; "
                     f"{int(n.get('n_reference_candidates', 0))} candidate sentences read); need {MIN_REFERENCE}"]
         return []
 
@@ -665,13 +692,13 @@ class PhaseFamily(TaskFamily):
                     cands.append((pid, s))
         if not cands or not primary:
             return [], len(cands), 0
-        if "_phase_common" not in ctx.__dict__:  # the window's everyday words, once per partition
-            ctx.__dict__["_phase_common"] = common_stems([f"{p.title}. {p.abstract}" for p in ctx.future])
-        common = ctx.__dict__["_phase_common"]
+        if "_phase_df" not in ctx.__dict__:  # the window's stem shares, once per partition
+            ctx.__dict__["_phase_df"] = stem_shares([f"{p.title}. {p.abstract}" for p in ctx.future])
+        df = ctx.__dict__["_phase_df"]
         vecs = sentence_vectors([primary] + [s for _, s in cands])
         sims = vecs[1:] @ vecs[0]
         passing = sorted(((round(float(c), 4), pid, s) for (pid, s), c in zip(cands, sims)
-                          if answers_task(s, primary, float(c), common)), key=lambda x: (-x[0], x[1], x[2]))
+                          if answers_task(s, primary, float(c), df)), key=lambda x: (-x[0], x[1], x[2]))
         chosen, papers = [], set()
         for c, pid, s in passing:
             if pid not in papers:

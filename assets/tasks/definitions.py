@@ -21,8 +21,8 @@ class TaskBuildConfig(dg.Config):
     # per-family overrides. Option families are drafted four times as often: their gold must pass
     # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
     # a clear leader, and the release takes one task per gold answer
-    # phase: 24 per phase; its reference check (assets/families/phase.py, docs/arena.md) holds back most of them
-    family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 72}
+    # phase: 40 per phase; its reference check (assets/families/phase.py, docs/arena.md) holds back most of them
+    family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 120}
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window
