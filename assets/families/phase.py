@@ -196,10 +196,10 @@ MAX_SUBJECT_WORDS = 14
 
 
 def subject_of(title: str, fallback: str) -> str:
-    """A readable subject from the primary paper's title: its descriptive part (the part after
-    the name before a colon, dash or "!"/"?", when that part has >= 3 words; the part before
-    it when the part after is a genre like "A Survey"), a leading article or "Towards"
-    dropped, the title's own capitalisation kept. A title with markup, a question or
+    """A readable subject from the primary paper's title: its descriptive part (of the parts
+    around the first colon, dash or "!"/"?", the longer one with >= 3 words: the shorter is a
+    name, a slogan or a genre like "A Survey"), a leading article or "Towards" dropped, the
+    title's own capitalisation kept. A title with markup, a question or
     exclamation left in the part, or more than MAX_SUBJECT_WORDS words gives `fallback` (the
     domain's title)."""
     t = " ".join(title.split()).rstrip(".")
@@ -207,12 +207,9 @@ def subject_of(title: str, fallback: str) -> str:
         return fallback
     head, sep, tail = (re.split(r"(:\s|\s--?\s|\s—\s|[!?]\s)", t, maxsplit=1) + ["", ""])[:3]
     head, tail = _SUBJECT_LEAD.sub("", head).strip(), _SUBJECT_LEAD.sub("", tail).strip()
-    if sep and len(tail.split()) >= 3 and not re.search(r"[!?]", tail):
-        part = tail
-    elif sep and len(head.split()) >= 3 and not re.search(r"[!?]", head):
-        part = head
-    else:
-        part = _SUBJECT_LEAD.sub("", t).strip()
+    parts = [x for x in (tail, head) if sep and len(x.split()) >= 3 and not re.search(r"[!?]", x)]
+    # the longer part describes (a name, a slogan or a genre like "A Survey" is the shorter one)
+    part = max(parts, key=lambda x: len(x.split())) if parts else _SUBJECT_LEAD.sub("", t).strip()
     if re.search(r"(:\s|\s--?\s|\s—\s)", part) and part != t:  # "Position: A -- B": split once more
         return subject_of(part, fallback)
     if re.search(r"[!?]", part) or not 2 <= len(part.split()) <= MAX_SUBJECT_WORDS:
