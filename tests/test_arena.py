@@ -265,6 +265,8 @@ def test_phase_sentences_and_the_reference_check():
 
     assert is_phase_sentence("We propose WebPilot, a hierarchical planner for web navigation agents.", "design")
     assert not is_phase_sentence("Web navigation agents often use hierarchical planners in practice.", "design")
+    assert not is_phase_sentence("We develop a systematic evaluation of these planners on web navigation tasks.",
+                                 "design")  # a study, not a method
     assert is_phase_sentence("Experiments on WebArena show that our planner improves task success by 12%.", "evaluate")
     assert not is_phase_sentence("We propose WebPilot, a hierarchical planner for web navigation agents.", "evaluate")
     assert is_phase_sentence("However, existing web agents remain brittle on long horizons and unseen sites.",

@@ -268,6 +268,11 @@ def is_gap_sentence(sentence: str) -> bool:
     return bool(LIMITATION.search(sentence) and PRIOR_WORK.search(sentence))
 
 
+# design: a proposed study is not a proposed method ("we develop a systematic evaluation of ...")
+NOT_A_METHOD = re.compile(_OWN_SUBJECT + r"(?:develop|present|propos|introduc|conduct|perform|provid|carr)\w*\s+"
+                          r"(?:[\w-]+\s+){0,3}?(?:evaluations?|analys[ie]s|stud(?:y|ies)|surveys?|investigations?|"
+                          r"comparisons?|assessments?|reviews?|audits?)\b", re.I)
+
 # evaluate: the paper itself ran an evaluation (or introduced a benchmark / metric for one)
 EVAL_OWN = re.compile(
     _OWN_SUBJECT + r"(?:evaluat|test|benchmark|compar|measur|assess|conduct|run|find|found|observ|show|demonstrat|"
@@ -279,12 +284,15 @@ EVAL_OWN = re.compile(
 
 def is_phase_sentence(sentence: str, phase: str) -> bool:
     """An own-work sentence of the phase's kind (cue words), free of markup, of reference
-    length; for synthesize also the gap statement the paper took up (`is_gap_sentence`)."""
+    length; for synthesize also the gap statement the paper took up (`is_gap_sentence`); for
+    design never a proposed study (`NOT_A_METHOD`)."""
     s = " ".join(sentence.split())
     if not REF_MIN_WORDS <= len(s.split()) <= REF_MAX_WORDS or MARKUP.search(s):
         return False
     own = (EVAL_OWN.search(s) or OWN_RESULT.search(s)) if phase == "evaluate" else OWN_WORK.search(s)
     cue = REFERENCE_CUES.get(phase)
+    if phase == "design" and NOT_A_METHOD.search(s):
+        return False
     return bool(own and cue and cue.search(s)) or (phase == "synthesize" and is_gap_sentence(s))
 
 
