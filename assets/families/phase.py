@@ -685,7 +685,8 @@ class PhaseFamily(TaskFamily):
     def reference(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tuple[list[tuple[float, str, str]], int, int]:
         """(cosine, paper id, sentence) of the reference keypoints, with the number of candidate
         sentences read and of those passing the check: the phase sentences of the READ_PAPERS
-        closest pursuing papers that pass `answers_task`, the most similar first, one per paper."""
+        closest pursuing papers that pass `answers_task`, one per paper (for synthesize what the
+        paper did before the gap it states), the most similar first."""
         ins = json.loads(build.curation.get("inspirations", "[]"))
         primary = build.curation.get("primary_quote") or (ins[0]["quote"] if ins else "")
         by_id = {p.arxiv_id: p for p in ctx.future}
@@ -704,11 +705,12 @@ class PhaseFamily(TaskFamily):
         sims = vecs[1:] @ vecs[0]
         passing = sorted(((round(float(c), 4), pid, s) for (pid, s), c in zip(cands, sims)
                           if answers_task(s, primary, float(c), df)), key=lambda x: (-x[0], x[1], x[2]))
-        chosen, papers = [], set()
+        # one sentence per paper: what the paper did (an own-work sentence) before the gap it
+        # states (synthesize), the most similar first; then the papers, most similar first
+        best: dict[str, tuple[float, str, str]] = {}
         for c, pid, s in passing:
-            if pid not in papers:
-                papers.add(pid)
-                chosen.append((c, pid, s))
-            if len(chosen) == MAX_REFERENCE:
-                break
-        return chosen, len(cands), len(passing)
+            own = not (task.subtype == "synthesize" and is_gap_sentence(s) and not OWN_WORK.search(s))
+            if pid not in best or (own and not best[pid][0]):
+                best[pid] = (own, c, s)
+        chosen = sorted(((c, pid, s) for pid, (_, c, s) in best.items()), key=lambda x: (-x[0], x[1], x[2]))
+        return chosen[:MAX_REFERENCE], len(cands), len(passing)
