@@ -415,7 +415,7 @@ class PairwiseComparison(BaseModel):
 
 FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
                    "not_selected", "model_review", "repeated_project_text", "small_gold_margin",
-                   "label_collision", "background_evidence",
+                   "label_collision", "background_evidence", "shared_quotes",
                    # hard defects (assets/validity/defects.py): the gate keeps such a task out
                    "contribution_type_option", "bare_word_option", "dead_option", "duplicate_options",
                    "not_one_subfield", "planning_direction_overlap"]

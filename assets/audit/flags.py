@@ -40,6 +40,10 @@ named in each flag's detail so a reviewer sees why it fired.
   (OWN_CLAIM_FAMILIES: bottleneck), a counted window-paper sentence reads as background -- no
   own-work marker, or an opening on prior work or the field before its first first-person
   marker ("Existing methods ...", "X has emerged ...": `assets.families.bottleneck.is_background`).
+* `shared_quotes`: the task's question quotes a sentence that another task of the partition
+  (any family) also quotes: a double-quoted span of >= QUOTE_MIN_CHARS characters whose words
+  (lower-cased, punctuation dropped) equal, contain or are contained in one of the other's
+  (a quote cut after its connective clause is the same quote).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ SMALL_MARGIN = 0.1  # ... and those whose top leads the runner-up by less than 1
 _FRAGMENT_START = re.compile(r"^(however|but|and|or|moreover|furthermore|thus|therefore|in this paper|"
                              r"in this work|we|our|this paper|this work|to this end)\b", re.IGNORECASE)
 _MARKUP = re.compile(r"[<>{}\\$_]|&[a-z]+;")
+QUOTE_MIN_CHARS = 30  # a shorter quoted span is a phrase or a name, not a quoted sentence
+_QUOTED = re.compile(r"\"([^\"]{%d,})\"" % QUOTE_MIN_CHARS)
 
 
 def support_flags(task: Task, support: Sequence[SupportQuote]) -> list[AuditFlag]:
@@ -204,7 +210,7 @@ def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
     return []
 
 
-_QUOTED = re.compile(r'"([^"]{12,})"')
+_COUNTED_QUOTE = re.compile(r'"([^"]{12,})"')  # the sentence of a counted entry, 'id: "..."'
 
 
 OWN_CLAIM_FAMILIES = frozenset({"bottleneck"})  # families whose counted sentences are the paper's own claims
@@ -222,7 +228,7 @@ def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
     hits = []
     for key, entries in gold.counted.items():
         for entry in entries:
-            m = _QUOTED.search(entry)
+            m = _COUNTED_QUOTE.search(entry)
             if m and is_background(m.group(1)):
                 hits.append(f"{entry.split(':', 1)[0]} ({key})")
     if not hits:
@@ -311,4 +317,33 @@ def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
         if n.get("gold_kind_proxy", 0.0) > 0 and n.get("proxy_gap", 1.0) < SMALL_PROXY_GAP:
             out.setdefault(g.task_id, []).append(AuditFlag(code="small_gold_margin", detail=(
                 f"proxy gold (no real outcome): top-2 similarity gap {n.get('proxy_gap', 0.0):.3f} < {SMALL_PROXY_GAP}")))
+    return out
+
+
+def quote_keys(text: str) -> list[str]:
+    """The double-quoted sentences of a text, as lower-cased words joined by single spaces."""
+    return [" ".join(re.findall(r"[a-z0-9]+", q.lower())) for q in _QUOTED.findall(text)]
+
+
+def shared_quote_flags(tasks: Sequence[Task], *, selected: set[str] = frozenset()) -> dict[str, list[AuditFlag]]:
+    """For each task, the other tasks of the partition whose questions quote the same sentence
+    (equal, or one quote inside the other), each marked selected or held back."""
+    keys = {t.task_id: [k for k in quote_keys(t.question) if k] for t in tasks}
+    owners: dict[str, set[str]] = {}
+    for tid, ks in keys.items():
+        for k in ks:
+            owners.setdefault(k, set()).add(tid)
+    out: dict[str, list[AuditFlag]] = {}
+    for t in tasks:
+        others: dict[str, str] = {}
+        for k in keys[t.task_id]:
+            for other_key, ids in owners.items():
+                if k == other_key or k in other_key or other_key in k:
+                    for u in ids - {t.task_id}:
+                        others.setdefault(u, k)
+        if others:
+            names = ", ".join(f"{u} ({'selected' if u in selected else 'held back'})" for u in sorted(others)[:3])
+            quote = next(iter(others.values()))
+            out[t.task_id] = [AuditFlag(code="shared_quotes", detail=(
+                f"quotes the same sentence as {len(others)} other task(s): {names}: \"{quote[:80]}\""))]
     return out

@@ -119,6 +119,7 @@ def build_audit_records(
     leaks = F.leakage_flags(tasks, golds, future_ids, future_titles, novel_terms)
     cross = cross_task_defects(tasks, gold_of, released={r.task_id for r in ratings if r.released})
     projects = F.project_flags(tasks, golds, builds)
+    shared = F.shared_quote_flags(tasks, selected={r.task_id for r in ratings if r.released})
     out, failures = [], []
     for task in tasks:
         gold, rating = gold_of.get(task.task_id), rating_of.get(task.task_id)
@@ -126,7 +127,7 @@ def build_audit_records(
         flags = (F.support_flags(task, support) + dupes.get(task.task_id, []) + F.readability_flags(task)
                  + F.gold_flags(gold, th, gate_reason(task, gold, th)) + leaks.get(task.task_id, []) + F.defect_flags(task, gold, cross)
                  + F.evidence_flags(task, gold)
-                 + projects.get(task.task_id, []))
+                 + projects.get(task.task_id, []) + shared.get(task.task_id, []))
         record = AuditRecord(
             task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
             content_hash=content_hash(task, gold), title=task.title, selected=bool(rating and rating.released),

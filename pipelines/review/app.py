@@ -22,20 +22,20 @@ from __future__ import annotations
 
 import math
 import secrets
+from typing import get_args
 from urllib.parse import urlencode
 
 from flask import Flask, abort, flash, redirect, render_template, request, session, url_for
 from werkzeug.serving import make_server
 
-from core.records import REJECT_REASONS
+from core.records import REJECT_REASONS, FlagCode
 from pipelines.review.queue import STATES, QueueReader, matches, summary
 from resources.decisions import DecisionError, DecisionStore
 from resources.storage import PartitionStore
 
 PAGE_SIZE = 50
 FILTERS = ("family", "flag", "decision", "selected")
-FLAG_CODES = ("weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
-              "model_review", "label_collision", "small_gold_margin", "background_evidence", "none")
+FLAG_CODES = (*get_args(FlagCode), "none")  # every audit flag the queue can filter by
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'"
 
 
