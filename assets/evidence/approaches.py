@@ -18,6 +18,8 @@ the named approaches that the direction's own papers use. The rule, on cutoff-vi
      backbone model: "GPT-4", "pre-trained models", no whole field: "machine learning"), is not the truncation of a longer key
      ("singular value" of "singular value decomposition", `prefer_longer`), and shares no word
      stem with the direction's name,
+   * names a method, not a goal or capability it serves (`vague_approach`: last word in
+     GOAL_HEADS, "multi-step reasoning", "model alignment"; or generic data, "training data"),
    * is used as a method: in at least MIN_METHOD_USE of its occurrences in the direction's
      texts it follows a method cue ("via", "using", "with", "through", "by", "based on",
      "leveraging", "combining", "integrating", "incorporating", "built on", "powered by",
@@ -71,6 +73,20 @@ MIN_METHOD_USE = 0.1
 METHOD_CUE_WINDOW = 3
 METHOD_CUES = frozenset("via using with through by leveraging combining integrating incorporating employing adopting "
                         "applying utilizing utilising exploiting powered built based".split())
+
+
+# A goal or capability is what a method serves, not a method ("multi-step reasoning", "model
+# alignment", "user preferences"); a generic modifier of data names no data strategy
+# ("training data", unlike "synthetic data"). Found reading released planning tasks.
+GOAL_HEADS = frozenset("alignment reasoning preference preferences understanding generalization generalisation "
+                       "performance capability capabilities efficiency robustness safety quality accuracy".split())
+GENERIC_DATA_MODIFIERS = frozenset("training model user input task".split())
+
+
+def vague_approach(key: str) -> bool:
+    """True for an approach key that names a goal, or data by a generic modifier (constants above)."""
+    words = key.split()
+    return words[-1] in GOAL_HEADS or (len(words) == 2 and words[1] == "data" and words[0] in GENERIC_DATA_MODIFIERS)
 
 
 @dataclass
@@ -149,7 +165,8 @@ def direction_approaches(direction_key: str, direction_name: str, papers: list[S
         name = readable_case(max(surface[k].items(), key=lambda kv: (kv[1], kv[0]))[0])
         if (contribution_type(name) or one_word_problem(name) or backbone_problem(name) or field_problem(name)
                 or stems(name) & name_stems
-                or same_direction(name, direction_name) or cued[k] / seen[k] < MIN_METHOD_USE):
+                or same_direction(name, direction_name) or cued[k] / seen[k] < MIN_METHOD_USE
+                or vague_approach(k)):
             continue
         members = sorted(p.arxiv_id for p in own if names(k, index.normal[p.arxiv_id]))
         n_recent = sum(i in recent for i in members)

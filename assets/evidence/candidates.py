@@ -202,9 +202,14 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
 
 GLOSS_MIN_CHARS, GLOSS_MAX_CHARS = 50, 230
 GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a gloss
-_GLOSS_SKIP = re.compile(r"^(however|but|and|or|moreover|furthermore|thus|therefore|in this (paper|work)|"
-                         r"this (paper|work|study)|we|our|here|to this end|to address|specifically|finally|"
-                         r"additionally|experiments?|results?|extensive)\b", re.IGNORECASE)
+# A gloss opens on its own subject: no connective or back-reference ("Nevertheless", "This
+# underscores ..."), no paper's own claim ("we", "our"), no method step ("... is then used").
+_GLOSS_SKIP = re.compile(r"^(however|but|and|or|yet|still|moreover|furthermore|nevertheless|nonetheless|thus|"
+                         r"therefore|hence|consequently|instead|meanwhile|in contrast|as a result|in this (paper|work)|"
+                         r"this|these|those|that|such|it|its|they|their|all the|here|to this end|to address|"
+                         r"to solve|to tackle|to the best|specifically|finally|additionally|experiments?|results?|"
+                         r"extensive)\b", re.IGNORECASE)
+_GLOSS_OWN_WORK = re.compile(r"\b(we|our|us|then)\b", re.IGNORECASE)
 _GLOSS_DEFINES = re.compile(r"\b(is|are|refers? to|enables?|allows?|aims? to|has emerged|have emerged|"
                             r"promises?|consists? of)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -217,7 +222,8 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
 
     A sentence qualifies when it holds the direction's key (`core.phrases.phrase_keys`), is
     GLOSS_MIN_CHARS..GLOSS_MAX_CHARS long, has no markup, and does not start like a fragment or
-    a paper's own claim ("However", "We", "In this paper", "Results"). Among those, sentences
+    a back-reference or a paper's own claim ("However", "This", "We", "In this paper", "Results";
+    no "we"/"our" anywhere, no "then" of a method step). Among those, sentences
     with a defining verb (is, refers to, enables, ...) come first, then the one naming the key
     earliest, then the most central paper's.
     """
@@ -225,7 +231,8 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
     for rank, p in enumerate(papers[:GLOSS_PAPERS]):
         for s in _SENTENCE.split(p.abstract or ""):
             s = " ".join(s.split())
-            if not (GLOSS_MIN_CHARS <= len(s) <= GLOSS_MAX_CHARS) or _GLOSS_SKIP.match(s) or _MARKUP.search(s):
+            if (not (GLOSS_MIN_CHARS <= len(s) <= GLOSS_MAX_CHARS) or _GLOSS_SKIP.match(s) or _MARKUP.search(s)
+                    or _GLOSS_OWN_WORK.search(s)):
                 continue
             if key not in phrase_keys(s):
                 continue

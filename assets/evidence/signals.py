@@ -451,7 +451,9 @@ def build_signals(
             for j, a in enumerate(found_approaches):
                 members = sorted((by_paper[pid] for pid in a.members), key=lambda p: (p.published, p.arxiv_id))
                 gloss_text, gloss_id = gloss(a.key, members[::-1], strict=True)
-                titles = [p.title for p in members[::-1][:REPRESENTATIVE_TITLES]]
+                # shown: the newest members whose title names the approach (a reader sees it used), then others
+                shown = sorted(members[::-1], key=lambda p: a.key not in phrase_keys(p.title))[:REPRESENTATIVE_TITLES]
+                titles = [p.title for p in shown]
                 signals.append(Signal(
                     signal_id=f"sig:approach:{i:03d}:{j:02d}", kind="approach", domain=domain, cutoff=cutoff,
                     title=a.display, node_ids=cand.node_ids, evidence_ids=cand.evidence_ids,
@@ -463,7 +465,7 @@ def build_signals(
                     details={"direction": [cand.signal_id], "direction_name": [cand.title],
                              "direction_phrases": list(cand.details["defining_phrases"]),
                              "defining_phrases": [a.key], "member_ids": a.members,
-                             "representative_titles": titles, "representative_ids": [p.arxiv_id for p in members[::-1][:3]],
+                             "representative_titles": titles, "representative_ids": [p.arxiv_id for p in shown],
                              "gloss": [gloss_text] if gloss_text else [], "gloss_paper": [gloss_id] if gloss_id else []},
                 ))
 

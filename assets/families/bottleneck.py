@@ -79,7 +79,11 @@ answers"), the semantic one counts papers on the subject's topic near a limitati
 alone would rank the gold first. It is released only when (`bottleneck_problems`, the
 family's validity check) it leads the second limitation by more than one paper (>=
 MIN_MARGIN_PAPERS) and by >= MIN_RELATIVE_MARGIN of its own count, and keeps its place
-under bootstrap resampling of the window (the release gate).
+under bootstrap resampling of the window (the release gate). A resample re-ranks the same
+limitations without the MIN_FUTURE_MAPPED floor (the original window met it; with the floor, a
+3-paper gold that no other limitation approaches read as unstable whenever a resample drew it
+twice instead of three times: evidence size measured twice, not whether another limitation
+overtakes the gold).
 """
 
 from __future__ import annotations
@@ -701,7 +705,11 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     rows = subject_rows(ctx, cand_sig)
     numbers["n_future_subdirection"] = float(len(rows))
     future_ids = sorted({ctx.future[i].arxiv_id for i in rows})
-    if len(rows) < MIN_FUTURE_MAPPED:
+    # A bootstrap resample only re-ranks (the original window met the evidence minimum): a
+    # resample with fewer papers than the minimum keeps the top if it still leads, instead of
+    # reading as a different answer.
+    floor = 1 if ctx.ranking_only else MIN_FUTURE_MAPPED
+    if len(rows) < floor:
         return insufficient(task, claims, f"only {len(rows)} future papers fall in {sub}", numbers, future_ids)
     subject_ids = set(future_ids)
     keys = [theme_keys(b) for b in bns]
@@ -740,7 +748,7 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         numbers[f"threshold:{j}"] = round(float(taus[j]), 4)
         numbers[f"control_rate:{j}"] = round(float(control[j]), 5)
         numbers[f"lift:{j}"] = round(float(lift[j]), 4)
-    valid = [j for j in range(k) if both_n[j] >= MIN_FUTURE_MAPPED]
+    valid = [j for j in range(k) if both_n[j] >= floor]
     numbers["n_future_addressing"] = float(both_n.sum())
     if not valid:
         return insufficient(task, claims, f"no limitation of {sub} is stated as addressed by >= {MIN_FUTURE_MAPPED} "

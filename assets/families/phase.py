@@ -89,7 +89,7 @@ MIN_PURSUING = 3  # window papers that pursue the task for it to have a referenc
 FULL_SUPPORT = 8  # pursuing papers for strength 1
 READ_PAPERS = 20  # closest pursuing papers whose abstracts the reference check reads
 REF_MIN_WORDS, REF_MAX_WORDS = 8, 60  # a reference sentence's length
-REF_COS = 0.5  # all-MiniLM-L6-v2 cosine of a reference sentence with the primary quote
+REF_COS = 0.55  # all-MiniLM-L6-v2 cosine of a reference sentence with the primary quote (0.5 let loosely related work answer)
 COMMON_DF = 0.25  # a topic stem in more than this share of the window's abstracts is the domain's everyday word
 RARE_DF = 0.05  # ... in at most this share it names a topic on its own (else two shared stems are needed)
 MIN_REFERENCE = 2  # passing sentences (distinct papers) for the reference to answer the task
@@ -124,12 +124,15 @@ VAGUE_REFERENCE = re.compile(
     r"challenges?|issues?|problems?|gaps?|shortcomings?|difficult(?:y|ies)|settings?|ideas?|drawbacks?)\b", re.I)
 
 
+ENUMERATION = re.compile(r"\((?:1|i|a)\)\s")
+
+
 def readable_quote(quote: str) -> str | None:
     """The part of a verbatim sentence a task may quote, or None when it does not read on
     its own: markup anywhere -> None; a leading connective clause is cut ("However, X" ->
     "X": still a verbatim substring); then an anaphoric start ("These results ...") or an
     unnamed referent ("this approach", "these limitations", "our framework") -> None; fewer
-    than MIN_QUOTE_WORDS words left -> None."""
+    than MIN_QUOTE_WORDS words left, or an enumeration ("(1) ...": the list was cut) -> None."""
     text = " ".join(quote.split())
     if MARKUP.search(text):
         return None
@@ -140,6 +143,8 @@ def readable_quote(quote: str) -> str | None:
     if (ANAPHORIC_START.match(body) and not THIS_PAPER_START.match(body)) or VAGUE_REFERENCE.search(body):
         return None
     if not MIN_QUOTE_WORDS <= len(body.split()) <= MAX_QUOTE_WORDS or body.endswith(":"):
+        return None
+    if ENUMERATION.search(body):  # "two mechanisms: (1) X." -- the sentence splitter cut the list
         return None
     return body
 

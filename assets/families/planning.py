@@ -59,7 +59,8 @@ from assets.tasks.building import (
     short_name,
     support_papers,
 )
-from core.phrases import names, normal_text, same_direction
+from assets.evidence.quotes import split_sentences
+from core.phrases import names, normal_text, phrase_keys, same_direction
 from core.text import word_set
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
 
@@ -276,6 +277,16 @@ def _shares(ctx: GoldContext, direction_keys: list[str], approach_keys: dict[str
     return window, recent, per
 
 
+def naming_entry(paper, keys: list[str]) -> str:
+    """A counted paper as a reader checks it: "id title", and when the title does not name the
+    approach, the first abstract sentence that does (quoted)."""
+    entry = f"{paper.arxiv_id} {paper.title[:120]}"
+    if set(keys) & phrase_keys(paper.title):
+        return entry
+    said = next((s for s in split_sentences(paper.abstract or "") if set(keys) & phrase_keys(s)), "")
+    return f'{entry} -- "{" ".join(said.split())[:240]}"' if said else entry
+
+
 def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
     """The approaches ranked by momentum inside their direction (rules in the module docstring)."""
     claims, slots = Claims(task.task_id), Slots()
@@ -338,7 +349,8 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/validity/defects)
     numbers.update(slots.flags)
     strength = min(1.0, n_top / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
-    counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in per[oid][0]] for oid in ranking}
+    counted = {oid: [i if ctx.ranking_only else naming_entry(by_id[i], keys[oid]) for i in per[oid][0]]
+               for oid in ranking}  # a resample only re-ranks
     gold = GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff, counted=counted,
                       preferred_ranking=ranking, slots=slots.slots, claims=claims.items, numbers=numbers,
                       future_paper_ids=future_ids, strength=round(float(strength), 4))
