@@ -18,8 +18,9 @@ the named approaches that the direction's own papers use. The rule, on cutoff-vi
      backbone model: "GPT-4", "pre-trained models", no whole field: "machine learning"), is not the truncation of a longer key
      ("singular value" of "singular value decomposition", `prefer_longer`), and shares no word
      stem with the direction's name,
-   * names a method, not a goal or capability it serves (`vague_approach`: last word in
-     GOAL_HEADS, "multi-step reasoning", "model alignment"; or generic data, "training data"),
+   * names a method, not a goal or capability it serves nor a problem it removes
+     (`vague_approach`: last word in GOAL_HEADS, "multi-step reasoning", "model alignment", or in
+     PROBLEM_HEADS, "catastrophic forgetting"; or generic data, "training data"),
    * is used as a method: in at least MIN_METHOD_USE of its occurrences in the direction's
      texts it follows a method cue ("via", "using", "with", "through", "by", "based on",
      "leveraging", "combining", "integrating", "incorporating", "built on", "powered by",
@@ -81,12 +82,15 @@ METHOD_CUES = frozenset("via using with through by leveraging combining integrat
 GOAL_HEADS = frozenset("alignment reasoning preference preferences understanding generalization generalisation "
                        "performance capability capabilities efficiency robustness safety quality accuracy".split())
 GENERIC_DATA_MODIFIERS = frozenset("training model user input task".split())
+# A problem is what an approach removes, not an approach ("catastrophic forgetting", "spurious correlations").
+PROBLEM_HEADS = frozenset("forgetting hallucination correlation bias collapse overfitting overthinking".split())
 
 
 def vague_approach(key: str) -> bool:
-    """True for an approach key that names a goal, or data by a generic modifier (constants above)."""
+    """True for an approach key that names a goal or a problem, or data by a generic modifier
+    (constants above)."""
     words = key.split()
-    return words[-1] in GOAL_HEADS or (len(words) == 2 and words[1] == "data" and words[0] in GENERIC_DATA_MODIFIERS)
+    return words[-1] in GOAL_HEADS | PROBLEM_HEADS or (len(words) == 2 and words[1] == "data" and words[0] in GENERIC_DATA_MODIFIERS)
 
 
 @dataclass

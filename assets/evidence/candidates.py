@@ -201,6 +201,7 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
 
 
 GLOSS_MIN_CHARS, GLOSS_MAX_CHARS = 50, 230
+STRICT_FIRST_WORD = 3  # strict glosses (approaches) open on the key: it ends within the first 4 words
 GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a gloss
 # A gloss opens on its own subject: no connective or back-reference ("Nevertheless", "This
 # underscores ..."), no paper's own claim ("we", "our"), no method step ("... is then used").
@@ -225,7 +226,9 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
     a back-reference or a paper's own claim ("However", "This", "We", "In this paper", "Results";
     no "we"/"our" anywhere, no "then" of a method step). Among those, sentences
     with a defining verb (is, refers to, enables, ...) come first, then the one naming the key
-    earliest, then the most central paper's.
+    earliest, then the most central paper's. `strict` (approaches, whose names are short and
+    common in method steps): only a sentence with a defining verb that opens on the key (it ends
+    within the first STRICT_FIRST_WORD + 1 words: "LoRA (Low-Rank Adaptation) is ...").
     """
     best: tuple | None = None
     for rank, p in enumerate(papers[:GLOSS_PAPERS]):
@@ -239,7 +242,7 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
             words = s.split()
             first = next((i for i in range(len(words)) if key in phrase_keys(" ".join(words[: i + 1]))), len(words))
             score = (not _GLOSS_DEFINES.search(s), first > 8, rank, first)
-            if strict and (score[0] or score[1]):
+            if strict and (score[0] or first > STRICT_FIRST_WORD):
                 continue
             if best is None or score < best[0]:
                 best = (score, s, p.arxiv_id)
