@@ -394,6 +394,15 @@ def test_shared_quotes_flag_names_tasks_quoting_the_same_sentence():
     assert "a (held back)" in flags["b"][0].detail
 
 
+def test_a_short_quoted_name_never_pairs_with_the_next_quote():
+    from assets.audit.flags import quote_keys
+
+    # a template that quotes a short subject, then a sentence: the text between the two quotes is no quote
+    q = ('In research on "GUI agents", as of 2025-12-31, identify one root bottleneck that recurs. A paper says: '
+         '"GUI agents fail to ground actions on dense screens."')
+    assert quote_keys(q) == ["gui agents fail to ground actions on dense screens"]
+
+
 # ---- KAE: hand-computed cases ---------------------------------------------------------------------
 
 

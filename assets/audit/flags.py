@@ -68,7 +68,7 @@ _FRAGMENT_START = re.compile(r"^(however|but|and|or|moreover|furthermore|thus|th
                              r"in this work|we|our|this paper|this work|to this end)\b", re.IGNORECASE)
 _MARKUP = re.compile(r"[<>{}\\$_]|&[a-z]+;")
 QUOTE_MIN_CHARS = 30  # a shorter quoted span is a phrase or a name, not a quoted sentence
-_QUOTED = re.compile(r"\"([^\"]{%d,})\"" % QUOTE_MIN_CHARS)
+_QUOTED = re.compile(r'"([^"]*)"')  # quote pairs in order; a short pair ("GUI agents") is skipped after pairing
 
 
 def support_flags(task: Task, support: Sequence[SupportQuote]) -> list[AuditFlag]:
@@ -153,7 +153,8 @@ def readability_flags(task: Task) -> list[AuditFlag]:
 def gold_flags(gold: GoldTarget | None, th: Thresholds, held_back: str | None = None) -> list[AuditFlag]:
     """`gold_unstable` for a gold the gate passed but only just: its top-1 kept in fewer than
     gold_stability_min + BORDERLINE_STABILITY of the bootstrap resamples, or its top option ahead
-    of the runner-up by less than SMALL_MARGIN (relative). A gold the gate held back
+    of the runner-up by less than SMALL_MARGIN (relative; not for an observed outcome, whose top is
+    a fact, not a lead). A gold the gate held back
     (`held_back`, the gate's reason) is not flagged: it does not ship, and the audit record's
     checks already say why (a flag on every held-back candidate carried no signal)."""
     if held_back is not None or gold is None or gold.strength <= 0:
@@ -163,7 +164,7 @@ def gold_flags(gold: GoldTarget | None, th: Thresholds, held_back: str | None = 
         out.append(AuditFlag(code="gold_unstable", detail=(
             f"top-1 kept in {n['stability_top1']:.2f} of bootstrap resamples (within {BORDERLINE_STABILITY} of the "
             f"gate's {th.gold_stability_min})")))
-    if "margin" in n and n["margin"] < SMALL_MARGIN:
+    if "margin" in n and n["margin"] < SMALL_MARGIN and not n.get("gold_kind_outcome", 0.0) > 0:  # an outcome has no margin
         out.append(AuditFlag(code="gold_unstable", detail=(
             f"the gold's top leads the runner-up by {n['margin']:.0%} (< {SMALL_MARGIN:.0%})")))
     return out
@@ -322,7 +323,7 @@ def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
 
 def quote_keys(text: str) -> list[str]:
     """The double-quoted sentences of a text, as lower-cased words joined by single spaces."""
-    return [" ".join(re.findall(r"[a-z0-9]+", q.lower())) for q in _QUOTED.findall(text)]
+    return [" ".join(re.findall(r"[a-z0-9]+", q.lower())) for q in _QUOTED.findall(text) if len(q) >= QUOTE_MIN_CHARS]
 
 
 def shared_quote_flags(tasks: Sequence[Task], *, selected: set[str] = frozenset()) -> dict[str, list[AuditFlag]]:
