@@ -67,6 +67,13 @@ overview overviews position perspective perspectives evaluation evaluations eval
 CONTRIBUTION_HEADS = frozenset("""
 report reports review reviews analysis analyses study studies comparison investigation exploration
 """.split())
+# ... but a head names a contribution only after words that say what kind of contribution it is
+# ("empirical analysis", "systematic review"); after a topic it names the topic ("sentiment
+# analysis", "radiology report"). Measured: "analysis"/"report" as a bare head rejected real topics.
+CONTRIBUTION_MODIFIERS = frozenset("""
+empirical comprehensive systematic theoretical comparative technical preliminary critical large-scale
+case pilot user human ablation extensive thorough brief short new our an a the
+""".split())
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[\-'][A-Za-z0-9]+)*")
 
 
@@ -210,14 +217,14 @@ def content_words(display: str) -> list[str]:
 
 
 def contribution_type(display: str) -> str | None:
-    """The contribution-type word of a phrase (CONTRIBUTION_TYPES anywhere, CONTRIBUTION_HEADS
-    as its last word), or None."""
+    """The contribution-type word of a phrase (CONTRIBUTION_TYPES anywhere; CONTRIBUTION_HEADS as
+    its last word after nothing but CONTRIBUTION_MODIFIERS), or None."""
     words = display.lower().split()
     for w in words:
         for part in w.split("-"):
             if part in CONTRIBUTION_TYPES:
                 return part
-    if words and words[-1] in CONTRIBUTION_HEADS:
+    if words and words[-1] in CONTRIBUTION_HEADS and all(w in CONTRIBUTION_MODIFIERS for w in words[:-1]):
         return words[-1]
     return None
 
@@ -275,8 +282,11 @@ def same_direction(a: str, b: str) -> bool:
     "retrieval-augmented generation"). Shared words alone do not make two directions one
     ("legal reasoning" / "LLM reasoning"); nested names ("process reward models" / "reward
     models") share their papers, which the member-overlap rules of the builders catch."""
-    return key_of(content_words(a)).replace(" ", "") == key_of(content_words(b)).replace(" ", "") or (
-        acronym_of(a, b) or acronym_of(b, a))
+    def bare(x: str) -> str:  # generic words dropped, but "language" stays: "diffusion language models" is no "diffusion model"
+        kept = content_words(x)
+        return key_of([w for w in x.split() if w in kept or w.lower() == "language"]).replace(" ", "")
+
+    return bare(a) == bare(b) or acronym_of(a, b) or acronym_of(b, a)
 
 
 NAME_SEPARATOR = " — "  # an option text is "<name> — <gloss and examples>"

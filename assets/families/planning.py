@@ -59,6 +59,7 @@ from assets.tasks.building import (
     short_name,
     support_papers,
 )
+from assets.audit.flags import TITLE_MAX_CHARS
 from assets.evidence.quotes import split_sentences
 from core.phrases import names, normal_text, phrase_keys, same_direction
 from core.text import word_set
@@ -172,6 +173,9 @@ class PlanningFamily(TaskFamily):
         names_ = [short_name(o.text) for o in draft.options]
         title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
                  f"prioritise {', '.join(names_[:-1])} or {names_[-1]}")
+        if len(title) > TITLE_MAX_CHARS:  # the options are in the question; a title a reader can scan
+            title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
+                     f"which of {len(names_)} approaches first?")
         question = (
             f"As of {cut}, a team of {draft.team_size} researchers working on {draft.subdirection} ({dom}) plans "
             f"the next {draft.horizon_months} months ({ws} to {we}). Rank these approaches from highest to lowest "
