@@ -151,6 +151,26 @@ def test_a_direction_is_a_title_phrase_whose_papers_share_content():
     assert len(feas) == 3 and all(f.title.startswith("Feasibility of ") for f in feas)
 
 
+def test_a_big_direction_is_not_dropped_for_a_small_one_that_shares_a_few_of_its_papers():
+    day = date(2025, 11, 3)
+    big = [screened_paper(f"dt{i:02d}", f"Diffusion transformers for {w}", "Transformers denoise image latents.", day)
+           for i, w in enumerate(("faces cars birds maps charts rooms clouds trees boats cats dogs fish lakes roads "
+                                  "ships desks lamps rocks waves hills caves bells coins rings keys sofas chairs "
+                                  "cups tents forts").split())]
+    small = [screened_paper(f"vt{i:02d}", f"Virtual try-on {'with diffusion transformers ' if i < 8 else ''}case {i}",
+                            "Garments are fitted onto a person image.", day) for i in range(12)]
+    papers = big + small + background(800, day)  # diffusion transformers: < 5% of the domain, no umbrella
+    ids = [p.arxiv_id for p in papers]
+    nodes = [tnode("d:methodologies", ids, parent=None, level=0),
+             tnode("d:methodologies/dt", [p.arxiv_id for p in big + small[:8]], label="junk dt"),
+             tnode("d:methodologies/vt", [p.arxiv_id for p in small], label="junk vt")]
+    records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
+    sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": len(papers)}, word_embed, domain="d")
+    # 8 of virtual try-on's 12 papers name diffusion transformers, but only 8 of the 38 papers of
+    # diffusion transformers are virtual try-on: the share that counts is of the phrase's own papers
+    assert {"diffusion transformers", "virtual try-on"} <= {s.title.lower() for s in sigs if s.kind == "candidate_direction"}
+
+
 # ----------------------------------------------------------------------------- method development
 
 
