@@ -178,6 +178,11 @@ def test_the_title_names_the_project_by_its_approach_phrase():
     assert project_name("Agents fail. We propose a multi-agent framework in which a master LLM leads.") == \
         "A multi-agent framework"
     assert project_name("Agents fail. We introduce iSHIFT: a hybrid agent.") == "iSHIFT"
+    # an object that names nothing: the first sentence's subject
+    assert project_name("Agentic reinforcement learning increasingly relies on scaling. World models may help. "
+                        "We study these questions in text-based environments.") == "Agentic reinforcement learning"
+    assert project_name("Ensuring the safety of language models remains a critical challenge. We introduce a "
+                        "different paradigm: framing safety alignment as a game.") == "Ensuring the safety of language models"
     assert project_name("RMs matter. We analyze the per-sample gradient of BT-loss and show that it scales.") == \
         "The per-sample gradient of BT-loss"
     # too long: the head before an appositive comma, else the words before the last preposition that fits

@@ -208,7 +208,8 @@ GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a
 # A gloss opens on its own subject: no connective or back-reference ("Nevertheless", "This
 # underscores ..."), no paper's own claim ("we", "our"), no method step ("... is then used").
 _GLOSS_SKIP = re.compile(r"^(however|but|and|or|yet|still|moreover|furthermore|nevertheless|nonetheless|thus|"
-                         r"therefore|hence|consequently|instead|meanwhile|in contrast|as a result|in this (paper|work)|"
+                         r"therefore|hence|consequently|instead|meanwhile|in contrast|as a result|in this (paper|work)|another|despite|"
+                         r"while|although|to overcome|to mitigate|to improve|"
                          r"this|these|those|that|such|it|its|they|their|all the|here|to this end|to address|"
                          r"to solve|to tackle|to the best|specifically|finally|additionally|experiments?|results?|"
                          r"extensive)\b", re.IGNORECASE)
@@ -226,9 +227,10 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
     A sentence qualifies when it holds the direction's key (`core.phrases.phrase_keys`), is
     GLOSS_MIN_CHARS..GLOSS_MAX_CHARS long, has no markup, and does not start like a fragment or
     a back-reference or a paper's own claim ("However", "This", "We", "In this paper", "Results";
-    no "we"/"our" anywhere, no "then" of a method step). Among those, sentences
-    with a defining verb (is, refers to, enables, ...) come first, then the one naming the key
-    earliest, then the most central paper's. `strict` (approaches, whose names are short and
+    no "we"/"our" anywhere, no "then" of a method step), has a defining verb (is, refers to,
+    enables, ...) and names the key within its first 9 words. Among those, the one naming the
+    key earliest, then the most central paper's; none qualifying, the option shows titles only
+    (a hand check found fallback sentences read as noise). `strict` (approaches, whose names are short and
     common in method steps): only a sentence with a defining verb that opens on the key (it ends
     within the first STRICT_FIRST_WORD + 1 words: "LoRA (Low-Rank Adaptation) is ...").
     """
@@ -244,8 +246,8 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
             words = s.split()
             first = next((i for i in range(len(words)) if key in phrase_keys(" ".join(words[: i + 1]))), len(words))
             score = (not _GLOSS_DEFINES.search(s), first > 8, rank, first)
-            if strict and (score[0] or first > STRICT_FIRST_WORD):
-                continue
+            if score[0] or score[1] or (strict and first > STRICT_FIRST_WORD):
+                continue  # a gloss defines: a defining verb, the key among its first words
             if best is None or score < best[0]:
                 best = (score, s, p.arxiv_id)
     return (best[1], best[2]) if best else ("", "")

@@ -480,16 +480,30 @@ def _outside_parens(text: str, pos: int) -> bool:
 _CUT_WORDS = {"for", "to", "with", "via", "on", "in", "of", "by", "from", "across", "under", "over", "using", "through"}
 
 
+# An approach object that names nothing ("We study these questions in ...", "We introduce a
+# different paradigm: ...") gives way to the subject of the description's first sentence.
+_VAGUE_OBJECT = re.compile(r"^(?:these|this|those|such|it|them|a different|a new|an alternative|another|the following)\b",
+                           re.IGNORECASE)
+_SUBJECT_END = re.compile(r"\s(?:is|are|was|were|has|have|remains?|relies|rely|enables?|offers?|requires?|faces?|"
+                          r"suffers?|struggles?|aims?|can|could|may|might|demonstrates?|shows?|plays?|poses?|"
+                          r"increasingly|often|typically|still)\b")
+
+
 def project_name(description: str) -> str:
     """The project as its approach sentence names it ("TIR-Judge, an end-to-end RL framework for
     training LLM judges"): the object of the approach verb up to the end of its clause. Longer
     than TITLE_WORDS words or TITLE_CHARS characters, it is shortened without cutting a phrase:
     to its head before an appositive comma ("M4-RAG"), else before the last preposition that
-    leaves at least 3 words; only when neither exists is it cut at a content word and marked "…"."""
+    leaves at least 3 words; only when neither exists is it cut at a content word and marked "…".
+    An object that names nothing ("these questions", "a different paradigm") gives way to the
+    subject of the first sentence ("Agentic reinforcement learning")."""
     sents = split_sentences(description)
     last = sents[-1] if sents else description
     m = APPROACH_OBJECT.search(last)
     phrase = m.group(1) if m else last
+    if _VAGUE_OBJECT.match(phrase.strip()) and sents:
+        end = _SUBJECT_END.search(sents[0])
+        phrase = sents[0][:end.start()] if end else sents[0]
     for end in _CLAUSE_END.finditer(phrase):  # the first clause end outside parentheses
         if _outside_parens(phrase, end.start()):
             phrase = phrase[:end.start()]
