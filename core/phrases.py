@@ -305,8 +305,10 @@ qwen2 qwen2.5 qwen3 mistral mixtral gemini gemma claude vicuna deepseek deepseek
 # Words that make a phrase a kind of model rather than a method ("pre-trained models", "base model").
 BACKBONE_WORDS = frozenset("""
 pre-trained pretrained base fine-tuned finetuned foundation large open-source proprietary frontier
-vision-language multimodal neural
+vision-language multimodal neural reference
 """.split())
+# Model kinds by acronym: a backbone a paper runs on or uses as a judge, never an approach ("VLM").
+MODEL_KIND_ACRONYMS = frozenset("llm llms lm lms vlm vlms mllm mllms lvlm lvlms lmm lmms slm slms".split())
 MODEL_HEADS = frozenset("model models llm llms lm lms mllm mllms network networks transformer transformers".split())
 
 
@@ -324,10 +326,13 @@ def field_problem(display: str) -> str | None:
 
 def backbone_problem(display: str) -> str | None:
     """Why a phrase names a backbone model rather than a method, or None: a model family's
-    name (MODEL_NAMES) or only backbone and generic words ("pre-trained language models")."""
+    name (MODEL_NAMES), a model kind's acronym ("VLM"), or only backbone and generic words
+    ("pre-trained language models", "reference model")."""
     words = [w.lower() for w in display.split()]
     if any(w in MODEL_NAMES or w.split("-")[0] in MODEL_NAMES for w in words):
         return f"{display!r} names a backbone model"
+    if len(words) == 1 and words[0] in MODEL_KIND_ACRONYMS:
+        return f"{display!r} names a kind of model, not a method"
     if words and words[-1] in MODEL_HEADS and all(w in BACKBONE_WORDS or w in GENERIC_WORDS for w in words):
         return f"{display!r} names a kind of model, not a method"
     return None

@@ -57,6 +57,7 @@ def test_contribution_types_are_not_directions():
 def test_backbones_and_fields_are_not_approaches():
     assert backbone_problem("GPT-4") and backbone_problem("pre-trained language models")
     assert backbone_problem("vision-language models") and backbone_problem("BERT")
+    assert backbone_problem("VLM") and backbone_problem("reference model")  # a judge or a frozen copy, no method
     for name in ("reward models", "diffusion models", "multimodal agents", "small language models"):
         assert backbone_problem(name) is None, name
     assert field_problem("machine learning") and field_problem("QA") and field_problem("GRPO") is None

@@ -209,6 +209,7 @@ GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a
 # underscores ..."), no paper's own claim ("we", "our"), no method step ("... is then used").
 _GLOSS_SKIP = re.compile(r"^(however|but|and|or|yet|still|moreover|furthermore|nevertheless|nonetheless|thus|"
                          r"therefore|hence|consequently|instead|meanwhile|in contrast|as a result|in this (paper|work)|another|despite|"
+                         r"introduction|background|motivation|objectives?|purpose|"
                          r"while|although|to overcome|to mitigate|to improve|"
                          r"this|these|those|that|such|it|its|they|their|all the|here|to this end|to address|"
                          r"to solve|to tackle|to the best|specifically|finally|additionally|experiments?|results?|"
