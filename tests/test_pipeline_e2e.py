@@ -215,7 +215,9 @@ def test_audit_queue_has_one_record_per_task_with_hash_checks_and_flags(built):
     assert any(r.support[0].quotes for r in records.values())
     meta = _meta(result, "audit_queue")
     assert meta["rows"] == len(tasks) and meta["model_review"].startswith("off")
-    assert sum(meta["flagged_by_reason"].values()) >= meta["flagged"] > 0
+    # the metadata counts what the records hold (flags fire on defects only: this small world may have none)
+    assert meta["flagged"] == sum(bool(r.flags) for r in records.values())
+    assert sum(meta["flagged_by_reason"].values()) >= meta["flagged"]
 
 
 def test_answer_artifacts_are_built_scored_shown_and_queryable(built):
