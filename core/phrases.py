@@ -35,6 +35,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import permutations
 
 import Stemmer
 
@@ -286,7 +287,22 @@ def same_direction(a: str, b: str) -> bool:
         kept = content_words(x)
         return key_of([w for w in x.split() if w in kept or w.lower() == "language"]).replace(" ", "")
 
-    return bare(a) == bare(b) or acronym_of(a, b) or acronym_of(b, a)
+    return bare(a) == bare(b) or acronym_of(a, b) or acronym_of(b, a) or reordered(a, b)
+
+
+SAME_WORD_PREFIX = 6  # two words of one name share this many leading letters ("synthetic" / "synthesis")
+
+
+def reordered(a: str, b: str) -> bool:
+    """Two multi-word names with the same words in another order or form ("synthetic data" /
+    "data synthesis"): their content words pair up one to one, each pair sharing its first
+    SAME_WORD_PREFIX letters (or equal when shorter)."""
+    wa = [w.lower() for w in content_words(a)]
+    wb = [w.lower() for w in content_words(b)]
+    if len(wa) != len(wb) or not 2 <= len(wa) <= 4:
+        return False
+    same = lambda x, y: x == y or (min(len(x), len(y)) >= SAME_WORD_PREFIX and x[:SAME_WORD_PREFIX] == y[:SAME_WORD_PREFIX])  # noqa: E731
+    return any(all(same(x, y) for x, y in zip(wa, perm)) for perm in permutations(wb))
 
 
 NAME_SEPARATOR = " — "  # an option text is "<name> — <gloss and examples>"

@@ -67,6 +67,7 @@ def test_one_direction_one_name():
     assert same_direction("RAG", "retrieval-augmented generation")
     assert same_direction("LoRA", "low-rank adaptation") and same_direction("MCP", "model context protocol")
     assert same_direction("GUI agents", "GUI") and same_direction("Skills", "agent skill")
+    assert same_direction("Synthetic data", "data synthesis")  # the same words in another order and form
     assert acronym_of("DPO", "direct preference optimization") and not acronym_of("GUI", "graph neural network")
     # sharing words does not make two directions one
     for a, b in (("legal reasoning", "LLM reasoning"), ("medical image synthesis", "medical image segmentation"),
