@@ -18,8 +18,9 @@
    duplicate groups of `assets/release/independence.py` to the hidden independence.jsonl).
 
 `release_card` is one unpartitioned asset whose config says whether to build the partitions
-first (`build`, default on), so the UI's `full_release_job` and `foresci release` run the same
-code; with `build` off it only rewrites the card from what is built.
+first (`build`): on in `full_release_job` (the UI's Launchpad default) and `foresci release`,
+which run the same code; off when the asset is materialized on its own (it then rewrites the
+card from what is built and names the partitions that are missing).
 """
 
 import json
@@ -182,13 +183,20 @@ def build_release(store, *, cutoffs: Sequence[str] = (), domains: Sequence[str] 
 # -- Dagster: the release card asset and the job the UI launches -----------------------------------
 
 class ReleaseCardConfig(dg.Config):
+    """Materialized on its own (the asset graph, "materialize all") the card is only rewritten
+    from what is built, naming missing partitions; `full_release_job` (and `foresci release`)
+    sets `build` on and `allow_missing` off (`FULL_RELEASE_CONFIG`)."""
+
     cutoffs: list[str] = []  # empty: the release cutoffs (registry defaults whose window has closed)
     domains: list[str] = []  # empty: every domain of the registry
-    build: bool = True  # build the partitions that are not built first
-    rebuild: bool = False  # rebuild every partition of the release, built or not
+    build: bool = False  # build the partitions that are not built first
+    rebuild: bool = False  # with build: rebuild every partition of the release, built or not
     workers: int = DEFAULT_WORKERS  # partition runs at once, each in its own process
     name: str = ""  # the release's name (e.g. "v1.0"); empty: r-<card version>
-    allow_missing: bool = False  # write a card even when partitions are missing (it names them)
+    allow_missing: bool = True  # write a card even when partitions are missing (it names them)
+
+
+FULL_RELEASE_CONFIG = {"build": True, "allow_missing": False}
 
 
 @dg.asset(
@@ -236,4 +244,5 @@ full_release_job = dg.define_asset_job(
     description="The benchmark release: every domain x the release cutoffs (partitions not yet built are built, "
                 "two at a time, each as its own release_job run), then the release card.",
     executor_def=dg.in_process_executor,
+    config={"ops": {"release_card": {"config": FULL_RELEASE_CONFIG}}},  # the Launchpad's default, editable
 )

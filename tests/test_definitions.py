@@ -45,6 +45,12 @@ def test_release_card_reads_every_partition_of_the_release():
     assert {"release_package", "validity_report"} <= {k.to_user_string() for k in node.parent_keys}
     job = defs.resolve_job_def("full_release_job")
     assert {k.to_user_string() for k in job.asset_layer.executable_asset_keys} == {"release_card"}
+    # the job builds the partitions by default; the asset alone only rewrites the card
+    card = job.config_mapping.resolve_from_unvalidated_config({})["ops"]["release_card"]["config"]
+    assert card["build"] is True and card["allow_missing"] is False
+    from pipelines.release import ReleaseCardConfig
+
+    assert ReleaseCardConfig().build is False and ReleaseCardConfig().allow_missing is True
 
 
 def test_idea_review_assets_share_the_cutoff_dimension_with_their_own_domain():
