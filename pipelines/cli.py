@@ -816,7 +816,8 @@ def cmd_release_all(args) -> int:
             print(f"  left out {c}: {why}")
     instance = _instance(cutoffs)
     config = {"cutoffs": cutoffs, "domains": args.domains or [], "build": not args.no_build, "rebuild": args.rebuild,
-              "workers": args.workers, "name": args.name or "", "allow_missing": args.allow_missing}
+              "workers": args.workers, "name": args.name or "",
+              "allow_missing": args.allow_missing or args.no_build}
     start = time.time()
     job = dg.Definitions(assets=[release_card], jobs=[full_release_job],
                          resources=default_resources()).resolve_job_def("full_release_job")
@@ -968,7 +969,8 @@ def build_parser() -> argparse.ArgumentParser:
     rel.add_argument("--domains", nargs="+", metavar="D", help="the release's domains (default: all)")
     rel.add_argument("--workers", type=int, default=2, help="partition runs at once, each in its own process")
     rel.add_argument("--rebuild", action="store_true", help="rebuild partitions that are already built")
-    rel.add_argument("--no-build", action="store_true", help="only (re)write the card from the built partitions")
+    rel.add_argument("--no-build", action="store_true",
+                     help="only (re)write the card from the built partitions (it names the missing ones)")
     rel.add_argument("--allow-missing", action="store_true", help="write the card even if partitions are missing")
     rel.add_argument("--keep-going", action="store_true", help="exit 0 even when the release misses its gate")
     rel.set_defaults(func=cmd_release)

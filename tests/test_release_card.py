@@ -134,6 +134,7 @@ def test_card_is_canonical_and_its_version_is_its_content(release):
     assert card_files(one, [])["card.json"] == card_files(two, [])["card.json"]
     three, _ = release_card(release[:2], cutoffs=CUTOFFS, domains=["llm_agent", "rag"], missing=["rag@2025-12-31"])
     assert three["card_version"] != one["card_version"] and three["missing_partitions"] == ["rag@2025-12-31"]
+    assert three["gate"]["passed"] is False and "missing partitions: rag@2025-12-31" in card_markdown(three)
 
 
 def test_card_markdown_states_the_counts_and_the_shortfall(release):

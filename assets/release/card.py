@@ -197,7 +197,7 @@ def release_card(parts: list[PartitionData], *, cutoffs: list[dict], domains: li
                        "control_alpha": th.control_alpha, "min_gated_tasks": th.min_gated_tasks},
     }
     card["gate"]["passed"] = not (card["gate"]["partition_rows_failing"] or card["gate"]["pooled_failing"]
-                                  or card["gate"]["released_with_defects"])
+                                  or card["gate"]["released_with_defects"] or card["missing_partitions"])
     card["card_version"] = sha256(json.dumps(card, sort_keys=True).encode())[:16]
     hidden = [{"kind": "group", **g} for g in indep.groups if g["members"]]
     hidden += [{"kind": "pair", **p} for p in indep.pairs]
@@ -312,7 +312,9 @@ def card_markdown(card: dict) -> str:
                      f"({_f(worst[1]['excess_low'], '+.3f')}) | {check} | {rows} |")
     g = card["gate"]
     lines += ["", "Gate: " + ("every partition's family rows and every pooled check pass, no released task "
-                              "with a hard defect." if g["passed"] else "NOT passed.")]
+                              "with a hard defect, no partition missing." if g["passed"] else "NOT passed.")]
+    if card["missing_partitions"]:
+        lines.append(f"- missing partitions: {', '.join(card['missing_partitions'])}")
     lines += [f"- {x}" for x in g["partition_rows_failing"] + g["pooled_failing"]]
     if g["released_with_defects"]:
         lines.append(f"- {g['released_with_defects']} released tasks with a hard defect")
