@@ -21,6 +21,8 @@ CUTOFFS = [{"cutoff": "2025-09-30", "horizon_months": 6, "window_start": "2025-1
            {"cutoff": "2025-12-31", "horizon_months": 6, "window_start": "2026-01-01", "window_end": "2026-06-30"}]
 DIRS = ["Tool use — calling tools", "GUI agents — screens", "World models — environments"]
 MENU = ["ICLR/ICML/NeurIPS", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV"]
+RAG = "rag_and_retrieval_structuring"
+DOMAINS = ["llm_agent", RAG]
 
 
 def task(task_id, family, options, cutoff, domain):
@@ -66,8 +68,8 @@ def release():
     p3 = task("llm_agent-2025-12-31-planning-01", "planning", ["Tool use — apis", "Memory — notes", "Reflection — x"],
               C3, "llm_agent")
     v3 = task("llm_agent-2025-12-31-venue-01", "venue", MENU, C3, "llm_agent")
-    v3r = task("rag-2025-12-31-venue-01", "venue", MENU, C3, "rag")
-    v3r2 = task("rag-2025-12-31-venue-02", "venue", MENU, C3, "rag")
+    v3r = task("rag-2025-12-31-venue-01", "venue", MENU, C3, RAG)
+    v3r2 = task("rag-2025-12-31-venue-02", "venue", MENU, C3, RAG)
     dropped = task("llm_agent-2025-12-31-direction-02", "direction", DIRS[:2] + ["Memory — notes"], C3, "llm_agent")
     parts = [
         partition("llm_agent", C2, [d2], rows=[validity_row("direction", 1, 0, {})]),
@@ -76,7 +78,7 @@ def release():
                                                          "curation: duplicate decision of a task": 1}),
                         validity_row("planning", 1, 0, {}), validity_row("venue", 1, 0, {})],
                   projects={v3.task_id: "2512.22087"}, tops={d3.task_id: "o2"}),  # o2: Tool use
-        partition("rag", C3, [v3r, v3r2], rows=[validity_row("venue", 2, 3, {"below the top 10 of its family": 3},
+        partition(RAG, C3, [v3r, v3r2], rows=[validity_row("venue", 2, 3, {"below the top 10 of its family": 3},
                                                              passed=False)],
                   projects={v3r.task_id: "2512.22087", v3r2.task_id: "2512.00001"}),
     ]
@@ -84,7 +86,7 @@ def release():
 
 
 def test_card_counts_built_released_dropped_and_independent_per_family(release):
-    card, hidden = release_card(release, cutoffs=CUTOFFS, domains=["llm_agent", "rag"])
+    card, hidden = release_card(release, cutoffs=CUTOFFS, domains=DOMAINS)
     fam = card["families"]
     # direction: one question asked at two consecutive cutoffs -> one decision
     assert {k: fam["direction"][k] for k in ("built", "released", "dropped", "duplicates", "effective")} == {
@@ -96,14 +98,14 @@ def test_card_counts_built_released_dropped_and_independent_per_family(release):
     assert fam["planning"]["duplicates_by_rule"]["same_gold"] == 1 and fam["planning"]["effective"] == 0
     # venue: the same project in two domains
     assert (fam["venue"]["released"], fam["venue"]["duplicates"], fam["venue"]["effective"]) == (3, 1, 2)
-    assert fam["venue"]["released_by_domain"] == {"llm_agent": 1, "rag": 2}
+    assert fam["venue"]["released_by_domain"] == {"llm_agent": 1, RAG: 2}
     assert card["totals"] == {"built": 7, "released": 6, "dropped": 5, "duplicates": 3, "effective": 3}
     # the per family x domain x cutoff table and the gate
     cell = {(r["family"], r["domain"], r["cutoff"]): r for r in card["table"]}
     assert cell[("direction", "llm_agent", "2025-12-31")]["built"] == 2
-    assert cell[("venue", "rag", "2025-12-31")]["validity"].startswith("FAIL")
+    assert cell[("venue", RAG, "2025-12-31")]["validity"].startswith("FAIL")
     assert card["gate"]["passed"] is False and card["gate"]["partition_rows_failing"] == [
-        "venue rag@2025-12-31: FAIL: gold answer 0.5 < 0.9"]
+        "venue rag_and_retrieval_structuring@2025-12-31: FAIL: gold answer 0.5 < 0.9"]
     # ForeSci's size: 125 per family
     assert card["target"]["met"] is False and card["target"]["short_per_family"]["venue"] == 122
     # the duplicate groups are hidden rows; the public card names no task
@@ -116,7 +118,7 @@ def test_card_counts_built_released_dropped_and_independent_per_family(release):
 
 
 def test_card_validity_is_pooled_over_the_partitions(release):
-    card, _ = release_card(release, cutoffs=CUTOFFS, domains=["llm_agent", "rag"])
+    card, _ = release_card(release, cutoffs=CUTOFFS, domains=DOMAINS)
     v = card["validity"]["venue"]
     assert (v["tasks"], v["partitions"]) == (3, 2)
     assert v["gold_answer"] == 1.0 and v["chance"] == pytest.approx(0.3)
@@ -129,26 +131,29 @@ def test_card_validity_is_pooled_over_the_partitions(release):
 
 
 def test_card_is_canonical_and_its_version_is_its_content(release):
-    one, _ = release_card(release, cutoffs=CUTOFFS, domains=["rag", "llm_agent"])
-    two, _ = release_card(list(reversed(release)), cutoffs=CUTOFFS, domains=["llm_agent", "rag"])
+    one, _ = release_card(release, cutoffs=CUTOFFS, domains=list(reversed(DOMAINS)))
+    two, _ = release_card(list(reversed(release)), cutoffs=CUTOFFS, domains=DOMAINS)
     assert card_files(one, [])["card.json"] == card_files(two, [])["card.json"]
-    three, _ = release_card(release[:2], cutoffs=CUTOFFS, domains=["llm_agent", "rag"], missing=["rag@2025-12-31"])
-    assert three["card_version"] != one["card_version"] and three["missing_partitions"] == ["rag@2025-12-31"]
-    assert three["gate"]["passed"] is False and "missing partitions: rag@2025-12-31" in card_markdown(three)
+    three, _ = release_card(release[:2], cutoffs=CUTOFFS, domains=DOMAINS, missing=["rag_and_retrieval_structuring@2025-12-31"])
+    assert three["card_version"] != one["card_version"] and three["missing_partitions"] == ["rag_and_retrieval_structuring@2025-12-31"]
+    assert three["gate"]["passed"] is False and "missing partitions: rag_and_retrieval_structuring@2025-12-31" in card_markdown(three)
 
 
 def test_card_markdown_states_the_counts_and_the_shortfall(release):
-    card, _ = release_card(release, cutoffs=CUTOFFS, domains=["llm_agent", "rag"])
+    card, _ = release_card(release, cutoffs=CUTOFFS, domains=DOMAINS)
     md = card_markdown(card)
     assert "| direction | 3 | 2 | 2 | 1 (1 / 0 / 0) | 1 |" in md
     assert "| all | 7 | 6 | 5 | 3 | 3 |" in md
-    assert "NOT met" in md and "| venue | rag | – | 2 / 2 |" in md
+    assert "NOT met" in md and f"| venue | {RAG} | – | 2 / 2 |" in md
     assert "| 2025-12-31 | 6 months | 2026-01-01 .. 2026-06-30 | 5 |" in md
     assert "Gate: NOT passed." in md
 
 
 def _write_partition(store: PartitionStore, p: PartitionData) -> None:
+    from core.records import Task
+
     d, c = p.domain, p.cutoff
+    store.write_records("tasks", d, c, p.built, Task)  # first: a package older than its tasks is not built
     store.write_table("release_package", d, c, pa.table({"manifest_json": [json.dumps(
         {**p.manifest, "horizon_months": 6, "window_end": "2026-06-30",
          "windows": [{"start": "2026-01-01", "end": "2026-06-30"}]})]}))
@@ -157,9 +162,6 @@ def _write_partition(store: PartitionStore, p: PartitionData) -> None:
     store.write_bytes(store.artifact_path("release", d, c, "gold.jsonl"),
                       canonical_jsonl([g.model_dump(mode="json") for g in p.golds.values()]))
     store.write_records("task_builds", d, c, list(p.builds.values()), TaskBuild)
-    from core.records import Task
-
-    store.write_records("tasks", d, c, p.built, Task)
     store.write_records("validity_controls", d, c, p.controls, Score)
     store.write_records("judge_scores", d, c, p.scores, Score)
     rows = [{**r, "tasks_dropped": int(r["tasks_dropped"])} for r in p.validity]
@@ -172,8 +174,8 @@ def test_partitions_read_back_from_the_warehouse_and_files_land_public_and_hidde
         _write_partition(store, p)
     read = [read_partition(store, p.domain, p.cutoff, 6) for p in release]
     assert [len(p.released) for p in read] == [1, 3, 2] and read[1].window_start == "2026-01-01"
-    card, hidden = release_card(read, cutoffs=CUTOFFS, domains=["llm_agent", "rag"], name="v0.1")
-    expected, _ = release_card(release, cutoffs=CUTOFFS, domains=["llm_agent", "rag"], name="v0.1")
+    card, hidden = release_card(read, cutoffs=CUTOFFS, domains=DOMAINS, name="v0.1")
+    expected, _ = release_card(release, cutoffs=CUTOFFS, domains=DOMAINS, name="v0.1")
     assert card["families"] == expected["families"] and card["validity"] == expected["validity"]
     written = write_card(store, card, hidden)
     root = tmp_path / "warehouse"
@@ -220,3 +222,24 @@ def test_release_command_takes_one_partition_or_the_whole_release():
 
     assert main(["release", "--domain", "llm_agent"]) == 2  # a user error: one partition needs both
     assert main(["release", "--require-approval"]) == 2
+
+
+def test_release_command_writes_the_card_of_the_built_partitions(tmp_path, monkeypatch, capsys, release):
+    """`foresci release --no-build`: `full_release_job` in process over the built partitions; the
+    card names a missing one and the command exits 2 (the gate), 0 with --keep-going."""
+    from pipelines.cli import main
+
+    monkeypatch.setenv("FORESCI_HOME", str(tmp_path))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster"))
+    store = PartitionStore(str(tmp_path / "warehouse"))
+    for p in release:
+        _write_partition(store, p)
+    argv = ["release", "--no-build", "--cutoffs", "2025-09-30", "2025-12-31", "--domains", *DOMAINS]
+    assert main(argv) == 2  # rag@2025-09-30 is missing and a venue row fails
+    out = capsys.readouterr().out
+    assert "(card only: nothing built)" in out and "Gate: NOT passed" in out
+    assert "direction      3         2        2           1            1" in out
+    card = json.loads((tmp_path / "warehouse/public/_artifacts/release/benchmark/card.json").read_text())
+    assert card["missing_partitions"] == [f"{RAG}@2025-09-30"] and card["totals"]["effective"] == 3
+    assert main([*argv, "--keep-going", "--name", "v0.1"]) == 0
+    assert (tmp_path / "warehouse/public/_artifacts/releases/benchmark/v0.1/card.md").exists()
