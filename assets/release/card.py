@@ -296,8 +296,8 @@ def card_markdown(card: dict) -> str:
         lines.append(f"- **{f}** ({card['families'][f]['dropped']} dropped)" + ("" if reasons else ": none"))
         lines += [f"  - {v} × {k}" for k, v in reasons[:DROP_REASONS_SHOWN]]
         if len(reasons) > DROP_REASONS_SHOWN:
-            lines.append(f"  - {sum(v for _, v in reasons[DROP_REASONS_SHOWN:])} × "
-                         f"{len(reasons) - DROP_REASONS_SHOWN} other reasons")
+            rest = reasons[DROP_REASONS_SHOWN:]
+            lines.append(f"  - {sum(v for _, v in rest)} × one of {len(rest)} other reasons")
     lines += ["", "## Validity per family (released tasks of every partition pooled)", "",
               "| family | tasks | best method (FTA) | chance | gold answer | closest no-judgement control: excess over "
               "chance (95% lower bound) | pooled check | partition rows |", "|---|---|---|---|---|---|---|---|"]
