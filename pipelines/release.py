@@ -13,8 +13,8 @@
    stage lines in `<FORESCI_HOME>/release_logs/<domain>@<cutoff>.log`). A partition already
    built (`is_built`: its release package and validity report newer than its tasks) is reused
    unless `rebuild`; a failed partition is named and the others still run.
-3. **Card**: the `release_card` asset reads every partition's release package, validity report
-   and controls and writes the release card (`assets/release/card.py`: card.json, card.md; the
+3. **Card**: the `release_card` asset reads every partition's release package, tasks, validity
+   report and controls and scores (`read_partition`) and writes the release card (`assets/release/card.py`: card.json, card.md; the
    duplicate groups of `assets/release/independence.py` to the hidden independence.jsonl).
 
 `release_card` is one unpartitioned asset whose config says whether to build the partitions
@@ -35,10 +35,11 @@ from datetime import timedelta
 
 import dagster as dg
 
-from assets.release.card import read_partition, release_card as make_card, summary_lines, write_card
+from assets.release.card import PartitionData, planning_subjects, release_card as make_card, summary_lines, write_card
 from core.cutoffs import CutoffError, check_cutoff
 from core.papers import add_months
 from core.paths import REPO_ROOT, state_dir
+from core.records import GoldTarget, Score, Signal, Task, TaskBuild
 from core.registry import load_registry, parse_cutoff
 from core.visibility import visibility_tags
 from resources.corpus_source import CorpusSourceResource
@@ -133,6 +134,32 @@ def run_in_workers(partitions: Sequence[tuple[str, str]], *, workers: int = DEFA
         return [f.result() for f in futures]
 
 
+def read_partition(store, domain: str, cutoff: str, horizon_months: int) -> PartitionData:
+    """A released partition as the card reads it: its release manifest and published
+    tasks.jsonl / gold.jsonl (`release_package`), built tasks and their construction records
+    (`tasks`), the approach signals that name a planning task's direction (`research_signals`),
+    the validity report and controls (`validity_report`) and the scores (`judge_scores`).
+    `FileNotFoundError` when one is missing."""
+    d, c = domain, cutoff
+    manifest = json.loads(store.read_table("release_package", d, c).column("manifest_json")[0].as_py())
+    files = {name: store.read_bytes(store.artifact_path("release", d, c, name)).decode()
+             for name in ("tasks.jsonl", "gold.jsonl")}
+    released = [Task.model_validate_json(line) for line in files["tasks.jsonl"].splitlines() if line.strip()]
+    golds = [GoldTarget.model_validate_json(line) for line in files["gold.jsonl"].splitlines() if line.strip()]
+    builds = {b.task_id: b for b in store.read_records("task_builds", d, c, TaskBuild)}
+    approaches = {s.signal_id: s for s in store.read_records("research_signals", d, c, Signal) if s.kind == "approach"}
+    window = manifest.get("windows") or [{}]
+    return PartitionData(
+        domain=d, cutoff=c, horizon_months=int(manifest.get("horizon_months") or horizon_months),
+        window_start=str(window[0].get("start", "")), window_end=str(manifest.get("window_end", "")),
+        manifest=manifest, built=store.read_records("tasks", d, c, Task), released=released,
+        golds={g.task_id: g for g in golds}, builds=builds,
+        validity=store.read_table("validity_report", d, c).to_pylist(),
+        controls=store.read_records("validity_controls", d, c, Score),
+        scores=store.read_records("judge_scores", d, c, Score),
+        planning_subjects=planning_subjects(released, builds, approaches))
+
+
 @dataclass
 class ReleaseResult:
     card: dict
@@ -202,7 +229,7 @@ FULL_RELEASE_CONFIG = {"build": True, "allow_missing": False}
 @dg.asset(
     group_name="release",
     kinds={"json", "markdown"},
-    deps=["release_package", "validity_report", "task_ranking"],
+    deps=["release_package", "tasks", "research_signals", "validity_report", "judge_scores"],
     tags=visibility_tags("release_card"),
 )
 def release_card(context: dg.AssetExecutionContext, config: ReleaseCardConfig,

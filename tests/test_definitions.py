@@ -42,7 +42,7 @@ def test_release_card_reads_every_partition_of_the_release():
     graph = _graph()
     node = graph.get(dg.AssetKey("release_card"))
     assert node.partitions_def is None and node.group_name == "release"
-    assert {"release_package", "validity_report"} <= {k.to_user_string() for k in node.parent_keys}
+    assert {"release_package", "validity_report", "tasks"} <= {k.to_user_string() for k in node.parent_keys}
     job = defs.resolve_job_def("full_release_job")
     assert {k.to_user_string() for k in job.asset_layer.executable_asset_keys} == {"release_card"}
     # the job builds the partitions by default; the asset alone only rewrites the card

@@ -9,10 +9,10 @@ from datetime import date
 import pyarrow as pa
 import pytest
 
-from assets.release.card import PartitionData, card_files, card_markdown, read_partition, release_card, write_card
+from assets.release.card import PartitionData, card_files, card_markdown, release_card, write_card
 from assets.release.logic import canonical_jsonl
 from core.cutoffs import CorpusSpan
-from core.records import GoldTarget, Score, TaskBuild
+from core.records import GoldTarget, Score, Signal, TaskBuild
 from resources.storage import PartitionStore
 from tests.factories import make_task
 
@@ -162,6 +162,7 @@ def _write_partition(store: PartitionStore, p: PartitionData) -> None:
     store.write_bytes(store.artifact_path("release", d, c, "gold.jsonl"),
                       canonical_jsonl([g.model_dump(mode="json") for g in p.golds.values()]))
     store.write_records("task_builds", d, c, list(p.builds.values()), TaskBuild)
+    store.write_records("research_signals", d, c, [], Signal)
     store.write_records("validity_controls", d, c, p.controls, Score)
     store.write_records("judge_scores", d, c, p.scores, Score)
     rows = [{**r, "tasks_dropped": int(r["tasks_dropped"])} for r in p.validity]
@@ -169,6 +170,8 @@ def _write_partition(store: PartitionStore, p: PartitionData) -> None:
 
 
 def test_partitions_read_back_from_the_warehouse_and_files_land_public_and_hidden(tmp_path, release):
+    from pipelines.release import read_partition
+
     store = PartitionStore(str(tmp_path / "warehouse"))
     for p in release:
         _write_partition(store, p)

@@ -2,8 +2,8 @@
 
 A release of the benchmark is the per-partition release packages (`release_package`, one per
 domain x cutoff) of the release's cutoffs, read together. The card says what is in it and how
-far to trust it (plain functions, no Dagster; `pipelines/release.py` builds the partitions and
-materializes the `release_card` asset that calls these):
+far to trust it (plain functions, no Dagster; `pipelines/release.py` builds the partitions, reads them from
+the warehouse (`read_partition`) and materializes the `release_card` asset that calls these):
 
 * **cutoffs and windows**: each cutoff with its horizon and future window, the domains, and
   every partition's release version (the hash of its manifest), so the card names exactly
@@ -76,28 +76,6 @@ class PartitionData:
     @property
     def label(self) -> str:
         return f"{self.domain}@{self.cutoff}"
-
-
-def read_partition(store, domain: str, cutoff: str, horizon_months: int) -> PartitionData:
-    """A released partition from the warehouse (`FileNotFoundError` when a table is missing)."""
-    manifest = json.loads(store.read_table("release_package", domain, cutoff).column("manifest_json")[0].as_py())
-    files = {name: store.read_bytes(store.artifact_path("release", domain, cutoff, name))
-             for name in ("tasks.jsonl", "gold.jsonl")}
-    released = [Task.model_validate_json(line) for line in files["tasks.jsonl"].decode().splitlines() if line.strip()]
-    golds = [GoldTarget.model_validate_json(line) for line in files["gold.jsonl"].decode().splitlines() if line.strip()]
-    builds = {b.task_id: b for b in store.read_records("task_builds", domain, cutoff, TaskBuild)}
-    read = lambda asset, model: store.read_records(asset, domain, cutoff, model) if store.exists(  # noqa: E731
-        asset, domain, cutoff) else []
-    signals = {s.signal_id: s for s in read("research_signals", Signal) if s.kind == "approach"}
-    window = manifest.get("windows") or [{}]
-    return PartitionData(
-        domain=domain, cutoff=cutoff, horizon_months=int(manifest.get("horizon_months") or horizon_months),
-        window_start=str(window[0].get("start", "")), window_end=str(manifest.get("window_end", "")),
-        manifest=manifest, built=store.read_records("tasks", domain, cutoff, Task), released=released,
-        golds={g.task_id: g for g in golds}, builds=builds,
-        validity=store.read_table("validity_report", domain, cutoff).to_pylist(),
-        controls=read("validity_controls", Score), scores=read("judge_scores", Score),
-        planning_subjects=planning_subjects(released, builds, signals))
 
 
 def planning_subjects(tasks: list[Task], builds: dict[str, TaskBuild], approaches: dict[str, Signal]) -> dict[str, str]:
