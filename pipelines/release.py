@@ -196,8 +196,9 @@ def build_release(store, *, cutoffs: Sequence[str] = (), domains: Sequence[str] 
             init_instance(sorted({c for _, c in todo}))  # once, before the workers open it
             say(f"building {len(todo)} partitions, {min(workers, len(todo))} at a time")
             runs += run_in_workers(todo, workers=workers, say=say)
-    missing = [f"{d}@{c}" for d, c in parts if not is_built(store, d, c)]
     failed = [r.label for r in runs if not r.success]
+    # a partition whose run failed now is missing even if an older build of it is still there
+    missing = [f"{d}@{c}" for d, c in parts if not is_built(store, d, c) or f"{d}@{c}" in failed]
     if missing and not allow_missing:
         raise RuntimeError(f"release incomplete: {len(missing)} partitions not built ({', '.join(missing)})"
                            + (f"; failed runs: {', '.join(failed)}" if failed else ""))
