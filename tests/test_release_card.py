@@ -246,3 +246,28 @@ def test_release_command_writes_the_card_of_the_built_partitions(tmp_path, monke
     assert card["missing_partitions"] == [f"{RAG}@2025-09-30"] and card["totals"]["effective"] == 3
     assert main([*argv, "--keep-going", "--name", "v0.1"]) == 0
     assert (tmp_path / "warehouse/public/_artifacts/releases/benchmark/v0.1/card.md").exists()
+
+
+def test_build_release_reuses_built_partitions_and_a_failed_run_is_missing(tmp_path, monkeypatch, release):
+    """Only partitions that are not built go to the workers; a run that fails leaves its partition
+    out of the card (named missing) even though an older build of it is still in the warehouse."""
+    import pipelines.release as rel
+
+    monkeypatch.setenv("FORESCI_HOME", str(tmp_path))
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster"))
+    store = PartitionStore(str(tmp_path / "warehouse"))
+    for p in release:
+        _write_partition(store, p)
+    asked = []
+
+    def workers(parts, workers, say):
+        asked.append(list(parts))
+        return [rel.PartitionRun(d, c, success=False, seconds=1.0) for d, c in parts]
+
+    monkeypatch.setattr(rel, "run_in_workers", workers)
+    kw = dict(cutoffs=["2025-09-30", "2025-12-31"], domains=DOMAINS, say=lambda line: None)
+    with pytest.raises(RuntimeError, match=f"1 partitions not built \\({RAG}@2025-09-30\\)"):
+        rel.build_release(store, **kw)
+    assert asked == [[(RAG, "2025-09-30")]]  # the three built partitions are reused
+    res = rel.build_release(store, rebuild=True, allow_missing=True, **kw)
+    assert len(asked[-1]) == 4 and len(res.card["missing_partitions"]) == 4 and res.card["partitions"] == []
