@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install init demo demo-rediscovery demo-ideas test test-ops test-llm test-all ui bench clean
+.PHONY: install init demo release demo-rediscovery demo-ideas test test-ops test-llm test-all ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here).
 $(VENV)/.installed: pyproject.toml requirements.lock
@@ -28,6 +28,11 @@ init: install $(DAGSTER_HOME)/dagster.yaml
 ## Build the default release offline (4 domains, cutoff 2025-12-31, 6-month horizon) and print the leaderboard.
 demo: init
 	$(PY) -m pipelines.cli demo
+
+## The benchmark release: every domain x the release cutoffs (docs/releases.md), two partition runs at a
+## time, then the release card (card.md / card.json). Built partitions are reused; RELEASE_ARGS=--rebuild rebuilds.
+release: init
+	$(PY) -m pipelines.cli release $(if $(CUTOFFS),--cutoffs $(CUTOFFS)) $(if $(DOMAINS),--domains $(DOMAINS)) $(RELEASE_ARGS)
 
 ## The demo plus the opt-in rediscovery family (FIRE-Bench, docs/rediscovery.md), in .foresci-rediscovery.
 demo-rediscovery: init

@@ -23,7 +23,10 @@ HIDDEN_TABLES = frozenset({
     "audit_queue",  # curation: reviewer-facing audit records (gold, flags, model review)
     "audit_decisions",  # curation: reviewers' decisions, names and notes (resources/decisions.py)
 })
-HIDDEN_ARTIFACTS = frozenset({"gold.jsonl"})  # release files meant for a private repository
+HIDDEN_ARTIFACTS = frozenset({
+    "gold.jsonl",  # release files meant for a private repository
+    "independence.jsonl",  # a release's duplicate groups: task ids joined by hidden gold and projects
+})
 # artifact folders whose every file is hidden: the HF export's gold dataset (assets/export/)
 HIDDEN_ARTIFACT_DIRS = frozenset({"hf_private"})
 

@@ -13,6 +13,7 @@
     foresci reference-validity --domain D --cutoff C   # cited ids in the KB and before the cutoff
     foresci audit status --domain llm_agent --cutoff 2025-12-31   # the curation queue
     foresci review --port 8765        # the review page on http://127.0.0.1:8765
+    foresci release                   # the benchmark release: every domain x release cutoff, and its card
     foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
     foresci export hf --domain llm_agent --cutoff 2025-12-31 out/foresci   # HF dataset + private gold
 
@@ -52,35 +53,12 @@ def seed_cutoffs(instance, extra: list[str] = ()) -> list[str]:
     return missing
 
 
-def release_job_for(resources=None):
-    """`release_job` of the code location (runs show under that name in the UI, not as an
-    unnamed `__ASSET_JOB`), bound to `resources` (default: the code location's)."""
-    import dagster as dg
+def materialize_partition(instance, domain: str, cutoff: str, **kw):
+    """`pipelines.runs.materialize_partition` (partition runs live there, shared by materialize,
+    demo and the release; imported on use, so `foresci --help` does not load Dagster)."""
+    from pipelines.runs import materialize_partition as run
 
-    from pipelines.definitions import ALL_ASSETS, ALL_CHECKS, release_job
-    from pipelines.resources import default_resources
-
-    return dg.Definitions(assets=ALL_ASSETS, asset_checks=ALL_CHECKS, jobs=[release_job],
-                          resources=resources or default_resources()).resolve_job_def("release_job")
-
-
-def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True,
-                          progress: bool = False, indent: str = ""):
-    """Run `release_job` for one domain x cutoff partition; returns the result. With
-    `progress`, one line per finished stage on stderr ("[3/17] taxonomy … 754 nodes (12.3 s)")."""
-    import uuid
-
-    from assets.partitions import partition_key
-    from pipelines.console import StageProgress
-    from pipelines.definitions import ALL_ASSETS
-
-    run_config = {"loggers": {"console": {"config": {"log_level": "WARNING" if quiet else "INFO"}}}}
-    run_id = str(uuid.uuid4())
-    if progress:
-        instance.add_event_listener(run_id, StageProgress([a.key.to_user_string() for a in ALL_ASSETS], indent=indent))
-    return release_job_for(resources).execute_in_process(
-        run_config=run_config, instance=instance, partition_key=partition_key(domain, cutoff), run_id=run_id,
-        raise_on_error=False)
+    return run(instance, domain, cutoff, **kw)
 
 
 # One row per released task x method (seeds averaged per task first); the leaderboard's means,
@@ -386,18 +364,12 @@ def cmd_demo(args) -> int:
     seed_cutoffs(instance)
     domains = args.domains or sorted(load_registry().domains)
     start = time.time()
-    timings: dict[str, dict[str, float]] = {}
-    for i, domain in enumerate(domains, start=1):
-        t0 = time.time()
-        print(f"[{i}/{len(domains)}] {domain} @ {args.cutoff} ...", flush=True)
-        result = materialize_partition(instance, domain, args.cutoff, progress=True, indent="    ")
-        if not result.success:
-            print("    FAILED: see the run in the UI (make ui)", file=sys.stderr)
-            return 1
-        timings[domain] = step_seconds(result)
-        slowest = sorted(timings[domain].items(), key=lambda kv: -kv[1])[:3]
-        print(f"    done in {time.time() - t0:.0f}s (slowest: "
-              + ", ".join(f"{k} {v:.0f}s" for k, v in slowest) + ")", flush=True)
+    from pipelines.runs import build_partitions
+
+    runs = build_partitions(instance, [(d, args.cutoff) for d in domains], workers=1, stop_on_failure=True)
+    if not all(r.success for r in runs):
+        return 1
+    timings = {r.domain: r.steps for r in runs}
     from pipelines.resources import default_resources
 
     store = default_resources()["storage"].store()
@@ -511,12 +483,6 @@ def print_rediscovery(cutoff: str, domains: list[str] | None = None) -> None:
         for row in both or [r for r in split if r["level"] == "all"][:2]:
             print(f"    split {row['method']} by {row['split_by']} ({row['knowledge_date']}), {row['level']}: pre "
                   f"{row['pre_f1']} (n={row['pre_n']}) / post {row['post_f1']} (n={row['post_n']})")
-
-
-def step_seconds(result) -> dict[str, float]:
-    """Seconds per asset step of a finished in-process run."""
-    return {ev.step_key: round(ev.event_specific_data.duration_ms / 1000, 2)
-            for ev in result.all_events if ev.event_type_value == "STEP_SUCCESS"}
 
 
 def _write_timings(timings: dict, total_s: float) -> None:
@@ -791,7 +757,16 @@ def cmd_audit_status(args) -> int:
 
 
 def cmd_release(args) -> int:
-    """Rebuild only the release package of one partition, e.g. with require_approval on."""
+    """The benchmark release (every domain x the release cutoffs, then the release card), or with
+    --domain and --cutoff: rebuild only that partition's release package (e.g. --require-approval)."""
+    from pipelines.console import UserError
+
+    if bool(args.domain) != bool(args.cutoff):
+        raise UserError("give both --domain and --cutoff (one partition's package), or neither (the whole release)")
+    if not args.domain:
+        if args.require_approval:
+            raise UserError("--require-approval rebuilds one partition's package: give --domain and --cutoff")
+        return cmd_release_all(args)
     import dagster as dg
 
     from assets.partitions import partition_key
@@ -813,6 +788,70 @@ def cmd_release(args) -> int:
     print(f"release {meta['release_id']} of {args.domain} @ {args.cutoff}: {meta['tasks']} tasks")
     print(f"  curation: {json.dumps(meta['curation'])}")
     print(f"  files: {meta['versioned_dir']}")
+    return 0
+
+
+def cmd_release_all(args) -> int:
+    """`make release`: `full_release_job` in this process (the UI launches the same job): builds the
+    partitions of the release that are not built, two worker processes at a time, then writes the
+    release card and prints its per-family counts (docs/releases.md)."""
+    import uuid
+
+    import dagster as dg
+
+    from pipelines.console import check_cutoff
+    from pipelines.release import full_release_job, release_card, release_cutoffs
+    from pipelines.resources import default_resources
+
+    from assets.partitions import validate_cutoff
+
+    cutoffs = [check_cutoff(c) for c in args.cutoffs or []]
+    for c in cutoffs:
+        validate_cutoff(c)  # a release cutoff's window must have closed in the corpus (CutoffError says why)
+    if not cutoffs:
+        chosen, left_out = release_cutoffs()
+        print("release cutoffs (registry defaults whose window has closed in the corpus): "
+              + ", ".join(f"{c['cutoff']} ({c['horizon_months']}-month window to {c['window_end']})" for c in chosen))
+        for c, why in left_out.items():
+            print(f"  left out {c}: {why}")
+    instance = _instance(cutoffs)
+    config = {"cutoffs": cutoffs, "domains": args.domains or [], "build": not args.no_build, "rebuild": args.rebuild,
+              "workers": args.workers, "name": args.name or "",
+              "allow_missing": args.allow_missing or args.no_build}
+    start = time.time()
+    job = dg.Definitions(assets=[release_card], jobs=[full_release_job],
+                         resources=default_resources()).resolve_job_def("full_release_job")
+    result = job.execute_in_process(
+        instance=instance, run_id=str(uuid.uuid4()), raise_on_error=False,
+        run_config={"ops": {"release_card": {"config": config}},
+                    "loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+    if not result.success:
+        failure = next((ev for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"), None)
+        error = failure.event_specific_data.error if failure else None
+        cause = (error.cause or error) if error else None
+        print(f"release failed: {cause.message.strip() if cause else 'see the run in the UI (make ui)'}", file=sys.stderr)
+        return 1
+    [mat] = result.asset_materializations_for_node("release_card")
+    meta = {k: v.value for k, v in mat.metadata.items()}
+    card_md = meta["card"]
+    card = json.loads(Path(card_md).with_name("card.json").read_text()) if Path(card_md).exists() else None
+    _refresh_views_or_note()
+    runs = meta["partition_runs"]
+    print(f"\nRelease of {meta['partitions']} partitions in {time.time() - start:.0f}s"
+          + (f" ({', '.join(f'{k} {v}' for k, v in runs.items())})" if runs else " (card only: nothing built)"))
+    if card:
+        from assets.release.card import summary_lines
+
+        print("\n".join(summary_lines(card)))
+        target = card["target"]
+        print(f"ForeSci target ({target['per_family']} per family, {target['total']} in all): "
+              + ("met" if target["met"] else "not met: " + ", ".join(
+                  f"{f} {n} short" for f, n in target["short_per_family"].items() if n)))
+        print("Gate: " + ("passed" if card["gate"]["passed"] else "NOT passed: " + "; ".join(
+            card["gate"]["partition_rows_failing"] + card["gate"]["pooled_failing"])))
+    print(f"Card: {card_md} (and card.json; duplicate groups in the hidden independence.jsonl)")
+    if card and not card["gate"]["passed"] and not args.keep_going:
+        return 2
     return 0
 
 
@@ -918,11 +957,22 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--all", action="store_true", help="list every candidate, not only the selected ones")
     status.add_argument("--format", choices=("table", "json"), default="table")
     status.set_defaults(func=cmd_audit_status)
-    rel = sub.add_parser("release", help="rebuild the release package of one partition (e.g. --require-approval)")
-    rel.add_argument("--domain", required=True)
-    rel.add_argument("--cutoff", required=True)
-    rel.add_argument("--require-approval", action="store_true", help="release only reviewer-approved tasks")
+    rel = sub.add_parser("release", help="build the benchmark release (every domain x the release cutoffs) and its "
+                                          "card; with --domain and --cutoff: rebuild one partition's release package")
+    rel.add_argument("--domain", help="one partition's package only (with --cutoff)")
+    rel.add_argument("--cutoff", help="one partition's package only (with --domain)")
+    rel.add_argument("--require-approval", action="store_true",
+                     help="one partition's package: release only reviewer-approved tasks")
     rel.add_argument("--name", help="release name (e.g. v1.0); default: the content hash")
+    rel.add_argument("--cutoffs", nargs="+", metavar="C",
+                     help="the release's cutoffs (default: registry defaults whose window has closed in the corpus)")
+    rel.add_argument("--domains", nargs="+", metavar="D", help="the release's domains (default: all)")
+    rel.add_argument("--workers", type=int, default=2, help="partition runs at once, each in its own process")
+    rel.add_argument("--rebuild", action="store_true", help="rebuild partitions that are already built")
+    rel.add_argument("--no-build", action="store_true",
+                     help="only (re)write the card from the built partitions (it names the missing ones)")
+    rel.add_argument("--allow-missing", action="store_true", help="write the card even if partitions are missing")
+    rel.add_argument("--keep-going", action="store_true", help="exit 0 even when the release misses its gate")
     rel.set_defaults(func=cmd_release)
     review = sub.add_parser("review", help="the review page: a local web app on 127.0.0.1")
     review.add_argument("--port", type=int, default=8765)

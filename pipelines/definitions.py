@@ -36,6 +36,7 @@ from pipelines.prospective import (
     PROSPECTIVE_SCHEDULES,
     PROSPECTIVE_SENSORS,
 )
+from pipelines.release import full_release_job, release_card
 from pipelines.resources import default_resources
 
 ALL_ASSETS = [
@@ -86,9 +87,9 @@ def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResu
 
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS + SEED_ASSETS + PROSPECTIVE_ASSETS,
+    assets=ALL_ASSETS + SEED_ASSETS + PROSPECTIVE_ASSETS + [release_card],  # release_card: over all partitions
     asset_checks=ALL_CHECKS,  # prospective assets need a frozen package first
-    jobs=[release_job, idea_review_job, *PROSPECTIVE_JOBS],
+    jobs=[release_job, full_release_job, idea_review_job, *PROSPECTIVE_JOBS],
     schedules=PROSPECTIVE_SCHEDULES,
     sensors=[default_cutoffs_sensor, *PROSPECTIVE_SENSORS],
     resources=default_resources(),

@@ -29,10 +29,28 @@ def test_definitions_load_with_all_stages():
         "tasks", "gold_targets", "task_ranking", "audit_queue", "agent_answers", "answer_artifacts", "judge_scores",
         "validity_report", "release_package", "hf_export", "leaderboard",
         "prospective_forecasts", "prospective_scores",
-        "idea_review_tasks", "idea_review_answers", "idea_review_scores",
+        "idea_review_tasks", "idea_review_answers", "idea_review_scores", "release_card",
     }
     assert defs.resolve_job_def("release_job") is not None
     assert defs.resolve_job_def("idea_review_job") is not None
+    assert defs.resolve_job_def("full_release_job") is not None
+
+
+def test_release_card_reads_every_partition_of_the_release():
+    """The release-level card is the one unpartitioned asset of the release group, downstream
+    of every partition's release package and validity report."""
+    graph = _graph()
+    node = graph.get(dg.AssetKey("release_card"))
+    assert node.partitions_def is None and node.group_name == "release"
+    assert {"release_package", "validity_report", "tasks"} <= {k.to_user_string() for k in node.parent_keys}
+    job = defs.resolve_job_def("full_release_job")
+    assert {k.to_user_string() for k in job.asset_layer.executable_asset_keys} == {"release_card"}
+    # the job builds the partitions by default; the asset alone only rewrites the card
+    card = job.config_mapping.resolve_from_unvalidated_config({})["ops"]["release_card"]["config"]
+    assert card["build"] is True and card["allow_missing"] is False
+    from pipelines.release import ReleaseCardConfig
+
+    assert ReleaseCardConfig().build is False and ReleaseCardConfig().allow_missing is True
 
 
 def test_idea_review_assets_share_the_cutoff_dimension_with_their_own_domain():
