@@ -85,3 +85,22 @@ def test_option_name_reads_the_name_before_the_gloss():
     assert option_name('Prompt injection — "Prompt injection is ..." (2501.00001) Pre-cutoff papers: "A"; "B".') == \
         "Prompt injection"
     assert option_name("Code (keywords: generation); e.g. \"X\"") == "Code"
+
+
+def test_a_gloss_defines_or_opens_on_the_key_and_never_is_a_claim_or_a_back_reference():
+    from datetime import date
+
+    from assets.evidence.candidates import gloss
+    from tests.factories import screened_paper
+
+    def papers(*abstracts):
+        return [screened_paper(f"p{i}", "t", a, date(2025, 6, 1)) for i, a in enumerate(abstracts)]
+
+    claim = "We propose safety alignment for agents with many steps. However, safety alignment is hard to measure well."
+    define = "Safety alignment is the practice of keeping a fine-tuned model within its refusal policy."
+    opens = "Safety alignment of language models remains fragile under downstream fine-tuning."
+    assert gloss("safety alignment", papers(claim, opens, define)) == (define, "p2")  # a definition first
+    assert gloss("safety alignment", papers(claim, opens)) == (opens, "p1")  # else a sentence about it
+    late = "The model is then trained with a large set of data and evaluated for safety alignment."
+    assert gloss("safety alignment", papers(claim, late)) == ("", "")  # a method step, a claim: no gloss
+    assert gloss("safety alignment", papers(opens), strict=True) == ("", "")  # strict: a definition only

@@ -228,10 +228,11 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
     A sentence qualifies when it holds the direction's key (`core.phrases.phrase_keys`), is
     GLOSS_MIN_CHARS..GLOSS_MAX_CHARS long, has no markup, and does not start like a fragment or
     a back-reference or a paper's own claim ("However", "This", "We", "In this paper", "Results";
-    no "we"/"our" anywhere, no "then" of a method step), has a defining verb (is, refers to,
-    enables, ...) and names the key within its first 9 words. Among those, the one naming the
-    key earliest, then the most central paper's; none qualifying, the option shows titles only
-    (a hand check found fallback sentences read as noise). `strict` (approaches, whose names are short and
+    no "we"/"our" anywhere, no "then" of a method step), and either has a defining verb (is,
+    refers to, enables, ...) naming the key within its first 9 words, or opens on the key (its
+    subject: the key ends within the first STRICT_FIRST_WORD + 1 words). Defining sentences come
+    first, then those opening on the key, then the more central paper's; none qualifying, the
+    option shows titles only (a hand check found other fallback sentences read as noise). `strict` (approaches, whose names are short and
     common in method steps): only a sentence with a defining verb that opens on the key (it ends
     within the first STRICT_FIRST_WORD + 1 words: "LoRA (Low-Rank Adaptation) is ...").
     """
@@ -246,9 +247,11 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
                 continue
             words = s.split()
             first = next((i for i in range(len(words)) if key in phrase_keys(" ".join(words[: i + 1]))), len(words))
-            score = (not _GLOSS_DEFINES.search(s), first > 8, rank, first)
-            if score[0] or score[1] or (strict and first > STRICT_FIRST_WORD):
-                continue  # a gloss defines: a defining verb, the key among its first words
+            defines = bool(_GLOSS_DEFINES.search(s)) and first <= 8
+            opens_on_key = first <= STRICT_FIRST_WORD  # the sentence is about the direction: it is its subject
+            if not (defines or opens_on_key) or (strict and not (defines and opens_on_key)):
+                continue  # a gloss defines (a defining verb, the key among its first words) or opens on the key
+            score = (not defines, not opens_on_key, rank, first)
             if best is None or score < best[0]:
                 best = (score, s, p.arxiv_id)
     return (best[1], best[2]) if best else ("", "")
