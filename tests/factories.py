@@ -277,3 +277,36 @@ def make_venue_papers(records=None) -> list[ScreenedPaper]:
                                      abstract=f"{ev.problem} {ev.method}", published=ev.published, domain=DOMAIN,
                                      relevance=0.1, label="core", reason="test"))
     return out
+
+
+def materialize_offline_partition(root, domain: str, cutoff: str, shipped_dir: str = ""):
+    """Every asset and check of one partition, offline, in a temporary warehouse under `root`:
+    (dagster result, resources). `shipped_dir` replaces the shipped corpus (a sample)."""
+    import dagster as dg
+
+    from assets.partitions import partition_key
+    from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
+    from resources.corpus_source import CorpusSourceResource
+    from resources.embeddings import EmbeddingResource
+    from resources.grobid import GrobidResource
+    from resources.lance import LanceResource
+    from resources.llm import LLMResource
+    from resources.semantic_scholar import SemanticScholarResource
+    from resources.storage import StorageResource
+
+    resources = {
+        "storage": StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb")),
+        "corpus_source": CorpusSourceResource(shipped_dir=shipped_dir) if shipped_dir else CorpusSourceResource(),
+        "embeddings": EmbeddingResource(),
+        "lance": LanceResource(uri=str(root / "lance")),
+        "llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "grobid": GrobidResource(),
+        "semantic_scholar": SemanticScholarResource(),
+    }
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("cutoff", [cutoff])
+    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(domain, cutoff), instance=instance,
+                            resources=resources)
+    assert result.success
+    return result, resources

@@ -4,10 +4,8 @@ import json
 from datetime import date
 from pathlib import Path
 
-import dagster as dg
 import pytest
 
-from assets.partitions import partition_key
 from core.records import (
     Answer,
     EvidenceRecord,
@@ -19,15 +17,8 @@ from core.records import (
     TaskRating,
     TaxonomyNode,
 )
-from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
-from resources.corpus_source import CorpusSourceResource
-from resources.embeddings import EmbeddingResource
-from resources.grobid import GrobidResource
-from resources.lance import LanceResource
-from resources.llm import LLMResource
-from resources.semantic_scholar import SemanticScholarResource
-from resources.storage import StorageResource
-from tests.factories import sampled_shipped_corpus
+from pipelines.definitions import ALL_CHECKS
+from tests.factories import materialize_offline_partition, sampled_shipped_corpus
 
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 
@@ -42,21 +33,7 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("e2e")
     # a malformed line at the end: recorded, not fatal
     corpus = sampled_shipped_corpus(root / "corpus", 8, ('{"arxiv_id": "2512.99999", "title": "broken\n',))
-    resources = {
-        "storage": StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb")),
-        "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)),
-        "embeddings": EmbeddingResource(),
-        "lance": LanceResource(uri=str(root / "lance")),
-        "llm": LLMResource(model="", cache_dir=str(root / "cache")),
-        "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
-        "grobid": GrobidResource(),
-        "semantic_scholar": SemanticScholarResource(),
-    }
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("cutoff", [CUTOFF])
-    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
-                            resources=resources)
-    assert result.success
+    result, resources = materialize_offline_partition(root, DOMAIN, CUTOFF, shipped_dir=str(corpus))
     store = resources["storage"].store()
     return store, result, resources
 

@@ -46,7 +46,6 @@ from assets.gold.measure import (
 )
 from assets.tasks.building import (
     MAX_OPTIONS,
-    MAX_SHARED_OPTIONS,
     MIN_OPTIONS,
     MIN_SUPPORT_PAPERS,
     NEAR_DUPLICATE_OVERLAP,
@@ -56,6 +55,7 @@ from assets.tasks.building import (
     direction_name,
     direction_text,
     evidence_item_ids,
+    keep_new_set,
     short_name,
     support_papers,
 )
@@ -237,11 +237,7 @@ def approach_sets(pool: list[Signal], rng_key: str) -> list[list[Signal]]:
         group = rng.sample(pool, k)
         if not all(distinct(a, b) for i, a in enumerate(group) for b in group[i + 1:]):
             continue
-        ids = {s.signal_id for s in group}
-        if any(len(ids & other) > MAX_SHARED_OPTIONS for other in kept):
-            continue
-        kept.append(ids)
-        out.append(group)
+        keep_new_set(group, kept, out)
     return out
 
 

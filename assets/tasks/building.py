@@ -361,12 +361,19 @@ def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
         group = [seed] + rng.sample(near, k - 1)
         if subfield_problem(group) or not _compatible(group):
             continue
-        ids = {s.signal_id for s in group}
-        if any(len(ids & other) > MAX_SHARED_OPTIONS for other in kept):
-            continue
-        kept.append(ids)
-        out.append(group)
+        keep_new_set(group, kept, out)
     return out
+
+
+def keep_new_set(group: list[Signal], kept: list[set[str]], out: list[list[Signal]]) -> bool:
+    """Append an option set unless it shares more than MAX_SHARED_OPTIONS options with one kept
+    already (two tasks of a family are different decisions); True when kept."""
+    ids = {s.signal_id for s in group}
+    if any(len(ids & other) > MAX_SHARED_OPTIONS for other in kept):
+        return False
+    kept.append(ids)
+    out.append(group)
+    return True
 
 
 # --------------------------------------------------------------------------------------

@@ -6,21 +6,12 @@ whole post-training corpus at the default cutoff, with the release gate and the 
 assets/validity/defects.py judged on what was actually built.
 """
 
-import dagster as dg
 import pytest
 
-from assets.partitions import partition_key
 from assets.validity.defects import cross_task_defects, option_defects
 from core.phrases import one_word_problem, option_name
 from core.records import Answer, GoldTarget, Score, Task, TaskRating
-from pipelines.definitions import ALL_ASSETS, ALL_CHECKS
-from resources.corpus_source import CorpusSourceResource
-from resources.embeddings import EmbeddingResource
-from resources.grobid import GrobidResource
-from resources.lance import LanceResource
-from resources.llm import LLMResource
-from resources.semantic_scholar import SemanticScholarResource
-from resources.storage import StorageResource
+from tests.factories import materialize_offline_partition
 
 pytestmark = pytest.mark.slow
 DOMAIN, CUTOFF = "llm_finetuning_post_training", "2025-12-31"
@@ -29,21 +20,7 @@ DOMAIN, CUTOFF = "llm_finetuning_post_training", "2025-12-31"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("full")
-    resources = {
-        "storage": StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb")),
-        "corpus_source": CorpusSourceResource(),
-        "embeddings": EmbeddingResource(),
-        "lance": LanceResource(uri=str(root / "lance")),
-        "llm": LLMResource(model="", cache_dir=str(root / "cache")),
-        "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
-        "grobid": GrobidResource(),
-        "semantic_scholar": SemanticScholarResource(),
-    }
-    instance = dg.DagsterInstance.ephemeral()
-    instance.add_dynamic_partitions("cutoff", [CUTOFF])
-    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
-                            resources=resources)
-    assert result.success
+    _, resources = materialize_offline_partition(root, DOMAIN, CUTOFF)
     store = resources["storage"].store()
     read = lambda asset, model: store.read_records(asset, DOMAIN, CUTOFF, model)  # noqa: E731
     return read
