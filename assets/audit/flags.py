@@ -53,6 +53,7 @@ from collections.abc import Sequence
 
 from assets.gold.leakage import check_public_tasks, content_words
 from assets.validity.config import Thresholds
+from assets.tasks.building import TITLE_MAX_CHARS
 from assets.validity.defects import option_defects
 from core.phrases import option_name
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
@@ -60,7 +61,6 @@ from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
 MIN_QUOTED_PAPERS = 3  # support papers with at least one verified verbatim quote
 DUPLICATE_JACCARD = 0.7  # below the builder's 0.8 drop threshold: near, not identical
-TITLE_MAX_CHARS = 160
 TEMPLATE_SHARE = 0.5  # a word in more than half of a family's candidates is its template's
 BORDERLINE_STABILITY = 0.1  # released golds this close to the stability bar are flagged
 SMALL_MARGIN = 0.1  # ... and those whose top leads the runner-up by less than 10%

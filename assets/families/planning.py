@@ -49,6 +49,7 @@ from assets.tasks.building import (
     MIN_OPTIONS,
     MIN_SUPPORT_PAPERS,
     NEAR_DUPLICATE_OVERLAP,
+    TITLE_MAX_CHARS,
     OPTION_LETTERS,
     Draft,
     TaskBuilder,
@@ -59,7 +60,6 @@ from assets.tasks.building import (
     short_name,
     support_papers,
 )
-from assets.audit.flags import TITLE_MAX_CHARS
 from assets.evidence.quotes import split_sentences
 from core.phrases import names, normal_text, phrase_keys, same_direction
 from core.text import word_set

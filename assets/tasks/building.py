@@ -63,6 +63,7 @@ NEAR_DUPLICATE_COS = 0.65  # ... and their papers' centroids are less similar th
 SUBFIELD_MIN_COS = 0.10  # a direction task's options: centroid cosine to its seed option at least this ...
 SUBFIELD_PAIR_MIN = 0.05  # ... and between every two of them (centred centroids: unrelated topics sit near 0;
 # a hand check of released sets below 0.05 found half mixed subfields, "flow matching / underwater image / MRI")
+TITLE_MAX_CHARS = 160  # a longer task title is flagged (assets/audit/flags.py); templates stay below it
 MAX_SHARED_OPTIONS = 2  # two tasks of a family sharing more options ask the same question
 SET_ATTEMPTS = 600  # seeded draws of option sets per family and partition
 SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
