@@ -101,9 +101,13 @@ class OnnxMiniLM:
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
-        threads = threads if threads is not None else int(os.environ.get("FORESCI_ONNX_THREADS", "0"))
+        # one thread by default: a release runs two partitions side by side on two cores, and
+        # measured here under load one thread encodes as fast as two (two spinning threads were
+        # twice as slow); FORESCI_ONNX_THREADS=0 lets onnxruntime choose
+        threads = threads if threads is not None else int(os.environ.get("FORESCI_ONNX_THREADS", "1"))
         if threads:
             options.intra_op_num_threads = threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # no busy-wait between calls
         self._session = ort.InferenceSession(str(model), sess_options=options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
 

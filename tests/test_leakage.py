@@ -183,3 +183,20 @@ def test_probe_passes_a_model_that_writes_something_else(tmp_path):
 
 def test_probe_runs_only_with_a_model(tmp_path):
     assert cp.run_probe(probe_tasks(), LLMClient(None, cache_dir=str(tmp_path))) == ([], [])
+
+
+def test_substring_index_finds_exactly_what_in_finds():
+    """The one-pass index behind the future-title and gold-content checks agrees with `p in text`
+    on overlapping, nested, repeated and absent patterns, in pattern order."""
+    import random
+
+    from assets.gold.leakage import SubstringIndex
+
+    rng = random.Random(3)
+    words = ["agent", "agents", "memory", "tool use", "planning", "web", "rag", "graph"]
+    patterns = sorted({" ".join(rng.choices(words, k=rng.randint(1, 3))) for _ in range(60)})
+    index = SubstringIndex(patterns)
+    for _ in range(200):
+        text = " ".join(rng.choices(words, k=rng.randint(0, 12)))
+        assert index.found_in(text) == [p for p in patterns if p in text]
+    assert SubstringIndex([]).found_in("anything") == []

@@ -346,22 +346,43 @@ def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: d
     Only lists with venue_date <= `cutoff` count (the gold builder passes a later date to
     see where future papers fit); families without an eligible list are omitted.
     """
-    eligible = _eligible(venue_papers, cutoff)
-    if not texts or not eligible:
+    if not texts:
         return {}
-    titles = sorted({v.title for v in venue_papers})  # one cache entry for every cutoff
-    vecs = _embed_titles_cached(titles, embed)
-    row = {t: i for i, t in enumerate(titles)}
-    pools = {fam: sorted({row[v.title] for v in eligible if v.family == fam}) for fam in FAMILIES}
-    pools = {fam: idx for fam, idx in pools.items() if idx}
-    size = min(len(idx) for idx in pools.values())
+    vecs, samples = _community_samples(venue_papers, cutoff, embed, seed)
+    if not samples:
+        return {}
     q = embed(list(texts))
-    samples = {fam: np.sort(np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False))
-               for fam, idx in pools.items()}
     out = {fam: round(float(_topk_mean(q, vecs[sample], k).mean()), 6) for fam, sample in samples.items()}
     if base_texts and max(out.values()) < _off_topic_floor(base_texts, samples, vecs, embed, k, (str(cutoff), seed)):
         return {}
     return out
+
+
+_SAMPLE_CACHE: dict[tuple, tuple[list, np.ndarray, dict[str, np.ndarray]]] = {}
+
+
+def _community_samples(venue_papers: list[VenuePaper], cutoff: date, embed,
+                       seed: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(vectors of every listed title, per family the seeded equal-size sample of its eligible
+    titles' rows): the same for every call of a partition (a venue gold asks it once per
+    project), so cached by the lists' identity (the entry holds the list, so the id is not
+    reused while cached), the cutoff and the seed."""
+    owner = getattr(embed, "__self__", embed)
+    key = (id(venue_papers), len(venue_papers), cutoff, seed, getattr(owner, "model_path", None) or id(owner))
+    if key not in _SAMPLE_CACHE or _SAMPLE_CACHE[key][0] is not venue_papers:
+        if len(_SAMPLE_CACHE) >= 16:
+            _SAMPLE_CACHE.pop(next(iter(_SAMPLE_CACHE)))
+        titles = sorted({v.title for v in venue_papers})  # one vector cache entry for every cutoff
+        vecs = _embed_titles_cached(titles, embed)
+        row = {t: i for i, t in enumerate(titles)}
+        eligible = _eligible(venue_papers, cutoff)
+        pools = {fam: sorted({row[v.title] for v in eligible if v.family == fam}) for fam in FAMILIES}
+        pools = {fam: idx for fam, idx in pools.items() if idx}
+        size = min((len(idx) for idx in pools.values()), default=0)
+        samples = {fam: np.sort(np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False))
+                   for fam, idx in pools.items()}
+        _SAMPLE_CACHE[key] = (venue_papers, vecs, samples)
+    return _SAMPLE_CACHE[key][1:]
 
 
 _FLOOR_CACHE: dict[tuple, float] = {}

@@ -490,6 +490,8 @@ def same_term(a: str, b: str) -> bool:
     "inefficiency" / "efficiency")."""
     if a == b:
         return True
+    if a[:TERM_PREFIX_MIN] != b[:TERM_PREFIX_MIN]:  # the common case, decided without the loop
+        return False
     n = 0
     for x, y in zip(a, b):
         if x != y:
@@ -502,7 +504,9 @@ def states_key(tokens: tuple[str, ...], key: tuple[str, ...]) -> bool:
     """True when every term of `key` occurs (`same_term`) within a span of len(key) +
     KEY_SPAN_SLACK words of `tokens`, in any order ("noise in the retrieved documents" states
     "noisy retrieval")."""
-    first = [i for i, t in enumerate(tokens) if same_term(t, key[0])]
+    k0 = key[0]
+    p0 = k0[:TERM_PREFIX_MIN]  # same_term needs equal words or this shared prefix: tested inline first
+    first = [i for i, t in enumerate(tokens) if t == k0 or (t[:TERM_PREFIX_MIN] == p0 and same_term(t, k0))]
     if len(key) == 1:
         return bool(first)
     span = len(key) + KEY_SPAN_SLACK
@@ -659,6 +663,17 @@ def lexical(st: dict, s: Statement, b: Signal, keys: list[tuple[str, ...]]) -> b
     return cache[key]
 
 
+def paper_states(st: dict, b: Signal, keys: list[tuple[str, ...]]) -> dict[str, bool]:
+    """Measure (a) per window paper for one limitation: does one of its statements state it.
+    Computed once per limitation over the whole window and shared by every task naming it and
+    by the bootstrap resamples (the control rate reads it for every paper outside the subject)."""
+    cache = st.setdefault("paper_states", {})
+    if b.signal_id not in cache:
+        cache[b.signal_id] = {pid: any(lexical(st, s, b, keys) for s in sts)
+                              for pid, sts in st["statements"].items() if sts}
+    return cache[b.signal_id]
+
+
 def paper_tests(st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: np.ndarray,
                 keys: list[list[tuple[str, ...]]]) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """Per candidate limitation: does the paper state it (lexical), address it semantically,
@@ -734,10 +749,9 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     inside = set(int(i) for i in rows)
     outside = [i for i in range(len(ctx.future)) if i not in inside]
     ctrl = np.zeros(k)
-    for i in outside:
-        sts = st["statements"].get(ctx.future[i].arxiv_id, [])
-        for j in range(k):
-            ctrl[j] += any(lexical(st, s, bns[j], keys[j]) for s in sts)
+    for j in range(k):
+        states = paper_states(st, bns[j], keys[j])
+        ctrl[j] = sum(states.get(ctx.future[i].arxiv_id, False) for i in outside)
     control = ctrl / max(1, len(outside))
     rate = lex_n / len(rows)
     lift = np.array([rate[j] / max(control[j], 0.5 / max(1, len(outside))) for j in range(k)])

@@ -335,8 +335,12 @@ def answers_task(sentence: str, primary: str, cos: float, df: dict[str, float] |
     than COMMON_DF, e.g. "reasoning" or "fine-tuning" in post-training), >= 2 shared stems, or
     one that is rare (in <= RARE_DF of the window's abstracts: "hypergraph", "privacy", "MCP").
     Without `df` every shared stem counts as rare."""
-    if cos < REF_COS:
-        return False
+    return cos >= REF_COS and shares_topic(sentence, primary, df)
+
+
+def shares_topic(sentence: str, primary: str, df: dict[str, float] | None = None) -> bool:
+    """The lexical half of `answers_task` (shared topic stems), checked before any sentence is
+    embedded: a sentence that fails it never needs its MiniLM vector."""
     df = df or {}
     shared = {w for w in topic_stems(sentence) & topic_stems(primary) if df.get(w, 0.0) <= COMMON_DF}
     return len(shared) >= 2 or any(df.get(w, 0.0) <= RARE_DF for w in shared)
@@ -644,13 +648,24 @@ class PhaseFamily(TaskFamily):
         if task.task_id not in cache:
             cache[task.task_id] = (ctx.embed_centred([query])[0], all_stems(query))
         qvec, qstems = cache[task.task_id]
-        stems = ctx.__dict__.setdefault("_phase_stems", {})
-        for p in ctx.future:
-            if p.arxiv_id not in stems:
-                stems[p.arxiv_id] = all_stems(f"{p.title} {p.abstract}")
-        cos = ctx.fut_vecs @ qvec if len(ctx.future) else np.zeros(0)
-        rows = [i for i in np.argsort(-cos, kind="stable")
-                if cos[i] >= PURSUIT_COS and len(qstems & stems[ctx.future[i].arxiv_id]) >= MIN_SHARED]
+        # the pursuit test of every window paper, once per task on the original window: a
+        # bootstrap resample (ctx.rows_in_window: its rows' original indices) reads it
+        tested = ctx.__dict__.setdefault("_phase_pursuit", {})  # shared with the bootstrap resamples
+        if task.task_id not in tested:
+            window = ctx._original_future
+            stems = ctx.__dict__.setdefault("_phase_stems", {})
+            for p in window:
+                if p.arxiv_id not in stems:
+                    stems[p.arxiv_id] = all_stems(f"{p.title} {p.abstract}")
+            cos_all = ctx.window_vecs() @ qvec if window else np.zeros(0)
+            ok_all = np.array([bool(c >= PURSUIT_COS) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED
+                               for c, p in zip(cos_all, window)], dtype=bool)
+            tested[task.task_id] = (cos_all, ok_all)
+        cos_all, ok_all = tested[task.task_id]
+        at = ctx.rows_in_window()
+        cos, ok = (cos_all, ok_all) if at is None else (cos_all[at], ok_all[at])
+        order = np.argsort(-cos, kind="stable")
+        rows = [int(i) for i in order[ok[order]]]
         numbers = {"n_future_total": float(len(ctx.future)), "n_pursuing": float(len(rows)),
                    "top_cos": round(float(cos.max()), 4) if len(cos) else 0.0}
         base = dict(task_id=task.task_id, family=self.name, domain=task.domain, cutoff=task.cutoff)
@@ -706,10 +721,13 @@ class PhaseFamily(TaskFamily):
         if "_phase_df" not in ctx.__dict__:  # the window's stem shares, once per partition
             ctx.__dict__["_phase_df"] = stem_shares([f"{p.title}. {p.abstract}" for p in ctx.future])
         df = ctx.__dict__["_phase_df"]
-        vecs = sentence_vectors([primary] + [s for _, s in cands])
+        # the topic test first: only sentences that share the primary's topic are embedded
+        # (MiniLM is ~100 sentences/s here; most candidate sentences fail the topic test)
+        topical = [(pid, s) for pid, s in cands if shares_topic(s, primary, df)]
+        vecs = sentence_vectors([primary] + [s for _, s in topical])
         sims = vecs[1:] @ vecs[0]
-        passing = sorted(((round(float(c), 4), pid, s) for (pid, s), c in zip(cands, sims)
-                          if answers_task(s, primary, float(c), df)), key=lambda x: (-x[0], x[1], x[2]))
+        passing = sorted(((round(float(c), 4), pid, s) for (pid, s), c in zip(topical, sims)
+                          if float(c) >= REF_COS), key=lambda x: (-x[0], x[1], x[2]))
         # one sentence per paper: what the paper did (an own-work sentence) before the gap it
         # states (synthesize), the most similar first; then the papers, most similar first
         best: dict[str, tuple[float, str, str]] = {}

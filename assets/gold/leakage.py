@@ -31,6 +31,8 @@ prefix-continuation contamination probe (a model reproducing a task) is in
 
 from __future__ import annotations
 
+from collections import Counter
+
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date
@@ -79,6 +81,34 @@ def _strip_version(arxiv_id: str) -> str:
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
+
+
+class SubstringIndex:
+    """Which of many patterns occur in a text, in one pass over the text.
+
+    `pattern in text` for thousands of future titles per public field was the gold stage's
+    slowest check; here patterns are indexed by their first `width` characters (the shortest
+    pattern's length), each text position is looked up once, and a candidate is confirmed
+    with `startswith`, so the result is exactly the patterns `p in text` finds, in pattern order.
+    """
+
+    def __init__(self, patterns: Iterable[str]):
+        self.patterns = [p for p in patterns if p]
+        self.width = min((len(p) for p in self.patterns), default=0)
+        self.by_prefix: dict[str, list[int]] = {}
+        for i, pat in enumerate(self.patterns):
+            self.by_prefix.setdefault(pat[:self.width], []).append(i)
+
+    def found_in(self, text: str) -> list[str]:
+        if not self.patterns:
+            return []
+        hits: set[int] = set()
+        w, index = self.width, self.by_prefix
+        for pos in range(len(text) - w + 1):
+            for i in index.get(text[pos:pos + w], ()):
+                if i not in hits and text.startswith(self.patterns[i], pos):
+                    hits.add(i)
+        return [self.patterns[i] for i in sorted(hits)]
 
 
 def public_fields(task: Task | dict) -> list[tuple[str, str]]:
@@ -145,7 +175,7 @@ def internal_violations(
     tasks: Iterable[Task | dict], *, cutoff: date, internal_ids: Iterable[str] = ()
 ) -> list[str]:
     """Violations that need no future data: internal ids, gold-only keys, post-cutoff dates."""
-    ids = sorted({i for i in internal_ids if i and len(i) >= 4}, key=len, reverse=True)
+    ids = SubstringIndex(sorted({i for i in internal_ids if i and len(i) >= 4}, key=len, reverse=True))
     messages: list[str] = []
     for task in tasks:
         task_id, allowed = _task_meta(task)
@@ -157,9 +187,8 @@ def internal_violations(
                 messages.append(f"{task_id}: {field}: taxonomy node id {m.group(0)!r}")
             for m in _PREFIXED_ID.finditer(text):
                 messages.append(f"{task_id}: {field}: internal id {m.group(0)!r}")
-            for ident in ids:
-                if ident in text:
-                    messages.append(f"{task_id}: {field}: internal id {ident!r}")
+            for ident in ids.found_in(text):
+                messages.append(f"{task_id}: {field}: internal id {ident!r}")
             for raw, day in dates_in(text):
                 if day > cutoff and day not in allowed:
                     messages.append(f"{task_id}: {field}: date {raw!r} after the cutoff {cutoff}")
@@ -205,6 +234,8 @@ def check_public_tasks(
         for variant in future_variants(gold):
             if len(_norm(variant)) >= MIN_VARIANT_CHARS:
                 hidden.append((_norm(variant), f"future-derived slot variant of {gold.task_id}"))
+    title_index = SubstringIndex(titles)
+    hidden_index = SubstringIndex(dict.fromkeys(content for content, _ in hidden))
     for task in tasks:
         task_id, _ = _task_meta(task)
         for field, text in public_fields(task):
@@ -212,11 +243,11 @@ def check_public_tasks(
                 if _strip_version(m.group(1)) in future_ids:
                     messages.append(f"{task_id}: {field}: future paper id {m.group(1)!r}")
             low = _norm(text)
-            for title in titles:
-                if title in low:
-                    messages.append(f"{task_id}: {field}: future paper title {title!r}")
+            for title in title_index.found_in(low):
+                messages.append(f"{task_id}: {field}: future paper title {title!r}")
+            found = set(hidden_index.found_in(low))
             for content, source in hidden:
-                if content in low:
+                if content in found:
                     messages.append(f"{task_id}: {field}: gold-only content from {source}: {content[:80]!r}")
     return messages
 
@@ -378,6 +409,10 @@ def cross_task_violations(tasks: Sequence[Task | dict], golds: Sequence[GoldTarg
             words = content_words(text)
             if len(words) >= CROSS_TASK_MIN_WORDS:
                 answers.append((gold.task_id, what, words, text))
+    by_word: dict[str, list[int]] = {}  # word -> answers holding it: a field meets only its answers
+    for a, (_, _, words, _) in enumerate(answers):
+        for w in words:
+            by_word.setdefault(w, []).append(a)
     messages = []
     for task in tasks:
         task_id, _ = _task_meta(task)
@@ -385,8 +420,10 @@ def cross_task_violations(tasks: Sequence[Task | dict], golds: Sequence[GoldTarg
             have = content_words(text)
             if not have:
                 continue
-            for source, what, words, raw in answers:
-                share = len(words & have) / len(words)
+            shared = Counter(a for w in have for a in by_word.get(w, ()))
+            for a in sorted(shared):
+                source, what, words, raw = answers[a]
+                share = shared[a] / len(words)
                 if share >= containment:
                     whose = "its own" if source == task_id else f"task {source}'s"
                     kind = "" if source == task_id else "cross-task leakage: "

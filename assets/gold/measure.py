@@ -214,17 +214,44 @@ class GoldContext:
     def embed_centred(self, texts: list[str]) -> np.ndarray:
         return self.centre(self.embed(texts))
 
+    def _resampled_df(self, idx: np.ndarray) -> Counter:
+        """`document_frequency` of the papers at `idx` (with repeats), from each paper's word set
+        computed once: the resamples share the tokenising."""
+        window = self._original_future
+        words = self.__dict__.setdefault("_window_words", {})  # shared with every resample
+        if not words:
+            words.update((i, document_frequency([p.title + " " + p.abstract])) for i, p in enumerate(window))
+        rows = idx if self._rows is None else self._rows[idx]
+        df: Counter = Counter()
+        counts = np.bincount(rows, minlength=len(window)) if len(rows) else np.zeros(0, int)
+        for i in np.flatnonzero(counts):
+            m = int(counts[i])
+            for w in words[int(i)]:
+                df[w] += m
+        return df
+
+    def rows_in_window(self) -> np.ndarray | None:
+        """For a bootstrap resample, the original window index of each of its papers (None: this
+        is the original window): per-paper tests computed once on the window are read through it."""
+        return self._rows
+
+    def window_vecs(self) -> np.ndarray:
+        """The original window's (centred) vectors, whichever resample this is."""
+        return self.__dict__.get("_original_fut_vecs", self.fut_vecs) if self._rows is not None else self.fut_vecs
+
     def resampled(self, rng: np.random.Generator) -> GoldContext:
         """The same context with the window's papers resampled with replacement (bootstrap):
         how much a gold depends on which papers happened to appear."""
         idx = rng.integers(0, len(self.future), len(self.future)) if self.future else np.zeros(0, int)
         other = copy.copy(self)
+        if self._rows is None:
+            other._original_fut_vecs = self.fut_vecs
         other.future = [self.future[i] for i in idx]
         other.fut_vecs = self.fut_vecs[idx]
         other._fut_nn = self.future_neighbours()[idx]
         other._rows = idx if self._rows is None else self._rows[idx]
         other._original_neighbours = self.future_neighbours() if self._rows is None else self._original_neighbours
-        other.fut_df = document_frequency([p.title + " " + p.abstract for p in other.future])
+        other.fut_df = self._resampled_df(idx)
         other._drift = None
         other.ranking_only = True  # a resample only re-ranks: skip the descriptive extras
         return other

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.text import STOP_WORDS
 
@@ -82,6 +83,7 @@ def clean_text(text: str) -> str:
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
 
 
+@lru_cache(maxsize=1 << 18)  # a corpus repeats its words: every stage that compares texts stems them
 def stem(word: str) -> str:
     """A crude suffix stemmer (enough to let 'improves'/'improved', 'models'/'model' meet)."""
     for suffix in ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "ly", "s"):
