@@ -92,7 +92,9 @@ def leaderboard_task_rows(cutoff: str | None = None) -> list[dict]:
         df = con.execute(LEADERBOARD_SQL, [cutoff, cutoff]).df()
     if cutoff and df.empty:
         raise UserError(f"no released scores at cutoff {cutoff}: materialize a partition at that cutoff first")
-    return json.loads(df.to_json(orient="records"))  # plain ints/floats, NaN as null
+    # plain ints/floats at full precision (to_json would round to 10 digits), NaN as null: the same task
+    # rows as `release_task_rows` builds from the Score records, so the same figures
+    return [{k: None if isinstance(v, float) and v != v else v for k, v in r.items()} for r in df.to_dict("records")]
 
 
 def leaderboard_statistics(task_rows: list[dict]) -> tuple[list[dict], list[dict]]:

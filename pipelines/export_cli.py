@@ -66,7 +66,7 @@ def cmd_export_hf(args) -> int:
         splits = sorted({s for rows in export.splits.values() for s in rows})
         print(f"splits: {', '.join(splits)}")
         for name, rows in export.splits.items():
-            print(f"  {name:>10}: " + ", ".join(f"{rows[s]}" for s in splits) + f"  (total {sum(rows.values())})")
+            print(f"  {name:>10}: " + ", ".join(str(rows.get(s, 0)) for s in splits) + f"  (total {sum(rows.values())})")
     configs = ", ".join(f"{name} ({rows})" for name, rows in export.configs.items())
     print(f"public dataset: {out}  ({sizes['public']:,} bytes; configs: {configs})")
     print(f"private gold:   {private}  ({sizes['private']:,} bytes): upload to a PRIVATE repository only")

@@ -178,8 +178,12 @@ def _r(v, digits: int = 3):
 
 def method_statistics(task_rows: Sequence[dict]) -> tuple[list[dict], list[dict]]:
     """Family x method rows (mean over tasks with bootstrap 95% CI per metric, `n` tasks with
-    FTA, the FTA MDD and the sd behind it) and the FTA pairwise comparisons with their verdicts."""
+    FTA, the FTA MDD and the sd behind it) and the FTA pairwise comparisons with their verdicts.
+    The rows are put in one order first (family, method, then the task key): the bootstrap and the
+    sampled sign-flip test resample by position, so any source of the same rows (DuckDB's group
+    order is arbitrary) gives the same figures."""
     metrics = tuple(RELEASE_METRICS)
+    task_rows = sorted(task_rows, key=lambda r: (r["family"], r["method"], *(str(r[k]) for k in TASK_KEY)))
     figures = group_statistics(task_rows, metrics, system_keys=("method",), task_key=TASK_KEY, with_all=False)
     answers: dict[tuple[str, str], int] = defaultdict(int)
     for r in task_rows:
