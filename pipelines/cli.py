@@ -16,6 +16,7 @@
     foresci release                   # the benchmark release: every domain x release cutoff, and its card
     foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
     foresci export hf --domain llm_agent --cutoff 2025-12-31 out/foresci   # HF dataset + private gold
+    foresci export hf --release out/foresci-release   # the whole release (a split per cutoff) + its card
 
 Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
 """

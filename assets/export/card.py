@@ -204,7 +204,8 @@ def release_dataset_card(releases, card: dict, statistics: dict, splits: dict[st
              "that really appeared in that window. This dataset is the whole release: every built partition "
              f"(domain x cutoff) of release card `{card['card_version']}`, the released (gated) tasks only.", "",
              "## Splits: one per cutoff", "",
-             "Every config has one split per cutoff; every row carries its `domain` and `cutoff`. **Answer a task "
+             "Every config has one split per cutoff (where it has rows); every row carries its `domain` and `cutoff`. "
+             "**Answer a task "
              "with the `kb` split of its own cutoff only**: a later cutoff's tasks and KB papers are published "
              "after an earlier cutoff, inside its future window.", "",
              "| split | cutoff | horizon | future window | released tasks | KB papers |", "|---|---|---|---|---|---|"]
