@@ -164,6 +164,12 @@ def private_card(releases, configs: dict[str, int]) -> str:
 
 # -- a whole release: a split per cutoff -----------------------------------------------------------
 
+def cutoff_split(cutoff: str) -> str:
+    """The split of a cutoff in a release export: `cutoff_2025_12_31` (Hub split names are
+    `\\w+(\\.\\w+)*`: no hyphens)."""
+    return "cutoff_" + str(cutoff).replace("-", "_")
+
+
 def demoted(markdown: str, levels: int = 1) -> str:
     """Markdown with every heading `levels` deeper (the release card inside the dataset card)."""
     return "\n".join(("#" * levels + line) if line.startswith("#") else line for line in markdown.splitlines())
@@ -185,7 +191,6 @@ def release_dataset_card(releases, card: dict, statistics: dict, splits: dict[st
     release wrote it (`assets.release.card.card_markdown`: counts per family x domain x cutoff,
     built / released / dropped by reason, validity, independent tasks) and the method
     statistics (`assets.release.card.statistics_markdown`), then the shared sections."""
-    from assets.export.hf import cutoff_split
     from assets.release.card import statistics_markdown
 
     licence, by_kind = card_licence(releases)

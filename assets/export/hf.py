@@ -37,6 +37,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from assets.export.card import cutoff_split
 from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.release.logic import KB_MANIFEST_FIELDS, canonical_jsonl, validate_release
 from core.records import GoldTarget, ScreenedPaper, Task
@@ -195,12 +196,6 @@ def tables(releases: list[ReleaseFiles]) -> tuple[dict[str, pa.Table], dict[str,
 
 def config_path(config: str, split: str = SPLIT) -> str:
     return f"{config}/{split}.parquet"
-
-
-def cutoff_split(cutoff: str) -> str:
-    """The split of a cutoff in a release export: `cutoff_2025_12_31` (Hub split names are
-    `\\w+(\\.\\w+)*`: no hyphens)."""
-    return "cutoff_" + str(cutoff).replace("-", "_")
 
 
 def by_cutoff(table: pa.Table, cutoff: str) -> pa.Table:
