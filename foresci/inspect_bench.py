@@ -1,7 +1,8 @@
 """A foresci release, as Inspect AI sees it: the public HF export, the private gold, the KB.
 
 No Inspect import here (tasks.py is the Inspect glue): this module loads an exported
-release (assets/export/hf.py) and its private gold, rebuilds each partition's
+release (assets/export/hf.py: one or several partitions with a `test` split, or a whole
+multi-cutoff release with a split per cutoff; every split is read) and its private gold, rebuilds each partition's
 cutoff-bound knowledge base from the export's `kb` config (the same ids, titles,
 abstracts and dates give the same hits as the original, tests/test_export_hf.py),
 turns a model's reply into a foresci `Answer` through the bring-your-own-agent contract
@@ -19,7 +20,6 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 
-import pyarrow.parquet as pq
 from pydantic import ValidationError
 
 from assets.agents.external import response_to_answer
@@ -27,7 +27,7 @@ from assets.agents.kbtool import TracedKB
 from assets.agents.llm_methods import SYSTEM_PROMPT, task_prompt
 from assets.export.hf import (
     KB_CONFIG,
-    config_path,
+    config_rows,
     default_private_dir,
     export_families,
     kb_papers,
@@ -90,11 +90,22 @@ class ExportedRelease:
     def families(self) -> list[str]:
         return export_families(self.release)
 
+    @cached_property
+    def cutoffs(self) -> list[str]:
+        """Every cutoff of the export (a release export has a split per cutoff)."""
+        return sorted({r["cutoff"] for r in self._kb_rows})
+
     def tasks(self, family: str, domain: str = "", cutoff: str = "") -> list[Task]:
+        """The family's public tasks over every split (every cutoff of a release export), or those
+        of `domain` / `cutoff` (comma-separated for several)."""
         if family not in self.families:
             raise ValueError(f"family {family!r} is not in {self.release} (configs: {self.families})")
+        wanted = {c.strip() for c in cutoff.split(",") if c.strip()}
+        unknown = wanted - set(self.cutoffs)
+        if unknown:
+            raise ValueError(f"cutoff(s) {sorted(unknown)} not in {self.release} (cutoffs: {self.cutoffs})")
         return [t for t in read_export_tasks(self.release, family)
-                if (not domain or t.domain == domain) and (not cutoff or t.cutoff.isoformat() == cutoff)]
+                if (not domain or t.domain == domain) and (not wanted or t.cutoff.isoformat() in wanted)]
 
     def golds(self, family: str) -> dict[str, GoldTarget]:
         return {g.task_id: g for g in read_private_golds(self.gold_dir, family)}
@@ -107,7 +118,7 @@ class ExportedRelease:
 
     @cached_property
     def _kb_rows(self) -> list[dict]:
-        return pq.read_table(self.release / config_path(KB_CONFIG)).to_pylist()
+        return config_rows(self.release, KB_CONFIG)
 
     def view(self, domain: str, cutoff: str) -> KnowledgeBaseView:
         """The partition's KB, rebuilt from the export once (LanceDB under kb_dir), bound to its cutoff."""

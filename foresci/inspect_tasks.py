@@ -3,13 +3,16 @@
     inspect eval foresci/direction -T release=out/foresci-release --model openai/gpt-4o-mini
     inspect eval foresci/inspect_tasks.py@venue -T release=out/foresci-release --model mockllm/model
 
-`release` is a folder written by `foresci export hf` (the public dataset); `gold` is its
+`release` is a folder written by `foresci export hf` (the public dataset; `--release`: the
+whole release, a split per cutoff, and every cutoff is in the task); `gold` is its
 private gold folder (default `<release>-private`); `kb_dir` caches the KB rebuilt from the
-export (default `<release>-kb`); `domain` / `cutoff` select one partition of a
-multi-partition export. Each sample is one public task (its prompt is foresci's LLM-agent
+export (default `<release>-kb`); `domain` / `cutoff` select part of a multi-partition
+export (`cutoff` may list several, comma-separated). Each sample is one public task, its
+domain and cutoff in its metadata (its prompt is foresci's LLM-agent
 prompt); the model gets two tools over the task's cutoff-bound knowledge base, `kb_search`
-and `kb_get` (foresci's `KBTool` over a `TracedKB`: the view applies the cutoff inside
-every query and re-checks every row); the scorer turns the reply into a foresci Answer
+and `kb_get` (foresci's `KBTool` over a `TracedKB` over the KB of the sample's own
+partition, domain x cutoff: the view applies the cutoff inside every query and re-checks
+every row, so a sample of an earlier cutoff never sees a later cutoff's papers); the scorer turns the reply into a foresci Answer
 (family schema, only citations the tools returned) and scores it with foresci's scorer
 registry against the hidden gold. The gold never enters a sample: the scorer reads it
 from the private folder. Score values are the non-null foresci metrics: no judge model is
@@ -54,6 +57,7 @@ from inspect_ai.tool import ToolError, tool
 from inspect_ai.util import store
 
 from assets.agents.kbtool import KBTool, TracedKB
+from assets.export.hf import cutoff_split
 from core.records import Task
 from foresci.inspect_bench import ExportedRelease, answer_from_reply, messages, score, score_values
 
@@ -168,13 +172,15 @@ def foresci_task(family: str, release: str, gold: str = "", kb_dir: str = "", do
         system, user = messages(t)
         samples.append(Sample(input=[ChatMessageSystem(content=system), ChatMessageUser(content=user)],
                               id=t.task_id, metadata={"task": t.model_dump(mode="json"), "family": family,
-                                                      "domain": t.domain, "cutoff": t.cutoff.isoformat()}))
+                                                      "domain": t.domain, "cutoff": t.cutoff.isoformat(),
+                                                      "split": cutoff_split(t.cutoff.isoformat())}))
     return InspectTask(
         dataset=MemoryDataset(samples, name=f"foresci-{family}"),
         solver=[bind_task(), use_tools(kb_search(bench), kb_get(bench)), generate()],
         scorer=foresci_scorer(bench, family),
         message_limit=max_messages,
-        metadata={"family": family, "release": str(release)},
+        metadata={"family": family, "release": str(release),
+                  "cutoffs": sorted({s.metadata["cutoff"] for s in samples})},
     )
 
 

@@ -16,6 +16,7 @@
     foresci release                   # the benchmark release: every domain x release cutoff, and its card
     foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval   # approved tasks only
     foresci export hf --domain llm_agent --cutoff 2025-12-31 out/foresci   # HF dataset + private gold
+    foresci export hf --release out/foresci-release   # the whole release (a split per cutoff) + its card
 
 Runs are recorded in the Dagster instance at $DAGSTER_HOME, so they show in `make ui`.
 """
@@ -76,7 +77,6 @@ LEADERBOARD_SQL = """
     WHERE r.released AND (CAST(? AS VARCHAR) IS NULL OR CAST(s.cutoff AS VARCHAR) = ?)
     GROUP BY ALL"""
 LEADERBOARD_METRICS = ("fta", "trace_link", "fact", "pers", "ksr", "kcr", "kor", "ace", "attrib", "ref_valid")
-TASK_KEY = ("domain", "cutoff", "task_id")
 
 
 def leaderboard_task_rows(cutoff: str | None = None) -> list[dict]:
@@ -93,36 +93,17 @@ def leaderboard_task_rows(cutoff: str | None = None) -> list[dict]:
         df = con.execute(LEADERBOARD_SQL, [cutoff, cutoff]).df()
     if cutoff and df.empty:
         raise UserError(f"no released scores at cutoff {cutoff}: materialize a partition at that cutoff first")
-    return json.loads(df.to_json(orient="records"))  # plain ints/floats, NaN as null
-
-
-def _r(v, digits: int = 3):
-    return None if v is None else round(v, digits)
+    # plain ints/floats at full precision (to_json would round to 10 digits), NaN as null: the same task
+    # rows as `release_task_rows` builds from the Score records, so the same figures
+    return [{k: None if isinstance(v, float) and v != v else v for k, v in r.items()} for r in df.to_dict("records")]
 
 
 def leaderboard_statistics(task_rows: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Family x method rows (mean over tasks with bootstrap 95% CI per metric, `n` tasks with
-    FTA, the FTA MDD and the sd behind it) and the FTA pairwise comparisons with their verdicts."""
-    from assets.leaderboard import statistics as lbstats
+    """Family x method rows (mean with bootstrap 95% CI per metric, `n`, the FTA MDD) and the FTA
+    pairwise verdicts: `assets.leaderboard.statistics.method_statistics` (the release card uses it too)."""
+    from assets.leaderboard.statistics import method_statistics
 
-    figures = lbstats.group_statistics(task_rows, LEADERBOARD_METRICS, system_keys=("method",), task_key=TASK_KEY,
-                                       with_all=False)
-    answers: dict[tuple[str, str], int] = {}
-    for r in task_rows:
-        answers[(r["family"], r["method"])] = answers.get((r["family"], r["method"]), 0) + r["answers"]
-    rows = []
-    for (family, method), f in figures.items():
-        row = {"family": family, "method": method, "answers": answers[(family, method)], "n": f["n_fta"],
-               "fta": _r(f["fta"]), "fta_ci_low": _r(f["fta_lo"]), "fta_ci_high": _r(f["fta_hi"]),
-               "mdd": _r(f["fta_mdd"]), "mdd_sd": _r(f.get("mdd_sd")), "mdd_sd_source": f.get("mdd_sd_source")}
-        for m in LEADERBOARD_METRICS[1:]:
-            row.update({m: _r(f[m]), f"{m}_ci_low": _r(f[f"{m}_lo"]), f"{m}_ci_high": _r(f[f"{m}_hi"])})
-        rows.append(row)
-    rows.sort(key=lambda r: (r["family"], -(r["fta"] if r["fta"] is not None else -1)))
-    pairs = [{k: _r(v, 4) if isinstance(v, float) else v for k, v in p.items()}
-             for p in lbstats.pairwise_rows(task_rows, ["fta"], system_keys=("method",), task_key=TASK_KEY,
-                                            with_all=False)]
-    return rows, pairs
+    return method_statistics(task_rows)
 
 
 def leaderboard_rows(cutoff: str | None = None) -> list[dict]:
@@ -130,17 +111,8 @@ def leaderboard_rows(cutoff: str | None = None) -> list[dict]:
     return leaderboard_statistics(leaderboard_task_rows(cutoff))[0]
 
 
-STATISTICS_NOTE = (
-    "Means over released tasks (seeds averaged per task first; tasks of every selected domain and cutoff pooled) "
-    "with BCa bootstrap 95% intervals over tasks. mdd = minimum detectable FTA difference of two methods on these "
-    "tasks (paired, 80% power, two-sided 5%: (t_{n-1,.975} + t_{n-1,.80}) sd_d / sqrt(n); sd_d = per-task "
-    "difference sd, or a pooled / prior sd (0.35) with fewer than 10 tasks, named in mdd_sd_source). Pairwise: "
-    "exact paired sign-flip test, Holm-adjusted per family; \"differs\" needs >= 6 shared tasks, p < 0.05 and "
-    "|diff| >= MDD, else \"cannot tell\" (docs/judging.md).")
-
-
 def print_leaderboard(cutoff: str | None = None, fmt: str = "table") -> None:
-    from assets.leaderboard.statistics import pairwise_text
+    from assets.leaderboard.statistics import STATISTICS_NOTE, pairwise_text
 
     rows, pairs = leaderboard_statistics(leaderboard_task_rows(cutoff))
     if fmt == "json":

@@ -37,6 +37,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from assets.export.card import cutoff_split
 from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.release.logic import KB_MANIFEST_FIELDS, canonical_jsonl, validate_release
 from core.records import GoldTarget, ScreenedPaper, Task
@@ -84,6 +85,7 @@ class HFExport:
     public: dict[str, bytes]
     private: dict[str, bytes]
     configs: dict[str, int]  # config -> rows
+    splits: dict[str, dict[str, int]] = field(default_factory=dict)  # release export: config -> split -> rows
 
     def write(self, out: Path, private: Path) -> dict[str, int]:
         """Write both trees (refusing a private directory inside the public one, or the
@@ -192,8 +194,14 @@ def tables(releases: list[ReleaseFiles]) -> tuple[dict[str, pa.Table], dict[str,
     return public, private
 
 
-def config_path(config: str) -> str:
-    return f"{config}/{SPLIT}.parquet"
+def config_path(config: str, split: str = SPLIT) -> str:
+    return f"{config}/{split}.parquet"
+
+
+def by_cutoff(table: pa.Table, cutoff: str) -> pa.Table:
+    import pyarrow.compute as pc
+
+    return table.filter(pc.equal(table.column("cutoff"), str(cutoff)))
 
 
 # -- the export ---------------------------------------------------------------------------
@@ -213,6 +221,68 @@ def export_hf(releases: list[ReleaseFiles]) -> HFExport:
     if problems:
         raise LeakageError(f"HF export refused, {len(problems)} violation(s):\n" + "\n".join(problems))
     return HFExport(public=public, private=private, configs=counts)
+
+
+# -- a whole release (every cutoff) --------------------------------------------------------
+
+RELEASE_CARD_DIR = "release_card"  # the release card's public files (card.json, card.md) and statistics.json
+
+
+def check_card(releases: list[ReleaseFiles], card: dict) -> None:
+    """The release files are the ones the card describes: every partition of the card is
+    there, with the release version the card names (else the card is stale)."""
+    have = {(r.domain, r.cutoff): r.manifest.get("release_version") for r in releases}
+    want = {(p["domain"], p["cutoff"]): p["release_version"] for p in card["partitions"]}
+    if set(have) != set(want):
+        raise ExportError(f"the release files ({sorted(have)}) are not the card's partitions ({sorted(want)})")
+    stale = [f"{d}@{c}" for (d, c), v in want.items() if have[(d, c)] != v]
+    if stale:
+        raise ExportError(f"the release card is stale for {', '.join(stale)} (their release package changed): "
+                          "rewrite it with `foresci release --no-build` first")
+
+
+def export_release_hf(releases: list[ReleaseFiles], card: dict, statistics: dict) -> HFExport:
+    """A whole release (the built partitions of a release card, every cutoff) as one dataset:
+    each config (family, `kb`, `releases`) has a split per cutoff it has rows at (`cutoff_split`), every row
+    its `domain` and `cutoff`; the private gold likewise. The dataset card carries the release
+    card (`assets.release.card.card_markdown`) and the method statistics (`statistics`, from
+    `assets.release.card.release_statistics`); `release_card/` holds card.json, card.md and
+    statistics.json. The leakage check runs per cutoff: a cutoff's public files against the gold
+    of that cutoff (a later cutoff's tasks and KB legitimately hold papers of an earlier
+    cutoff's window: they are that cutoff's past, and the card says to answer a task with its
+    own split only), and every file against gold-only keys and hidden file names."""
+    from assets.export.card import private_release_card, release_dataset_card
+    from assets.release.card import card_files
+
+    check_card(releases, card)
+    public_tables, private_tables = tables(releases)
+    splits = {cutoff_split(c): c for c in sorted({r.cutoff for r in releases})}
+
+    def split_files(named: dict[str, pa.Table]) -> tuple[dict[str, bytes], dict[str, dict[str, int]]]:
+        files, rows = {}, {}
+        for name, table in named.items():
+            for split, cutoff in splits.items():
+                part = by_cutoff(table, cutoff)
+                if part.num_rows:  # `datasets` cannot read an empty Parquet split: a config has the cutoffs it has rows at
+                    files[config_path(name, split)] = parquet_bytes(part)
+                    rows.setdefault(name, {})[split] = part.num_rows
+        return files, rows
+
+    public, rows = split_files(public_tables)
+    private, private_rows = split_files(private_tables)
+    release_files_ = card_files(card, [])
+    for name in ("card.json", "card.md"):
+        public[f"{RELEASE_CARD_DIR}/{name}"] = release_files_[name]
+    public[f"{RELEASE_CARD_DIR}/statistics.json"] = (json.dumps(statistics, sort_keys=True, indent=2) + "\n").encode()
+    public["README.md"] = release_dataset_card(releases, card, statistics, rows).encode()
+    private["README.md"] = private_release_card(releases, card, private_rows).encode()
+    problems = public_violations(public, [])
+    for split, cutoff in splits.items():
+        problems += public_violations({k: v for k, v in public.items() if k.endswith(f"/{split}.parquet")},
+                                      [g for r in releases if r.cutoff == cutoff for g in r.golds])
+    if problems:
+        raise LeakageError(f"HF release export refused, {len(problems)} violation(s):\n" + "\n".join(sorted(set(problems))))
+    return HFExport(public=public, private=private, configs={n: sum(v.values()) for n, v in rows.items()}, splits=rows)
 
 
 def public_violations(public: dict[str, bytes], golds: list[GoldTarget]) -> list[str]:
@@ -250,20 +320,21 @@ def public_violations(public: dict[str, bytes], golds: list[GoldTarget]) -> list
 # -- reading an export back ------------------------------------------------------------
 
 
+def config_rows(out: Path, config: str) -> list[dict]:
+    """Every row of a config, over all its splits (one `test` split, or a split per cutoff)."""
+    return [r for path in sorted((Path(out) / config).glob("*.parquet")) for r in pq.read_table(path).to_pylist()]
+
+
 def read_export_tasks(out: Path, family: str) -> list[Task]:
-    return [Task.model_validate(r) for r in pq.read_table(Path(out) / config_path(family)).to_pylist()]
+    return [Task.model_validate(r) for r in config_rows(out, family)]
 
 
 def export_families(out: Path) -> list[str]:
-    return sorted(p.parent.name for p in Path(out).glob(f"*/{SPLIT}.parquet")
-                  if p.parent.name not in (KB_CONFIG, RELEASES_CONFIG))
+    return sorted({p.parent.name for p in Path(out).glob("*/*.parquet")} - {KB_CONFIG, RELEASES_CONFIG})
 
 
 def read_private_golds(private: Path, family: str) -> list[GoldTarget]:
-    path = Path(private) / config_path(family)
-    if not path.exists():
-        return []
-    return [GoldTarget.model_validate_json(r["gold_json"]) for r in pq.read_table(path).to_pylist()]
+    return [GoldTarget.model_validate_json(r["gold_json"]) for r in config_rows(private, family)]
 
 
 def kb_papers(rows: list[dict], domain: str, cutoff: str) -> list[ScreenedPaper]:

@@ -128,3 +128,75 @@ def pairwise_text(row: dict) -> str:
     mdd = "–" if row["mdd"] is None else f"{row['mdd']:.3f} ({row['mdd_sd_source']} sd)"
     p = "–" if row["p_holm"] is None else f"{row['p_holm']:.3g}"
     return f"{head}{ci} over {row['n']} task{'' if row['n'] == 1 else 's'} (p {p}, MDD {mdd}): {row['verdict']}"
+
+
+# -- over a release: the released tasks of many partitions ---------------------------------------
+# `foresci leaderboard` (pipelines/cli.py, task rows from DuckDB) and a release's statistics
+# (assets/release/card.py `release_statistics`, task rows from Score records) both compute
+# `method_statistics` over task rows: one row per released task x method, every metric
+# averaged over the task's answers (seeds, backbones; nulls left out), a task being
+# (domain, cutoff, task id), so the tasks of several domains and cutoffs are one sample.
+
+# task-row column -> the Score metric it averages (a typed field or a `values` key; the CLI's SQL
+# reads the same ones from judge_scores and its `metrics` map)
+RELEASE_METRICS = {"fta": "fta", "trace_link": "trace_linkage", "fact": "fact", "pers": "pers", "ksr": "ksr",
+                   "kcr": "kcr", "kor": "kor", "ace": "ace", "attrib": "attribution", "ref_valid": "reference_validity"}
+TASK_KEY = ("domain", "cutoff", "task_id")
+
+STATISTICS_NOTE = (
+    "Means over released tasks (seeds averaged per task first; tasks of every selected domain and cutoff pooled) "
+    "with BCa bootstrap 95% intervals over tasks. mdd = minimum detectable FTA difference of two methods on these "
+    "tasks (paired, 80% power, two-sided 5%: (t_{n-1,.975} + t_{n-1,.80}) sd_d / sqrt(n); sd_d = per-task "
+    "difference sd, or a pooled / prior sd (0.35) with fewer than 10 tasks, named in mdd_sd_source). Pairwise: "
+    "exact paired sign-flip test, Holm-adjusted per family; \"differs\" needs >= 6 shared tasks, p < 0.05 and "
+    "|diff| >= MDD, else \"cannot tell\" (docs/judging.md).")
+
+
+def release_task_rows(partitions) -> list[dict]:
+    """Task rows from Score records: `partitions` yields (domain, cutoff, released task ids,
+    scores); scores of tasks that are not released are left out (as the CLI's join on
+    `task_ranking.released`)."""
+    groups: dict[tuple, list] = defaultdict(list)
+    for domain, cutoff, released, scores in partitions:
+        for s in scores:
+            if s.task_id in released:
+                groups[(domain, str(cutoff), s.task_id, s.family, s.method)].append(s)
+    out = []
+    for (domain, cutoff, task_id, family, method), group in sorted(groups.items()):
+        row = {"domain": domain, "cutoff": cutoff, "task_id": task_id, "family": family, "method": method,
+               "answers": len(group)}
+        for column, metric in RELEASE_METRICS.items():
+            vals = [v for v in (s.value(metric) for s in group) if v is not None]
+            row[column] = sum(vals) / len(vals) if vals else None
+        out.append(row)
+    return out
+
+
+def _r(v, digits: int = 3):
+    return None if v is None else round(v, digits)
+
+
+def method_statistics(task_rows: Sequence[dict]) -> tuple[list[dict], list[dict]]:
+    """Family x method rows (mean over tasks with bootstrap 95% CI per metric, `n` tasks with
+    FTA, the FTA MDD and the sd behind it) and the FTA pairwise comparisons with their verdicts.
+    The rows are put in one order first (family, method, then the task key): the bootstrap and the
+    sampled sign-flip test resample by position, so any source of the same rows (DuckDB's group
+    order is arbitrary) gives the same figures."""
+    metrics = tuple(RELEASE_METRICS)
+    task_rows = sorted(task_rows, key=lambda r: (r["family"], r["method"], *(str(r[k]) for k in TASK_KEY)))
+    figures = group_statistics(task_rows, metrics, system_keys=("method",), task_key=TASK_KEY, with_all=False)
+    answers: dict[tuple[str, str], int] = defaultdict(int)
+    for r in task_rows:
+        answers[(r["family"], r["method"])] += r["answers"]
+    rows = []
+    for (family, method), f in figures.items():
+        row = {"family": family, "method": method, "answers": answers[(family, method)], "n": f["n_fta"],
+               "fta": _r(f["fta"]), "fta_ci_low": _r(f["fta_lo"]), "fta_ci_high": _r(f["fta_hi"]),
+               "mdd": _r(f["fta_mdd"]), "mdd_sd": _r(f.get("mdd_sd")), "mdd_sd_source": f.get("mdd_sd_source")}
+        for m in metrics[1:]:
+            row.update({m: _r(f[m]), f"{m}_ci_low": _r(f[f"{m}_lo"]), f"{m}_ci_high": _r(f[f"{m}_hi"])})
+        rows.append(row)
+    rows.sort(key=lambda r: (r["family"], -(r["fta"] if r["fta"] is not None else -1)))
+    pairs = [{k: _r(v, 4) if isinstance(v, float) else v for k, v in p.items()}
+             for p in pairwise_rows(task_rows, ["fta"], system_keys=("method",), task_key=TASK_KEY, with_all=False)]
+    return rows, pairs

@@ -347,3 +347,40 @@ def summary_lines(card: dict) -> list[str]:
                f"{t['effective']:>11}")
     return out
 
+
+
+# -- method statistics over the release (issue 24: the export's dataset card renders these) -------
+
+def release_statistics(parts: list[PartitionData]) -> dict:
+    """Per family x method over the released tasks of every partition pooled (a task is
+    (domain, cutoff, task id)): mean FTA with its bootstrap 95% interval, the MDD at 80% power
+    and every other metric's mean, and the paired FTA verdicts ("differs" / "cannot tell");
+    `assets.leaderboard.statistics.method_statistics`, the function `foresci leaderboard` uses,
+    on the same task rows (answers averaged per task x method)."""
+    from assets.leaderboard.statistics import STATISTICS_NOTE, method_statistics, release_task_rows
+
+    rows, pairs = method_statistics(release_task_rows(
+        (p.domain, p.cutoff, {t.task_id for t in p.released}, p.scores) for p in parts))
+    return {"methods": rows, "pairwise": pairs, "rules": STATISTICS_NOTE}
+
+
+def statistics_markdown(stats: dict, heading: str = "##") -> str:
+    """The statistics of `release_statistics` as markdown: a table per family x method, then one
+    line per pair of methods with its verdict."""
+    from assets.leaderboard.statistics import pairwise_text
+
+    lines = [f"{heading} Methods per family (released tasks of every cutoff and domain pooled)", "",
+             "| family | method | tasks | mean FTA | 95% CI | MDD (80% power) | trace linkage |", "|---|---|---|---|---|---|---|"]
+    for r in sorted(stats["methods"], key=lambda r: (family_key(r["family"]), -(r["fta"] if r["fta"] is not None else -1))):
+        ci = "–" if r["fta_ci_low"] is None else f"[{r['fta_ci_low']:.3f}, {r['fta_ci_high']:.3f}]"
+        mdd = "–" if r["mdd"] is None else f"{r['mdd']:.3f}" + ("" if r["mdd_sd_source"] == "own" else
+                                                                f" ({r['mdd_sd_source']} sd)")
+        lines.append(f"| {r['family']} | {r['method']} | {r['n']} | {_f(r['fta'])} | {ci} | {mdd} | "
+                     f"{_f(r.get('trace_link'))} |")
+    lines += ["", f"{heading}# Paired FTA comparisons", ""]
+    pairs = sorted(stats["pairwise"], key=lambda p: (family_key(p["family"]), p["system_a"], p["system_b"]))
+    lines += [f"- {p['family']}: {pairwise_text(p)}" for p in pairs] or ["- no two methods share a task"]
+    verdicts = Counter(p["verdict"] for p in pairs)
+    lines += ["", "Verdicts: " + (", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) or "none") + ". "
+              + stats["rules"]]
+    return "\n".join(lines) + "\n"

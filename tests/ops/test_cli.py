@@ -54,6 +54,11 @@ def scored(homes):
     (["validity", "--domain", DOMAIN, "--cutoff", CUTOFF], "no validity report for llm_agent @ 2025-12-31"),
     (["leaderboard"], "no scores yet"),
     (["import-release", "/no/such/tasks.jsonl"], "no such file: /no/such/tasks.jsonl"),
+    (["export", "hf", "--release", "--domain", DOMAIN, "out"], "give either --release"),
+    (["export", "hf", "--cutoff", CUTOFF, "out"], "give either --release"),
+    (["export", "hf", "--domain", DOMAIN, "--cutoff", CUTOFF, "--name", "v1", "out"], "--name goes with --release"),
+    (["export", "hf", "--release", "out"], "no release card at"),
+    (["export", "hf", "--release", "--name", "v9", "out"], "is 'v9' the release's name"),
 ])
 def test_user_errors_are_one_line_and_exit_2(homes, capsys, argv, message):
     assert main(argv) == 2
