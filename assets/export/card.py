@@ -242,7 +242,8 @@ def release_dataset_card(releases, card: dict, statistics: dict, splits: dict[st
               "support paper ids). An answer follows the family's answer schema (`foresci families`). "
               "`release_card/` holds the release card (`card.json`, `card.md`) and `statistics.json`.", "",
               *release_card_section(card), "",
-              statistics_markdown(statistics, heading="##"),
+              # a card written since the statistics joined it carries them in its own markdown
+              *([] if card.get("statistics") else [statistics_markdown(statistics, heading="##")]),
               *common_sections(licence, by_kind, per_cutoff=True)]
     return "\n".join(lines) + "\n"
 

@@ -176,6 +176,7 @@ def release_card(parts: list[PartitionData], *, cutoffs: list[dict], domains: li
     }
     card["gate"]["passed"] = not (card["gate"]["partition_rows_failing"] or card["gate"]["pooled_failing"]
                                   or card["gate"]["released_with_defects"] or card["missing_partitions"])
+    card["statistics"] = release_statistics(parts)
     card["card_version"] = sha256(json.dumps(card, sort_keys=True).encode())[:16]
     hidden = [{"kind": "group", **g} for g in indep.groups if g["members"]]
     hidden += [{"kind": "pair", **p} for p in indep.pairs]
@@ -296,6 +297,8 @@ def card_markdown(card: dict) -> str:
     lines += [f"- {x}" for x in g["partition_rows_failing"] + g["pooled_failing"]]
     if g["released_with_defects"]:
         lines.append(f"- {g['released_with_defects']} released tasks with a hard defect")
+    if card.get("statistics"):
+        lines += ["", statistics_markdown(card["statistics"]).rstrip("\n")]
     lines += ["", "## Independent tasks", "",
               "Released tasks that carry the same decision count once (docs/releases.md, \"Independent tasks\"): "
               "the same question about the same objects at equal or consecutive cutoffs (any domain), the same "
