@@ -69,6 +69,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 from assets.evidence.quotes import split_sentences
 from assets.evidence.quotes import limitation_score
@@ -197,9 +198,14 @@ def norm_word(w: str) -> str:
     return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is", "as")) else w
 
 
+@lru_cache(maxsize=1 << 18)  # a corpus repeats its words: each token is normalised once
+def _norm_token(token: str) -> str | None:
+    return norm_word(token) if _WORD.match(token.lower()) else None
+
+
 def word_tokens(text: str) -> list[str]:
     """The normalised word sequence of a text (punctuation dropped): what keys are matched in."""
-    return [norm_word(t) for t in _TOKEN.findall(text) if _WORD.match(t.lower())]
+    return [w for t in _TOKEN.findall(text) if (w := _norm_token(t)) is not None]
 
 
 def contains_key(tokens: list[str], key: tuple[str, ...]) -> bool:
