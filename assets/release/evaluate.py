@@ -139,3 +139,140 @@ def control_problems(row: dict, th: Thresholds | None = None) -> list[str]:
         if v > rnd + th.control_margin:
             out.append(f"{name.replace('_', ' ')} {v:.3f} > random {rnd:.3f} + {th.control_margin}")
     return out
+
+
+# --------------------------------------------------------------------------------------
+# foresci evaluate: import, knowledge base per cutoff, agents, scores
+# --------------------------------------------------------------------------------------
+
+SCORE_COLUMNS = ("fta", "fta_precision", "fta_recall", "trace_linkage", "fact", "trace", "pers")
+
+
+def cutoff_kb(domain: str, cutoff, embed, db_dir):
+    """The knowledge base an agent may read at `cutoff`: the domain's shipped corpus up to
+    the cutoff, deduplicated and screened offline (the corpus_snapshot logic; excluded papers
+    dropped), indexed as the knowledge_base asset does (`build_kb`), as a cutoff-bound view."""
+    import lancedb
+
+    from assets.corpus.logic import deduplicate
+    from assets.corpus.screening import screen_corpus
+    from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
+    from core.papers import SHIPPED_DIR, read_jsonl
+    from core.registry import load_registry
+
+    path = SHIPPED_DIR / f"{domain}.jsonl.gz"
+    if not path.is_file():
+        raise FileNotFoundError(f"no shipped corpus for {domain} ({path}): build the partition with "
+                                "`foresci materialize` and score from the warehouse instead")
+    papers, _ = read_jsonl(path)
+    papers = deduplicate([p for p in papers if p.published <= cutoff])
+    descriptions = {name: d.description for name, d in load_registry().domains.items()}
+    screened, _, _ = screen_corpus(papers, domain, domain, descriptions, embed)
+    kept = [p for p in screened if p.label != "excluded"]
+    table, _ = build_kb(lancedb.connect(str(db_dir)), table_name(domain, cutoff.isoformat()), kept, embed)
+    return KnowledgeBaseView(table, cutoff, embed)
+
+
+def run_agent(spec: str, tasks: list[Task], kb, embed, *, seed: int = 0):
+    """(agent name, answers, failures): a built-in method by name, or a bring-your-own
+    agent as NAME=PATH:FUNCTION / NAME=module:function / NAME=http(s)://... (docs/agents.md)."""
+    from assets.agents.external import parse_spec, run_external
+    from assets.agents.runner import run_method
+
+    if ":" in spec:
+        parsed = parse_spec(spec)
+        answers, failures = run_external(parsed, tasks, kb, seed=seed)
+        return parsed.name, answers, failures
+    answers, failures = run_method(spec, tasks, kb, embed=embed, seed=seed)
+    return spec, answers, failures
+
+
+def score_rows(scores: list[Score], agent_of: dict[str, str], tasks: list[Task]) -> list[dict]:
+    """Per family and agent: n answers scored and the mean of each offline-available score."""
+    fam_of = {t.task_id: t.family for t in tasks}
+    groups: dict = defaultdict(list)
+    for s in scores:
+        groups[(fam_of.get(s.task_id, s.family), agent_of.get(s.method, s.method))].append(s)
+    rows = []
+    for (family, agent), group in sorted(groups.items()):
+        row: dict = {"family": family, "agent": agent, "n": len(group)}
+        for col in SCORE_COLUMNS:
+            vals = [getattr(s, col) for s in group if getattr(s, col) is not None]
+            row[col] = round(sum(vals) / len(vals), 4) if vals else None
+            if col == "fta":
+                row["fta_n"] = len(vals)
+        ref = [s.values.get("reference_validity") for s in group if s.values.get("reference_validity") is not None]
+        row["reference_validity"] = round(sum(ref) / len(ref), 4) if ref else None
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class Evaluation:
+    result: ImportResult
+    rows: list[dict]  # {family, agent, n, fta, ...}
+    controls: list[dict]  # release_controls rows, with "problems"
+    failures: list = field(default_factory=list)  # agent and scoring failures
+
+    @property
+    def failed_families(self) -> list[str]:
+        return [r["family"] for r in self.controls if r.get("problems")]
+
+
+def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: bool = False, domain: str | None = None,
+                     cutoff: str | None = None, workdir=None, embed=None, kb_factory=None,
+                     draws: int = 20) -> Evaluation:
+    """Import the release (never rebuilding its tasks), build each (domain, cutoff)'s
+    knowledge base, run every agent on the presented tasks, score them, and run the release
+    controls. `kb_factory(domain, cutoff, embed)` replaces `cutoff_kb` (tests)."""
+    import tempfile
+    from pathlib import Path
+
+    from core.paths import state_dir
+    from resources.embeddings import load_embedder
+
+    from assets.release.importer import import_release
+
+    embed = embed or load_embedder().encode
+    result = import_release(tasks_path, hidden_path, domain=domain, cutoff=cutoff, no_gold=no_gold)
+    presented = present_import(result, source=Path(tasks_path).parent.name)
+    workdir = Path(workdir) if workdir else state_dir() / "evaluate"
+    workdir.mkdir(parents=True, exist_ok=True)
+    answers, failures, agent_of, scores = [], [], {}, []
+    for (d, c), ids in sorted(presented.by_partition.items()):
+        tasks = [t for t in presented.tasks if t.task_id in set(ids)]
+        kb = (kb_factory or (lambda dd, cc, ee: cutoff_kb(dd, cc, ee, tempfile.mkdtemp(dir=workdir))))(
+            d, tasks[0].cutoff, embed)
+        part_answers = []
+        for spec in agents:
+            name, got, failed = run_agent(spec, tasks, kb, embed)
+            for a in got:
+                agent_of[a.method] = name
+            part_answers += got
+            failures += failed
+        answers += part_answers
+        if result.answers_only:
+            continue
+        golds = [g for g in presented.golds if g.task_id in set(ids)]
+        part_scores, score_failures = score_answers(part_answers, tasks, golds, embed, kb.dates(),
+                                                    cutoff=tasks[0].cutoff)
+        scores += part_scores
+        failures += score_failures
+    rows = score_rows(scores, agent_of, presented.tasks) if not result.answers_only else [
+        {"family": t, "agent": agent_of.get(a, a), "n": n, "fta": None} for (t, a), n in sorted(
+            _count_answers(answers, presented.tasks).items())]
+    controls = []
+    if not result.answers_only:
+        controls, _ = release_controls(presented.tasks, presented.golds, embed, draws=draws)
+        th = Thresholds.load()
+        for row in controls:
+            row["problems"] = "; ".join(control_problems(row, th))
+    return Evaluation(result, rows, controls, failures)
+
+
+def _count_answers(answers, tasks: list[Task]) -> dict:
+    fam_of = {t.task_id: t.family for t in tasks}
+    out: dict = defaultdict(int)
+    for a in answers:
+        out[(fam_of.get(a.task_id, a.family), a.method)] += 1
+    return out
