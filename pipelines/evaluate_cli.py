@@ -34,6 +34,18 @@ def add_evaluate_parser(sub) -> None:
     ev.set_defaults(func=cmd_evaluate)
 
 
+def print_rows(rows: list[dict]) -> None:
+    """An aligned text table (the listing format of `pipelines.cli`, which imports this module)."""
+    if not rows:
+        print("(none)")
+        return
+    cols = list(dict.fromkeys(c for r in rows for c in r))
+    widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) for c in cols}
+    print("  ".join(c.ljust(widths[c]) for c in cols).rstrip())
+    for r in rows:
+        print("  ".join(str(r.get(c, "")).ljust(widths[c]) for c in cols).rstrip())
+
+
 def cmd_evaluate(args) -> int:
     from assets.release.evaluate import evaluate_release
     from assets.release.importer import MissingGoldError
@@ -44,8 +56,6 @@ def cmd_evaluate(args) -> int:
                               cutoff=args.cutoff)
     except (MissingGoldError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
-    from pipelines.cli import print_rows
-
     if args.format == "json":
         print(json.dumps({"scores": ev.rows, "controls": ev.controls,
                           "import": {"tasks": len(ev.result.tasks), "gold": len(ev.result.golds),
@@ -55,11 +65,11 @@ def cmd_evaluate(args) -> int:
                                      "failures": [f.model_dump() for f in ev.result.failures]},
                           "agent_failures": [f.model_dump() for f in ev.failures]}, default=str))
     else:
-        print_rows(ev.rows, "table")
+        print_rows(ev.rows)
         if ev.controls:
             print("\nRelease controls (mean FTA per family; ref_wins: share of pairs where a task's reference "
                   "beats another task's reference):")
-            print_rows(ev.controls, "table")
+            print_rows(ev.controls)
         print(f"\n{len(ev.result.tasks)} tasks, {len(ev.result.golds)} with gold; {len(ev.result.failures)} import "
               f"note(s), {len(ev.failures)} agent/scoring failure(s)")
         for f in ev.failures[:10]:
