@@ -595,7 +595,14 @@ def cmd_import_release(args) -> int:
     from core.registry import save_user_cutoff
     from pipelines.resources import default_resources
 
-    result = import_release(args.tasks, args.hidden, domain=args.domain, cutoff=args.cutoff)
+    from assets.release.importer import MissingGoldError
+    from pipelines.console import UserError
+
+    try:
+        result = import_release(args.tasks, args.hidden, domain=args.domain, cutoff=args.cutoff,
+                                no_gold=getattr(args, "no_gold", False))
+    except MissingGoldError as exc:
+        raise UserError(str(exc)) from exc
     store = default_resources()["storage"].store()
     counts = write_import(store, result, source=Path(args.tasks).parent.name)
     for (d, c), n in counts.items():
@@ -615,8 +622,14 @@ def cmd_import_release(args) -> int:
     print(f"{len(result.failures)} failure row(s)")
     for f in result.failures[:10]:
         print(f"  {f.item_id}: {f.reason}")
-    print("Next: materialize corpus_snapshot and knowledge_base for each partition, then agent_answers, "
-          "judge_scores and leaderboard (never `tasks`, which would replace the import).")
+    print("Next: `foresci evaluate --release ... --hidden ... --agent ...` scores agents on it in one command; "
+          "or materialize corpus_snapshot and knowledge_base for each partition, then agent_answers, judge_scores "
+          "and leaderboard (never `tasks`, which would replace the import).")
+    if result.answers_only:
+        print("answers only: imported without gold (--no-gold); nothing will be scored")
+    elif result.missing_gold:
+        print(f"foresci: {len(result.missing_gold)} task(s) without gold", file=sys.stderr)
+        return 3
     return 0
 
 
@@ -925,6 +938,7 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
     imp.add_argument("--domain", help="keep only this foresci domain")
     imp.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")
+    imp.add_argument("--no-gold", action="store_true", help="no hidden file: import for answering only")
     imp.set_defaults(func=cmd_import_release)
     audit = sub.add_parser("audit", help="the curation queue (docs/curation.md)")
     audit_sub = audit.add_subparsers(dest="audit_command", required=True)
@@ -956,8 +970,10 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--reviewer", help="default reviewer name in the form (else $USER)")
     review.set_defaults(func=cmd_review)
     from pipelines.export_cli import add_export_parser
+    from pipelines.evaluate_cli import add_evaluate_parser
 
     add_export_parser(sub)
+    add_evaluate_parser(sub)
     return parser
 
 

@@ -73,14 +73,24 @@ def render_answer(
     hits = _retrieved_map(retrieved)
 
     family = get_family(task.family)
-    choice, ranking, dropped_options = family.decide(task, parsed)
+    open_fields = open_decision(task, parsed)
+    if open_fields is not None:  # a task without options: the answer's fields are texts
+        choice, ranking, dropped_options = open_fields["choice"], open_fields["ranking"], []
+    else:
+        choice, ranking, dropped_options = family.decide(task, parsed)
 
     cited = _dedupe(str(c).strip() for c in parsed.cited_ids)
     evidence_ids = [c for c in cited if c in hits]
     dropped_ids = [c for c in cited if c not in hits]
 
-    claims = _dedupe(family.decision_claims(task, parsed, ranking, choice) + list(parsed.claims))
     trajectory = getattr(parsed, "trajectory", None)
+    if open_fields is not None:
+        decision_claims, decision = open_fields["claims"], open_fields["decision"] or family.decision_texts(
+            task, parsed, [], None)
+    else:
+        decision_claims = family.decision_claims(task, parsed, ranking, choice)
+        decision = family.decision_texts(task, parsed, ranking, choice)
+    claims = _dedupe(decision_claims + list(parsed.claims))
     text = render_text(task, parsed, method=method, backbone=backbone, ranking=ranking, choice=choice,
                        claims=claims, evidence_ids=evidence_ids, hits=hits,
                        dropped_options=dropped_options, dropped_ids=dropped_ids)
@@ -88,7 +98,7 @@ def render_answer(
         answer_id=answer_id(task.task_id, method, backbone, seed),
         task_id=task.task_id, family=task.family, method=method, backbone=backbone, seed=seed,
         choice=choice, ranking=ranking, trajectory=trajectory, claims=claims,
-        decision=family.decision_texts(task, parsed, ranking, choice), text=text,
+        decision=decision, text=text,
         evidence_ids=evidence_ids, retrieval_queries=list(retrieval_queries or []),
         has_support_artifact=bool(hits) if has_support_artifact is None else has_support_artifact,
         prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost_usd,
@@ -96,6 +106,36 @@ def render_answer(
         artifacts={k: (v if isinstance(v, str) else json.dumps(v, default=str, ensure_ascii=False))
                    for k, v in (artifacts or {}).items()},
     )
+
+
+OPEN_RANKING_DECISION = 1  # an open ranking commits to its first text (FTA caps decisions anyway)
+
+
+def open_decision(task: Task, parsed: BaseModel) -> dict | None:
+    """For a task that lists no options (imported open questions, docs/releases.md): the
+    structured fields as texts, so they are scored instead of dropped. The choice is the
+    text in `choice` (else the first ranked text), the ranking the texts in `ranking`
+    (deduplicated); the decision is the choice and "<choice> is <trajectory>" when the
+    answer gives a trajectory. None for a task with options, or an answer without a choice
+    or ranking field (its family's own decision texts apply)."""
+    fields = type(parsed).model_fields
+    if task.options or not ({"choice", "ranking"} & set(fields)):
+        return None
+    ranking = _dedupe(str(r) for r in (getattr(parsed, "ranking", None) or []))
+    choice = " ".join(str(getattr(parsed, "choice", "") or "").split()) or (ranking[0] if ranking else "")
+    if choice and ranking and ranking[0].lower() != choice.lower():
+        ranking = _dedupe([choice] + ranking)
+    trajectory = getattr(parsed, "trajectory", None) if "trajectory" in fields else None
+    window = window_phrase(task)
+    decision, claims = [], []
+    if choice:
+        decision = [choice] + ([f"{choice} is {trajectory}"] if trajectory else [])
+        decision = decision if "choice" in fields else ranking[:OPEN_RANKING_DECISION]
+        claims.append(f"'{choice}' is the decision for {window}.")
+        if trajectory:
+            claims.append(f"'{choice}' will be {trajectory} in {window}.")
+    return {"choice": choice or None, "ranking": ranking if "ranking" in fields else [], "decision": decision,
+            "claims": claims}
 
 
 def answer_id(task_id: str, method: str, backbone: str, seed: int) -> str:
@@ -109,7 +149,12 @@ def render_text(task: Task, parsed: BaseModel, *, method: str, backbone: str, ra
     lines = [f"## {task.title or task.task_id}", "",
              f"*{task.family} answer by `{method}` ({backbone}); knowledge cutoff {task.cutoff.isoformat()}, "
              f"forecast window {window_phrase(task)}.*", ""]
-    lines += get_family(task.family).answer_lines(task, parsed, ranking, choice)
+    if task.options:
+        lines += get_family(task.family).answer_lines(task, parsed, ranking, choice)
+    else:  # open task: the family's lines without option ids, then the ranked texts
+        lines += get_family(task.family).answer_lines(task, parsed, [], choice)
+        if ranking:
+            lines += ["**Ranking:**"] + [f"{i}. {r}" for i, r in enumerate(ranking, 1)] + [""]
     if claims:
         lines += ["**Claims:**"] + bullets(claims) + [""]
     if evidence_ids:

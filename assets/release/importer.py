@@ -47,11 +47,15 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from pathlib import Path
 
-from assets.families import all_families, get_family
+from assets.families import all_families
 from assets.families.imported import ImportedGold, humanise
+from assets.families.venue import VENUE_BUCKETS, VENUE_FAMILIES
+from assets.ranking.presentation import presentation_orders
+from assets.release import authors_format as fmt_map
 from core.papers import add_months
 from core.records import (
     Failure,
+    GoldSlot,
     GoldTarget,
     Task,
     TaskBuild,
@@ -86,19 +90,17 @@ class ImportResult:
         self.golds: list[GoldTarget] = []
         self.failures: list[Failure] = []
         self.unmapped: dict[str, int] = {}  # "tasks.<field>" / "hidden.<field>" -> rows carrying it
+        self.not_used: dict[str, int] = {}  # fields deliberately not used (authors_format.NOT_USED) -> rows
+        self.answers_only = False  # imported with --no-gold: agents answer, nothing is scored
+        self.missing_gold: list[str] = []  # task ids with no hidden row (an error unless answers_only)
+        self.trajectory_shares: dict[str, float] = {}
 
     def partitions(self) -> list[tuple[str, str]]:
         return sorted({(t.domain, t.cutoff.isoformat()) for t in self.tasks})
 
 
-# The fields the import reads; anything else is reported as not mapped.
-TASK_FIELDS = frozenset({"task_id", "family", "domain", "horizon", "question", "time_cutoff", "deliverable_spec",
-                         "title", "subtype", "options"})
-HIDDEN_FIELDS = frozenset({"task_id", "gold_answer", "expected_answer_points", "ground_truth", "judge"})
-GROUND_TRUTH_FIELDS = frozenset({  # read by the family modules' import_gold hooks
-    "future_terminal", "emergent_descendants", "trajectory", "preferred_ranking", "candidate_directions",
-    "future_half_stats", "historical_limitation_cluster", "realized_opportunity_directions", "venue_forecast",
-})
+class MissingGoldError(ValueError):
+    """A release imported for scoring without its hidden evaluation file."""
 
 
 def read_jsonl(path: Path | str) -> tuple[list[dict], list[Failure]]:
@@ -119,17 +121,6 @@ def read_jsonl(path: Path | str) -> tuple[list[dict], list[Failure]]:
 
 def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text or "") if len(s.strip()) > 10]
-
-
-def _options(row: dict, family: str) -> list[TaskOption]:
-    raw = row.get("options") or (row.get("deliverable_spec") or {}).get("options") or []
-    out = []
-    for i, item in enumerate(raw):
-        if isinstance(item, dict):
-            out.append(TaskOption(option_id=str(item.get("option_id") or OPTION_LETTERS[i]), text=str(item["text"])))
-        else:
-            out.append(TaskOption(option_id=OPTION_LETTERS[i], text=str(item)))
-    return out or get_family(family).imported_options()
 
 
 def family_of(name: str) -> str:
@@ -165,7 +156,9 @@ def map_task(row: dict, *, source: str = "external") -> Task:
     return Task(task_id=str(row["task_id"]), family=family, domain=domain, cutoff=cutoff,
                 window_start=cutoff + timedelta(days=1), window_end=add_months(cutoff, months), horizon=label,
                 title=str(row.get("title") or row["question"][:80]), question=str(row["question"]),
-                instructions=instructions, answer_requirements=requirements, options=_options(row, family),
+                instructions=instructions, answer_requirements=requirements,
+                options=fmt_map.options_for(row, fmt_map.decision_of(str(row.get("subtype", "")), family),
+                                            VENUE_FAMILIES),
                 subtype=str(row.get("subtype", "")))
 
 
@@ -199,8 +192,11 @@ def _paper_ids(obj, future: bool = False) -> Iterable[str]:
             yield from _paper_ids(item, future)
 
 
-def map_gold(task: Task, hidden: dict) -> GoldTarget:
-    """Their hidden evaluation row as a foresci GoldTarget for `task`."""
+def map_gold(task: Task, hidden: dict, problems: list[str] | None = None) -> GoldTarget:
+    """Their hidden evaluation row as a foresci GoldTarget for `task`, by the decision the
+    task asks (assets/release/authors_format.py). `problems` receives what could not be
+    mapped faithfully (e.g. an option no gold candidate matches)."""
+    problems = problems if problems is not None else []
     gt = hidden.get("ground_truth") or {}
     out = ImportedGold(task)
     answer = str(hidden.get("gold_answer") or "")
@@ -208,9 +204,21 @@ def map_gold(task: Task, hidden: dict) -> GoldTarget:
         out.claim(answer, "future-realisation", out.scope, 1.0)
     for point in hidden.get("expected_answer_points") or []:
         out.claim(point, "historical", "rubric", 0.5)
-    get_family(task.family).import_gold(gt, out)
-    if answer:
-        out.slot("gold_answer", _sentences(answer)[:4] or [answer])
+    decision = fmt_map.decision_of(task.subtype, task.family)
+    if decision == "next_direction":
+        fmt_map.gold_direction(gt, out)
+    elif decision == "bottleneck_opportunity":
+        fmt_map.gold_bottleneck(gt, out, answer)
+    elif decision in ("rank_directions", "pairwise_priority", "rank_directions_for_venue"):
+        fmt_map.gold_ranking(gt, out, problems, answer)
+        fmt_map.target_venue_claim(gt, out)
+    elif decision == "direction_and_venue":
+        fmt_map.gold_venue_direction(gt, out, VENUE_BUCKETS)
+        named = fmt_map.names_gold_venue(task.question, gt)
+        if named:
+            problems.append(f"the question names the gold venue bucket ({named}): the venue is no decision")
+    if not out.slots and not out.preferred:
+        problems.append("no gold target: nothing to score (no slot, no ranking)")
     judge = hidden.get("judge") or {}
     strength = judge.get("overall_score", judge.get("avg_score", 1.0))
     future_ids = sorted({p for p in _paper_ids(gt) if _ARXIV.match(p)})
@@ -220,15 +228,49 @@ def map_gold(task: Task, hidden: dict) -> GoldTarget:
                       strength=float(max(0.0, min(1.0, strength if strength is not None else 1.0))))
 
 
-def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None, *, domain: str | None = None,
-                   cutoff: str | None = None, source: str | None = None) -> ImportResult:
-    """Read their tasks.jsonl (and hidden evaluation JSONL) into foresci tasks and gold.
+def apply_trajectory_rule(tasks: list[Task], golds: list[GoldTarget]) -> dict[str, float]:
+    """The trajectory rule (authors_format docstring): per family, the share of golds with
+    each label; a gold's label becomes a slot "<direction> is <label>" only when that share
+    is at most TRAJECTORY_SLOT_MAX_SHARE. Returns the shares ("family:label")."""
+    by_id = {t.task_id: t for t in tasks}
+    shares: dict[str, float] = {}
+    for family in sorted({g.family for g in golds}):
+        labelled = [g for g in golds if g.family == family and g.trajectory]
+        for label in sorted({g.trajectory for g in labelled}):
+            shares[f"{family}:{label}"] = sum(g.trajectory == label for g in labelled) / len(labelled)
+    for g in golds:
+        if not g.trajectory or shares.get(f"{g.family}:{g.trajectory}", 1.0) > fmt_map.TRAJECTORY_SLOT_MAX_SHARE:
+            continue
+        primary = next((s.variants[0] for s in g.slots if s.slot == "primary_direction" and s.variants), None)
+        if primary and g.task_id in by_id and not any(s.slot == "trajectory" for s in g.slots):
+            g.slots.append(GoldSlot(slot="trajectory", variants=[f"{primary} is {g.trajectory}"]))
+    return shares
 
-    `domain` / `cutoff` keep only that foresci domain / cutoff (YYYY-MM-DD). A task with no
-    hidden row imports without gold (a Failure row says so); a hidden row with no task is
-    reported too.
+
+def _count_fields(out: ImportResult, prefix: str, keys) -> None:
+    for key in keys:
+        name = f"{prefix}.{key}"
+        if key in fmt_map.READ.get(prefix, ()):
+            continue
+        bucket = out.not_used if name in fmt_map.NOT_USED else out.unmapped
+        bucket[name] = bucket.get(name, 0) + 1
+
+
+def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None, *, domain: str | None = None,
+                   cutoff: str | None = None, source: str | None = None, no_gold: bool = False) -> ImportResult:
+    """Read their tasks.jsonl and hidden evaluation JSONL into foresci tasks and gold.
+
+    `domain` / `cutoff` keep only that foresci domain / cutoff (YYYY-MM-DD). Without a hidden
+    file the import is an error (`MissingGoldError`) unless `no_gold` (then the result is
+    "answers only": agents answer, nothing is scored). A task with no hidden row is listed in
+    `missing_gold` and a Failure row; a hidden row with no task is reported too.
     """
+    if hidden_path is None and not no_gold:
+        raise MissingGoldError("no hidden evaluation file given: the tasks would import without gold and every score "
+                               "would be empty. Pass their tasks_hidden_eval.jsonl (--hidden), or --no-gold to import "
+                               "the tasks for answering only")
     out = ImportResult()
+    out.answers_only = hidden_path is None
     for path in (tasks_path, hidden_path):
         if path is not None and not Path(path).is_file():
             raise FileNotFoundError(f"release file not found: {path} (give the authors' tasks.jsonl and, for gold, "
@@ -242,13 +284,10 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
         out.failures += hfail
         hidden_rows = {str(r.get("task_id")): r for r in hrows}
     for row in rows:
-        for key in set(row) - TASK_FIELDS:
-            out.unmapped[f"tasks.{key}"] = out.unmapped.get(f"tasks.{key}", 0) + 1
+        _count_fields(out, "tasks", row)
     for row in hidden_rows.values():
-        for key in set(row) - HIDDEN_FIELDS:
-            out.unmapped[f"hidden.{key}"] = out.unmapped.get(f"hidden.{key}", 0) + 1
-        for key in set(row.get("ground_truth") or {}) - GROUND_TRUTH_FIELDS:
-            out.unmapped[f"hidden.ground_truth.{key}"] = out.unmapped.get(f"hidden.ground_truth.{key}", 0) + 1
+        _count_fields(out, "hidden", row)
+        _count_fields(out, "hidden.ground_truth", row.get("ground_truth") or {})
     seen: set[str] = set()
     for row in rows:
         tid = str(row.get("task_id", "?"))
@@ -269,23 +308,46 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
             continue
         hidden = hidden_rows.get(task.task_id)
         if hidden is None:
-            out.failures.append(Failure(stage=STAGE, item_id=tid, reason="no hidden evaluation row: imported without gold"))
+            out.missing_gold.append(task.task_id)
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason="no hidden evaluation row: no gold"))
             continue
+        problems: list[str] = []
         try:
-            out.golds.append(map_gold(task, hidden))
+            out.golds.append(map_gold(task, hidden, problems))
         except (ValueError, KeyError, TypeError) as exc:
+            out.missing_gold.append(task.task_id)
             out.failures.append(Failure(stage=STAGE, item_id=tid, reason=f"gold not imported: {exc}"))
+            continue
+        for p in problems:
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason=f"gold: {p}"))
     for tid in sorted(set(hidden_rows) - {str(r.get("task_id")) for r in rows}):
         out.failures.append(Failure(stage=STAGE, item_id=tid, reason="hidden evaluation row without a public task"))
+    out.trajectory_shares = apply_trajectory_rule(out.tasks, out.golds)
     return out
 
 
-def write_import(store, result: ImportResult, *, source: str = "external") -> dict[tuple[str, str], int]:
-    """Store the import as the tasks / task_builds / gold_targets / task_ranking partitions.
+def imported_ratings(tasks: list[Task], golds: list[GoldTarget], *, source: str = "external",
+                     answers_only: bool = False) -> list[TaskRating]:
+    """Every imported task released (the external curators already chose them), Elo 1200,
+    judge "imported", with the presentation balancing of native releases
+    (assets/ranking/presentation.py: the gold's first option at a balanced position across
+    each family, so "always the first option" is no strategy)."""
+    gold_of = {g.task_id: g for g in golds}
+    orders = presentation_orders(tasks, gold_of, {t.task_id for t in tasks})
+    note = f"imported from {source}" + (" (answers only: no gold)" if answers_only else "")
+    ratings = []
+    for family in sorted({t.family for t in tasks}):
+        fam = sorted((t for t in tasks if t.family == family), key=lambda t: t.task_id)
+        ratings += [TaskRating(task_id=t.task_id, family=family, elo=1200.0, rank_in_family=i, released=True,
+                               quality=1.0, note=note, judge="imported", presentation=orders.get(t.task_id, []))
+                    for i, t in enumerate(fam, start=1)]
+    return ratings
 
-    Every imported task is released (the external curators already chose them), with Elo
-    1200 and judge "imported". `store` is a PartitionStore. Returns tasks per partition.
-    """
+
+def write_import(store, result: ImportResult, *, source: str = "external") -> dict[tuple[str, str], int]:
+    """Store the import as the tasks / task_builds / gold_targets / task_ranking partitions
+    (`imported_ratings`: all released, presentation-balanced). `store` is a PartitionStore.
+    Returns tasks per partition."""
     counts = {}
     for d, c in result.partitions():
         tasks = sorted((t for t in result.tasks if t.domain == d and t.cutoff.isoformat() == c), key=lambda t: t.task_id)
@@ -296,12 +358,7 @@ def write_import(store, result: ImportResult, *, source: str = "external") -> di
                                                             drafted_by=f"imported:{source}") for t in tasks],
                             TaskBuild)
         store.write_records("gold_targets", d, c, golds, GoldTarget)
-        ratings = []
-        for family in sorted({t.family for t in tasks}):
-            fam = [t for t in tasks if t.family == family]
-            ratings += [TaskRating(task_id=t.task_id, family=family, elo=1200.0, rank_in_family=i, released=True,
-                                   quality=1.0, note=f"imported from {source}", judge="imported")
-                        for i, t in enumerate(fam, start=1)]
+        ratings = imported_ratings(tasks, golds, source=source, answers_only=result.answers_only)
         store.write_records("task_ranking", d, c, ratings, TaskRating)
         store.write_records("import_release_failures", d, c, [f for f in result.failures], Failure)
         counts[(d, c)] = len(tasks)

@@ -22,6 +22,12 @@ from assets.judging import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 
 MAX_DECISION = 3
+# Open ranking tasks (imported questions that list no options: the gold ranks TEXTS): an
+# answer's ranked text names a gold candidate when their cosine is at least this, matched one
+# to one, best pairs first. 0.75 is the median cosine between two candidates of one task in
+# the authors' refined release (static embedder): a text less similar to a candidate than two
+# sibling candidates are to each other names none of them.
+OPEN_MATCH_MIN = 0.75
 NEGATION = re.compile(r"\b(not|no longer|never|won't|cannot|decline\w*|cool\w*|fad\w*|shrink\w*|least|fall\w*)\b",
                       re.I)
 
@@ -93,9 +99,33 @@ class RankingFTA(Scorer):
     answer_kinds = ("ranking",)
 
     def score(self, ctx: ScoringContext) -> ScorerResult:
-        result = metrics.fta_ranking(ctx.gold.preferred_ranking, ctx.answer.ranking)
+        result = metrics.fta_ranking(ctx.gold.preferred_ranking, matched_ranking(ctx))
         values = {"fta": result["f1"], "fta_precision": result["precision"], "fta_recall": result["recall"]}
         if result["f1"] is None:
             return ScorerResult(values, "no hidden preferred ranking: FTA undefined")
         return ScorerResult(values, f"top-1 {'hit' if result['top'] else 'miss'}, positions {result['pos']:.2f}, "
                                     f"pairs {result['pair']:.2f} over {len(ctx.answer.ranking)} ranked options")
+
+
+def matched_ranking(ctx: ScoringContext) -> list[str]:
+    """The answer's ranking in the gold's terms. With options: the option ids as given. For an
+    open task (no options; the gold ranks texts): each ranked text replaced by the gold
+    candidate it names (cosine >= OPEN_MATCH_MIN, one to one, best pairs first, the same
+    embedding match reference-guided FTA uses); a text that names none stays a miss."""
+    ranking, gold = list(ctx.answer.ranking), list(ctx.gold.preferred_ranking)
+    if ctx.task.options or not ranking or not gold:
+        return ranking
+    a, g = np.asarray(ctx.embed(ranking), dtype=float), np.asarray(ctx.embed(gold), dtype=float)
+    a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    g /= np.maximum(np.linalg.norm(g, axis=1, keepdims=True), 1e-12)
+    cos = a @ g.T
+    out = [f"(no candidate) {r}" for r in ranking]
+    used: set[int] = set()
+    for value, i, j in sorted(((float(cos[i, j]), i, j) for i in range(len(ranking)) for j in range(len(gold))),
+                              key=lambda x: (-x[0], x[1], x[2])):
+        if value < OPEN_MATCH_MIN:
+            break
+        if out[i].startswith("(no candidate) ") and j not in used:
+            out[i] = gold[j]
+            used.add(j)
+    return out

@@ -46,6 +46,26 @@ def _render(task: Task, fields: dict, method: str, seed: int = 0, decision: list
     return answer
 
 
+def stated_fields(task: Task, gold: GoldTarget) -> dict:
+    """Answer fields that state `gold`: the family's `stated_answer`, except for a task that
+    lists no options (imported open questions), whose gold is texts: the gold's ranked texts,
+    its first one (else the first variant of its first slot) as the choice, its trajectory."""
+    family = get_family(task.family)
+    fields = family.answer_schema.model_fields
+    if task.options or not ({"choice", "ranking"} & set(fields)):
+        return family.stated_answer(task, gold)
+    slot = next((s.variants[0] for s in gold.slots if s.variants and s.slot not in ("trajectory", "gold_answer")), "")
+    ranking = list(gold.preferred_ranking)
+    out: dict = {}
+    if "ranking" in fields:
+        out["ranking"] = ranking
+    if "choice" in fields:
+        out["choice"] = ranking[0] if ranking else slot
+    if "trajectory" in fields:
+        out["trajectory"] = gold.trajectory or "steady"
+    return out
+
+
 def control_answers(tasks: list[Task], golds: list[GoldTarget], *, draws: int = 20, seed: int = 0) -> list[Answer]:
     """Every control for every task that has a gold; random draws get seeds 0..draws-1."""
     gold_of = {g.task_id: g for g in golds}
@@ -59,7 +79,7 @@ def control_answers(tasks: list[Task], golds: list[GoldTarget], *, draws: int = 
         for i, task in enumerate(group):
             gold = gold_of[task.task_id]
             others = [gold_of[t.task_id] for t in group if t.task_id != task.task_id]
-            out.append(_render(task, family.stated_answer(task, gold), "control:gold"))
+            out.append(_render(task, stated_fields(task, gold), "control:gold"))
             for d in range(draws):
                 rng = random.Random(f"{seed}-{task.task_id}-{d}")
                 out.append(_render(task, family.random_answer(task, gold, rng, others), "control:random", seed=d))
@@ -70,5 +90,5 @@ def control_answers(tasks: list[Task], golds: list[GoldTarget], *, draws: int = 
             # random draws: one other gold alone is a single permutation, as noisy as one random draw
             for k in range(min(draws, len(others))):
                 other = others[(i + k) % len(others)]
-                out.append(_render(task, family.stated_answer(task, other), "control:other_gold", seed=k))
+                out.append(_render(task, stated_fields(task, other), "control:other_gold", seed=k))
     return out
