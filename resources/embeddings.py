@@ -17,6 +17,7 @@ Throughput and retrieval quality of both are measured in benchmarks/results.md.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib.util
 import os
@@ -39,6 +40,7 @@ EMBEDDER_KINDS = (STATIC, ONNX_MINILM)
 ONNX_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"  # also the embedding-cache folder of the ONNX embedder
 ONNX_MAX_TOKENS = 256  # sentence-transformers' max_seq_length for all-MiniLM-L6-v2
 ONNX_BATCH = 32  # texts per onnxruntime run, length-sorted so padding stays short
+SHARD_MIN = 64  # new vectors per disk-cache shard (fewer are pooled until exit)
 
 
 def embedder_kind(kind: str | None = None) -> str:
@@ -153,6 +155,9 @@ class Embedder:
         self._cache: dict[bytes, np.ndarray] = {}
         self._cache_dir = Path(cache_dir) if cache_dir else None
         self._loaded = False
+        self._pending: dict[bytes, np.ndarray] = {}
+        if self._cache_dir is not None:
+            atexit.register(self.flush)
 
     @staticmethod
     def _key(text: str) -> bytes:
@@ -198,9 +203,24 @@ class Embedder:
             if missing:
                 new = self._compute(list(missing.values()))
                 self._cache.update(zip(missing, new))
-                if len(missing) >= 64:  # tiny queries are cheap: don't litter shards
-                    self._save_shard(list(missing), new)
+                # new vectors are kept for the disk cache in shards of >= SHARD_MIN (small calls are
+                # pooled, the rest flushed at exit): the sentence model's many small calls (~20 ms a
+                # sentence) are then free for a rebuild and for a later cutoff whose window overlaps
+                self._pending.update(zip(missing, new))
+                if len(self._pending) >= SHARD_MIN:
+                    self._flush_pending()
             return np.stack([self._cache[k] for k in keys])
+
+    def _flush_pending(self) -> None:
+        if self._pending:
+            keys = list(self._pending)
+            self._save_shard(keys, np.stack([self._pending[k] for k in keys]))
+            self._pending.clear()
+
+    def flush(self) -> None:
+        """Write the vectors computed since the last shard (also run at interpreter exit)."""
+        with self._lock:
+            self._flush_pending()
 
 
 def load_embedder(model_path: str = str(DEFAULT_MODEL), cache: bool = True, kind: str | None = None) -> Embedder:
