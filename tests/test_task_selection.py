@@ -68,3 +68,21 @@ def test_a_fixed_option_family_compares_whole_gold_rankings_per_question():
     assert gold_answer(a, gold(["A", "B", "C"])) != gold_answer(other, gold(["B", "C", "A"]))
     direction = _task("d", "direction").model_copy(update={"options": [TaskOption(option_id="A", text="GUI")]})
     assert gold_answer(direction, gold(["A"]).model_copy(update={"family": "direction"})) == "gui"
+
+
+def test_the_release_caps_are_per_family_with_more_room_for_the_foresci_families():
+    """The ranking's default config releases up to its per-family override (venue 15, the other
+    ForeSci families 16) and the default top-N for the rest (phase 10)."""
+    from assets.ranking.definitions import TaskRankingConfig
+
+    cfg = TaskRankingConfig()
+    assert cfg.top_n_by_family["venue"] == 15 and cfg.top_n_per_family == 10
+    assert all(cfg.top_n_by_family[f] >= 16 for f in ("direction", "planning", "bottleneck"))
+    tasks = [_task(f"v{i}", "venue") for i in range(20)] + [_task(f"p{i}", "phase") for i in range(20)]
+    quality = {t.task_id: {"quality": 0.5 + 0.01 * int(t.task_id[1:]), "gold_strength": 0.5} for t in tasks}
+    ratings, _, _ = rank_and_select(
+        tasks, quality, lambda ids: offline_judge({i: quality[i]["quality"] for i in ids}), judge_name="offline",
+        top_n_per_family=cfg.top_n_per_family, top_n_by_family=cfg.top_n_by_family, min_rounds=10, max_rounds=30)
+    released = [r for r in ratings if r.released]
+    assert sum(r.family == "venue" for r in released) == 15 and sum(r.family == "phase" for r in released) == 10
+    assert all("top 15" in r.note for r in ratings if r.family == "venue" and not r.released)

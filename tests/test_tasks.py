@@ -373,3 +373,35 @@ def test_llm_call_failure_falls_back_to_the_template(tmp_path):
 def test_llm_drafter_refuses_an_offline_client(tmp_path):
     with pytest.raises(ValueError, match="online"):
         LLMDrafter(LLMClient(None, cache_dir=str(tmp_path)))
+
+
+def _close_pool(n: int):
+    """n candidate directions of one subfield (every centroid cosine >= 0.1), disjoint papers, distinct names."""
+    from core.records import Signal
+
+    names = ["flow matching", "masked diffusion", "video editing", "image inpainting", "motion transfer",
+             "style transfer", "camera control", "super resolution", "layout control", "pose guidance",
+             "depth estimation", "scene relighting", "audio generation", "virtual try-on"][:n]
+    ids = [f"sig:candidate_direction:{i:03d}" for i in range(n)]
+    return [Signal(signal_id=ids[i], kind="candidate_direction", domain="d", cutoff=date(2025, 12, 31),
+                   title=names[i], summary="", node_ids=["d:method:x"], evidence_ids=[],
+                   paper_ids=[f"p{i}-{j}" for j in range(8)],
+                   details={"member_ids": [f"p{i}-{j}" for j in range(8)], "defining_phrases": [names[i]],
+                            "neighbour_cos": [f"{ids[j]}={0.1 + 0.2 * ((i * j) % 3 == 0):.4f}"
+                                              for j in range(n) if j != i]})
+            for i in range(n)]
+
+
+def test_option_set_draws_exhaust_a_subfield_pool():
+    """The default number of draws finds every set a much longer search finds (600 draws stopped at 41
+    of the 54 distinct sets of this 14-candidate pool), and no two sets share more than
+    MAX_SHARED_OPTIONS options."""
+    from assets.tasks.building import MAX_OPTIONS, MAX_SHARED_OPTIONS, MIN_OPTIONS, subfield_option_sets
+
+    pool = _close_pool(14)
+    sets = subfield_option_sets(pool, "k", 500)
+    assert len(sets) == len(subfield_option_sets(pool, "k", 500, attempts=20000))
+    assert len(sets) > len(subfield_option_sets(pool, "k", 500, attempts=600))
+    ids = [{s.signal_id for s in g} for g in sets]
+    assert all(MIN_OPTIONS <= len(g) <= MAX_OPTIONS for g in ids)
+    assert all(len(a & b) <= MAX_SHARED_OPTIONS for i, a in enumerate(ids) for b in ids[i + 1:])

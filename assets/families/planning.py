@@ -65,7 +65,7 @@ from core.phrases import names, normal_text, phrase_keys, same_direction
 from core.text import word_set
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
 
-SET_ATTEMPTS = 40  # seeded draws of approach sets per direction
+SET_ATTEMPTS = 200  # seeded draws of approach sets per direction (40 stopped short of the sets a direction with 8-12 approaches has)
 MILESTONES = 3
 DEPENDENCY_MIN_PAPERS = 2
 MAX_DEPENDENCIES = 3

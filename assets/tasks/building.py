@@ -65,7 +65,8 @@ SUBFIELD_PAIR_MIN = 0.05  # ... and between every two of them (centred centroids
 # a hand check of released sets below 0.05 found half mixed subfields, "flow matching / underwater image / MRI")
 TITLE_MAX_CHARS = 160  # a longer task title is flagged (assets/audit/flags.py); templates stay below it
 MAX_SHARED_OPTIONS = 2  # two tasks of a family sharing more options ask the same question
-SET_ATTEMPTS = 600  # seeded draws of option sets per family and partition
+SET_ATTEMPTS = 6000  # seeded draws of option sets per family and partition (600 left small pools with 16 sets
+# where 40+ distinct ones exist: llm_agent@2025-12-31 16 -> 43 sets; a draw costs microseconds)
 SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
 TEAM_SIZES = (3, 4, 5, 6, 8)
 EVIDENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation", "contribution_type")
@@ -328,7 +329,7 @@ def subfield_problem(group: list[Signal]) -> str | None:
 
 
 def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
-                         attempts: int = SET_ATTEMPTS) -> list[list[Signal]]:
+                         attempts: int | None = None) -> list[list[Signal]]:
     """Option sets of one subfield each (the direction family's rule).
 
     A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS (for
@@ -339,6 +340,7 @@ def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
     it shares at most MAX_SHARED_OPTIONS options with every set kept before (more would ask the
     same question twice). Order within a set is shuffled later (`shuffled_options`).
     """
+    attempts = SET_ATTEMPTS if attempts is None else attempts
     seeds = sorted(candidates, key=lambda s: s.signal_id)
     random.Random(f"{rng_key}-seeds").shuffle(seeds)
     def close(a: Signal, b: Signal) -> bool:

@@ -21,9 +21,10 @@ class TaskBuildConfig(dg.Config):
     per_family_min: int = 1
     # per-family overrides. Option families are drafted four times as often: their gold must pass
     # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
-    # a clear leader, and the release takes one task per gold answer
+    # a clear leader, and the release takes one task per gold answer (96: their gold is cheap, ~0.1 s a
+    # task, and the extra sets give the gate more distinct leaders; issue 24)
     # phase: 40 per phase; its reference check (assets/families/phase.py, docs/arena.md) holds back most of them
-    family_max: dict[str, int] = {"direction": 64, "planning": 64, "phase": 120,
+    family_max: dict[str, int] = {"direction": 96, "planning": 96, "phase": 120,
                                   "venue": 30,  # venue: one task per outcome project, as many as the corpus gives
                                   "bottleneck": 40}  # one per multi-word subject with >= 3 limitations
     family_min: dict[str, int] = {}
