@@ -340,6 +340,23 @@ def field_problem(display: str) -> str | None:
     return f"{display!r} names a field, not an approach" if display.lower() in FIELD_NAMES else None
 
 
+# Adjectives that with the domain's own object name the whole domain ("autonomous agents",
+# "generative models"): an umbrella over every option, never one direction among them.
+UMBRELLA_ADJECTIVES = frozenset("""
+autonomous intelligent general generalist general-purpose smart capable powerful advanced modern generative
+""".split())
+
+
+def umbrella_problem(display: str) -> str | None:
+    """Why a phrase names the whole domain (umbrella adjectives and the domain's generic words
+    only, at least one adjective) rather than a direction or approach inside it, or None."""
+    words = [w.lower() for w in display.split()]
+    if words and any(w in UMBRELLA_ADJECTIVES for w in words) and all(
+            w in UMBRELLA_ADJECTIVES or w in GENERIC_WORDS for w in words):
+        return f"{display!r} names the whole domain, not a direction in it"
+    return None
+
+
 def backbone_problem(display: str) -> str | None:
     """Why a phrase names a backbone model rather than a method, or None: a model family's
     name (MODEL_NAMES), a model kind's acronym ("VLM"), or only backbone and generic words

@@ -104,3 +104,17 @@ def test_a_gloss_defines_or_opens_on_the_key_and_never_is_a_claim_or_a_back_refe
     late = "The model is then trained with a large set of data and evaluated for safety alignment."
     assert gloss("safety alignment", papers(claim, late)) == ("", "")  # a method step, a claim: no gloss
     assert gloss("safety alignment", papers(opens), strict=True) == ("", "")  # strict: a definition only
+
+
+def test_umbrella_phrases_name_the_domain_not_a_direction():
+    """"Autonomous agents" or "generative models" cover every option of their domain: never an
+    option; a direction with a specific word stays."""
+    from core.phrases import field_problem, umbrella_problem
+
+    assert umbrella_problem("Autonomous agents")
+    assert umbrella_problem("generative models")
+    assert umbrella_problem("general-purpose LLM agents")
+    assert umbrella_problem("GUI agents") is None
+    assert umbrella_problem("multi-agent systems") is None
+    assert umbrella_problem("LLM agents") is None  # no umbrella adjective: the bare domain is the field rule's
+    assert field_problem("machine learning")

@@ -57,6 +57,7 @@ from core.phrases import (
     same_direction,
     segments,
     stems,
+    umbrella_problem,
 )
 from core.records import ScreenedPaper
 
@@ -168,6 +169,7 @@ def direction_approaches(direction_key: str, direction_name: str, papers: list[S
     for k in sorted(pool, key=lambda k: (-df[k], k)):
         name = readable_case(max(surface[k].items(), key=lambda kv: (kv[1], kv[0]))[0])
         if (contribution_type(name) or one_word_problem(name) or backbone_problem(name) or field_problem(name)
+                or umbrella_problem(name)
                 or stems(name) & name_stems
                 or same_direction(name, direction_name) or cued[k] / seen[k] < MIN_METHOD_USE
                 or vague_approach(k)):

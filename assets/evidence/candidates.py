@@ -56,10 +56,12 @@ from core.phrases import (
     backbone_problem,
     contribution_type,
     display_forms,
+    field_problem,
     one_word_problem,
     phrase_keys,
     prefer_longer,
     same_direction,
+    umbrella_problem,
 )
 from core.records import ScreenedPaper, TaxonomyNode
 
@@ -144,7 +146,8 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
         why = None
         if (ctype := contribution_type(name)) is not None:
             why = f"contribution type ({ctype!r}), not a direction"
-        elif (one := one_word_problem(name) or backbone_problem(name)) is not None:
+        elif (one := one_word_problem(name) or backbone_problem(name) or field_problem(name)
+                     or umbrella_problem(name)) is not None:
             why = one
         elif n_recent[j] < MIN_RECENT_MEMBERS:
             why = f"dead: {int(n_recent[j])} papers in the {RECENT_MONTHS} months before the cutoff (< {MIN_RECENT_MEMBERS})"
