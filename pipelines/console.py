@@ -7,6 +7,7 @@ on stderr and exits 2, with no traceback. A traceback is kept for what is a bug.
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 from pathlib import Path
@@ -67,7 +68,7 @@ def check_arguments(args) -> None:
 class StageProgress:
     """Per-stage progress of one run from its Dagster events, one line per finished asset:
 
-        [3/17] taxonomy … 754 nodes (12.3 s)
+        [3/17] taxonomy … 754 nodes (12.3 s, peak 912 MiB)
 
     Register with `instance.add_event_listener(run_id, progress)`; failed asset checks and
     failed steps get their own line. The count is the asset's materialization metadata
@@ -94,8 +95,10 @@ class StageProgress:
             self.done.append(event.step_key)
             seconds = event.event_specific_data.duration_ms / 1000
             count = self.counts.get(event.step_key, "")
+            # the process's peak memory so far: steps run in process, so the stage that raised it shows
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             self._say(f"[{len(self.done)}/{len(self.assets)}] {event.step_key} … "
-                      f"{count + ' ' if count else ''}({seconds:.1f} s)")
+                      f"{count + ' ' if count else ''}({seconds:.1f} s, peak {peak:,.0f} MiB)")
         elif kind == "STEP_FAILURE":
             error = event.event_specific_data.error
             self._say(f"FAILED {event.step_key}: {error.message.strip().splitlines()[-1] if error else ''}")

@@ -41,7 +41,7 @@ def release_job_for(resources=None):
 def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True,
                           progress: bool = False, indent: str = ""):
     """Run `release_job` for one domain x cutoff partition; returns the result. With
-    `progress`, one line per finished stage on stderr ("[3/17] taxonomy … 754 nodes (12.3 s)")."""
+    `progress`, one line per finished stage on stderr ("[3/17] taxonomy … 754 nodes (12.3 s, peak 912 MiB)")."""
     import uuid
 
     from assets.partitions import partition_key

@@ -163,7 +163,8 @@ def test_stage_progress_from_real_run_events():
                          jobs=[dg.define_asset_job("j")]).resolve_job_def("j")
     assert job.execute_in_process(instance=instance, run_id=run_id, raise_on_error=False).success
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("[1/2] taxonomy … 754 nodes (") and lines[0].endswith(" s)")
+    assert lines[0].startswith("[1/2] taxonomy … 754 nodes (") and lines[0].endswith(" MiB)")
+    assert " s, peak " in lines[0]  # seconds and the process's peak memory so far
     assert lines[1].startswith("[2/2] summary … 12 nodes (")
     assert lines[2] == "  check summary:summary_nonempty failed"
 
