@@ -300,7 +300,7 @@ def _eligible(venue_papers: list[VenuePaper], cutoff: date) -> list[VenuePaper]:
     return [v for v in venue_papers if v.venue_date <= cutoff and v.status != "submitted"]
 
 
-def _max_cos(a: np.ndarray, b: np.ndarray, chunk: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+def _max_cos(a: np.ndarray, b: np.ndarray, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
     """For every row of a: max cosine to the rows of b and its argmax (chunked)."""
     best = np.full(len(a), -1.0, dtype=np.float32)
     arg = np.zeros(len(a), dtype=np.int64)
