@@ -9,7 +9,8 @@ bring-your-own agent NAME=PATH:FUNCTION / NAME=module:function / NAME=http://...
 scores the answers and prints per family and agent the mean scores (FTA and the other
 offline metrics; `--format json`: rows {family, agent, n, fta, ...}), then the release
 controls per family (assets/release/evaluate.py). Exit codes: 0 ok; 2 a user error (no
-hidden file without --no-gold, a file not found); 3 a family whose controls miss the
+hidden file without --no-gold, a file not found, an --agent
+that names no built-in method and no loadable agent); 3 a family whose controls miss the
 thresholds (its scores do not mean what they say) or a task without gold.
 """
 
@@ -47,14 +48,14 @@ def print_rows(rows: list[dict]) -> None:
 
 
 def cmd_evaluate(args) -> int:
-    from assets.release.evaluate import evaluate_release
+    from assets.release.evaluate import AgentSpecError, evaluate_release
     from assets.release.importer import MissingGoldError
     from pipelines.console import UserError
 
     try:
         ev = evaluate_release(args.release, args.hidden, args.agents, no_gold=args.no_gold, domain=args.domain,
                               cutoff=args.cutoff)
-    except (MissingGoldError, FileNotFoundError) as exc:
+    except (MissingGoldError, AgentSpecError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from exc
     if args.format == "json":
         print(json.dumps({"scores": ev.rows, "controls": ev.controls,
