@@ -27,15 +27,13 @@ TASKS, HIDDEN = FIXTURE / "tasks.jsonl", FIXTURE / "tasks_hidden_eval.jsonl"
 FAMILIES = {"direction", "bottleneck", "planning", "venue"}
 
 
-@pytest.fixture(scope="module")
-def small_kbs(tmp_path_factory):
-    """cutoff_kb's replacement: a cutoff-bound KB of every 10th shipped paper of the domain up to
-    the cutoff (built once per (domain, cutoff) in this module)."""
+def small_kb_factory(root: Path):
+    """A replacement for `assets.release.evaluate.cutoff_kb`: a cutoff-bound KB of every 10th
+    shipped paper of the domain up to the cutoff, built once per (domain, cutoff) under `root`."""
     from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
     from core.papers import SHIPPED_DIR, read_jsonl
     from core.records import ScreenedPaper
 
-    root = tmp_path_factory.mktemp("kbs")
     built: dict = {}
 
     def factory(domain, cutoff, embed, db_dir=None):
@@ -49,6 +47,11 @@ def small_kbs(tmp_path_factory):
         return built[(domain, cutoff)]
 
     return factory
+
+
+@pytest.fixture(scope="module")
+def small_kbs(tmp_path_factory):
+    return small_kb_factory(tmp_path_factory.mktemp("kbs"))
 
 
 @pytest.fixture
