@@ -250,6 +250,16 @@ class Evaluation:
     def failed_families(self) -> list[str]:
         return [r["family"] for r in self.controls if r.get("problems")]
 
+    def document(self) -> dict:
+        """The whole evaluation as JSON-ready data: what `foresci evaluate --format json`
+        prints and what the imported_evaluation asset records."""
+        r = self.result
+        return {"scores": self.rows, "controls": self.controls,
+                "import": {"tasks": len(r.tasks), "gold": len(r.golds), "answers_only": r.answers_only,
+                           "missing_gold": r.missing_gold, "unmapped": r.unmapped,
+                           "failures": [f.model_dump(mode="json") for f in r.failures]},
+                "agent_failures": [f.model_dump(mode="json") for f in self.failures]}
+
 
 def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: bool = False, domain: str | None = None,
                      cutoff: str | None = None, workdir=None, embed=None, kb_factory=None,
