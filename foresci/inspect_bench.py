@@ -145,7 +145,8 @@ class ImportedRelease:
     (assets/release/importer.py, never rebuilding the tasks, then the presentation balancing
     of `present_import`), each (domain, cutoff)'s knowledge base built from the shipped
     corpus as `foresci evaluate` builds it (`assets.release.evaluate.cutoff_kb`, LanceDB under
-    kb_dir), and the same scorers. The same interface as `ExportedRelease`.
+    kb_dir, default $FORESCI_HOME/evaluate/inspect-kb), and the same scorers. The same
+    interface as `ExportedRelease`.
 
     The hidden file is required (without it nothing can be scored). A task the hidden file
     gives no gold is left out of the samples and listed in `missing_gold` (`foresci
@@ -154,13 +155,14 @@ class ImportedRelease:
     def __init__(self, tasks_path: str | Path, hidden: str | Path | None = None, kb_dir: str | Path | None = None):
         from assets.release.evaluate import present_import
         from assets.release.importer import MissingGoldError, import_release
+        from core.paths import state_dir
 
         self.release = Path(tasks_path)
         if not hidden:
             raise MissingGoldError(f"{self.release}: an imported release needs its hidden evaluation file: "
                                    "-T hidden=<tasks_hidden_eval.jsonl>")
         self.gold_dir = Path(hidden)  # the hidden file (named like ExportedRelease's private folder)
-        self.kb_dir = Path(kb_dir) if kb_dir else self.release.parent / f"{self.release.stem}-kb"
+        self.kb_dir = Path(kb_dir) if kb_dir else state_dir() / "evaluate" / "inspect-kb"  # not beside their files
         self.result = import_release(self.release, self.gold_dir)
         presented = present_import(self.result, source=self.release.parent.name)
         self._golds = {g.task_id: g for g in presented.golds}

@@ -32,7 +32,7 @@ def add_evaluate_parser(sub) -> None:
     ev.add_argument("--release", required=True, help="their public tasks.jsonl")
     ev.add_argument("--hidden", help="their hidden evaluation JSONL (tasks_hidden_eval.jsonl)")
     ev.add_argument("--no-gold", action="store_true", help="no hidden file: answer only, nothing is scored")
-    ev.add_argument("--agent", dest="agents", action="append", required=True,
+    ev.add_argument("--agent", dest="agents", action="append", default=[],
                     help="a built-in method (e.g. momentum) or NAME=PATH:FUNCTION (repeatable)")
     ev.add_argument("--domain", help="keep only this foresci domain")
     ev.add_argument("--cutoff", help="keep only this cutoff (YYYY-MM-DD)")

@@ -187,3 +187,12 @@ def test_user_errors_exit_2_with_one_line(cli, args, message):
 def test_a_missing_release_file_is_a_user_error(cli):
     code, out, err = cli("--release", "/no/such/tasks.jsonl", "--hidden", str(HIDDEN), "--agent", "momentum")
     assert code == 2 and out == "" and "/no/such/tasks.jsonl" in err
+
+
+def test_the_partition_key_needs_no_agent(cli):
+    from pipelines.evaluate_job import release_partition_key
+
+    code, out, err = cli("--release", str(TASKS), "--hidden", str(HIDDEN), "--partition-key")
+    assert code == 0 and out.strip() == release_partition_key(TASKS, HIDDEN)
+    code, out, err = cli("--release", str(TASKS), "--hidden", str(HIDDEN))  # evaluating does need one
+    assert code == 2 and out == "" and "no --agent given" in err
