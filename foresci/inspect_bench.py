@@ -1,4 +1,5 @@
-"""A foresci release, as Inspect AI sees it: the public HF export, the private gold, the KB.
+"""A foresci release, as Inspect AI sees it: the public HF export, the private gold, the KB
+(or a release in the ForeSci authors' format, imported as `foresci evaluate` does: `ImportedRelease`).
 
 No Inspect import here (tasks.py is the Inspect glue): this module loads an exported
 release (assets/export/hf.py: one or several partitions with a `test` split, or a whole
@@ -136,6 +137,91 @@ class ExportedRelease:
         """The view for one task: its partition's KB, bound to the task's own cutoff (never later)."""
         partition = self.view(task.domain, task.cutoff.isoformat())
         return partition.bound_to(task.cutoff)
+
+
+class ImportedRelease:
+    """A release in the ForeSci authors' format (their tasks.jsonl and hidden evaluation
+    JSONL), as Inspect sees it: the same import as `foresci evaluate`
+    (assets/release/importer.py, never rebuilding the tasks, then the presentation balancing
+    of `present_import`), each (domain, cutoff)'s knowledge base built from the shipped
+    corpus as `foresci evaluate` builds it (`assets.release.evaluate.cutoff_kb`, LanceDB under
+    kb_dir, default $FORESCI_HOME/evaluate/inspect-kb), and the same scorers. The same
+    interface as `ExportedRelease`.
+
+    The hidden file is required (without it nothing can be scored). A task the hidden file
+    gives no gold is left out of the samples and listed in `missing_gold` (`foresci
+    evaluate` exits 3 on it)."""
+
+    def __init__(self, tasks_path: str | Path, hidden: str | Path | None = None, kb_dir: str | Path | None = None):
+        from assets.release.evaluate import present_import
+        from assets.release.importer import MissingGoldError, import_release
+        from core.paths import state_dir
+
+        self.release = Path(tasks_path)
+        if not hidden:
+            raise MissingGoldError(f"{self.release}: an imported release needs its hidden evaluation file: "
+                                   "-T hidden=<tasks_hidden_eval.jsonl>")
+        self.gold_dir = Path(hidden)  # the hidden file (named like ExportedRelease's private folder)
+        self.kb_dir = Path(kb_dir) if kb_dir else state_dir() / "evaluate" / "inspect-kb"  # not beside their files
+        self.result = import_release(self.release, self.gold_dir)
+        presented = present_import(self.result, source=self.release.parent.name)
+        self._golds = {g.task_id: g for g in presented.golds}
+        self._tasks = [t for t in presented.tasks if t.task_id in self._golds]
+        self.missing_gold = sorted(set(self.result.missing_gold))
+        self._views: dict[tuple[str, str], KnowledgeBaseView] = {}
+        self._lock = threading.Lock()
+
+    @cached_property
+    def families(self) -> list[str]:
+        return sorted({t.family for t in self._tasks})
+
+    @cached_property
+    def cutoffs(self) -> list[str]:
+        return sorted({t.cutoff.isoformat() for t in self._tasks})
+
+    def tasks(self, family: str, domain: str = "", cutoff: str = "") -> list[Task]:
+        if family not in self.families:
+            raise ValueError(f"family {family!r} is not in {self.release} (families: {self.families})")
+        wanted = {c.strip() for c in cutoff.split(",") if c.strip()}
+        unknown = wanted - set(self.cutoffs)
+        if unknown:
+            raise ValueError(f"cutoff(s) {sorted(unknown)} not in {self.release} (cutoffs: {self.cutoffs})")
+        return [t for t in self._tasks if t.family == family and (not domain or t.domain == domain)
+                and (not wanted or t.cutoff.isoformat() in wanted)]
+
+    def golds(self, family: str) -> dict[str, GoldTarget]:
+        return {tid: g for tid, g in self._golds.items() if g.family == family}
+
+    @cached_property
+    def embed(self):
+        from resources.embeddings import load_embedder
+
+        return load_embedder().encode
+
+    def view(self, domain: str, cutoff: str) -> KnowledgeBaseView:
+        """The (domain, cutoff)'s KB from the shipped corpus up to the cutoff, built once."""
+        from assets.release import evaluate
+
+        with self._lock:
+            if (domain, cutoff) not in self._views:
+                self.kb_dir.mkdir(parents=True, exist_ok=True)
+                self._views[(domain, cutoff)] = evaluate.cutoff_kb(domain, date.fromisoformat(cutoff), self.embed,
+                                                                   self.kb_dir)
+            return self._views[(domain, cutoff)]
+
+    def task_view(self, task: Task) -> KnowledgeBaseView:
+        return self.view(task.domain, task.cutoff.isoformat()).bound_to(task.cutoff)
+
+
+def open_release(release: str | Path, gold: str | Path | None = None, kb_dir: str | Path | None = None,
+                 hidden: str | Path | None = None) -> ExportedRelease | ImportedRelease:
+    """`release` a folder written by `foresci export hf` -> ExportedRelease (gold: its private
+    folder); a JSONL file in the ForeSci authors' format -> ImportedRelease (hidden, or gold:
+    their hidden evaluation file)."""
+    path = Path(release)
+    if path.is_file() or path.suffix == ".jsonl":
+        return ImportedRelease(path, hidden or gold or None, kb_dir or None)
+    return ExportedRelease(path, gold or None, kb_dir or None)
 
 
 def traced_with(view: KnowledgeBaseView, returned_ids: list[str]) -> TracedKB:

@@ -7,7 +7,17 @@
 whole release, a split per cutoff, and every cutoff is in the task); `gold` is its
 private gold folder (default `<release>-private`); `kb_dir` caches the KB rebuilt from the
 export (default `<release>-kb`); `domain` / `cutoff` select part of a multi-partition
-export (`cutoff` may list several, comma-separated). Each sample is one public task, its
+export (`cutoff` may list several, comma-separated).
+
+A release in the ForeSci authors' format runs the same way, imported as `foresci evaluate`
+imports it (foresci/inspect_bench.py `ImportedRelease`: their tasks never rebuilt, the
+presentation balancing of native releases, each cutoff's KB built from the shipped corpus,
+the same scorers):
+
+    inspect eval foresci/planning -T release=path/to/tasks.jsonl -T hidden=path/to/tasks_hidden_eval.jsonl \
+        [-T kb_dir=...] --model openai/gpt-4o-mini
+
+Each sample is one public task, its
 domain and cutoff in its metadata (its prompt is foresci's LLM-agent
 prompt); the model gets two tools over the task's cutoff-bound knowledge base, `kb_search`
 and `kb_get` (foresci's `KBTool` over a `TracedKB` over the KB of the sample's own
@@ -59,16 +69,25 @@ from inspect_ai.util import store
 from assets.agents.kbtool import KBTool, TracedKB
 from assets.export.hf import cutoff_split
 from core.records import Task
-from foresci.inspect_bench import ExportedRelease, answer_from_reply, messages, score, score_values
+from foresci.inspect_bench import (
+    ExportedRelease,
+    ImportedRelease,
+    answer_from_reply,
+    messages,
+    open_release,
+    score,
+    score_values,
+)
 
-_RELEASES: dict[tuple[str, str, str], ExportedRelease] = {}
+_RELEASES: dict[tuple[str, str, str, str], ExportedRelease | ImportedRelease] = {}
 
 
-def load_release(release: str, gold: str = "", kb_dir: str = "") -> ExportedRelease:
-    """One ExportedRelease per (release, gold, kb_dir) per process: the family tasks share its KBs."""
-    key = (str(release), str(gold), str(kb_dir))
+def load_release(release: str, gold: str = "", kb_dir: str = "", hidden: str = "") -> ExportedRelease | ImportedRelease:
+    """One release per (release, gold, kb_dir, hidden) per process: the family tasks share its
+    KBs (and an imported release its import)."""
+    key = (str(release), str(gold), str(kb_dir), str(hidden))
     if key not in _RELEASES:
-        _RELEASES[key] = ExportedRelease(release, gold or None, kb_dir or None)
+        _RELEASES[key] = open_release(release, gold or None, kb_dir or None, hidden or None)
     return _RELEASES[key]
 
 
@@ -165,8 +184,8 @@ def foresci_scorer(bench: ExportedRelease, family: str):
 
 
 def foresci_task(family: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "",
-                 cutoff: str = "", max_messages: int = 20) -> InspectTask:
-    bench = load_release(release, gold, kb_dir)
+                 cutoff: str = "", max_messages: int = 20, hidden: str = "") -> InspectTask:
+    bench = load_release(release, gold, kb_dir, hidden)
     samples = []
     for t in bench.tasks(family, domain, cutoff):
         system, user = messages(t)
@@ -180,41 +199,43 @@ def foresci_task(family: str, release: str, gold: str = "", kb_dir: str = "", do
         scorer=foresci_scorer(bench, family),
         message_limit=max_messages,
         metadata={"family": family, "release": str(release),
-                  "cutoffs": sorted({s.metadata["cutoff"] for s in samples})},
+                  "cutoffs": sorted({s.metadata["cutoff"] for s in samples}),
+                  **({"imported": True, "missing_gold": bench.missing_gold}
+                     if isinstance(bench, ImportedRelease) else {})},
     )
 
 
 @task
-def direction(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+def direction(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
     """Direction Forecasting: choose the candidate most likely to gain momentum, with a trajectory."""
-    return foresci_task("direction", release, gold, kb_dir, domain, cutoff)
+    return foresci_task("direction", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
 
 @task
-def bottleneck(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+def bottleneck(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
     """Bottleneck-Opportunity Discovery."""
-    return foresci_task("bottleneck", release, gold, kb_dir, domain, cutoff)
+    return foresci_task("bottleneck", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
 
 @task
-def planning(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+def planning(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
     """Strategic Research Planning: rank candidate directions."""
-    return foresci_task("planning", release, gold, kb_dir, domain, cutoff)
+    return foresci_task("planning", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
 
 @task
-def venue(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+def venue(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
     """Venue-Conditioned Positioning: rank venue families."""
-    return foresci_task("venue", release, gold, kb_dir, domain, cutoff)
+    return foresci_task("venue", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
 
 @task
-def phase(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+def phase(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
     """DeepResearch Arena phase tasks (synthesize / design / evaluate): an open-ended research report."""
-    return foresci_task("phase", release, gold, kb_dir, domain, cutoff)
+    return foresci_task("phase", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
 
 @task
-def family(name: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "") -> InspectTask:
+def family(name: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
     """Any registered family present in the export (e.g. an opt-in one): -T name=<family>."""
-    return foresci_task(name, release, gold, kb_dir, domain, cutoff)
+    return foresci_task(name, release, gold, kb_dir, domain, cutoff, hidden=hidden)

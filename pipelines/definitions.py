@@ -30,6 +30,7 @@ from assets.taxonomy.definitions import taxonomy
 from assets.validity.definitions import validity_report, validity_thresholds
 from core.registry import load_registry
 from core.visibility import AGENT_VISIBLE, visibility_of
+from pipelines.evaluate_job import imported_evaluation, imported_evaluation_job
 from pipelines.prospective import (
     PROSPECTIVE_ASSETS,
     PROSPECTIVE_JOBS,
@@ -87,9 +88,10 @@ def default_cutoffs_sensor(context: dg.SensorEvaluationContext) -> dg.SensorResu
 
 
 defs = dg.Definitions(
-    assets=ALL_ASSETS + SEED_ASSETS + PROSPECTIVE_ASSETS + [release_card],  # release_card: over all partitions
+    # release_card: over all partitions; imported_evaluation: an imported release in a partition dimension of its own
+    assets=ALL_ASSETS + SEED_ASSETS + PROSPECTIVE_ASSETS + [release_card, imported_evaluation],
     asset_checks=ALL_CHECKS,  # prospective assets need a frozen package first
-    jobs=[release_job, full_release_job, idea_review_job, *PROSPECTIVE_JOBS],
+    jobs=[release_job, full_release_job, idea_review_job, *PROSPECTIVE_JOBS, imported_evaluation_job],
     schedules=PROSPECTIVE_SCHEDULES,
     sensors=[default_cutoffs_sensor, *PROSPECTIVE_SENSORS],
     resources=default_resources(),

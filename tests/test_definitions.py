@@ -29,11 +29,25 @@ def test_definitions_load_with_all_stages():
         "tasks", "gold_targets", "task_ranking", "audit_queue", "agent_answers", "answer_artifacts", "judge_scores",
         "validity_report", "release_package", "hf_export", "leaderboard",
         "prospective_forecasts", "prospective_scores",
-        "idea_review_tasks", "idea_review_answers", "idea_review_scores", "release_card",
+        "idea_review_tasks", "idea_review_answers", "idea_review_scores", "release_card", "imported_evaluation",
     }
     assert defs.resolve_job_def("release_job") is not None
     assert defs.resolve_job_def("idea_review_job") is not None
     assert defs.resolve_job_def("full_release_job") is not None
+    assert defs.resolve_job_def("imported_evaluation_job") is not None
+
+
+def test_an_imported_release_is_evaluated_in_a_partition_dimension_of_its_own():
+    """`imported_evaluation` (pipelines/evaluate_job.py): not a domain x cutoff asset; its own
+    dynamic partitions, one per release, and the `controls_hold` check."""
+    from pipelines.evaluate_job import IMPORTED_RELEASE_PARTITIONS
+
+    node = _graph().get(dg.AssetKey("imported_evaluation"))
+    assert node.partitions_def == IMPORTED_RELEASE_PARTITIONS and node.group_name == "evaluation"
+    assert node.parent_keys == set() and node.description and len(node.description) > 40
+    assert {c.name for c in node.check_keys} == {"controls_hold"}
+    job = defs.resolve_job_def("imported_evaluation_job")
+    assert {k.to_user_string() for k in job.asset_layer.executable_asset_keys} == {"imported_evaluation"}
 
 
 def test_release_card_reads_every_partition_of_the_release():

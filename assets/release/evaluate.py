@@ -173,6 +173,38 @@ def cutoff_kb(domain: str, cutoff, embed, db_dir):
     return KnowledgeBaseView(table, cutoff, embed)
 
 
+class AgentSpecError(ValueError):
+    """An --agent that names no built-in method and no loadable bring-your-own agent."""
+
+
+def check_agents(agents: list[str]) -> None:
+    """Resolve every agent spec before anything is built (a typo fails in a second, not after
+    the knowledge bases): a built-in method must be registered; NAME=PATH:FUNCTION and
+    NAME=module:function must load and be callable (an http(s) agent is only parsed)."""
+    import assets.agents  # noqa: F401  (registers the built-in methods)
+    from assets.agents.external import load_entry_point, parse_spec
+    from assets.agents.registry import agent_names, get_agent
+    from core.plugins import UnknownPluginError
+
+    if not agents:
+        raise AgentSpecError("no --agent given")
+    for spec in agents:
+        if ":" not in spec and "=" not in spec:
+            try:
+                get_agent(spec)
+            except UnknownPluginError:
+                raise AgentSpecError(f"--agent {spec!r}: no built-in method of that name (built-in: "
+                                     f"{', '.join(sorted(agent_names()))}); a bring-your-own agent is "
+                                     "NAME=PATH:FUNCTION, NAME=module:function or NAME=http(s)://...") from None
+            continue
+        try:
+            parsed = parse_spec(spec)
+            if not parsed.target.startswith(("http://", "https://")):
+                load_entry_point(parsed.target)
+        except (ValueError, ImportError, AttributeError, TypeError, OSError) as exc:
+            raise AgentSpecError(f"--agent {spec!r}: {exc}") from exc
+
+
 def run_agent(spec: str, tasks: list[Task], kb, embed, *, seed: int = 0):
     """(agent name, answers, failures): a built-in method by name, or a bring-your-own
     agent as NAME=PATH:FUNCTION / NAME=module:function / NAME=http(s)://... (docs/agents.md)."""
@@ -218,6 +250,16 @@ class Evaluation:
     def failed_families(self) -> list[str]:
         return [r["family"] for r in self.controls if r.get("problems")]
 
+    def document(self) -> dict:
+        """The whole evaluation as JSON-ready data: what `foresci evaluate --format json`
+        prints and what the imported_evaluation asset records."""
+        r = self.result
+        return {"scores": self.rows, "controls": self.controls,
+                "import": {"tasks": len(r.tasks), "gold": len(r.golds), "answers_only": r.answers_only,
+                           "missing_gold": r.missing_gold, "unmapped": r.unmapped,
+                           "failures": [f.model_dump(mode="json") for f in r.failures]},
+                "agent_failures": [f.model_dump(mode="json") for f in self.failures]}
+
 
 def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: bool = False, domain: str | None = None,
                      cutoff: str | None = None, workdir=None, embed=None, kb_factory=None,
@@ -233,6 +275,7 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
 
     from assets.release.importer import import_release
 
+    check_agents(agents)
     embed = embed or load_embedder().encode
     result = import_release(tasks_path, hidden_path, domain=domain, cutoff=cutoff, no_gold=no_gold)
     presented = present_import(result, source=Path(tasks_path).parent.name)
