@@ -207,3 +207,23 @@ def test_build_states_subjects_as_phrases_and_skips_single_words_and_limitations
     assert [t.question.split(",")[0] for t in builder.tasks] == ['In LLM Agents research on "GUI agents"']
     [build] = builder.builds
     assert set(build.signal_ids) == {"sig:cand:0", "sig:bn:0", "sig:bn:1", "sig:bn:2", "sig:bn:3"}
+
+
+def test_fta_hedging_counts_the_bottleneck_pick_not_its_opportunity():
+    """The stated gold of a bottleneck task is not divided when its opportunity text (a window
+    paper's words) names another candidate limitation; naming two limitations as the root
+    bottleneck is still a hedge."""
+    import assets.families  # noqa: F401  (registers the families)
+    from assets.scorers.fta import candidates_named, hedge_texts
+    from core.records import GoldTarget
+    from tests.factories import make_task
+
+    task = make_task("bot1", "bottleneck", "What is the root bottleneck?")
+    gold = GoldTarget(task_id="bot1", family="bottleneck", domain="llm_agent", cutoff=task.cutoff,
+                      preferred_ranking=["reward overoptimization", "reward hacking"])
+    stated = ["reward overoptimization", "detectors of reward hacking"]
+    assert candidates_named(task, gold, stated) == 2  # read over every decision text, the gold hedges
+    assert candidates_named(task, gold, hedge_texts(task, stated)) == 1
+    assert candidates_named(task, gold, hedge_texts(task, ["reward overoptimization or reward hacking"])) == 2
+    direction = make_task("dir1", "direction", "Which direction?", ["a", "b"])
+    assert hedge_texts(direction, ["a", "b"]) == ["a", "b"]  # other families: every decision text

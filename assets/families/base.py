@@ -82,6 +82,10 @@ class TaskFamily(ABC):
     answer_fields: ClassVar[str]  # the structured answer's fields, as told to a model
     offline_reading: ClassVar[OfflineReading] = "none"
     fixed_options: ClassVar[bool] = False  # every task offers the same option menu (e.g. venue families)
+    # FTA's hedging penalty counts the candidates named in the answer's decision texts; a family
+    # whose first decision text is the pick and the rest describe it (bottleneck: the opportunity
+    # and mechanism may name another limitation) counts them in the pick alone
+    hedge_in_pick_only: ClassVar[bool] = False
     review_stages: ClassVar[tuple[Stage, ...]] = GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
     # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
     vocabulary: ClassVar[str] = ""

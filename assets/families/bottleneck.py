@@ -201,6 +201,8 @@ class BottleneckFamily(TaskFamily):
             claims.append(f"Reducing {what} opens {parsed.opportunity.strip().rstrip('.')}.")
         return claims
 
+    hedge_in_pick_only = True  # "reducing X opens work on Y" names Y without hedging the pick X
+
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
         first = {s.slot: (s.variants[0] if s.variants else "") for s in gold.slots}
         return {"bottleneck": first.get("root_bottleneck", ""), "opportunity": first.get("opportunity", ""),

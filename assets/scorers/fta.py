@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from assets.families.registry import family_names, get_family
 from assets.judging import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 
@@ -46,6 +47,13 @@ def candidates_named(task, gold, texts: list[str]) -> int:
     matched = [n for n in names if n in low]
     # a name inside a longer matched name ("security" in "vulnerabilities / security") is that one candidate
     return sum(1 for n in matched if not any(n != m and n in m for m in matched))
+
+
+def hedge_texts(task, texts: list[str]) -> list[str]:
+    """The decision texts the hedging penalty reads: all of them, or the pick alone for a
+    family whose other texts describe the pick (`TaskFamily.hedge_in_pick_only`)."""
+    family = get_family(task.family) if task.family in family_names() else None
+    return texts[:1] if family is not None and family.hedge_in_pick_only else texts
 
 
 def negates(text: str) -> bool:
@@ -79,7 +87,7 @@ class ReferenceFTA(Scorer):
             result = metrics.fta_reference_guided(np.asarray(claim_vecs)[usable], [ctx.embed(s.variants)])
             per_slot.append(result["score"])
         score = float(sum(per_slot) / len(per_slot))
-        k = candidates_named(ctx.task, ctx.gold, texts)
+        k = candidates_named(ctx.task, ctx.gold, hedge_texts(ctx.task, texts))
         note = ""
         if k > 1:
             score /= k
