@@ -53,6 +53,19 @@ def answer(task: dict, kb) -> dict:
         return {"answer": body, "evidence_ids": used, "backbone": "none", "retrieval_queries": queries,
                 "artifacts": {"limitations_found": len(limits)}}
 
+    if not options:  # an open question (e.g. an imported ForeSci release): the newest matching work
+        queries = [task["question"]]
+        hits = sorted(kb.search(queries[0], k=10, mode="hybrid"), key=lambda h: h["published"], reverse=True)[:3]
+        picks = [h["title"] for h in hits] or ["unclear from the pre-cutoff evidence"]
+        body = {"choice": picks[0], "ranking": picks,
+                "claims": [f"Recent pre-cutoff work ({h['published']}): {h['title']}" for h in hits]}
+        if family == "direction":
+            body.update(trajectory="accelerating", rationale="the newest closely matching pre-cutoff work")
+        elif family == "planning":
+            body.update(go_no_go=f"Go on '{picks[0]}' first.")
+        return {"answer": body, "evidence_ids": [h["arxiv_id"] for h in hits], "backbone": "none",
+                "retrieval_queries": queries, "artifacts": {"open_question": True}}
+
     scores, cited = {}, []
     for opt in options:
         query = f"{task['question']} {opt['text']}" if family == "venue" else opt["text"]
