@@ -309,3 +309,17 @@ def test_agent_modules_do_not_import_dagster():
     for module in (baselines, llm_methods, runner, aris_mod, backbones, coi_mod, external, kbtool, ra_mod):
         source = inspect.getsource(module)
         assert "import dagster" not in source and "from dagster" not in source
+
+
+def test_an_option_named_by_its_text_is_that_option():
+    """A structured answer that writes the chosen option's text or name (not its id) is scored
+    as that option; an unknown text is still dropped."""
+    from assets.families.answers import clean_ranking
+    from tests.factories import make_task
+
+    task = make_task("d", "direction", "Which direction?",
+                     ["GUI agents — agents that operate graphical interfaces", "Tool learning", "Memory"])
+    ids = [o.option_id for o in task.options]
+    assert clean_ranking(task, ["gui agents", "Tool learning"]) == ([ids[0], ids[1], ids[2]], [])
+    assert clean_ranking(task, [], first="  Memory ") == ([ids[2], ids[0], ids[1]], [])
+    assert clean_ranking(task, ["quantum agents"]) == ([], ["quantum agents"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.phrases import option_name
 from core.records import Task
 
 _QUOTED = re.compile(r"(?:^|(?<=[\s(:]))[\"“‘']([^\"“”]{4,200}?)[\"”’'](?=[\s.,;:?!)]|$)")
@@ -29,9 +30,16 @@ def clean_ranking(task: Task, ranking: Iterable[str], first: str | None = None) 
     append the missing ones in task order (only when at least one was named: an empty
     ranking stays empty). Returns (ranking, dropped unknown ids)."""
     valid = [o.option_id for o in task.options]
+    # an option named by its text or its name (the text before the gloss) instead of its id is
+    # that option: a structured answer that writes what it chose is scored, not dropped
+    by_text: dict[str, str] = {}
+    for o in task.options:
+        for form in (o.text, option_name(o.text)):
+            by_text.setdefault(" ".join(form.lower().split()), o.option_id)
     out: list[str] = []
     dropped: list[str] = []
     for oid in ([first] if first else []) + [str(r).strip() for r in ranking]:
+        oid = oid if oid in valid else by_text.get(" ".join(oid.lower().split()), oid)
         if oid in valid:
             if oid not in out:
                 out.append(oid)
