@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
+
 from dataclasses import dataclass
 from datetime import date
 
@@ -32,7 +35,19 @@ class Partition:
         return add_months(self.cutoff, self.horizon_months)
 
 
+def release_memory() -> None:
+    """Give the previous stage's freed memory back before a stage starts: a partition's stages
+    run in one process, and without this each stage's garbage and glibc's freed-but-kept arenas
+    stack up (the peak grew from 0.7 to 2.0 GB over a partition's 20 stages)."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the collection alone
+        pass
+
+
 def current_partition(context: dg.AssetExecutionContext) -> Partition:
+    release_memory()
     domain, cutoff_key, cutoff, horizon = partition_of(context)
     return Partition(domain, cutoff_key, cutoff, horizon, load_registry().domain(domain))
 
