@@ -1,6 +1,17 @@
 """Suite-wide test isolation, and the fixtures several test files share (the real
 embedder and the agent tests' knowledge base over the real llm_agent sample)."""
 
+import atexit
+import os
+import shutil
+import tempfile
+
+# A session-private datasets cache: `datasets` keys a local folder's cache by its path, so a test
+# that exports to a reused tmp path (pytest-current/...) read an earlier run's stale rows.
+_HF_CACHE = tempfile.mkdtemp(prefix="foresci-hf-datasets-")
+os.environ["HF_DATASETS_CACHE"] = _HF_CACHE
+atexit.register(shutil.rmtree, _HF_CACHE, ignore_errors=True)
+
 import lancedb
 import pytest
 
