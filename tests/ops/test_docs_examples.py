@@ -113,7 +113,8 @@ def test_foresci_example_runs(built, monkeypatch, capsys, doc, argv):
     monkeypatch.setenv("FORESCI_HOME", str(built / ".foresci"))
     monkeypatch.setenv("DAGSTER_HOME", str(built / "dagster"))
     # the `ideas` partition exists only after demo-ideas (tests/test_idea_review.py builds it)
-    if argv[0] in BUILDS or "ideas" in argv or (argv[0] == "release" and "--domain" not in argv):  # a whole release
+    whole_release = (argv[0] == "release" and "--domain" not in argv) or (argv[0] == "export" and "--release" in argv)
+    if argv[0] in BUILDS or "ideas" in argv or whole_release:  # a whole release (its export: tests/test_export_release.py)
         check_arguments(build_parser().parse_args(argv))  # raises on a bad line
         return
     code = main(argv)
