@@ -218,9 +218,11 @@ class Embedder:
             self._pending.clear()
 
     def flush(self) -> None:
-        """Write the vectors computed since the last shard (also run at interpreter exit)."""
+        """Write the vectors computed since the last shard (also run at interpreter exit; not
+        when the cache's folder was removed meanwhile, e.g. a test's temporary one)."""
         with self._lock:
-            self._flush_pending()
+            if self._cache_dir is not None and self._cache_dir.parent.exists():
+                self._flush_pending()
 
 
 def load_embedder(model_path: str = str(DEFAULT_MODEL), cache: bool = True, kind: str | None = None) -> Embedder:
