@@ -72,3 +72,18 @@ def test_unknown_embedder_is_refused(monkeypatch):
     monkeypatch.setenv(EMBEDDER_ENV, "nope")
     with pytest.raises(ValueError, match="unknown embedder"):
         load_embedder()
+
+
+def test_small_calls_reach_the_disk_cache(tmp_path):
+    """Vectors of calls below a shard's size are pooled and written by `flush` (run at exit), so
+    a later process reads them instead of recomputing; nothing is written before that."""
+    from resources.embeddings import DEFAULT_MODEL, Embedder
+
+    first = Embedder(str(DEFAULT_MODEL), cache_dir=str(tmp_path / "cache"))
+    vecs = first.encode(["a sentence about agents", "another about retrieval"])
+    assert not list((tmp_path / "cache").glob("shard-*.npz"))  # two vectors: pooled, not yet written
+    first.flush()
+    assert len(list((tmp_path / "cache").glob("shard-*.npz"))) == 1
+    second = Embedder(str(DEFAULT_MODEL), cache_dir=str(tmp_path / "cache"))
+    second._compute = lambda texts: (_ for _ in ()).throw(AssertionError("recomputed"))  # cached: never called
+    assert (second.encode(["another about retrieval"])[0] == vecs[1]).all()
