@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel
@@ -310,3 +311,45 @@ def materialize_offline_partition(root, domain: str, cutoff: str, shipped_dir: s
                             resources=resources)
     assert result.success
     return result, resources
+
+
+# -- a release in the ForeSci authors' format (tests/fixtures/foresci_release) -------------------
+
+AUTHORS_RELEASE = Path(__file__).parent / "fixtures" / "foresci_release"
+AUTHORS_TASKS, AUTHORS_HIDDEN = AUTHORS_RELEASE / "tasks.jsonl", AUTHORS_RELEASE / "tasks_hidden_eval.jsonl"
+
+# A bring-your-own agent (`NAME=PATH:answer`) for imported tasks with and without options.
+BYO_AGENT_SOURCE = (
+    "def answer(task, kb):\n"
+    "    hits = kb.search(task['question'], k=3)\n"
+    "    opts = [o['option_id'] for o in task.get('options') or []]\n"
+    "    if task['family'] == 'direction':\n"
+    "        a = {'choice': opts[0] if opts else hits[0]['title'], 'trajectory': 'steady'}\n"
+    "    elif task['family'] == 'bottleneck':\n"
+    "        a = {'bottleneck': hits[0]['title'], 'opportunity': hits[1]['title']}\n"
+    "    else:\n"
+    "        a = {'ranking': opts or [h['title'] for h in hits]}\n"
+    "    return {'answer': {**a, 'cited_ids': [h['arxiv_id'] for h in hits][:2]}, 'backbone': 'none'}\n")
+
+
+def small_kb_factory(root: Path):
+    """A replacement for `assets.release.evaluate.cutoff_kb`: a cutoff-bound KB of every 10th
+    shipped paper of the domain up to the cutoff, built once per (domain, cutoff) under `root`."""
+    import lancedb
+
+    from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
+    from core.papers import SHIPPED_DIR, read_jsonl
+
+    built: dict = {}
+
+    def factory(domain, cutoff, embed, db_dir=None):
+        if (domain, cutoff) not in built:
+            papers, _ = read_jsonl(SHIPPED_DIR / f"{domain}.jsonl.gz")
+            visible = [p for p in papers if p.published <= cutoff][::10]
+            screened = [ScreenedPaper(**p.model_dump(), domain=domain, relevance=0.5, label="core", reason="t")
+                        for p in visible]
+            table, _ = build_kb(lancedb.connect(str(root)), table_name(domain, cutoff.isoformat()), screened, embed)
+            built[(domain, cutoff)] = KnowledgeBaseView(table, cutoff, embed)
+        return built[(domain, cutoff)]
+
+    return factory

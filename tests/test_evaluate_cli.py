@@ -15,38 +15,16 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import json
-from pathlib import Path
 
-import lancedb
 import pytest
 
 from pipelines.cli import main
+from tests.factories import AUTHORS_HIDDEN as HIDDEN
+from tests.factories import AUTHORS_TASKS as TASKS
+from tests.factories import BYO_AGENT_SOURCE as AGENT
+from tests.factories import small_kb_factory
 
-FIXTURE = Path(__file__).parent / "fixtures" / "foresci_release"
-TASKS, HIDDEN = FIXTURE / "tasks.jsonl", FIXTURE / "tasks_hidden_eval.jsonl"
 FAMILIES = {"direction", "bottleneck", "planning", "venue"}
-
-
-def small_kb_factory(root: Path):
-    """A replacement for `assets.release.evaluate.cutoff_kb`: a cutoff-bound KB of every 10th
-    shipped paper of the domain up to the cutoff, built once per (domain, cutoff) under `root`."""
-    from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
-    from core.papers import SHIPPED_DIR, read_jsonl
-    from core.records import ScreenedPaper
-
-    built: dict = {}
-
-    def factory(domain, cutoff, embed, db_dir=None):
-        if (domain, cutoff) not in built:
-            papers, _ = read_jsonl(SHIPPED_DIR / f"{domain}.jsonl.gz")
-            visible = [p for p in papers if p.published <= cutoff][::10]
-            screened = [ScreenedPaper(**p.model_dump(), domain=domain, relevance=0.5, label="core", reason="t")
-                        for p in visible]
-            table, _ = build_kb(lancedb.connect(str(root)), table_name(domain, cutoff.isoformat()), screened, embed)
-            built[(domain, cutoff)] = KnowledgeBaseView(table, cutoff, embed)
-        return built[(domain, cutoff)]
-
-    return factory
 
 
 @pytest.fixture(scope="module")
@@ -70,17 +48,6 @@ def cli(small_kbs, tmp_path, monkeypatch, capsys):
     return run
 
 
-AGENT = (
-    "def answer(task, kb):\n"
-    "    hits = kb.search(task['question'], k=3)\n"
-    "    opts = [o['option_id'] for o in task.get('options') or []]\n"
-    "    if task['family'] == 'direction':\n"
-    "        a = {'choice': opts[0] if opts else hits[0]['title'], 'trajectory': 'steady'}\n"
-    "    elif task['family'] == 'bottleneck':\n"
-    "        a = {'bottleneck': hits[0]['title'], 'opportunity': hits[1]['title']}\n"
-    "    else:\n"
-    "        a = {'ranking': opts or [h['title'] for h in hits]}\n"
-    "    return {'answer': {**a, 'cited_ids': [h['arxiv_id'] for h in hits][:2]}, 'backbone': 'none'}\n")
 
 
 def test_exit_0_and_json_rows_when_the_controls_hold(cli, tmp_path):

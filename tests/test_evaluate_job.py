@@ -20,7 +20,9 @@ from pipelines.evaluate_job import (
     release_partition_key,
     run_imported_evaluation,
 )
-from tests.test_evaluate_cli import HIDDEN, TASKS, small_kb_factory
+from tests.factories import AUTHORS_HIDDEN as HIDDEN
+from tests.factories import AUTHORS_TASKS as TASKS
+from tests.factories import small_kb_factory
 
 RAG = "rag_and_retrieval_structuring"
 

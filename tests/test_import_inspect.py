@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_evaluate_cli import HIDDEN, TASKS, small_kb_factory
+from tests.factories import AUTHORS_HIDDEN as HIDDEN
+from tests.factories import AUTHORS_TASKS as TASKS
+from tests.factories import small_kb_factory
 
 
 @pytest.fixture(scope="module")

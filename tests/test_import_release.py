@@ -256,20 +256,10 @@ def test_evaluate_scores_a_bring_your_own_agent_end_to_end(tmp_path, kb, capsys)
     """`foresci evaluate` path: import, KB, a built-in and a bring-your-own agent, scores and
     controls, as JSON rows {family, agent, n, fta, ...}."""
     from assets.release.evaluate import evaluate_release
+    from tests.factories import BYO_AGENT_SOURCE
 
     agent = tmp_path / "my_agent.py"
-    agent.write_text(
-        "def answer(task, kb):\n"
-        "    hits = kb.search(task['question'], k=3)\n"
-        "    ids = [h['arxiv_id'] for h in hits]\n"
-        "    opts = [o['option_id'] for o in task.get('options') or []]\n"
-        "    if task['family'] == 'direction':\n"
-        "        a = {'choice': opts[0] if opts else hits[0]['title'], 'trajectory': 'steady'}\n"
-        "    elif task['family'] == 'bottleneck':\n"
-        "        a = {'bottleneck': hits[0]['title'], 'opportunity': hits[1]['title']}\n"
-        "    else:\n"
-        "        a = {'ranking': opts or [h['title'] for h in hits]}\n"
-        "    return {'answer': {**a, 'cited_ids': ids[:2]}, 'backbone': 'none'}\n")
+    agent.write_text(BYO_AGENT_SOURCE)
     view, embed = kb
     ev = evaluate_release(TASKS, HIDDEN, ["momentum", f"mine={agent}:answer"], domain="llm_agent",
                           embed=embed, kb_factory=lambda d, c, e: view, draws=3)
