@@ -9,7 +9,8 @@ half-written file and never contend for a database lock. `visibility` is `public
 `hidden`: hidden gold and the future window live in their own subtree, apart from what
 is released. The analysts' DuckDB file holds only views (`sql/*.sql`) with globs relative
 to its folder; pipeline steps never open it (they use an in-memory DuckDB), so an analyst
-can keep it open while runs write Parquet, and the data directory can be moved.
+can keep it open while runs write Parquet, and the data directory can be moved (opening the
+file from anywhere: resources/duckdb_views.py).
 
 Paths go through pyarrow filesystems, so `root` may also be an object-store URI
 (`s3://bucket/foresci`; endpoint and credentials from the standard `AWS_*` environment
@@ -36,6 +37,7 @@ from pydantic import BaseModel, Field
 from core.paths import REPO_ROOT, state_dir
 from core.tables import records_to_table, table_to_records
 from core.visibility import artifact_visibility, visibility_of
+from resources.duckdb_views import create_views_file, open_views, write_init_file
 
 SQL_DIR = REPO_ROOT / "sql"
 
@@ -132,20 +134,20 @@ class PartitionStore:
             return []
         Path(self.duckdb_path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            con = duckdb.connect(self.duckdb_path)
+            con = create_views_file(self.duckdb_path)
         except duckdb.IOException as exc:  # another process holds the file (an analyst's session)
             raise RuntimeError(f"cannot write the DuckDB views in {self.duckdb_path}: {exc}. Close the other "
                                "session, or read through `store.memory_views()`, which needs no file") from exc
         with con:
             con.execute(f"SET file_search_path = '{self._views_dir()}'")
-            return self._create_views(self._with_filesystem(con), relative=True)
+            created = self._create_views(self._with_filesystem(con), relative=True)
+        write_init_file(self._views_dir())  # for a bare DuckDB client (resources/duckdb_views.py)
+        return created
 
     def connect(self, read_only: bool = True) -> duckdb.DuckDBPyConnection:
         """The analysts' views file, opened so its relative globs resolve against its own folder
         (DuckDB otherwise resolves them against the working directory)."""
-        con = duckdb.connect(self.duckdb_path, read_only=read_only)
-        con.execute(f"SET file_search_path = '{self._views_dir()}'")
-        return self._with_filesystem(con)
+        return self._with_filesystem(open_views(self.duckdb_path, read_only=read_only))
 
     def _with_filesystem(self, con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
         """Let DuckDB read a remote warehouse through our pyarrow filesystem (no httpfs needed)."""
