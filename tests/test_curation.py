@@ -395,3 +395,23 @@ def test_foresci_release_require_approval_command(tmp_path, monkeypatch, capsys)
     assert main(["release", "--domain", D, "--cutoff", C, "--require-approval", "--name", "v1"]) == 0
     out = capsys.readouterr().out
     assert f"release v1 of {D} @ {C}: 1 tasks" in out and '"approved": 1' in out and '"pending": 2' in out
+
+
+def test_the_overview_reads_only_heads_and_agrees_with_the_full_queue(page):
+    """The index's figures come from each task's id, selection and flag codes (no validation of
+    whole records), and equal the figures of the full queue, decisions included."""
+    from pipelines.review.queue import summary
+
+    client, store, records = page
+    url = f"/p/{D}/{C}/task/{records[0].task_id}"
+    client.get(url)
+    with client.session_transaction() as s:
+        token = s["csrf"]
+    client.post(url + "/decide", data={"action": "reject", "reason": "gold_wrong", "reviewer": "ana", "csrf": token,
+                                       "content_hash": records[0].content_hash})
+    reader = client.application.config["reader"]
+    heads, items = reader.heads(D, C), reader.items(D, C)
+    assert sorted((h.task_id, h.selected, tuple(h.flag_codes), h.state) for h in heads) == \
+        sorted((i.record.task_id, i.record.selected, tuple(i.flag_codes), i.state) for i in items)
+    assert summary(heads) == summary(items)
+    assert summary(heads)["flagged"] > 0 and summary(heads)["states"]["rejected"] == 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from assets.audit import flags as F
 from assets.families.registry import get_family
@@ -148,8 +148,13 @@ def build_audit_records(
 
 def flag_counts(records: Sequence[AuditRecord]) -> dict[str, int]:
     """Tasks flagged per flag code (a task counts once per code)."""
+    return code_counts([f.code for f in r.flags] for r in records)
+
+
+def code_counts(codes_per_task: Iterable[Iterable[str]]) -> dict[str, int]:
+    """Tasks per flag code, from each task's flag codes; most frequent first."""
     counts: dict[str, int] = {}
-    for r in records:
-        for code in sorted({f.code for f in r.flags}):
+    for codes in codes_per_task:
+        for code in set(codes):
             counts[code] = counts.get(code, 0) + 1
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))

@@ -69,7 +69,7 @@ def create_app(store: PartitionStore, decisions: DecisionStore | None = None, *,
         parts = reader.partitions()
         if len(parts) == 1:
             return redirect(url_for("queue", domain=parts[0][0], cutoff=parts[0][1]))
-        rows = [{"domain": d, "cutoff": c, **summary(reader.items(d, c))} for d, c in parts]
+        rows = [{"domain": d, "cutoff": c, **summary(reader.heads(d, c))} for d, c in parts]
         return render_template("index.html", rows=rows)
 
     @app.get("/p/<domain>/<cutoff>/")
