@@ -64,9 +64,11 @@ test-llm: install
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"
 
-## The Dagster web UI on http://127.0.0.1:3000 (runs and partitions persist in .dagster_home).
+## The Dagster web UI on http://127.0.0.1:3000 (UI_PORT=…; runs and partitions persist in .dagster_home).
+## Ctrl-C stops it (dagster dev shuts its webserver, daemon and code server down: ~5-8 s).
+UI_PORT ?= 3000
 ui: init
-	$(VENV)/bin/dagster dev -h 127.0.0.1 -p 3000 -w workspace.yaml
+	$(VENV)/bin/dagster dev -h 127.0.0.1 -p $(UI_PORT) -w workspace.yaml
 
 ## Benchmarks: numbers go to benchmarks/results.md.
 bench: install
