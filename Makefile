@@ -48,7 +48,7 @@ demo-ideas: init
 
 ## Run the test suite (slow tests excluded; `make test-all` includes them).
 test: install
-	@command -v chromium >/dev/null || echo "note: no Chromium found: the review page's browser tests (tests/test_review_browser.py) are skipped; apt-get install -y chromium"
+	@command -v chromium >/dev/null || echo "note: no Chromium found: the review page's browser tests (tests/pipelines/test_review_browser.py) are skipped; apt-get install -y chromium"
 	$(PY) -m pytest
 
 ## The slow operations tests (eight concurrent partition runs, every docs example run); CI runs them after `make test`.
@@ -58,8 +58,8 @@ test-ops: install
 ## Integration tests against a real local model server (llama.cpp + a small GGUF from PyPI, built
 ## once into ~/.cache/foresci; tests/local_llm.py): the LLM doorway, rediscovery, idea review, Xcientist artifacts, Arena.
 test-llm: install
-	$(PY) -m pytest -m slow tests/test_local_llm.py tests/test_rediscovery_local_llm.py tests/test_idea_review_llm.py \
-	  tests/test_xcientist_local_llm.py tests/test_arena_local_llm.py
+	$(PY) -m pytest -m slow tests/resources/test_local_llm.py tests/assets/rediscovery/test_rediscovery_local_llm.py tests/assets/idea_review/test_idea_review_llm.py \
+	  tests/assets/artifacts/test_xcientist_local_llm.py tests/assets/arena/test_arena_local_llm.py
 
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"

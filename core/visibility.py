@@ -4,7 +4,7 @@ Hidden data (what happened after the cutoff, gold, construction records, observa
 made after the cutoff) is stored under `warehouse/hidden/`, never read by a public asset
 or an agent. The store (`resources.storage`) places every table and artifact by this
 list, the asset definitions tag their assets from it, and the code location's
-public/hidden asset lists (tests/test_definitions.py walks the graph with them) derive
+public/hidden asset lists (tests/pipelines/test_definitions.py walks the graph with them) derive
 from it.
 """
 
@@ -46,7 +46,7 @@ def visibility_tags(table: str) -> dict[str, str]:
     return {"visibility": visibility_of(table)}
 
 # What an agent may be shown (with the cutoff-bound KB): none of these may have a hidden
-# ancestor in the asset graph (tests/test_definitions.py). Evaluation outputs (ranking,
+# ancestor in the asset graph (tests/pipelines/test_definitions.py). Evaluation outputs (ranking,
 # scores, leaderboard) are public too but legitimately read gold, so they are not here.
 AGENT_VISIBLE = frozenset({
     "corpus_snapshot", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy",

@@ -5,7 +5,7 @@ No Inspect import here (tasks.py is the Inspect glue): this module loads an expo
 release (assets/export/hf.py: one or several partitions with a `test` split, or a whole
 multi-cutoff release with a split per cutoff; every split is read) and its private gold, rebuilds each partition's
 cutoff-bound knowledge base from the export's `kb` config (the same ids, titles,
-abstracts and dates give the same hits as the original, tests/test_export_hf.py),
+abstracts and dates give the same hits as the original, tests/assets/export/test_export_hf.py),
 turns a model's reply into a foresci `Answer` through the bring-your-own-agent contract
 (`response_to_answer`: family schema, the task's own option ids, only citations the KB
 tool returned to this sample), and scores it with foresci's scorer registry

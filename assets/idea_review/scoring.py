@@ -14,7 +14,7 @@ proxy, always reported as `rubric_coverage_proxy` (never under the judge's name)
 
 It measures coverage, not length or position: a rubric counts once whatever the review's
 length, units are matched wherever they are, and filler whose units are unlike every
-rubric cannot raise any rubric's best match (tests/test_idea_review.py checks all three).
+rubric cannot raise any rubric's best match (tests/assets/idea_review/test_idea_review.py checks all three).
 
 Reference validity (every family) is a scorer of the default registry:
 `assets/scorers/reference.py`.

@@ -10,7 +10,7 @@ so the view loads it once (one scan, cached per table version) and answers from 
   stems, ASCII folding) and Lance's BM25 (k1 1.2, b 0.75, idf ln(1 + (N - n + 0.5) /
   (n + 0.5)), statistics over the whole table, a repeated query word counts once per
   occurrence). On the fixture KB its scores equal LanceDB's to float rounding and every
-  query returns the same ids (tests/test_kb_fast_path.py); benchmarks/retrieval_bench.py
+  query returns the same ids (tests/assets/knowledge_base/test_kb_fast_path.py); benchmarks/retrieval_bench.py
   measures the agreement at 35k.
 - dense: exact cosine over the cached matrix below `IVF_MIN_ROWS` rows; above, an
   inverted-file index (spherical k-means, `nprobe` nearest lists, exact cosine inside them,

@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 # commands that build a partition: the fixture's build is exactly what they run
 # (`release_job` for one partition), so their documented lines are parsed and checked only;
-# `review` serves a page until stopped (tests/test_review_browser.py drives it); the opt-in
-# families' demos are builds of their own (tests/test_rediscovery.py, tests/test_idea_review.py); `release`
-# without --domain is the whole benchmark release (every domain x release cutoff: tests/test_release_card.py)
+# `review` serves a page until stopped (tests/pipelines/test_review_browser.py drives it); the opt-in
+# families' demos are builds of their own (tests/assets/rediscovery/test_rediscovery.py, tests/assets/idea_review/test_idea_review.py); `release`
+# without --domain is the whole benchmark release (every domain x release cutoff: tests/assets/release/test_release_card.py)
 BUILDS = {"materialize", "demo", "review", "demo-rediscovery", "demo-ideas"}
 
 
@@ -112,9 +112,9 @@ def test_sql_example_runs(built, doc, statement):
 def test_foresci_example_runs(built, monkeypatch, capsys, doc, argv):
     monkeypatch.setenv("FORESCI_HOME", str(built / ".foresci"))
     monkeypatch.setenv("DAGSTER_HOME", str(built / "dagster"))
-    # the `ideas` partition exists only after demo-ideas (tests/test_idea_review.py builds it)
+    # the `ideas` partition exists only after demo-ideas (tests/assets/idea_review/test_idea_review.py builds it)
     whole_release = (argv[0] == "release" and "--domain" not in argv) or (argv[0] == "export" and "--release" in argv)
-    if argv[0] in BUILDS or "ideas" in argv or whole_release:  # a whole release (its export: tests/test_export_release.py)
+    if argv[0] in BUILDS or "ideas" in argv or whole_release:  # a whole release (its export: tests/assets/export/test_export_release.py)
         check_arguments(build_parser().parse_args(argv))  # raises on a bad line
         return
     code = main(argv)
