@@ -18,7 +18,7 @@ from resources.duckdb_views import INIT_FILE
 from resources.storage import PartitionStore
 
 D, C = "llm_agent", "2025-12-31"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _warehouse(folder: Path) -> PartitionStore:
