@@ -145,7 +145,7 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
 
 def task_settings(**kw):
     """The task builder's settings for the `make_task_inputs` world."""
-    from assets.tasks.building import BuildSettings
+    from assets.toolbox.building import BuildSettings
 
     return BuildSettings(**{"domain": DOMAIN, "domain_title": "LLM Agents", "cutoff": CUTOFF, "window_end": WINDOW_END,
                             "horizon_months": 6, **kw})

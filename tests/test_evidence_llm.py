@@ -13,7 +13,7 @@ from assets.evidence.logic import build_evidence, rank_by_centrality
 from assets.evidence.quotes import evidence_source_text, extract_paper_evidence
 from assets.evidence.shares import slice_growth, slice_shares
 from assets.evidence.signals import build_signals
-from assets.taxonomy.llm_stub import CountingStubClient
+from assets.evidence.llm_stub import CountingStubClient
 from core.records import PaperFullText, Section
 from tests.test_evidence import CUTOFF, kmeans_taxonomy, sample_papers, screened
 

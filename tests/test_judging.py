@@ -1,4 +1,4 @@
-"""The LLM judge stack (assets/judging/llm_judge.py, scoring.py) through litellm `mock_response`.
+"""The LLM judge stack (assets/scorers/llm_judge.py, scoring.py) through litellm `mock_response`.
 
 Every judge reply here travels the real path: LLMClient -> litellm.completion(mock_response=...)
 -> JSON parsing -> schema validation -> metrics. The mock sees the purpose and the prompt,
@@ -17,7 +17,7 @@ from datetime import date
 import numpy as np
 import pytest
 
-from assets.judging import llm_judge
+import assets.scorers.llm_judge as llm_judge
 from assets.judging.scoring import (
     fact_agreement,
     pairwise_comparisons,

@@ -12,7 +12,7 @@ from assets.corpus.definitions import corpus_snapshot
 from assets.evidence.definitions import evidence_records, research_signals
 from assets.partitions import partition_key
 from assets.taxonomy.definitions import taxonomy
-from assets.taxonomy.llm_stub import CountingStubClient
+from assets.evidence.llm_stub import CountingStubClient
 from core.records import EvidenceRecord, Signal, TaxonomyNode
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource

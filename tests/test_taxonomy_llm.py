@@ -15,7 +15,7 @@ import pytest
 
 from assets.taxonomy.dimensions import ambiguous_dimensions
 from assets.taxonomy.llm_mode import TEMPERATURES, ambiguous_routes
-from assets.taxonomy.llm_stub import CountingStubClient
+from assets.evidence.llm_stub import CountingStubClient
 from assets.taxonomy.logic import induce_taxonomy
 from assets.taxonomy.slices import (
     growth_markdown,

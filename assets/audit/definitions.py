@@ -5,11 +5,11 @@ import dagster as dg
 
 from assets.audit.logic import build_audit_records, flag_counts
 from assets.audit.model_review import review
-from assets.gold.leakage import future_only_terms
+from core.leakage import future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.stage import current_partition, md_table, write_failures
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from core.records import AuditRecord, EvidenceRecord, GoldTarget, ScreenedPaper, Task, TaskBuild, TaskRating
 from core.visibility import visibility_tags
 from resources.llm import LLMResource

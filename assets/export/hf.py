@@ -38,7 +38,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from assets.export.card import cutoff_split
-from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.release.logic import KB_MANIFEST_FIELDS, canonical_jsonl, validate_release
 from core.records import GoldTarget, ScreenedPaper, Task
 from core.visibility import artifact_visibility

@@ -24,8 +24,8 @@ from core.text import word_set
 
 if TYPE_CHECKING:
     from assets.families.imported import ImportedGold
-    from assets.gold.measure import GoldContext
-    from assets.tasks.building import Draft, TaskBuilder
+    from assets.toolbox.measure import GoldContext
+    from assets.toolbox.building import Draft, TaskBuilder
 
 AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
 # How the offline baselines (assets/agents/baselines.py) read the knowledge base for a family:

@@ -109,7 +109,7 @@ from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise
 from assets.families.momentum import defining_phrases
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     BOTTLENECK_FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
     Claims,
@@ -120,7 +120,7 @@ from assets.gold.measure import (
     pct,
     top_terms,
 )
-from assets.tasks.building import (
+from assets.toolbox.building import (
     MIN_SUPPORT_PAPERS,
     SAME_SUBDIRECTION_OVERLAP,
     Draft,

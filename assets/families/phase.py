@@ -61,17 +61,17 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import ClassVar
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.arena.inspirations import Inspiration, extract_inspirations
+from assets.arena.inspirations import Inspiration, draft_inspirations, extract_inspirations
 from assets.families.base import TaskFamily
-from assets.gold.leakage import internal_violations
-from assets.rediscovery.claims import all_stems, content_stems
-from assets.tasks.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
+from core.leakage import internal_violations
+from core.claims import all_stems, content_stems
+from assets.toolbox.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
 from core.records import BuildStep, ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 from core.text import content_tokens, jaccard
 
@@ -442,6 +442,8 @@ class PhaseFamily(TaskFamily):
         st = builder.settings
         records = list(builder.records_by_node.values())
         drafter = getattr(builder, "inspiration_drafter", None)
+        if drafter is None and getattr(builder, "llm", None) is not None:  # model-drafted inspirations
+            drafter = partial(draft_inspirations, builder.llm)
         inspirations = drafter(records, st.cutoff) if drafter else extract_inspirations(records, st.cutoff)
         builder.inspirations = inspirations
         titles = {p.arxiv_id: p.title for p in (getattr(builder, "papers", None) or [])}
@@ -586,8 +588,6 @@ class PhaseFamily(TaskFamily):
         Key points: per hit, its abstract sentence sharing most content with the task (an
         own-work sentence of the phase's kind first, `is_phase_sentence`); the report strings
         them together."""
-        from assets.agents.render import render_answer
-
         task, kb = ctx.task, ctx.kb
         hits = kb.search(task.question, k=ctx.setting("k", 20), mode="hybrid")
         if method == "momentum":
@@ -609,8 +609,8 @@ class PhaseFamily(TaskFamily):
         phase = PHASE_TITLES.get(task.subtype, "Report")
         report = "\n".join([f"### {phase}", ""] + [f"- {s} [{pid}]" for pid, s in picked])
         parsed = PhaseAnswer(report=report, keypoints=keypoints, cited_ids=[pid for pid, _ in picked])
-        return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed,
-                             retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
+        return ctx.render(parsed, method=method,
+                          retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:

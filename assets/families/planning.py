@@ -6,7 +6,7 @@ grounding, world models or synthetic trajectories first? The options are 4-5 app
 direction's own pre-cutoff papers use (`assets.evidence.approaches`: named methods, each with a
 one-line gloss and representative pre-cutoff titles), never the option set of a direction task:
 a planning task that shares its top option, or more than one option, with a released direction
-task of the partition is not released (`assets.validity.defects.overlap_with_released`), so the
+task of the partition is not released (`assets.ranking.defects.overlap_with_released`), so the
 two families ask different decisions.
 
 Gold (`planning_gold`): the approaches ranked by their momentum INSIDE the direction over the
@@ -32,7 +32,7 @@ from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import AGREE_TOLERANCE, momentum_problems
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     COOLING_MAX,
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
@@ -44,7 +44,7 @@ from assets.gold.measure import (
     method_sentence,
     pct,
 )
-from assets.tasks.building import (
+from assets.toolbox.building import (
     MAX_OPTIONS,
     MIN_OPTIONS,
     MIN_SUPPORT_PAPERS,
@@ -144,7 +144,7 @@ class PlanningFamily(TaskFamily):
         """Tasks of 4-5 approaches of one direction each (`approach_sets`), directions taken
         round-robin (most approaches first). A planning task that shares its top option or more
         than one option with a released direction task is held back by the ranking
-        (`assets.validity.defects.overlap_with_released`)."""
+        (`assets.ranking.defects.overlap_with_released`)."""
         by_direction: dict[str, list[Signal]] = {}
         for a in builder.by_kind.get("approach", []):
             by_direction.setdefault(a.details["direction"][0], []).append(a)
@@ -365,7 +365,7 @@ def plan_for(ctx: GoldContext, task: Task, gold: GoldTarget, per: dict[str, tupl
     from the papers the gold counted, so a reader checks it against the same list:
 
     * milestones: its first MILESTONES window papers by date, papers that state a method
-      (`assets.gold.measure.method_sentence`) first;
+      (`assets.toolbox.measure.method_sentence`) first;
     * dependencies: the other options named by at least DEPENDENCY_MIN_PAPERS of its window
       papers (most first): what its window work built on;
     * kill criterion: "stop if its share of the direction's papers in the first half of the

@@ -64,7 +64,7 @@ from assets.families.venue_projects import (
     select_projects,
     split_sentences,
 )
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     VENUE_FULL_MARGIN,
     VENUE_NEIGHBOUR_QUANTILE,
     VENUE_NEIGHBOURS,
@@ -74,7 +74,7 @@ from assets.gold.measure import (
     insufficient,
     pct,
 )
-from assets.tasks.building import (
+from assets.toolbox.building import (
     MIN_SUPPORT_PAPERS,
     OPTION_LETTERS,
     Draft,
@@ -295,7 +295,7 @@ OUTCOME_VOTE_KEY = "the rest of the ranking: the project's most similar papers w
 
 def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
     """The real outcome first, the similarity proxy's order after it; the proxy alone, labelled, when the
-    project has no outcome (module docstring; proxy rules in `assets.gold.measure`)."""
+    project has no outcome (module docstring; proxy rules in `assets.toolbox.measure`)."""
     claims, slots = Claims(task.task_id), Slots()
     scope = f"{task.window_start} to {task.window_end}"
     m = _PROJECT.search(task.question)

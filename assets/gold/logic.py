@@ -3,7 +3,7 @@
 Gold is measured, not opined: every target is computed from the papers published in
 (cutoff, window_end] and records the numbers and future paper ids it rests on. Each
 task's family computes it (`TaskFamily.gold`) from the shared partition context
-(`assets.gold.measure.GoldContext`).
+(`assets.toolbox.measure.GoldContext`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import date
 import numpy as np
 
 from assets.families import get_family
-from assets.gold.measure import Claims, GoldContext, VenueScorer, insufficient
+from assets.toolbox.measure import Claims, GoldContext, VenueScorer, insufficient
 from core.records import (
     GoldTarget,
     ScreenedPaper,

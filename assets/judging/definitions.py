@@ -3,7 +3,7 @@
 import dagster as dg
 
 from assets.arena.ace import Checklist
-from assets.judging.llm_judge import COST_TARGET, PROMPT_VERSIONS
+from assets.scorers.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.judging.scoring import (
     fact_agreement,
     pairwise_comparisons,

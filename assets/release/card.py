@@ -40,7 +40,7 @@ from statistics import fmean
 
 from assets.release.independence import FAMILY_ORDER, RULES, Decision, decision_of, independence
 from assets.release.logic import canonical_jsonl, sha256
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
 from assets.validity.report import status
 from assets.validity.statistics import RANDOM, GOLD, column, per_task, pooled_control_checks

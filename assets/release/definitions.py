@@ -8,7 +8,7 @@ from assets.arena.ace import Checklist, checklist_row
 from assets.audit.logic import content_hash
 from assets.audit.policy import curate
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
-from assets.gold.leakage import LeakageError, future_only_terms
+from core.leakage import LeakageError, future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.release.logic import (
     kb_manifest_row,

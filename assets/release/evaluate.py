@@ -7,7 +7,7 @@ tasks as they are presented (presentation balancing of `imported_ratings`) and s
 them per family: the stated reference (`control:gold`), another task's reference
 (`control:other_gold`), empty, first option, every option and the random line, each as a mean
 FTA, plus the share of (task, other task) pairs where the reference beats the other task's
-reference (`ref_wins`). `control_problems` checks them against assets/validity/thresholds.yaml
+reference (`ref_wins`). `control_problems` checks them against core/thresholds.yaml
 the way the validity report does (stated gold >= gold_min; a no-judgement control at most
 `control_margin` above random, empty at most `empty_max`); on an imported release a family
 also fails when the reference beats another task's reference on fewer than REF_WIN_MIN of
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from assets.judging.scoring import score_answers
 from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.release.importer import ImportResult, imported_ratings
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from core.records import GoldTarget, Score, Task
 

@@ -85,7 +85,7 @@ def release_checklists(tasks, judge_client=None) -> list[Checklist]:
     with a model (one call per task through the LLM resource; the release uses its own model,
     the paper's "high-capacity LLM", and stage two a separate judge), in task-id order."""
     from assets.families.registry import get_family
-    from assets.judging.llm_judge import JudgeLedger, ask
+    from assets.scorers.llm_judge import JudgeLedger, ask
 
     judge = judge_client if judge_client is not None and not judge_client.offline else None
     scorer = ACE()

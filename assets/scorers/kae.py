@@ -35,7 +35,7 @@ def cited_sources(ctx: ScoringContext) -> dict[str, str]:
 
 def judge_ask(ctx: ScoringContext):
     """`ask(prompt, schema, purpose)` through the judge client, counted in the answer's ledger."""
-    from assets.judging.llm_judge import ask
+    from assets.scorers.llm_judge import ask
 
     def _ask(prompt: str, schema, purpose: str):
         return ask(ctx.judge, [{"role": "user", "content": prompt}], schema, purpose=purpose, ledger=ctx.ledger,

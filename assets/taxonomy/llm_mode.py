@@ -23,7 +23,7 @@ but spends calls only where they are needed:
   if that node's expansion has to wait for more papers.
 
 Every call goes through an LLM client with the `LLMClient` API (`structured(...)`), so
-it is cached on disk and counted; with a counting stub (`assets.taxonomy.llm_stub`) the
+it is cached on disk and counted; with a counting stub (`assets.evidence.llm_stub`) the
 call budget is measured without a model. A failed call (`Exception` from the client) is
 recorded as a `Failure` row and the batch falls back to the offline (embedding)
 decision, so the partition still completes.

@@ -1,5 +1,5 @@
 """Validity report asset: controls, gold stability, claim bank and duplicates per family,
-checked against `assets/validity/thresholds.yaml`; an asset check fails the release when
+checked against `core/thresholds.yaml`; an asset check fails the release when
 a threshold is missed."""
 
 
@@ -14,7 +14,7 @@ from assets.judging.scoring import score_answers
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.coverage import candidate_coverage
 from assets.validity.report import control_check_rows, summary_line, validity_rows
@@ -91,7 +91,7 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
 
 
 @dg.asset_check(asset="validity_report", name="validity_thresholds", partitions_def=DOMAIN_CUTOFF_PARTITIONS,
-                description="every family of the release meets every threshold of assets/validity/thresholds.yaml")
+                description="every family of the release meets every threshold of core/thresholds.yaml")
 def validity_thresholds(context: dg.AssetCheckExecutionContext, storage: StorageResource) -> dg.AssetCheckResult:
     part = current_partition(context)
     rows = storage.store().read_table("validity_report", part.domain, part.cutoff_key).to_pylist()

@@ -36,9 +36,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from assets.gold.leakage import internal_violations
+from core.leakage import internal_violations
 from core.records import (
     BuildStep,
     EvidenceRecord,
@@ -51,8 +51,21 @@ from core.records import (
 from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.text import jaccard, word_set
 
-if TYPE_CHECKING:  # the family protocol is only a type here: families import this module
-    from assets.families.base import TaskFamily
+
+
+class TaskFamily(Protocol):
+    """What the builder asks of a family (`assets.families.base.TaskFamily` provides it; the
+    toolbox sits below the families, so it names the protocol instead of importing the class)."""
+
+    name: str
+    instructions: str
+    requirements: tuple[str, ...]
+
+    def template(self, draft: Draft) -> tuple[str, str]: ...
+
+    def decision_problem(self, task: Task) -> str | None: ...
+
+    def decision_signature(self, task: Task, subject: str) -> object: ...
 
 MIN_SUPPORT_PAPERS = 5
 MIN_OPTIONS, MAX_OPTIONS = 4, 5

@@ -1,9 +1,9 @@
 """Rediscovery (FIRE-Bench): predict the empirical findings of a paper from its research
 question and setup, with a knowledge base bound to the day before the paper appeared.
 
-Opt-in (issue 14 part A): registered only when FORESCI_EXTRA_FAMILIES names it
-(`assets/rediscovery/plugin.py`; `foresci demo-rediscovery` sets it), so the default
-release is unchanged. docs/rediscovery.md describes source, construction, scoring and the
+Opt-in (issue 14 part A): registered, with its scorer, only when the composition root
+installs the `rediscovery` plugin (`assets/plugins.py`; `foresci demo-rediscovery` enables it
+in its own state directory), so the default release is unchanged. docs/rediscovery.md describes source, construction, scoring and the
 deviations from the paper.
 
 Source: the partition's core papers of the last `SOURCE_MONTHS` months before the
@@ -20,12 +20,16 @@ from __future__ import annotations
 import json
 import re
 from datetime import timedelta
+from functools import partial
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
+from assets.agents.backbones import default_registry
 from assets.families.base import FamilyRecords, ReportTable, TaskFamily
-from assets.rediscovery import claims as cl
+from assets.rediscovery import report as rd
+from core import claims as cl
+from assets.rediscovery.llm import draft_tree
 from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
 from core.papers import add_months
 from core.records import ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
@@ -77,7 +81,10 @@ class RediscoveryFamily(TaskFamily):
         st = builder.settings
         papers = getattr(builder, "papers", None) or []
         fulltext = getattr(builder, "fulltext", None) or {}
-        tree_fn = getattr(builder, "tree_drafter", None) or problem_tree
+        tree_fn = getattr(builder, "tree_drafter", None)
+        if tree_fn is None and getattr(builder, "llm", None) is not None:  # model-drafted problem trees
+            tree_fn = partial(draft_tree, builder.llm)
+        tree_fn = tree_fn or problem_tree
         start = add_months(st.cutoff, -SOURCE_MONTHS)
         recent = sorted((p for p in papers if p.label == "core" and start < p.published <= st.cutoff),
                         key=lambda p: (-p.published.toordinal(), p.arxiv_id))
@@ -159,8 +166,6 @@ class RediscoveryFamily(TaskFamily):
         """The offline baselines: what the cutoff-bound KB's closest papers report.
         retrieval: result sentences of the hits most similar to the question and setup;
         momentum: the same from the most recent of them (the field's latest results)."""
-        from assets.agents.render import render_answer
-
         task, kb = ctx.task, ctx.kb
         query = task.question.split("\n\nPredict")[0]
         hits = kb.search(query, k=ctx.setting("k", 20), mode="hybrid")
@@ -177,8 +182,8 @@ class RediscoveryFamily(TaskFamily):
             if len(found) >= 3:
                 break
         parsed = RediscoveryAnswer(findings=found[:3], cited_ids=cited)
-        return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed,
-                             retrieved=hits, retrieval_queries=[query], has_support_artifact=bool(hits))
+        return ctx.render(parsed, method=method,
+                          retrieved=hits, retrieval_queries=[query], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
@@ -219,9 +224,6 @@ class RediscoveryFamily(TaskFamily):
     def report_tables(self, records: FamilyRecords) -> list[ReportTable]:
         """FIRE-Bench's figures for the release report: difficulty histogram, claim P/R/F1 of
         methods and controls, error types of the unmatched claims, contamination split."""
-        from assets.agents.backbones import default_registry
-        from assets.rediscovery import report as rd
-
         released = records.released
         golds = {g.task_id: g for g in records.golds}
         scores = [s for s in records.scores if s.task_id in released]
@@ -250,20 +252,3 @@ class RediscoveryFamily(TaskFamily):
 def difficulty_level(gold: GoldTarget) -> str:
     s = gold.numbers.get("S")
     return "" if s is None else ("Easy" if s <= 4 else "Medium" if s <= 6 else "Hard")
-
-
-ENV = "FORESCI_EXTRA_FAMILIES"  # e.g. "rediscovery": opt-in families registered on import
-
-
-def enabled() -> bool:
-    import os
-
-    return "rediscovery" in os.environ.get(ENV, "").replace(",", " ").split()
-
-
-def register_if_enabled() -> None:
-    """Register the family when FORESCI_EXTRA_FAMILIES names it (the default build stays as it is)."""
-    if enabled():
-        from assets.families.registry import register_family
-
-        register_family(RediscoveryFamily())
