@@ -34,6 +34,14 @@ from pathlib import Path
 
 import yaml
 
+from assets.agents.registry import all_agents
+from assets.families import all_families
+from assets.idea_review import family as idea_review
+from assets.idea_review.pipeline import IDEA_AGENTS
+from assets.rediscovery import plugin as rediscovery
+from assets.rediscovery.family import RediscoveryFamily
+from assets.rediscovery.scorer import RediscoveryClaims
+from assets.scorers.registry import all_scorers, families_of
 from core.paths import state_dir
 
 CONFIG_FILE = "plugins.yaml"
@@ -51,38 +59,26 @@ class Plugin:
 
 
 def _rediscovery_register() -> None:
-    from assets.rediscovery.plugin import register
-
-    register()
+    rediscovery.register()
 
 
 def _rediscovery_families() -> list:
-    from assets.rediscovery.family import RediscoveryFamily
-
     return [RediscoveryFamily()]
 
 
 def _rediscovery_scorers() -> list:
-    from assets.rediscovery.scorer import RediscoveryClaims
-
     return [RediscoveryClaims()]
 
 
 def _idea_review_register() -> None:
-    from assets.idea_review.family import register
-
-    register()
+    idea_review.register()
 
 
 def _idea_review_families() -> list:
-    from assets.idea_review.family import IdeaReviewFamily
-
-    return [IdeaReviewFamily()]
+    return [idea_review.IdeaReviewFamily()]
 
 
 def _idea_review_agents() -> list:
-    from assets.idea_review.pipeline import IDEA_AGENTS
-
     return list(IDEA_AGENTS)
 
 
@@ -163,19 +159,13 @@ def listing(kind: str) -> list[dict[str, str]]:
     """Rows of `foresci families` / `scorers` / `agents`: the registered entries (built-in, or an
     installed plugin's) and every optional plugin's entries, each with `plugin` and `enabled`."""
     if kind == "families":
-        from assets.families import all_families
-
         rows = {f.name: {**f.describe(), "plugin": "built-in", "enabled": "yes"} for f in all_families()}
         extra = {p: [(f.name, f.describe()) for f in plugin.families()] for p, plugin in PLUGINS.items()}
     elif kind == "scorers":
-        from assets.scorers.registry import all_scorers, families_of
-
         rows = {s.name: {**s.describe(families_of(s)), "plugin": "built-in", "enabled": "yes"} for s in all_scorers()}
         extra = {p: [(s.name, s.describe([f.name for f in plugin.families()] or list(s.families or ())))
                      for s in plugin.scorers()] for p, plugin in PLUGINS.items()}
     elif kind == "agents":
-        from assets.agents.registry import all_agents
-
         rows = {a.name: {**a.describe(), "plugin": "built-in", "enabled": "yes"} for a in all_agents()}
         extra = {p: [(a.name, a.describe()) for a in plugin.agents()] for p, plugin in PLUGINS.items()}
     else:

@@ -14,6 +14,7 @@ from core.records import AuditRecord, EvidenceRecord, GoldTarget, ScreenedPaper,
 from core.visibility import visibility_tags
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+from assets.gold.definitions import template_vocabulary
 
 AUDIT_NOVEL_MIN_PAPERS = 2  # the release refuses terms of >= 3 window titles; show reviewers the near misses
 
@@ -49,7 +50,6 @@ def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, sto
     golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     future = store.read_records("future_window", d, c, ScreenedPaper)
-    from assets.gold.definitions import template_vocabulary
 
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
                               min_papers=AUDIT_NOVEL_MIN_PAPERS, allowed=template_vocabulary())

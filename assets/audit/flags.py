@@ -57,6 +57,8 @@ from assets.toolbox.building import TITLE_MAX_CHARS
 from assets.ranking.defects import option_defects
 from core.phrases import option_name
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
+from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
+from assets.families.bottleneck import is_background
 
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
 MIN_QUOTED_PAPERS = 3  # support papers with at least one verified verbatim quote
@@ -197,7 +199,6 @@ def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
     """`small_gold_margin` for a bottleneck gold with evidence (module docstring)."""
     if task.family != "bottleneck" or gold is None or gold.strength <= 0:
         return []
-    from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
 
     papers, rel = gold.numbers.get("margin_papers"), gold.numbers.get("margin", 0.0)
     if papers is None:  # a gold from before the margin was recorded: count from `counted`
@@ -224,7 +225,6 @@ def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
     problem they state, which is background by design)."""
     if gold is None or gold.family not in OWN_CLAIM_FAMILIES:
         return []
-    from assets.families.bottleneck import is_background
 
     hits = []
     for key, entries in gold.counted.items():

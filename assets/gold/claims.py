@@ -36,6 +36,7 @@ from datetime import date
 from assets.toolbox.measure import RECENT_MONTHS
 from core.papers import add_months
 from core.records import GoldClaim, GoldTarget, ScreenedPaper, Signal
+from core.claims import clean_text
 
 
 class ClaimContext:
@@ -124,7 +125,6 @@ def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | N
         missing = [t for t in str(v.get("terms", "")).split(" | ") if t and not any(t.lower() in x for x in texts)]
         return None if texts and not missing else f"terms not in the listed papers: {missing[:3]}"
     if b.check == "quote_in_paper":  # rediscovery: the finding is a piece of its public source paper's abstract
-        from core.claims import clean_text
 
         texts = [clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower()
                  for i in b.paper_ids if i in cc.public]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from core import claims as cl
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
+from assets.rediscovery.llm import judge_claims
 
 ERROR_VALUES = cl.ERROR_VALUES
 
@@ -42,8 +43,6 @@ class RediscoveryClaims(Scorer):
         how = "offline lexical entailment proxy"
         result = None
         if ctx.judge is not None:
-            from assets.rediscovery.llm import judge_claims
-
             try:
                 result = judge_claims(ctx.judge, ctx.task.question, answer, gold)
                 how = f"judge {ctx.judge.model} (one batched call)"

@@ -25,6 +25,7 @@ from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
 from resources.decisions import DecisionStore
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+from assets.gold.definitions import template_vocabulary
 
 
 def reviewed(store, d: str, c: str, tasks: list[Task], golds: list[GoldTarget], ratings: list[TaskRating]):
@@ -95,7 +96,6 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
         approved=approved, curation=curation, checklists=[checklist_row(x) for x in checklists],
     )
     future = store.read_records("future_window", d, c, ScreenedPaper)
-    from assets.gold.definitions import template_vocabulary
 
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
                               allowed=template_vocabulary())

@@ -14,6 +14,7 @@ from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, T
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+from assets.tasks.llm_drafting import LLMDrafter
 
 
 class TaskBuildConfig(dg.Config):
@@ -59,8 +60,6 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
     before = client.snapshot()
     drafter = None
     if config.llm_drafting and not client.offline:
-        from assets.tasks.llm_drafting import LLMDrafter
-
         drafter = LLMDrafter(client, threshold=config.judge_threshold, max_rounds=config.max_rewrite_rounds,
                              seed=config.seed)
     curation = Curation(min_option_papers=config.min_option_papers, require_prior_papers=config.require_prior_papers,
