@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel
@@ -89,6 +90,9 @@ class TaskFamily(ABC):
     review_stages: ClassVar[tuple[Stage, ...]] = GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
     # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
     vocabulary: ClassVar[str] = ""
+    # Claim-bank checks of the family's own (name -> function(claim, gold, ClaimContext) -> None
+    # or why not), beside the shared ones of assets/gold/claims.py; a gold claim's basis names one.
+    claim_checks: ClassVar[dict[str, Callable]] = {}
 
     # ---- building (assets/tasks) -------------------------------------------------------
     @abstractmethod
@@ -171,6 +175,26 @@ class TaskFamily(ABC):
     def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
         """A hedge that names every candidate (default: every option's text)."""
         return [o.text for o in task.options]
+
+    # ---- offline baselines (assets/agents/baselines.py) ----------------------------------
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The family's own answer fields from what an offline baseline found, so the shared
+        baselines name no family's fields. `found` holds, per reading: option readings
+        ("option_trend", "option_fit"): `top` (the best-supported option's text) and
+        `ranked` (all option texts, best first); "subject_limitations": `limitation`,
+        `next_step`, `rationale`. Default: no fields of its own."""
+        return {}
+
+    # ---- judging (assets/scorers) ------------------------------------------------------
+    def judge_brief(self, task: Task, gold: GoldTarget) -> list[str]:
+        """Family-specific lines of the judge's hidden reference brief (after the shared
+        ranking, trajectory, slots and claims lines). Default: none."""
+        return []
+
+    def arena_phase(self, task: Task) -> str:
+        """The DeepResearch Arena phase (synthesize / design / evaluate) whose ACE checklist
+        items a task is scored on; "" for the generic checklist (default)."""
+        return ""
 
     # ---- hidden gold (assets/gold) -----------------------------------------------------
     @abstractmethod

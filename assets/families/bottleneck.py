@@ -230,6 +230,12 @@ class BottleneckFamily(TaskFamily):
             lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
         return lines
 
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The offline baselines' reading of the subject's limitations, in this family's fields."""
+        if "limitation" not in found:
+            return {}
+        return {"bottleneck": found["limitation"], "opportunity": found["next_step"], "mechanism": found["rationale"]}
+
     def contract_rules(self, task: Task) -> list[str]:
         return ["bottleneck: ONE root bottleneck phrase (a cause, not a symptom)",
                 "opportunity: what reducing it opens, within the forecast window"]

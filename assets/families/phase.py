@@ -396,6 +396,14 @@ def query_of(build: TaskBuild) -> str:
     return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
 
 
+def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
+    """Claim check: a reference keypoint is a sentence of the title or abstract of a window paper."""
+    texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower()
+             for i in claim.basis.paper_ids if i in cc.window]
+    quote = " ".join(claim.text.split()).lower()
+    return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
+
+
 class PhaseFamily(TaskFamily):
     name = "phase"
     title = "Research Phase Tasks (DeepResearch Arena)"
@@ -422,6 +430,7 @@ class PhaseFamily(TaskFamily):
                   "experiments that would test it what it assumes Evaluate a claim approach the evaluation run to "
                   "confirm or refute such a claim benchmarks metrics baselines statistical tests")
     rubric_dimensions = {"phase_fit": "the report does what the task's phase asks (synthesis, design, evaluation)"}
+    claim_checks: ClassVar[dict] = {"quote_in_window": quote_in_window}
     review_stages = (
         ("problem", "what the pre-cutoff work on the task's inspirations establishes and leaves open",
          ("grounding in the evidence", "clarity")),
@@ -613,6 +622,9 @@ class PhaseFamily(TaskFamily):
                           retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
+    def arena_phase(self, task: Task) -> str:
+        return task.subtype or ""
+
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
         kps = [v for s in gold.slots for v in s.variants[:1]]
         return {"keypoints": kps, "report": "\n".join(f"- {k}" for k in kps)}

@@ -136,6 +136,38 @@ class PlanningFamily(TaskFamily):
             lines += [f"**Go / no-go:** {parsed.go_no_go.strip()}", ""]
         return lines
 
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The offline baselines' plan. momentum (the options' normalised trends): the options in
+        trend order as milestones, the most recent work on the leader as dependency, the cooling
+        options as risks, go while the leader's share keeps rising; retrieval: the options in
+        support order, go on the best supported."""
+        if "top" not in found:
+            return {}
+        top, ranked = found["top"], found["ranked"]
+        if found.get("method") == "momentum":
+            return {
+                "milestones": [f"{i}. Work on '{t}' (trend {r:.2f}x)." for i, (t, r) in enumerate(zip(ranked, found["ratios"]), 1)],
+                "dependencies": [f"Start from the most recent pre-cutoff work on '{top}': "
+                                 + "; ".join(f"{title} ({pid})" for title, pid in found["recent_work"])],
+                "risks": [f"'{t}' is {label} ({r:.2f}x); effort there may not pay off within {found['window']}."
+                          for t, r, label in zip(ranked, found["ratios"], found["labels"]) if r <= found["cooling_at"]],
+                "go_no_go": (f"Go on '{top}' while its normalised share keeps rising; "
+                             f"no-go if it falls back under its prior-6-month level."),
+            }
+        return {"milestones": [f"{i}. '{t}'" for i, t in enumerate(ranked, 1)],
+                "go_no_go": f"Go on '{top}', which has the most pre-cutoff support."}
+
+    def judge_brief(self, task: Task, gold: GoldTarget) -> list[str]:
+        """What the window's papers did per leading option: milestones, dependencies, kill criterion."""
+        lines = []
+        for oid in gold.preferred_ranking[:3]:
+            plan = gold.plan.get(oid)
+            if plan is not None:
+                lines.append(f"Option {oid}: first milestones {'; '.join(m[:90] for m in plan.milestones[:2]) or 'none'}; "
+                             f"builds on {'; '.join(plan.dependencies[:2]) or 'no other option'}; "
+                             f"kill criterion: {plan.kill_criterion} ({'fired' if plan.stalled else 'not fired'})")
+        return lines
+
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
         return [f"ranking: all of {ids}, each once, highest priority first", "go_no_go: a checkable criterion"]

@@ -179,6 +179,18 @@ class VenueFamily(TaskFamily):
                 lines += [f"**{title}:**"] + bullets(items) + [""]
         return lines
 
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The offline baselines' framing for the closest venue family; with the closest
+        pre-cutoff papers (the similarity reading), the reviewer risks they raise."""
+        if "top" not in found:
+            return {}
+        out = {"framing": f"Frame the contribution for {found['top']}."}
+        if "closest" in found:
+            closest = found["closest"]
+            out["reviewer_risks"] = [f"Reviewers will compare against {title} ({pid})." for title, pid in closest[:2]]
+            out["evidence_upgrades"] = ["Add comparisons to the closest pre-cutoff work listed below."] if closest else []
+        return out
+
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
         return [f"ranking: all of {ids}, each once, the venue family most likely to accept the project first",

@@ -22,27 +22,31 @@ Checks:
 * trajectory      values.label == the gold's trajectory
 * insufficient    the gold says it has no evidence: its strength is 0
 * terms_in_papers every term of values.terms occurs in the title or abstract of one of paper_ids
-* quote_in_paper  the claim's text occurs in the title or abstract of a public paper of paper_ids
-                  (rediscovery findings; a finding from GROBID full text is unverified)
-* quote_in_window the claim's text occurs in the title or abstract of a window paper of paper_ids
-                  (phase reference keypoints, assets/families/phase.py)
+
+A family adds checks of its own (`TaskFamily.claim_checks`, name -> function(claim, gold,
+ClaimContext) -> None or why not), looked up by name like the shared ones: rediscovery's
+`quote_in_paper` (assets/rediscovery/family.py), phase's `quote_in_window`
+(assets/families/phase.py). No check is known here by family.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 
+from assets.families import all_families
 from assets.toolbox.measure import RECENT_MONTHS
 from core.papers import add_months
 from core.records import GoldClaim, GoldTarget, ScreenedPaper, Signal
-from core.claims import clean_text
 
 
 class ClaimContext:
     """The warehouse facts a partition's claims are checked against."""
 
-    def __init__(self, public: list[ScreenedPaper], window: list[ScreenedPaper], signals: list[Signal], cutoff: date):
+    def __init__(self, public: list[ScreenedPaper], window: list[ScreenedPaper], signals: list[Signal], cutoff: date,
+                 checks: dict[str, ClaimCheck] | None = None):
+        self.checks = claim_checks() if checks is None else checks  # by name: shared + the families' own
         self.public = {p.arxiv_id: p for p in public if p.label != "excluded"}
         self.window = {p.arxiv_id: p for p in window if p.label != "excluded"}
         self.signals = {s.signal_id: s for s in signals}
@@ -58,6 +62,110 @@ def _num_in_text(value, text: str) -> bool:
     return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", text) for f in forms)
 
 
+ClaimCheck = Callable[[GoldClaim, GoldTarget, "ClaimContext"], "str | None"]
+
+
+def _signal_papers(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b = claim.basis
+    sig = cc.signals.get(str(b.params.get("signal_id")))
+    members = (sig.details.get("member_ids") or sig.paper_ids) if sig else []
+    return None if sig and len(members) == b.values.get("n") else "paper count differs from the signal"
+
+
+def _signal_stats(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b = claim.basis
+    sig = cc.signals.get(str(b.params.get("signal_id")))
+    if sig is None:
+        return "unknown signal"
+    for key, value in b.values.items():
+        have = sig.stats.get(key)
+        if have is None:
+            return f"signal has no stat {key}"
+        have = round(100 * have, 1) if key.startswith("share") else have
+        if abs(float(have) - float(value)) > 1e-6:
+            return f"{key} is {have}, not {value}"
+    return None
+
+
+def _signal_detail(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b = claim.basis
+    sig = cc.signals.get(str(b.params.get("signal_id")))
+    return None if sig and b.values.get("item") in sig.details.get(str(b.params.get("field")), []) else "detail not in the signal"
+
+
+def _recent_share(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b, v = claim.basis, claim.basis.values
+    if any(i not in cc.recent for i in b.paper_ids):
+        return "a counted paper is not a public paper of the recent months"
+    ok = v.get("n") == len(set(b.paper_ids)) and v.get("total") == len(cc.recent)
+    return None if ok else f"counts {len(set(b.paper_ids))} of {len(cc.recent)} differ from the text"
+
+
+def _window_count(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b, v, p = claim.basis, claim.basis.values, claim.basis.params
+    if any(i not in cc.window for i in b.paper_ids):
+        return "a counted paper is not a window paper"
+    if v.get("n") != len(set(b.paper_ids)):
+        return f"{len(set(b.paper_ids))} papers counted, text says {v.get('n')}"
+    if b.check == "window_share":
+        total = v.get("total")
+        if p.get("population") is None and total != len(cc.window):
+            return f"window holds {len(cc.window)} papers, text says {total}"
+        if total is None or total < v["n"] or total > len(cc.window):
+            return "impossible denominator"
+    return None
+
+
+def _ranked(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b, v, p = claim.basis, claim.basis.values, claim.basis.params
+    pos = {"ranked_first": 0, "ranked_second": 1, "ranked_last": -1}[b.check]
+    ranking = gold.preferred_ranking
+    if len(ranking) <= max(pos, 0) or ranking[pos] != p.get("object"):
+        return f"{p.get('object')} is not at that position of the gold ranking"
+    if "momentum" in v and round(gold.numbers.get(f"momentum:{p.get('object')}", -1.0), 2) != v["momentum"]:
+        return "stated momentum differs from the gold's"
+    if "n" in v and b.paper_ids and v["n"] != len(set(b.paper_ids)):
+        return "stated count differs from the papers listed"
+    return None
+
+
+def _trajectory(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    return None if claim.basis.values.get("label") == gold.trajectory else "trajectory differs from the gold's"
+
+
+def _insufficient(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    return None if gold.strength == 0 else "says insufficient, but the gold has strength"
+
+
+def _terms_in_papers(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
+    b = claim.basis
+    texts = [f"{cc.window[i].title} {cc.window[i].abstract}".lower() for i in b.paper_ids if i in cc.window]
+    missing = [t for t in str(b.values.get("terms", "")).split(" | ") if t and not any(t.lower() in x for x in texts)]
+    return None if texts and not missing else f"terms not in the listed papers: {missing[:3]}"
+
+
+# The shared checks (the module docstring); a family adds its own with `TaskFamily.claim_checks`
+# (rediscovery: quote_in_paper, phase: quote_in_window), and ClaimContext merges them.
+SHARED_CHECKS: dict[str, ClaimCheck] = {
+    "signal_papers": _signal_papers, "signal_stats": _signal_stats, "signal_detail": _signal_detail,
+    "recent_share": _recent_share, "window_share": _window_count, "window_count": _window_count,
+    "ranked_first": _ranked, "ranked_second": _ranked, "ranked_last": _ranked,
+    "trajectory": _trajectory, "insufficient": _insufficient, "terms_in_papers": _terms_in_papers,
+}
+
+
+def claim_checks(families=None) -> dict[str, ClaimCheck]:
+    """The shared checks plus every (registered, or given) family's own; a family may not
+    redefine a shared check or another family's."""
+    out = dict(SHARED_CHECKS)
+    for family in all_families() if families is None else families:
+        for name, fn in family.claim_checks.items():
+            if name in out and out[name] is not fn:
+                raise ValueError(f"claim check {name!r} of family {family.name} is already defined")
+            out[name] = fn
+    return out
+
+
 def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | None:
     """None if the claim recomputes, else why not."""
     b = claim.basis
@@ -66,76 +174,11 @@ def check_claim(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> str | N
     bad = [i for i in b.paper_ids if i not in cc.public and i not in cc.window]
     if bad:  # a truncated or invented id is not a paper of the partition
         return f"ids that are not papers of the partition: {bad[:3]}"
-    v, p = b.values, b.params
-    for key, value in v.items():
+    for key, value in b.values.items():
         if key in ("n", "total", "momentum", "label", "item", "n_papers", "share_close") and not _num_in_text(value, claim.text):
             return f"text does not state {key}={value}"
-    if b.check == "signal_papers":
-        sig = cc.signals.get(str(p.get("signal_id")))
-        members = (sig.details.get("member_ids") or sig.paper_ids) if sig else []
-        return None if sig and len(members) == v.get("n") else "paper count differs from the signal"
-    if b.check == "signal_stats":
-        sig = cc.signals.get(str(p.get("signal_id")))
-        if sig is None:
-            return "unknown signal"
-        for key, value in v.items():
-            have = sig.stats.get(key)
-            if have is None:
-                return f"signal has no stat {key}"
-            have = round(100 * have, 1) if key.startswith("share") else have
-            if abs(float(have) - float(value)) > 1e-6:
-                return f"{key} is {have}, not {value}"
-        return None
-    if b.check == "signal_detail":
-        sig = cc.signals.get(str(p.get("signal_id")))
-        return None if sig and v.get("item") in sig.details.get(str(p.get("field")), []) else "detail not in the signal"
-    if b.check == "recent_share":
-        if any(i not in cc.recent for i in b.paper_ids):
-            return "a counted paper is not a public paper of the recent months"
-        ok = v.get("n") == len(set(b.paper_ids)) and v.get("total") == len(cc.recent)
-        return None if ok else f"counts {len(set(b.paper_ids))} of {len(cc.recent)} differ from the text"
-    if b.check in ("window_share", "window_count"):
-        if any(i not in cc.window for i in b.paper_ids):
-            return "a counted paper is not a window paper"
-        if v.get("n") != len(set(b.paper_ids)):
-            return f"{len(set(b.paper_ids))} papers counted, text says {v.get('n')}"
-        if b.check == "window_share":
-            total = v.get("total")
-            if p.get("population") is None and total != len(cc.window):
-                return f"window holds {len(cc.window)} papers, text says {total}"
-            if total is None or total < v["n"] or total > len(cc.window):
-                return "impossible denominator"
-        return None
-    if b.check in ("ranked_first", "ranked_second", "ranked_last"):
-        pos = {"ranked_first": 0, "ranked_second": 1, "ranked_last": -1}[b.check]
-        ranking = gold.preferred_ranking
-        if len(ranking) <= max(pos, 0) or ranking[pos] != p.get("object"):
-            return f"{p.get('object')} is not at that position of the gold ranking"
-        if "momentum" in v and round(gold.numbers.get(f"momentum:{p.get('object')}", -1.0), 2) != v["momentum"]:
-            return "stated momentum differs from the gold's"
-        if "n" in v and b.paper_ids and v["n"] != len(set(b.paper_ids)):
-            return "stated count differs from the papers listed"
-        return None
-    if b.check == "trajectory":
-        return None if v.get("label") == gold.trajectory else "trajectory differs from the gold's"
-    if b.check == "insufficient":
-        return None if gold.strength == 0 else "says insufficient, but the gold has strength"
-    if b.check == "terms_in_papers":
-        texts = [f"{cc.window[i].title} {cc.window[i].abstract}".lower() for i in b.paper_ids if i in cc.window]
-        missing = [t for t in str(v.get("terms", "")).split(" | ") if t and not any(t.lower() in x for x in texts)]
-        return None if texts and not missing else f"terms not in the listed papers: {missing[:3]}"
-    if b.check == "quote_in_paper":  # rediscovery: the finding is a piece of its public source paper's abstract
-
-        texts = [clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower()
-                 for i in b.paper_ids if i in cc.public]
-        quote = clean_text(claim.text).lower().rstrip(".")
-        return None if texts and any(quote in x for x in texts) else "finding not found in the source paper's abstract"
-    if b.check == "quote_in_window":  # phase: a reference keypoint is a sentence of a window paper
-        texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower()
-                 for i in b.paper_ids if i in cc.window]
-        quote = " ".join(claim.text.split()).lower()
-        return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
-    return f"unknown check {b.check!r}"
+    check = cc.checks.get(b.check)
+    return check(claim, gold, cc) if check is not None else f"unknown check {b.check!r}"
 
 
 def contradictions(gold: GoldTarget) -> list[str]:

@@ -55,6 +55,15 @@ def _title(question: str) -> str:
     return "Rediscovery: " + " ".join(words[:12]) + ("..." if len(words) > 12 else "")
 
 
+def quote_in_paper(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
+    """Claim check: the finding is a piece of the title or abstract of its public source paper
+    (a finding from GROBID full text is unverified)."""
+    texts = [cl.clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower()
+             for i in claim.basis.paper_ids if i in cc.public]
+    quote = cl.clean_text(claim.text).lower().rstrip(".")
+    return None if texts and any(quote in x for x in texts) else "finding not found in the source paper's abstract"
+
+
 class RediscoveryFamily(TaskFamily):
     name = "rediscovery"
     title = "Insight Rediscovery (FIRE-Bench)"
@@ -72,6 +81,7 @@ class RediscoveryFamily(TaskFamily):
     reads_papers: ClassVar[bool] = True
     vocabulary = "What do we learn when a study sets out to Setup Predict the study's empirical findings"
     rubric_dimensions = {"specificity": "findings are concrete (direction, comparison, magnitude)"}
+    claim_checks: ClassVar[dict] = {"quote_in_paper": quote_in_paper}
 
     # ---- building ------------------------------------------------------------------------
     def template(self, draft) -> tuple[str, str]:  # not used: tasks come from papers, not drafts

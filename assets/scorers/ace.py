@@ -34,7 +34,8 @@ _LOCK = threading.Lock()
 
 
 def phase_of(task) -> str:
-    return task.subtype if task.family == "phase" else ""
+    """The task's Arena phase, as its family declares it (`TaskFamily.arena_phase`)."""
+    return get_family(task.family).arena_phase(task)
 
 
 def make_checklist(task, judge=None, ask=None) -> Checklist:

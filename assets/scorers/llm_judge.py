@@ -232,12 +232,7 @@ def reference_brief(task: Task, gold: GoldTarget, limit: int = BUDGET["brief"]) 
             lines.append(f"Target {s.slot}: {s.variants[0].strip()[:200]}")
     for c in sorted(gold.claims, key=lambda c: -c.importance)[:4]:
         lines.append(f"- {c.text.strip()[:200]}")
-    for oid in gold.preferred_ranking[:3]:  # planning: what the window's papers did per option
-        plan = gold.plan.get(oid)
-        if plan is not None:
-            lines.append(f"Option {oid}: first milestones {'; '.join(m[:90] for m in plan.milestones[:2]) or 'none'}; "
-                         f"builds on {'; '.join(plan.dependencies[:2]) or 'no other option'}; "
-                         f"kill criterion: {plan.kill_criterion} ({'fired' if plan.stalled else 'not fired'})")
+    lines += get_family(task.family).judge_brief(task, gold)  # e.g. planning: what the window did per option
     return clip("\n".join(lines) or "(no reference target)", limit)
 
 
