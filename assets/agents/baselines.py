@@ -208,7 +208,7 @@ def momentum_forecaster(ctx: AgentContext) -> Answer:
         return _momentum_bottleneck(task, kb, k=k, seed=ctx.seed, backbone=ctx.backbone_name)
     if reading == "option_fit":
         return _venue_by_similarity(ctx, method="momentum")
-    if reading == "own":
+    if reading == "own" and ctx.family.offline_answer is not None:
         return ctx.family.offline_answer(ctx, "momentum")
     raise _no_reading(task)
 
@@ -415,8 +415,10 @@ def retrieval_forecaster(ctx: AgentContext) -> Answer:
     k = ctx.setting("k", 20)
     if family.offline_reading == "none":
         raise _no_reading(task)
-    if family.offline_reading == "own":
+    if family.offline_reading == "own" and family.offline_answer is not None:
         return family.offline_answer(ctx, "retrieval")
+    if family.offline_reading == "own":
+        raise _no_reading(task)
     if family.offline_reading in ("option_trend", "option_fit") and not task.options:
         return answer_open_task(ctx, retrieval_forecaster)
     question_hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))

@@ -11,10 +11,10 @@ planning, venue), open-ended ones (bottleneck) and the open-ended families to co
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from dataclasses import dataclass, field
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -68,7 +68,9 @@ class ReportTable:
 
 
 class TaskFamily(ABC):
-    """One task family. Class attributes describe it; methods build, measure and judge it."""
+    """One task family: a spec (class attributes: public text, answer schema and kind, rubric
+    dimensions, the inputs it needs) plus facets the stages look up (builder, gold measure,
+    answer contract, controls, offline answer, importer, claim checks, report tables)."""
 
     name: ClassVar[str]
     title: ClassVar[str]  # the paper's name, e.g. "Direction Forecasting"
@@ -94,14 +96,23 @@ class TaskFamily(ABC):
     # or why not), beside the shared ones of assets/gold/claims.py; a gold claim's basis names one.
     claim_checks: ClassVar[dict[str, Callable]] = {}
 
-    # ---- building (assets/tasks) -------------------------------------------------------
-    @abstractmethod
-    def build(self, builder: TaskBuilder) -> None:
-        """Emit this family's tasks with `builder.emit` / `builder.option_tasks`."""
+    # The build inputs the family reads beyond signals and records (assets.toolbox.building.
+    # BuildInputs: "papers", "fulltext", "embed", "llm"); the tasks stage loads only these.
+    needs: ClassVar[frozenset[str]] = frozenset()
+    # Agents get the KB re-bound to the task's own cutoff when it is before the partition's.
+    per_task_cutoff: ClassVar[bool] = False
 
-    @abstractmethod
-    def template(self, draft: Draft) -> tuple[str, str]:
-        """Offline (title, question) for a draft: documented templates, no model."""
+    # ---- optional facets ------------------------------------------------------------------
+    # A family provides a facet as a method of that name; one it lacks stays None here and the
+    # stage that would use it leaves the family out (never a stub that raises):
+    #   build(builder) -> None           the tasks stage: emit tasks with builder.emit / option_tasks
+    #   template(draft) -> (title, question)   offline text for a draft (builder.option_tasks)
+    #   gold(ctx, task, build, signals) -> GoldTarget   the gold stage: the hidden target, from the window in ctx
+    #   offline_answer(ctx, method) -> Answer   the offline baselines, for offline_reading "own"
+    build: Callable[[TaskBuilder], None] | None = None
+    template: Callable[[Draft], tuple[str, str]] | None = None
+    gold: Callable[[GoldContext, Task, TaskBuild, dict[str, Signal]], GoldTarget] | None = None
+    offline_answer: Callable[..., Any] | None = None
 
     def decision_problem(self, task: Task) -> str | None:
         """None if the question asks this family's decision, else why not."""
@@ -195,11 +206,6 @@ class TaskFamily(ABC):
         """The DeepResearch Arena phase (synthesize / design / evaluate) whose ACE checklist
         items a task is scored on; "" for the generic checklist (default)."""
         return ""
-
-    # ---- hidden gold (assets/gold) -----------------------------------------------------
-    @abstractmethod
-    def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
-        """The task's hidden target, measured from the future window in `ctx`."""
 
     # ---- releases in the ForeSci authors' format (assets/release/importer) -------------
     aliases: ClassVar[tuple[str, ...]] = ()  # their names for this family

@@ -422,7 +422,7 @@ class PhaseFamily(TaskFamily):
     answer_fields = ("Fields: report (markdown research report), keypoints (1-5 atomic key statements), claims, "
                      "cited_ids.")
     offline_reading = "own"
-    reads_papers: ClassVar[bool] = True  # the subject comes from the primary paper's title
+    needs: ClassVar[frozenset[str]] = frozenset({"papers", "llm"})  # the subject: the primary paper's title; llm: drafted inspirations
     vocabulary = ("Synthesize the research on published up to A pre-cutoff paper reported the limitation related "
                   "finding Integrate what prior work says about this limitation identify the gap it leaves open and "
                   "state the research direction that work published between would take up to close it Design the "
@@ -450,12 +450,12 @@ class PhaseFamily(TaskFamily):
         each gets its share of the family's budget; only readable quotes not quoted before."""
         st = builder.settings
         records = list(builder.records_by_node.values())
-        drafter = getattr(builder, "inspiration_drafter", None)
-        if drafter is None and getattr(builder, "llm", None) is not None:  # model-drafted inspirations
+        drafter = builder.inspiration_drafter
+        if drafter is None and builder.llm is not None:  # model-drafted inspirations
             drafter = partial(draft_inspirations, builder.llm)
         inspirations = drafter(records, st.cutoff) if drafter else extract_inspirations(records, st.cutoff)
         builder.inspirations = inspirations
-        titles = {p.arxiv_id: p.title for p in (getattr(builder, "papers", None) or [])}
+        titles = {p.arxiv_id: p.title for p in builder.papers}
         taken = quoted_keys(t.question for t in builder.tasks)  # the families built before quote these
         usable: list[tuple[Inspiration, str]] = []
         for i in inspirations:

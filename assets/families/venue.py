@@ -199,7 +199,7 @@ class VenueFamily(TaskFamily):
     vocabulary = "Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV ICLR/ICML/NeurIPS SIGIR/KDD"
     horizon_text = "the next venue cycle"
 
-    reads_papers: ClassVar[bool] = True  # projects are papers of the partition (`builder.papers`)
+    needs: ClassVar[frozenset[str]] = frozenset({"papers", "embed"})  # projects are papers of the partition
 
     def build(self, builder: TaskBuilder) -> None:
         """One task per outcome project (module docstring), in `select_projects` order."""
@@ -214,8 +214,8 @@ class VenueFamily(TaskFamily):
                 "no venue outcome can be asked")))
             return
         venues = sorted((profiles[f] for f in offered), key=venue_family)
-        papers = [p for p in getattr(builder, "papers", None) or [] if p.published <= st.cutoff]
-        embed = getattr(builder, "embed", None)
+        papers = [p for p in builder.papers if p.published <= st.cutoff]
+        embed = builder.embed
         projects, skipped = select_projects(papers, st.cutoff, st.domain, offered, embed=embed)
         for why, n in sorted(skipped.items()):
             builder.failures.append(Failure(stage="tasks", item_id=item,

@@ -78,7 +78,7 @@ class RediscoveryFamily(TaskFamily):
     answer_fields = "Fields: findings (atomic empirical claims), claims, cited_ids."
     offline_reading = "own"
     per_task_cutoff: ClassVar[bool] = True
-    reads_papers: ClassVar[bool] = True
+    needs: ClassVar[frozenset[str]] = frozenset({"papers", "fulltext", "llm"})
     vocabulary = "What do we learn when a study sets out to Setup Predict the study's empirical findings"
     rubric_dimensions = {"specificity": "findings are concrete (direction, comparison, magnitude)"}
     claim_checks: ClassVar[dict] = {"quote_in_paper": quote_in_paper}
@@ -89,10 +89,9 @@ class RediscoveryFamily(TaskFamily):
 
     def build(self, builder) -> None:
         st = builder.settings
-        papers = getattr(builder, "papers", None) or []
-        fulltext = getattr(builder, "fulltext", None) or {}
-        tree_fn = getattr(builder, "tree_drafter", None)
-        if tree_fn is None and getattr(builder, "llm", None) is not None:  # model-drafted problem trees
+        papers, fulltext = builder.papers, builder.fulltext
+        tree_fn = builder.tree_drafter
+        if tree_fn is None and builder.llm is not None:  # model-drafted problem trees
             tree_fn = partial(draft_tree, builder.llm)
         tree_fn = tree_fn or problem_tree
         start = add_months(st.cutoff, -SOURCE_MONTHS)

@@ -8,8 +8,7 @@ import dagster as dg
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
 from assets.toolbox.building import BuildSettings, Curation
-from assets.tasks.logic import build_tasks
-from assets.families import all_families
+from assets.tasks.logic import build_tasks, needed_inputs
 from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, Task, TaskBuild
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
@@ -69,17 +68,19 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
                              window_end=part.window_end, horizon_months=part.horizon_months, seed=config.seed,
                              per_family_max=config.per_family_max, per_family_min=config.per_family_min,
                              curation=curation)
+    needs = needed_inputs()  # only what the registered families declare they read
     papers, fulltext = [], {}
-    if any(getattr(f, "reads_papers", False) for f in all_families()):  # opt-in families built from papers
+    if "papers" in needs:
         papers = store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
+    if "fulltext" in needs:
         fulltext = {f.arxiv_id: f.sections for f in store.read_records(
             "paper_fulltext", part.domain, part.cutoff_key, PaperFullText) if f.source == "grobid"}
     # with model drafting on, families draft their own parts with the client (phase: inspirations,
     # rediscovery: problem trees); offline they use their documented extractors
-    drafting_llm = client if config.llm_drafting and not client.offline else None
+    drafting_llm = client if config.llm_drafting and not client.offline and "llm" in needs else None
     built, builds, failures = build_tasks(signals, records, settings, drafter=drafter, papers=papers,
                                           fulltext=fulltext, llm=drafting_llm,
-                                          embed=embeddings.embedder().encode)
+                                          embed=embeddings.embedder().encode if "embed" in needs else None)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)

@@ -10,8 +10,14 @@ family's documented template; `drafter` is the hook for LLM drafting (it receive
 from __future__ import annotations
 
 from assets.families import all_families
-from assets.toolbox.building import BuildSettings, Drafter, TaskBuilder
+from assets.toolbox.building import BuildInputs, BuildSettings, Drafter, TaskBuilder
 from core.records import EvidenceRecord, Failure, Signal, Task, TaskBuild
+
+
+def needed_inputs(families=None) -> frozenset[str]:
+    """The build inputs the (registered, or given) families declare (`TaskFamily.needs`)."""
+    families = all_families() if families is None else families
+    return frozenset().union(*(f.needs for f in families)) if families else frozenset()
 
 
 def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
@@ -28,16 +34,14 @@ def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: 
     rediscovery: problem trees) build their drafter from it unless one is passed explicitly.
     """
     failures: list[Failure] = []
-    builder = TaskBuilder(signals, records, settings, drafter, failures)
-    # families built from papers (TaskFamily.reads_papers, e.g. rediscovery): the partition's
-    # screened papers, their GROBID sections by id, and an optional problem-tree drafter
-    builder.papers, builder.fulltext, builder.tree_drafter = papers or [], fulltext or {}, tree_drafter
-    builder.embed = embed
-    builder.llm = llm  # the drafting model client (None offline): families draft their own parts with it
-    # the phase family's inspirations (DeepResearch Arena): model-drafted with a model, else the offline extractor
-    builder.inspiration_drafter, builder.inspirations = inspiration_drafter, []
+    # what families may read beyond signals and records (TaskFamily.needs): the partition's
+    # screened papers, their GROBID sections by id, the embedder, the drafting model client
+    inputs = BuildInputs(papers=papers or [], fulltext=fulltext or {}, embed=embed, llm=llm,
+                         tree_drafter=tree_drafter, inspiration_drafter=inspiration_drafter)
+    builder = TaskBuilder(signals, records, settings, drafter, failures, inputs)
     for family in all_families():
-        family.build(builder)
+        if family.build is not None:  # a family without a builder facet builds nothing here
+            family.build(builder)
     for family in all_families():
         builder.report_minimum(family.name)
     return builder.tasks, builder.builds, failures
