@@ -566,9 +566,9 @@ def print_rows(rows: list[dict], fmt: str = "table") -> None:
 
 
 def cmd_families(args) -> int:
-    from assets.families import all_families
+    from assets.plugins import listing
 
-    print_rows([f.describe() for f in all_families()], args.format)
+    print_rows(listing("families"), args.format)  # built-ins and every optional plugin, with whether enabled
     return 0
 
 

@@ -151,7 +151,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
     strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     numbers["margin"] = round(margin, 5)
-    numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/validity/defects)
+    numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/ranking/defects)
     pair_cos = [c for i, a in enumerate(opts) for b in opts[i + 1:]
                 if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None]
     if pair_cos:

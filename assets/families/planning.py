@@ -378,7 +378,7 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
                    ClaimBasis(check="ranked_last", values={"momentum": round(m[last], 2)}, params={"object": last}))
     margin = (m[top] - m[second]) / m[top] if m[top] > 0 else 0.0
     numbers["margin"] = round(margin, 5)
-    numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/validity/defects)
+    numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/ranking/defects)
     numbers.update(slots.flags)
     strength = min(1.0, n_top / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     counted = {oid: [i if ctx.ranking_only else naming_entry(by_id[i], keys[oid]) for i in per[oid][0]]
