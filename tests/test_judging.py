@@ -365,9 +365,12 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     store.write_records("gold_targets", domain, cutoff, [gold], GoldTarget)
     from core.records import TaskRating  # judge_scores reads the ranking (released, presented tasks)
 
-    store.write_records("task_ranking", domain, cutoff, [TaskRating(
-        task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True, quality=1.0)],
-        TaskRating)
+    ratings = [TaskRating(task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True,
+                          quality=1.0)]
+    store.write_records("task_ranking", domain, cutoff, ratings, TaskRating)
+    from assets.ranking.presentation import write_presented
+
+    write_presented(store, domain, cutoff, [task], [gold], ratings)  # what task_ranking writes
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
     result = dg.materialize([judge_scores], partition_key=partition_key(domain, cutoff), instance=instance,

@@ -8,6 +8,7 @@ import os
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import json
+from assets.ranking.presentation import write_presented
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -140,6 +141,7 @@ def seed_store(root: Path, tasks=TASKS) -> StorageResource:
     store.write_records("tasks", D, C, tasks, Task)
     store.write_records("task_ranking", D, C, RATINGS, TaskRating)
     store.write_records("gold_targets", D, C, GOLDS, GoldTarget)
+    write_presented(store, D, C, tasks, GOLDS, RATINGS)  # what task_ranking writes
     store.write_records("corpus_snapshot", D, C, [ScreenedPaper(arxiv_id="2501.00001", title="A paper",
                                                                 published=date(2025, 1, 5), **paper)], ScreenedPaper)
     store.write_records("future_window", D, C, [ScreenedPaper(arxiv_id="2602.00001", title="A future paper",
@@ -187,7 +189,9 @@ def test_release_asset_rebuilds_byte_identically_in_two_stores(tmp_path):
     # ... but publishing different content under the same name fails
     assert materialize_release(one, tmp_path / "one", {"release_name": "v1"})[0]
     store = one.store()
-    store.write_records("tasks", D, C, [t.model_copy(update={"title": t.title + "!"}) for t in TASKS], Task)
+    changed = [t.model_copy(update={"title": t.title + "!"}) for t in TASKS]
+    store.write_records("tasks", D, C, changed, Task)
+    write_presented(store, D, C, changed, GOLDS, RATINGS)  # task_ranking's rebuild after the tasks changed
     ok, error = materialize_release(one, tmp_path / "one", {"release_name": "v1"})
     assert not ok and "ReleaseImmutableError" in error and "differs in manifest.json, tasks.jsonl" in error
 

@@ -7,7 +7,6 @@ from assets.audit.logic import build_audit_records, flag_counts
 from assets.audit.model_review import review
 from core.leakage import future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
-from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.stage import current_partition, md_table, write_failures
 from core.thresholds import Thresholds
 from core.records import AuditRecord, EvidenceRecord, GoldTarget, ScreenedPaper, Task, TaskBuild, TaskRating
@@ -28,7 +27,7 @@ class AuditQueueConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="hidden",
     kinds={"parquet", "python"},
-    deps=["tasks", "gold_targets", "task_ranking", "evidence_records", "corpus_snapshot", "future_window"],
+    deps=["tasks", "task_ranking", "evidence_records", "corpus_snapshot", "future_window"],
     tags=visibility_tags("audit_queue"),
 )
 def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, storage: StorageResource,
@@ -45,9 +44,8 @@ def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, sto
     d, c = part.domain, part.cutoff_key
     # reviewers read (and revise) the tasks as the release presents them, option letters included
     ratings = store.read_records("task_ranking", d, c, TaskRating)
-    built = store.read_records("tasks", d, c, Task)
-    tasks = presented_tasks(built, ratings)
-    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
+    tasks = store.read_records("presented_tasks", d, c, Task)  # the presented release (task_ranking)
+    golds = store.read_records("presented_golds", d, c, GoldTarget)
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     future = store.read_records("future_window", d, c, ScreenedPaper)
 

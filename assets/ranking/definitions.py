@@ -5,7 +5,7 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
-from assets.ranking.presentation import presentation_orders
+from assets.ranking.presentation import presentation_orders, write_presented
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
 from core.thresholds import Thresholds
@@ -53,7 +53,9 @@ def task_ranking(
     gate (evidence, agreeing measures, stable top-1, verified claims; assets/ranking/gate.py)
     and that carry no hard defect (assets/ranking/defects.py) are released; every other task's note says why not. Each released task gets its
     presentation order: the gold's first option at a balanced position across the family
-    (assets/ranking/presentation.py). One row per task: elo, rank, released, quality, presentation."""
+    (assets/ranking/presentation.py), materialised once as the side tables `presented_tasks`
+    (public) and `presented_golds` (hidden) that every later stage reads. One row per task:
+    elo, rank, released, quality, presentation."""
     part = current_partition(context)
     store = storage.store()
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
@@ -83,6 +85,8 @@ def task_ranking(
     orders = presentation_orders(tasks, golds, {r.task_id for r in ratings if r.released})
     ratings = [r.model_copy(update={"presentation": orders.get(r.task_id, [])}) for r in ratings]
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
+    # the presented release, materialised once (assets/ranking/presentation.py): every later stage reads it
+    write_presented(store, part.domain, part.cutoff_key, tasks, list(golds.values()), ratings)
     write_failures(store, "task_ranking", part,
                    [Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])
                     for e in errors])

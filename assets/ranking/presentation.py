@@ -178,6 +178,22 @@ def present_gold(gold: GoldTarget, task: Task, order: list[str]) -> GoldTarget:
     })
 
 
+# The presented release is materialised ONCE, as two side tables of `task_ranking` (written by
+# the asset, and by `foresci import-release` for an imported release): `presented_tasks`
+# (public: every task, the released ones relabelled) and `presented_golds` (hidden: every
+# gold in the same letters). Agents, artifacts, judging, validity, audit and the release
+# package read them; nothing downstream re-derives the presentation.
+PRESENTED_TASKS, PRESENTED_GOLDS = "presented_tasks", "presented_golds"
+
+
+def write_presented(store, domain: str, cutoff_key: str, tasks: list[Task], golds: list[GoldTarget],
+                    ratings: list[TaskRating]) -> None:
+    """Materialise the presented release of one partition (`store`: a PartitionStore): the
+    tasks and golds as built, relabelled by the ratings' presentation orders."""
+    store.write_records(PRESENTED_TASKS, domain, cutoff_key, presented_tasks(tasks, ratings), Task)
+    store.write_records(PRESENTED_GOLDS, domain, cutoff_key, presented_golds(golds, tasks, ratings), GoldTarget)
+
+
 def presented_tasks(tasks: list[Task], ratings: list[TaskRating]) -> list[Task]:
     """Every task, the released ones as the release presents them (what agents answer,
     what is scored and published)."""

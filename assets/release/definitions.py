@@ -18,7 +18,6 @@ from assets.release.logic import (
     sha256,
     validate_release,
 )
-from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.scorers.ace import release_checklists
 from assets.stage import current_partition, write_failures
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
@@ -53,7 +52,7 @@ class ReleaseConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"json", "parquet"},
-    deps=["tasks", "task_ranking", "gold_targets", "knowledge_base", "corpus_snapshot", "taxonomy", "future_window"],
+    deps=["task_ranking", "knowledge_base", "corpus_snapshot", "taxonomy", "future_window"],
 )
 def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, storage: StorageResource,
                     llm: LLMResource) -> dg.MaterializeResult:
@@ -71,11 +70,10 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     kb_rows = [kb_manifest_row(r) for r in kb.to_pylist()]
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
-    built = store.read_records("tasks", d, c, Task)
     ratings = store.read_records("task_ranking", d, c, TaskRating)
     # the release publishes the tasks (and hides the golds) in the presentation order
-    tasks = presented_tasks(built, ratings)
-    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
+    tasks = store.read_records("presented_tasks", d, c, Task)  # the presented release (task_ranking)
+    golds = store.read_records("presented_golds", d, c, GoldTarget)
     approved, curation, audit_texts = None, None, {}
     if config.require_approval:
         tasks, approved, curation, audit_texts = reviewed(store, d, c, tasks, golds, ratings)
