@@ -44,6 +44,9 @@ ASSET_MODELS = {
     "task_ranking": TaskRating, "agent_answers": Answer, "answer_artifacts": AnswerArtifacts, "judge_scores": Score,
     "audit_queue": AuditRecord,
 }
+# Side tables agents read, checked like an agent-visible table with their asset's check: the
+# presented release (the released tasks as agents see them) is written by task_ranking.
+AGENT_READ_SIDE_TABLES = {"task_ranking": ("presented_tasks", "tasks")}  # asset -> (table, checked as)
 # Tables a partition cannot do without: the corpus and what every later stage builds on.
 REQUIRED_NON_EMPTY = {"corpus_snapshot", "corpus_volume", "knowledge_base", "taxonomy"}
 # Fields only hidden records carry (GoldTarget, TaskBuild, AuditRecord; not shared with any agent-visible
@@ -106,10 +109,14 @@ def _check_for(asset: str) -> dg.AssetChecksDefinition:
         store = storage.store()
         table = store.read_table(asset, part.domain, part.cutoff_key)
         future_ids: set[str] = set()
-        if asset in AGENT_VISIBLE and store.exists("future_window", part.domain, part.cutoff_key):
+        side = AGENT_READ_SIDE_TABLES.get(asset)
+        if (asset in AGENT_VISIBLE or side) and store.exists("future_window", part.domain, part.cutoff_key):
             future_ids = set(store.read_table("future_window", part.domain, part.cutoff_key)
                              .column("arxiv_id").to_pylist())
         problems = table_problems(asset, table, future_ids)
+        if side and store.exists(side[0], part.domain, part.cutoff_key):
+            problems += [f"{side[0]}: {p}" for p in
+                         table_problems(side[1], store.read_table(side[0], part.domain, part.cutoff_key), future_ids)]
         return dg.AssetCheckResult(passed=not problems, metadata={
             "rows": table.num_rows, "problems": dg.MetadataValue.json(problems),
             "future_ids_checked": len(future_ids)})

@@ -13,6 +13,7 @@ import dagster as dg
 from assets.partitions import partition_of
 from core.papers import add_months
 from core.registry import DomainSpec, load_registry
+from core.records import Failure
 from resources.storage import PartitionStore
 
 
@@ -54,8 +55,6 @@ def current_partition(context: dg.AssetExecutionContext) -> Partition:
 
 def write_failures(store: PartitionStore, asset: str, part: Partition, failures: list) -> str | None:
     """Failure rows go to `<asset>_failures` next to the asset, so nothing is silently lost."""
-    from core.records import Failure
-
     return store.write_records(f"{asset}_failures", part.domain, part.cutoff_key, failures, Failure)
 
 

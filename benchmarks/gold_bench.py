@@ -36,10 +36,10 @@ def worker(domain: str, cutoff: str, warehouse: str, out: str) -> dict:
     """The gold_targets asset body with the code on sys.path[0]; writes the golds under `out`."""
     from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
     from assets.gold.definitions import VENUE_BASE_PAPERS, template_vocabulary
-    from assets.gold.leakage import assert_clean, future_only_terms
+    from core.leakage import assert_clean, future_only_terms
     from assets.gold.logic import build_gold
-    from assets.validity.claims import ClaimContext, verify_golds
-    from assets.validity.config import Thresholds
+    from assets.gold.claims import ClaimContext, verify_golds
+    from core.thresholds import Thresholds
     from core.papers import add_months
     from core.records import GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
     from core.registry import load_registry, parse_cutoff

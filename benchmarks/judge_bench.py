@@ -114,7 +114,7 @@ def stub(purpose: str, messages: list[dict]) -> str:
     """A deterministic recording stub: answers every judge prompt from the prompt itself
     (answer claims as extracted claims; lexical overlap with the hidden bank as labels)."""
     from assets.families.registry import family_names
-    from assets.judging import llm_judge
+    from assets.scorers import llm_judge
     from tests.factories import mock_reply
 
     body = messages[-1]["content"]

@@ -7,7 +7,7 @@ domain) this compares the real family with four predictions of it:
 
 * `old`: the similarity gold of earlier releases, as it was: five families, the 19 lists shipped
   before the 2025-2026 outcome lists, dated up to the window end (`venue_similarity` on the titles
-  of the project's closest window papers, `assets.gold.measure` neighbour rules);
+  of the project's closest window papers, `assets.toolbox.measure` neighbour rules);
 * `offered`: the same proxy over the families the task offers, with the lists decided by the cutoff
   (what a proxy gold is today);
 * `majority`: the constant answer "the family most projects of the domain went to";
@@ -38,7 +38,7 @@ from assets.corpus.logic import screen, split_at_cutoff
 from assets.evidence import venues as V
 from assets.families.venue import VOTE_NEIGHBOURS
 from assets.families.venue_projects import select_projects
-from assets.gold.measure import VENUE_NEIGHBOUR_QUANTILE, VENUE_NEIGHBOURS, GoldContext
+from assets.toolbox.measure import VENUE_NEIGHBOUR_QUANTILE, VENUE_NEIGHBOURS, GoldContext
 from core.records import Paper
 from core.registry import load_registry
 from resources.embeddings import EmbeddingResource

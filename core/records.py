@@ -225,7 +225,7 @@ class PlanTarget(BaseModel):
 
 class ClaimBasis(BaseModel):
     """How a gold claim was computed, so a validator can recompute it from the warehouse
-    (`assets/validity/claims.py` names the checks)."""
+    (`assets/gold/claims.py` names the checks)."""
 
     check: str  # e.g. "signal_papers", "window_share", "ranked_first", "quote"
     paper_ids: list[str] = Field(default_factory=list)  # full arXiv ids the claim rests on
@@ -416,7 +416,7 @@ class PairwiseComparison(BaseModel):
 FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
                    "not_selected", "model_review", "repeated_project_text", "small_gold_margin",
                    "label_collision", "background_evidence", "shared_quotes",
-                   # hard defects (assets/validity/defects.py): the gate keeps such a task out
+                   # hard defects (assets/ranking/defects.py): the gate keeps such a task out
                    "contribution_type_option", "bare_word_option", "dead_option", "duplicate_options",
                    "not_one_subfield", "planning_direction_overlap"]
 DecisionAction = Literal["approve", "reject", "revise"]

@@ -45,7 +45,7 @@ caller passes (a task id, or (domain, cutoff, task id)).
   mean over tasks of (control - random) and the lower end of its one-sided (1 - alpha) BCa
   bootstrap interval; a control fails when that lower end exceeds the margin.
 * `min_tasks_for`: the smallest n whose one-sided MDD is at most a given difference (how the
-  validity report's minimum gated partition size is derived, `assets/validity/thresholds.yaml`).
+  validity report's minimum gated partition size is derived, `core/thresholds.yaml`).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ works would yet you your
     .split()) | frozenset(
     # filler of complaint sentences that otherwise reaches bottleneck labels ("generalizable / like")
     "like better fully advances settings".split())
-# Words that never start or end a term in the leakage checks (assets/gold/leakage): function
+# Words that never start or end a term in the leakage checks (core/leakage): function
 # words and the domain's omnipresent nouns only. Deliberately shorter than STOP_WORDS: the
 # check must keep "use" in "tool use", and a shorter list flags more, which is the safe side.
 TERM_STOP_WORDS = frozenset("""

@@ -18,6 +18,7 @@ Visibility = Literal["public", "hidden"]
 HIDDEN_TABLES = frozenset({
     "future_window",  # papers after the cutoff
     "gold_targets",  # hidden targets
+    "presented_golds",  # the gold targets in the presented release's option letters (task_ranking)
     "task_builds",  # which signals each task came from, build traces
     "paper_metadata_observed",  # S2 values observed after the cutoff
     "audit_queue",  # curation: reviewer-facing audit records (gold, flags, model review)

@@ -317,7 +317,7 @@ def cmd_validity_pooled(store, domains: list[str], cutoffs: list[str], args) -> 
             print(f"{label}:")
             for row in rows:
                 print("  " + summary_line(row))
-        from assets.validity.config import Thresholds
+        from core.thresholds import Thresholds
 
         th = Thresholds.load()
         print(f"\nPooled over {len(parts)} partitions (control - chance per task; a control fails when the lower "
@@ -411,8 +411,8 @@ def cmd_demo_rediscovery(args) -> int:
     own state directory (default .foresci-rediscovery), so the default release stays as it is."""
     from core.paths import REPO_ROOT
 
-    os.environ["FORESCI_EXTRA_FAMILIES"] = "rediscovery"
     os.environ.setdefault("FORESCI_HOME", str(REPO_ROOT / ".foresci-rediscovery"))
+    __import__("assets.plugins").plugins.enable(["rediscovery"])  # writes $FORESCI_HOME/plugins.yaml
     code = cmd_demo(args)
     if code == 0:
         print_rediscovery(args.cutoff, args.domains)
@@ -566,9 +566,9 @@ def print_rows(rows: list[dict], fmt: str = "table") -> None:
 
 
 def cmd_families(args) -> int:
-    from assets.families import all_families
+    from assets.plugins import listing
 
-    print_rows([f.describe() for f in all_families()], args.format)
+    print_rows(listing("families"), args.format)  # built-ins and every optional plugin, with whether enabled
     return 0
 
 

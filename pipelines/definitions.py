@@ -23,6 +23,7 @@ from assets.judging.definitions import judge_scores
 from assets.knowledge_base.definitions import knowledge_base
 from assets.leaderboard.definitions import leaderboard
 from assets.partitions import CUTOFF_PARTITIONS, DOMAIN_CUTOFF_PARTITIONS, IDEA_PARTITIONS
+from assets.plugins import install_configured
 from assets.ranking.definitions import task_ranking
 from assets.release.definitions import release_package
 from assets.tasks.definitions import tasks
@@ -39,6 +40,10 @@ from pipelines.prospective import (
 )
 from pipelines.release import full_release_job, release_card
 from pipelines.resources import default_resources
+
+# The composition root: the optional plugins this state directory enables ($FORESCI_HOME/plugins.yaml,
+# assets/plugins.py) are registered before any run; the default registers none.
+install_configured()
 
 ALL_ASSETS = [
     corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,

@@ -25,8 +25,9 @@ from assets.agents.research_agent import Review, StageDraft
 from assets.artifacts.tuples import PaperSource
 from assets.evidence.quotes import paper_source_text
 from assets.gold.logic import build_gold
-from assets.tasks.building import BuildSettings
+from assets.toolbox.building import BuildSettings
 from assets.tasks.logic import build_tasks
+from assets.ranking.presentation import write_presented
 from core.papers import read_jsonl
 from core.records import (
     Answer,
@@ -171,7 +172,7 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
 
 def task_settings(**kw):
     """The task builder's settings for the `make_task_inputs` world."""
-    from assets.tasks.building import BuildSettings
+    from assets.toolbox.building import BuildSettings
 
     return BuildSettings(**{"domain": DOMAIN, "domain_title": "LLM Agents", "cutoff": CUTOFF, "window_end": WINDOW_END,
                             "horizon_months": 6, **kw})
@@ -471,6 +472,7 @@ def seed_store(root: Path, tasks=RELEASE_TASKS) -> StorageResource:
     store.write_records("tasks", DOMAIN, RELEASE_C, tasks, Task)
     store.write_records("task_ranking", DOMAIN, RELEASE_C, RELEASE_RATINGS, TaskRating)
     store.write_records("gold_targets", DOMAIN, RELEASE_C, RELEASE_GOLDS, GoldTarget)
+    write_presented(store, DOMAIN, RELEASE_C, tasks, RELEASE_GOLDS, RELEASE_RATINGS)  # what task_ranking writes
     store.write_records("corpus_snapshot", DOMAIN, RELEASE_C, [ScreenedPaper(arxiv_id="2501.00001", title="A paper",
                                                                 published=date(2025, 1, 5), **paper)], ScreenedPaper)
     store.write_records("future_window", DOMAIN, RELEASE_C, [ScreenedPaper(arxiv_id="2602.00001", title="A future paper",

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from core.text import STOP_WORDS
+from assets.taxonomy.dimensions import DIMENSION_CUES
+from assets.evidence.quotes import extract_fields_from_text
 
 PAYLOAD_MARK = "INPUT:\n"
 _WORD = re.compile(r"[a-z][a-z0-9\-]+")
@@ -114,8 +116,6 @@ class CountingStubClient:
 
     @staticmethod
     def _answer_DimensionBatch(payload: dict) -> dict:
-        from assets.taxonomy.dimensions import DIMENSION_CUES
-
         out = []
         for p in payload["papers"]:
             text = f"{p['title']} {p['title']} {p['abstract']}".lower()
@@ -167,8 +167,6 @@ class CountingStubClient:
     @staticmethod
     def _answer_EvidenceBatch(payload: dict) -> dict:
         """Quote the sentence the offline cue rules would pick (always verbatim)."""
-        from assets.evidence.quotes import extract_fields_from_text
-
         out = []
         for p in payload["papers"]:
             text = re.sub(r"(?m)^\[\w+\] ", "", p["text"])  # drop the "[section] " markers of the prompt

@@ -208,7 +208,7 @@ def momentum_forecaster(ctx: AgentContext) -> Answer:
         return _momentum_bottleneck(task, kb, k=k, seed=ctx.seed, backbone=ctx.backbone_name)
     if reading == "option_fit":
         return _venue_by_similarity(ctx, method="momentum")
-    if reading == "own":
+    if reading == "own" and ctx.family.offline_answer is not None:
         return ctx.family.offline_answer(ctx, "momentum")
     raise _no_reading(task)
 
@@ -230,21 +230,17 @@ def _momentum_options(ctx: AgentContext, *, k: int) -> Answer:
     retrieved = _merge(*[r["hits"] for r in rows])
     queries = [r["option"].text for r in sorted(rows, key=lambda r: r["index"])]
     window = window_phrase(task)
-    # every field an option-ranking answer can have; the family's schema keeps its own
+    # the shared option-ranking fields; the family adds its own from what the trend read found
+    found = {"method": "momentum", "top": top["option"].text, "ranked": [r["option"].text for r in rows],
+             "ratios": [r["stats"]["ratio"] for r in rows],
+             "labels": [trajectory_from_ratio(r["stats"]["ratio"]) for r in rows], "cooling_at": COOLING_AT,
+             "recent_work": [(h.title, h.arxiv_id) for h in _recent_first(top["hits"], 2)], "window": window}
     parsed = ctx.family.answer_schema.model_validate({
         "choice": ranking[0], "trajectory": trajectory, "ranking": ranking,
         "rationale": (f"'{top['option'].text}' has the steepest volume-normalised rise "
                       f"({top['stats']['ratio']:.2f}x recent vs prior share); "
                       f"'{last['option'].text}' the weakest ({last['stats']['ratio']:.2f}x)."),
-        "milestones": [f"{i}. Work on '{r['option'].text}' (trend {r['stats']['ratio']:.2f}x)."
-                       for i, r in enumerate(rows, 1)],
-        "dependencies": [f"Start from the most recent pre-cutoff work on '{top['option'].text}': "
-                         + "; ".join(f"{h.title} ({h.arxiv_id})" for h in _recent_first(top['hits'], 2))],
-        "risks": [f"'{r['option'].text}' is {trajectory_from_ratio(r['stats']['ratio'])} "
-                  f"({r['stats']['ratio']:.2f}x); effort there may not pay off within {window}."
-                  for r in rows if r["stats"]["ratio"] <= COOLING_AT],
-        "go_no_go": (f"Go on '{top['option'].text}' while its normalised share keeps rising; "
-                     f"no-go if it falls back under its prior-6-month level."),
+        **ctx.family.offline_fields(task, found),
         "claims": claims, "cited_ids": cited})
     return render_answer(task, parsed, method="momentum", backbone=ctx.backbone_name, seed=ctx.seed, retrieved=retrieved,
                          retrieval_queries=queries, has_support_artifact=True)
@@ -358,10 +354,12 @@ def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
                       f"{_phrase(root['terms'])}, e.g. \"{_trim(strip_connective(root['sentence']), 200)}\"")
     if methods:
         claims.append(f"Recent pre-cutoff papers on {subject} increasingly mention {opportunity}.")
-    parsed = get_family(task.family).answer_schema.model_validate({
-        "bottleneck": bottleneck, "opportunity": opportunity,
-        "mechanism": (f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
-                      f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}."),
+    family = get_family(task.family)
+    found = {"limitation": bottleneck, "next_step": opportunity,
+             "rationale": (f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
+                           f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}.")}
+    parsed = family.answer_schema.model_validate({
+        **family.offline_fields(task, found),
         "claims": claims, "cited_ids": root["paper_ids"][:6] + [h.arxiv_id for h in recent]})
     return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=hits,
                          retrieval_queries=queries, has_support_artifact=True)
@@ -391,11 +389,10 @@ def _venue_by_similarity(ctx: AgentContext, *, method: str, k: int = 5) -> Answe
     claims = [f"The project description is closer to the {top.text} profile (similarity {sims[order[0]]:.2f}) "
               f"than to {task.options[order[-1]].text} ({sims[order[-1]]:.2f})."]
     claims += [f"Closest pre-cutoff work: '{h.title}' ({h.arxiv_id}, {h.published.isoformat()})." for h in hits[:2]]
+    found = {"method": method, "top": top.text, "ranked": [task.options[i].text for i in order],
+             "closest": [(h.title, h.arxiv_id) for h in hits]}
     parsed = ctx.family.answer_schema.model_validate({
-        "choice": ranking[0], "ranking": ranking,
-        "framing": f"Frame the contribution for {top.text}.",
-        "reviewer_risks": [f"Reviewers will compare against {h.title} ({h.arxiv_id})." for h in hits[:2]],
-        "evidence_upgrades": ["Add comparisons to the closest pre-cutoff work listed below."] if hits else [],
+        "choice": ranking[0], "ranking": ranking, **ctx.family.offline_fields(task, found),
         "claims": claims, "cited_ids": [h.arxiv_id for h in hits]})
     return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed, retrieved=hits,
                          retrieval_queries=[task.question], has_support_artifact=bool(hits))
@@ -418,8 +415,10 @@ def retrieval_forecaster(ctx: AgentContext) -> Answer:
     k = ctx.setting("k", 20)
     if family.offline_reading == "none":
         raise _no_reading(task)
-    if family.offline_reading == "own":
+    if family.offline_reading == "own" and family.offline_answer is not None:
         return family.offline_answer(ctx, "retrieval")
+    if family.offline_reading == "own":
+        raise _no_reading(task)
     if family.offline_reading in ("option_trend", "option_fit") and not task.options:
         return answer_open_task(ctx, retrieval_forecaster)
     question_hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))
@@ -445,9 +444,8 @@ def retrieval_forecaster(ctx: AgentContext) -> Answer:
     retrieved = _merge(question_hits, *[r["hits"] for r in rows], *[r["dense"] for r in rows])
     queries = [task.question] + option_queries
     fields = {"choice": ranking[0], "ranking": ranking, "claims": claims, "cited_ids": cited,
-              "milestones": [f"{i}. '{r['option'].text}'" for i, r in enumerate(rows, 1)],
-              "go_no_go": f"Go on '{top['option'].text}', which has the most pre-cutoff support.",
-              "framing": f"Frame the contribution for {top['option'].text}."}
+              **family.offline_fields(task, {"method": "retrieval", "top": top["option"].text,
+                                             "ranked": [r["option"].text for r in rows]})}
     if "trajectory" in family.answer_schema.model_fields:  # only then is the trend worth a volume read
         ratio = momentum_stats([h.published for h in top["hits"]], ctx.monthly_volume(), kb.cutoff)["ratio"]
         fields.update(trajectory=trajectory_from_ratio(ratio),
@@ -472,11 +470,12 @@ def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answ
     opportunity = (f"the approach of '{recent[0].title}'" if recent else "no clear opportunity")
     claims = [f"Pre-cutoff work on {subject} reports: {_trim(s)}" for _, s in limiting[:3]]
     cited = list(dict.fromkeys([h.arxiv_id for h, _ in limiting[:3]] + [h.arxiv_id for h in recent[:1]]))
-    parsed = get_family(task.family).answer_schema.model_validate({
-        "bottleneck": _trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
-        "opportunity": opportunity,
-        "mechanism": f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else "",
-        "claims": claims, "cited_ids": cited if h0 else []})
+    family = get_family(task.family)
+    found = {"limitation": _trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
+             "next_step": opportunity,
+             "rationale": f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else ""}
+    parsed = family.answer_schema.model_validate({
+        **family.offline_fields(task, found), "claims": claims, "cited_ids": cited if h0 else []})
     return render_answer(task, parsed, method="retrieval", backbone=backbone, seed=seed, retrieved=hits,
                          retrieval_queries=[task.question, query], has_support_artifact=True)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assets.families.base import TaskFamily
+from assets.agents.render import render_answer
 from assets.families.registry import get_family
 from core.records import Answer, Task
 
@@ -42,6 +43,11 @@ class AgentContext:
 
     def setting(self, name: str, default: Any) -> Any:
         return self.config.get(name, default)
+
+    def render(self, parsed: Any, *, method: str, **kw: Any) -> Answer:
+        """`render_answer` for this task, backbone and seed: a family's `offline_answer` facet
+        renders through it and so imports no agent module (families sit below the agents)."""
+        return render_answer(self.task, parsed, method=method, backbone=self.backbone_name, seed=self.seed, **kw)
 
 
 AgentFn = Callable[[AgentContext], Answer]

@@ -12,7 +12,6 @@ from assets.agents.runner import available_methods, run_method
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, write_failures
-from assets.ranking.presentation import presented_tasks
 from core.records import Answer, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
@@ -35,7 +34,7 @@ class AgentRunConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["tasks", "task_ranking", "knowledge_base"],
+    deps=["task_ranking", "knowledge_base"],  # the tasks as presented: task_ranking's presented_tasks
     pool="llm",
 )
 def agent_answers(
@@ -56,7 +55,7 @@ def agent_answers(
     ratings = store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
     released = {r.task_id for r in ratings if r.released}
     # the released tasks as the release presents them (options in the presentation order)
-    tasks = [t for t in presented_tasks(store.read_records("tasks", part.domain, part.cutoff_key, Task), ratings)
+    tasks = [t for t in store.read_records("presented_tasks", part.domain, part.cutoff_key, Task)
              if t.task_id in released]
     kb = open_view(part, lance, embeddings)
     client = llm.client()

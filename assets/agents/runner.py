@@ -108,7 +108,7 @@ def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: s
         aid = answer_id(task.task_id, method, backbone or "external", seed)
         try:
             view = kb
-            if kb.cutoff > task.cutoff and getattr(get_family(task.family), "per_task_cutoff", False):
+            if kb.cutoff > task.cutoff and get_family(task.family).per_task_cutoff:
                 view = kb.bound_to(task.cutoff)  # a family whose tasks carry their own, earlier cutoff (rediscovery)
             if view.cutoff > task.cutoff:
                 raise ValueError(f"knowledge-base view cutoff {kb.cutoff} is after the task cutoff {task.cutoff}")

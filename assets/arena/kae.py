@@ -32,7 +32,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from assets.rediscovery.claims import all_stems
+from core.claims import all_stems
 
 MAX_PER_SOURCE = 3
 MIN_WORDS, MAX_WORDS = 6, 60

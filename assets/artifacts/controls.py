@@ -13,7 +13,7 @@ rules as every agent's answer:
                           attributable -> must be 0.
 
 `validity_report` lists the family means (`attribution_controls`) and fails a family whose
-empty or generic control exceeds `attribution_control_max` (assets/validity/thresholds.yaml).
+empty or generic control exceeds `attribution_control_max` (core/thresholds.yaml).
 """
 
 from __future__ import annotations

@@ -9,9 +9,8 @@ from assets.artifacts.logic import build_all
 from assets.artifacts.tuples import sources_from_view
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
-from assets.ranking.presentation import presented_tasks
 from assets.stage import current_partition, md_table, write_failures
-from core.records import Answer, AnswerArtifacts, ChainValidation, ClaimDrift, EvidenceTuple, Task, TaskRating
+from core.records import Answer, AnswerArtifacts, ChainValidation, ClaimDrift, EvidenceTuple, Task
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
@@ -26,7 +25,7 @@ class ArtifactsConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["agent_answers", "tasks", "task_ranking", "knowledge_base"],
+    deps=["agent_answers", "task_ranking", "knowledge_base"],
     pool="llm",
 )
 def answer_artifacts(
@@ -49,9 +48,7 @@ def answer_artifacts(
     store = storage.store()
     d, c = part.domain, part.cutoff_key
     answers = store.read_records("agent_answers", d, c, Answer)
-    built = store.read_records("tasks", d, c, Task)
-    ratings = store.read_records("task_ranking", d, c, TaskRating)
-    tasks = presented_tasks(built, ratings)  # answers were given to the tasks as presented
+    tasks = store.read_records("presented_tasks", d, c, Task)  # answers were given to the tasks as presented
     view = open_view(part, lance, embeddings)
     client = judge_llm.client()
     judge = None if client.offline else client

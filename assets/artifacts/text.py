@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from assets.evidence.quotes import normalise_ws
-from assets.judging.metrics import TRAJECTORY_WORDS, _stem_set
+from core.metrics import TRAJECTORY_WORDS, _stem_set
 from core.text import SCAFFOLD_WORDS, content_tokens
 
 # Template words of our own rendered answers ("... will gain the most momentum in <window>",

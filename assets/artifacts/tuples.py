@@ -20,6 +20,7 @@ from datetime import date
 from assets.artifacts.text import claim_words, has_cue, overlap, source_words
 from assets.evidence.quotes import CUES, normalise_ws, split_sentences, verify_quote
 from core.records import Answer, EvidenceTuple
+from core.text import content_tokens
 
 ALTERED_RATIO = 0.8  # a quote this similar to a source sentence, but not verbatim, is "altered"
 TUPLES_PER_PAPER = 3  # offline: at most this many quotes per cited paper (one per claim it best matches)
@@ -100,7 +101,6 @@ def role_of(sentence: str) -> str:
 
 
 def _keywords(quote: str, claims: Sequence[str]) -> list[str]:
-    from core.text import content_tokens
     shared = set().union(*(claim_words(c) for c in claims)) if claims else set()
     words = list(dict.fromkeys(content_tokens(quote)))
     first = [w for w in words if source_words(w) & shared]

@@ -5,15 +5,15 @@ import dagster as dg
 
 from assets.audit.logic import build_audit_records, flag_counts
 from assets.audit.model_review import review
-from assets.gold.leakage import future_only_terms
+from core.leakage import future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
-from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.stage import current_partition, md_table, write_failures
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from core.records import AuditRecord, EvidenceRecord, GoldTarget, ScreenedPaper, Task, TaskBuild, TaskRating
 from core.visibility import visibility_tags
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+from assets.gold.definitions import template_vocabulary
 
 AUDIT_NOVEL_MIN_PAPERS = 2  # the release refuses terms of >= 3 window titles; show reviewers the near misses
 
@@ -27,7 +27,7 @@ class AuditQueueConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="hidden",
     kinds={"parquet", "python"},
-    deps=["tasks", "gold_targets", "task_ranking", "evidence_records", "corpus_snapshot", "future_window"],
+    deps=["tasks", "task_ranking", "evidence_records", "corpus_snapshot", "future_window"],
     tags=visibility_tags("audit_queue"),
 )
 def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, storage: StorageResource,
@@ -44,12 +44,10 @@ def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, sto
     d, c = part.domain, part.cutoff_key
     # reviewers read (and revise) the tasks as the release presents them, option letters included
     ratings = store.read_records("task_ranking", d, c, TaskRating)
-    built = store.read_records("tasks", d, c, Task)
-    tasks = presented_tasks(built, ratings)
-    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
+    tasks = store.read_records("presented_tasks", d, c, Task)  # the presented release (task_ranking)
+    golds = store.read_records("presented_golds", d, c, GoldTarget)
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     future = store.read_records("future_window", d, c, ScreenedPaper)
-    from assets.gold.definitions import template_vocabulary
 
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
                               min_papers=AUDIT_NOVEL_MIN_PAPERS, allowed=template_vocabulary())

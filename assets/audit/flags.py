@@ -11,8 +11,8 @@ named in each flag's detail so a reviewer sees why it fired.
   TEMPLATE_SHARE of its candidates -- left out);
 * `label_readability`: a title or option a reader cannot follow: an abstract fragment
   ("However, ..."), a truncated text, or markup remnants (a bare one-word option is the hard
-  defect `bare_word_option`, `assets.validity.defects`);
-* the hard defects of `assets.validity.defects` (contribution-type, bare-word, dead or
+  defect `bare_word_option`, `assets.ranking.defects`);
+* the hard defects of `assets.ranking.defects` (contribution-type, bare-word, dead or
   duplicate options, options outside one subfield, planning/direction overlap): `defect_flags`;
 * `gold_unstable`: a gold the release gate passed, but only just (top-1 kept in fewer than
   gold_stability_min + BORDERLINE_STABILITY of the resamples, or a lead under SMALL_MARGIN);
@@ -51,12 +51,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assets.gold.leakage import check_public_tasks, content_words
-from assets.validity.config import Thresholds
-from assets.tasks.building import TITLE_MAX_CHARS
-from assets.validity.defects import option_defects
+from core.leakage import check_public_tasks, content_words
+from core.thresholds import Thresholds
+from assets.toolbox.building import TITLE_MAX_CHARS
+from assets.ranking.defects import option_defects
 from core.phrases import option_name
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
+from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
+from assets.families.bottleneck import is_background
 
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
 MIN_QUOTED_PAPERS = 3  # support papers with at least one verified verbatim quote
@@ -197,7 +199,6 @@ def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
     """`small_gold_margin` for a bottleneck gold with evidence (module docstring)."""
     if task.family != "bottleneck" or gold is None or gold.strength <= 0:
         return []
-    from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
 
     papers, rel = gold.numbers.get("margin_papers"), gold.numbers.get("margin", 0.0)
     if papers is None:  # a gold from before the margin was recorded: count from `counted`
@@ -224,7 +225,6 @@ def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
     problem they state, which is background by design)."""
     if gold is None or gold.family not in OWN_CLAIM_FAMILIES:
         return []
-    from assets.families.bottleneck import is_background
 
     hits = []
     for key, entries in gold.counted.items():
@@ -263,7 +263,7 @@ def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids
 
 
 def defect_flags(task: Task, gold: GoldTarget | None, cross: dict[str, list[tuple[str, str]]]) -> list[AuditFlag]:
-    """The hard defects of `assets.validity.defects` (the release gate keeps such a task out),
+    """The hard defects of `assets.ranking.defects` (the release gate keeps such a task out),
     one flag each, code = the defect's code."""
     defects = option_defects(task, gold) + cross.get(task.task_id, [])
     return [AuditFlag(code=code, detail=detail) for code, detail in defects]

@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from assets.audit import flags as F
 from assets.families.registry import get_family
-from assets.validity.config import Thresholds
-from assets.validity.defects import cross_task_defects
-from assets.validity.gate import gate_reason
+from core.thresholds import Thresholds
+from assets.ranking.defects import cross_task_defects
+from assets.ranking.gate import gate_reason
 from core.records import (
     AuditRecord,
     EvidenceRecord,

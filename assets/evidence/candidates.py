@@ -30,7 +30,7 @@ holds that key. The rule, step by step (all on cutoff-visible, non-excluded pape
    taken one holds is skipped. (Of its own papers, not of the smaller set: with the smaller set,
    "diffusion transformers" (206 papers) fell to "virtual try-on" (15, 9 of them with diffusion
    transformers). Nested names, "process reward models" in "reward models", may both be
-   candidates; a task never offers both: `assets.tasks.building.near_duplicate`.)
+   candidates; a task never offers both: `assets.toolbox.building.near_duplicate`.)
 5. Placed in the taxonomy: the candidate's node is the level >= 1 taxonomy node with the
    highest Jaccard overlap with its papers; the node's dimension groups candidates into
    option pools, its evidence record supplies the support packet.
@@ -69,7 +69,7 @@ MIN_RECOGNISABILITY = 0.05  # F1 of the neighbour vote against the title match (
 MAX_DOMAIN_SHARE = 0.05  # an umbrella phrase ("reinforcement learning" in post-training) is no bet among others
 UMBRELLA_FLOOR = 4  # ... but a phrase may always hold 4 x min_members papers (small corpora, tests)
 MAX_MEMBER_OVERLAP = 0.3
-RECENT_MONTHS = 6  # the recent period (the gold's prior period too, assets.gold.measure)
+RECENT_MONTHS = 6  # the recent period (the gold's prior period too, assets.toolbox.measure)
 MIN_RECENT_MEMBERS = 5  # papers in the RECENT_MONTHS before the cutoff: fewer and the option is dead
 EMERGING_MONTHS = 6
 EMERGING_OLD_MAX = 2  # papers older than EMERGING_MONTHS an emerging phrase may have

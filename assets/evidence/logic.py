@@ -35,6 +35,7 @@ from core.records import (
     ScreenedPaper,
     TaxonomyNode,
 )
+from assets.evidence.llm_mode import extract_evidence_llm
 
 
 def rank_by_centrality(
@@ -142,8 +143,6 @@ def build_evidence(
     wanted = sorted({pid for ids in chosen_of.values() for pid in ids})
     fulltexts = fulltexts or {}
     if llm_client is not None and not getattr(llm_client, "offline", True):
-        from assets.evidence.llm_mode import extract_evidence_llm
-
         evidence_cache, llm_failures = extract_evidence_llm([by_id[pid] for pid in wanted], llm_client,
                                                             fulltexts=fulltexts)
         failures += llm_failures

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from datetime import date
 
 import numpy as np
+from assets.taxonomy.slices import slice_starts
 
 EPS = 1e-3          # floor of the prior share in growth = recent / prior
 GROWTH_CAP = 10.0   # growth of a node with (almost) no prior papers is capped here
@@ -116,8 +117,6 @@ def slice_shares(paper_dates: list[date], volume: dict[str, int], cutoff: date, 
                  n_slices: int = 6) -> dict[str, float]:
     """Share of the domain's volume per taxonomy slice (quarters early, months near the
     cutoff, as `assets.taxonomy.logic.slice_starts`), the last `n_slices` slices."""
-    from assets.taxonomy.slices import slice_starts
-
     months = sorted(m for m in volume if m <= month_key(cutoff))
     if not months:
         return {}

@@ -46,6 +46,10 @@ from assets.evidence.shares import (
 from core.phrases import phrase_keys, stems
 from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
 from core.text import content_tokens, distinctive_title_phrases, title_phrases
+from core.registry import load_registry
+from assets.evidence.llm_mode import classify_relations_llm
+from assets.evidence.llm_mode import name_bottlenecks_llm
+from assets.evidence.venues import build_venue_profiles
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -72,8 +76,6 @@ def _check_dates(ids: list[str], dates: dict[str, date], cutoff: date) -> list[s
 def _registry_title(domain: str) -> str:
     """The registry title of a domain ("" for a domain the registry does not know)."""
     try:
-        from core.registry import load_registry
-
         spec = load_registry().domains.get(domain)
     except Exception:  # noqa: BLE001 - a missing or broken registry only loses the domain words
         return ""
@@ -331,8 +333,6 @@ def build_signals(
     pairs = pairs[:max_development]
     llm_rel: dict = {}
     if use_llm and pairs:
-        from assets.evidence.llm_mode import classify_relations_llm
-
         items = [{"key": f"R{i}", "rule_relation": rel,
                   "from": {"label": a.label, "dimension": a.dimension, "keywords": a.keywords[:6],
                            "growth": stats[a.node_id]["growth"], "created": a.created_slice},
@@ -380,8 +380,6 @@ def build_signals(
                                min_papers=min_theme_papers)[:max_bottlenecks]
     llm_bn: dict = {}
     if use_llm and themes:
-        from assets.evidence.llm_mode import name_bottlenecks_llm
-
         llm_bn = name_bottlenecks_llm([{"key": f"B{i}", "quotes": t["quotes"][:8], "rule_category": t["category"],
                                         "rule_name": t["name"]}
                                        for i, t in enumerate(themes)], llm_client, failures=failures)
@@ -471,7 +469,5 @@ def build_signals(
 
     # (5) venue profiles
     if venue_papers is not None:
-        from assets.evidence.venues import build_venue_profiles
-
         signals.extend(build_venue_profiles(venue_papers, public, cutoff, embed, domain=domain))
     return signals

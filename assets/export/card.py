@@ -10,6 +10,9 @@ how to score, and what to cite.
 from __future__ import annotations
 
 from assets.families.registry import get_family
+from core.papers import source_kind
+from assets.release.card import card_markdown
+from assets.release.card import statistics_markdown
 
 TASK_CATEGORIES = ("question-answering", "multiple-choice", "text-generation")
 
@@ -63,8 +66,6 @@ def yaml_header(configs: dict[str, int], licence: str, pretty_name: str, *, gate
 def card_licence(releases) -> tuple[str, dict[str, str]]:
     """The card's licence and the licence of each KB source kind: CC0-1.0 when every KB row's
     text is CC0 (arXiv metadata), else `other` (the table in the card says which rows)."""
-    from core.papers import source_kind
-
     by_kind: dict[str, str] = {}
     for r in releases:
         for row in r.kb_rows:
@@ -178,8 +179,6 @@ def demoted(markdown: str, levels: int = 1) -> str:
 def release_card_section(card: dict) -> list[str]:
     """The release card's markdown (`card_markdown`, as `foresci release` writes card.md), one
     heading level down, with a line saying where it comes from."""
-    from assets.release.card import card_markdown
-
     title, *rest = demoted(card_markdown(card), 1).splitlines()
     return [title, "", "The release card as `foresci release` wrote it (card.md; every figure is in "
                        "`release_card/card.json`).", *rest]
@@ -191,8 +190,6 @@ def release_dataset_card(releases, card: dict, statistics: dict, splits: dict[st
     release wrote it (`assets.release.card.card_markdown`: counts per family x domain x cutoff,
     built / released / dropped by reason, validity, independent tasks) and the method
     statistics (`assets.release.card.statistics_markdown`), then the shared sections."""
-    from assets.release.card import statistics_markdown
-
     licence, by_kind = card_licence(releases)
     configs = {name: sum(rows.values()) for name, rows in splits.items()}
     families = [c for c in configs if c not in ("kb", "releases")]

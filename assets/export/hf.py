@@ -38,10 +38,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from assets.export.card import cutoff_split
-from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.release.logic import KB_MANIFEST_FIELDS, canonical_jsonl, validate_release
 from core.records import GoldTarget, ScreenedPaper, Task
 from core.visibility import artifact_visibility
+from assets.export.card import private_card, public_card
+from assets.export.card import private_release_card, release_dataset_card
+from assets.release.card import card_files
 
 SPLIT = "test"  # a benchmark: every task is a test item
 KB_CONFIG = "kb"
@@ -209,8 +212,6 @@ def by_cutoff(table: pa.Table, cutoff: str) -> pa.Table:
 
 def export_hf(releases: list[ReleaseFiles]) -> HFExport:
     """The public and private file maps of an export of `releases` (checked; see the module doc)."""
-    from assets.export.card import private_card, public_card
-
     public_tables, private_tables = tables(releases)
     public = {config_path(name): parquet_bytes(t) for name, t in public_tables.items()}
     private = {config_path(name): parquet_bytes(t) for name, t in private_tables.items()}
@@ -251,9 +252,6 @@ def export_release_hf(releases: list[ReleaseFiles], card: dict, statistics: dict
     of that cutoff (a later cutoff's tasks and KB legitimately hold papers of an earlier
     cutoff's window: they are that cutoff's past, and the card says to answer a task with its
     own split only), and every file against gold-only keys and hidden file names."""
-    from assets.export.card import private_release_card, release_dataset_card
-    from assets.release.card import card_files
-
     check_card(releases, card)
     public_tables, private_tables = tables(releases)
     splits = {cutoff_split(c): c for c in sorted({r.cutoff for r in releases})}

@@ -1,6 +1,8 @@
 """Task families as plugins: one module per family, one registry (see `base.TaskFamily`).
 
-Importing this package registers the built-in families, in their build order.
+Importing this package registers the built-in families, in their build order. Optional family
+plugins (rediscovery, idea review) live in their own packages and are registered by the
+composition root, `assets/plugins.py`.
 """
 
 from assets.families.bottleneck import BottleneckFamily
@@ -18,6 +20,5 @@ from assets.families.venue import VenueFamily
 
 for _family in (DirectionFamily(), BottleneckFamily(), PlanningFamily(), VenueFamily(), PhaseFamily()):
     register_family(_family)
-__import__("importlib").import_module("assets.families.rediscovery").register_if_enabled()  # opt-in (issue 14 A)
 
 __all__ = ["all_families", "family_names", "get_family", "register_family", "unregister_family"]

@@ -11,9 +11,10 @@ planning, venue), open-ended ones (bottleneck) and the open-ended families to co
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
@@ -24,8 +25,8 @@ from core.text import word_set
 
 if TYPE_CHECKING:
     from assets.families.imported import ImportedGold
-    from assets.gold.measure import GoldContext
-    from assets.tasks.building import Draft, TaskBuilder
+    from assets.toolbox.measure import GoldContext
+    from assets.toolbox.building import Draft, TaskBuilder
 
 AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
 # How the offline baselines (assets/agents/baselines.py) read the knowledge base for a family:
@@ -67,7 +68,9 @@ class ReportTable:
 
 
 class TaskFamily(ABC):
-    """One task family. Class attributes describe it; methods build, measure and judge it."""
+    """One task family: a spec (class attributes: public text, answer schema and kind, rubric
+    dimensions, the inputs it needs) plus facets the stages look up (builder, gold measure,
+    answer contract, controls, offline answer, importer, claim checks, report tables)."""
 
     name: ClassVar[str]
     title: ClassVar[str]  # the paper's name, e.g. "Direction Forecasting"
@@ -89,15 +92,27 @@ class TaskFamily(ABC):
     review_stages: ClassVar[tuple[Stage, ...]] = GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
     # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
     vocabulary: ClassVar[str] = ""
+    # Claim-bank checks of the family's own (name -> function(claim, gold, ClaimContext) -> None
+    # or why not), beside the shared ones of assets/gold/claims.py; a gold claim's basis names one.
+    claim_checks: ClassVar[dict[str, Callable]] = {}
 
-    # ---- building (assets/tasks) -------------------------------------------------------
-    @abstractmethod
-    def build(self, builder: TaskBuilder) -> None:
-        """Emit this family's tasks with `builder.emit` / `builder.option_tasks`."""
+    # The build inputs the family reads beyond signals and records (assets.toolbox.building.
+    # BuildInputs: "papers", "fulltext", "embed", "llm"); the tasks stage loads only these.
+    needs: ClassVar[frozenset[str]] = frozenset()
+    # Agents get the KB re-bound to the task's own cutoff when it is before the partition's.
+    per_task_cutoff: ClassVar[bool] = False
 
-    @abstractmethod
-    def template(self, draft: Draft) -> tuple[str, str]:
-        """Offline (title, question) for a draft: documented templates, no model."""
+    # ---- optional facets ------------------------------------------------------------------
+    # A family provides a facet as a method of that name; one it lacks stays None here and the
+    # stage that would use it leaves the family out (never a stub that raises):
+    #   build(builder) -> None           the tasks stage: emit tasks with builder.emit / option_tasks
+    #   template(draft) -> (title, question)   offline text for a draft (builder.option_tasks)
+    #   gold(ctx, task, build, signals) -> GoldTarget   the gold stage: the hidden target, from the window in ctx
+    #   offline_answer(ctx, method) -> Answer   the offline baselines, for offline_reading "own"
+    build: Callable[[TaskBuilder], None] | None = None
+    template: Callable[[Draft], tuple[str, str]] | None = None
+    gold: Callable[[GoldContext, Task, TaskBuild, dict[str, Signal]], GoldTarget] | None = None
+    offline_answer: Callable[..., Any] | None = None
 
     def decision_problem(self, task: Task) -> str | None:
         """None if the question asks this family's decision, else why not."""
@@ -172,10 +187,25 @@ class TaskFamily(ABC):
         """A hedge that names every candidate (default: every option's text)."""
         return [o.text for o in task.options]
 
-    # ---- hidden gold (assets/gold) -----------------------------------------------------
-    @abstractmethod
-    def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
-        """The task's hidden target, measured from the future window in `ctx`."""
+    # ---- offline baselines (assets/agents/baselines.py) ----------------------------------
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The family's own answer fields from what an offline baseline found, so the shared
+        baselines name no family's fields. `found` holds, per reading: option readings
+        ("option_trend", "option_fit"): `top` (the best-supported option's text) and
+        `ranked` (all option texts, best first); "subject_limitations": `limitation`,
+        `next_step`, `rationale`. Default: no fields of its own."""
+        return {}
+
+    # ---- judging (assets/scorers) ------------------------------------------------------
+    def judge_brief(self, task: Task, gold: GoldTarget) -> list[str]:
+        """Family-specific lines of the judge's hidden reference brief (after the shared
+        ranking, trajectory, slots and claims lines). Default: none."""
+        return []
+
+    def arena_phase(self, task: Task) -> str:
+        """The DeepResearch Arena phase (synthesize / design / evaluate) whose ACE checklist
+        items a task is scored on; "" for the generic checklist (default)."""
+        return ""
 
     # ---- releases in the ForeSci authors' format (assets/release/importer) -------------
     aliases: ClassVar[tuple[str, ...]] = ()  # their names for this family

@@ -16,7 +16,7 @@ lower-case word that no such phrase covers ("program", "safety", "multimodal") i
 subject: it names a vocabulary item, not a subdirection with a root bottleneck; nor is a
 phrase that is itself a limitation theme's key ("catastrophic forgetting", "poisoning
 attacks"): it names a problem, not a subdirection. (The family
-reads the partition's papers for the titles: `reads_papers`.) The question quotes the
+reads the partition's papers for the titles: `needs` "papers".) The question quotes the
 subject ('In LLM Agents research on "GUI agents"'); the subject's papers stay the
 candidate's. Subjects whose members overlap a taken one's by > SAME_SUBDIRECTION_OVERLAP, or
 that display as a taken one does ("knowledge graph" / "knowledge graphs"), are duplicates.
@@ -109,7 +109,7 @@ from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise
 from assets.families.momentum import defining_phrases
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     BOTTLENECK_FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
     Claims,
@@ -120,7 +120,7 @@ from assets.gold.measure import (
     pct,
     top_terms,
 )
-from assets.tasks.building import (
+from assets.toolbox.building import (
     MIN_SUPPORT_PAPERS,
     SAME_SUBDIRECTION_OVERLAP,
     Draft,
@@ -230,6 +230,12 @@ class BottleneckFamily(TaskFamily):
             lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
         return lines
 
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The offline baselines' reading of the subject's limitations, in this family's fields."""
+        if "limitation" not in found:
+            return {}
+        return {"bottleneck": found["limitation"], "opportunity": found["next_step"], "mechanism": found["rationale"]}
+
     def contract_rules(self, task: Task) -> list[str]:
         return ["bottleneck: ONE root bottleneck phrase (a cause, not a symptom)",
                 "opportunity: what reducing it opens, within the forecast window"]
@@ -239,14 +245,14 @@ class BottleneckFamily(TaskFamily):
     aliases = ("bottleneck_opportunity_discovery",)
     vocabulary = "Root bottleneck and opportunity."
 
-    reads_papers: ClassVar[bool] = True  # subjects are displayed by their papers' title phrase
+    needs: ClassVar[frozenset[str]] = frozenset({"papers"})  # subjects are displayed by their papers' title phrase
 
     def build(self, builder: TaskBuilder) -> None:
         """One task per subject with >= MIN_THEMES linked limitations (module docstring)."""
         themes = builder.by_kind.get("bottleneck", [])
         st = builder.settings
         dom = domain_words(st.domain_title)
-        title_of = {p.arxiv_id: p.title for p in getattr(builder, "papers", []) or []}
+        title_of = {p.arxiv_id: p.title for p in builder.papers}
         ranked = []
         limitation_keys = {tuple(word_tokens(a)) for b in themes for a in b.details.get("aliases", [])}
         for cand in builder.candidates:

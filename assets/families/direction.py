@@ -2,7 +2,7 @@
 
 Options are 4-5 candidate directions of ONE subfield: named by phrases a researcher
 recognises, each with a one-line gloss and representative pre-cutoff titles, no two of them
-near-duplicates, every two of them close in content (`assets.tasks.building.subfield_option_sets`;
+near-duplicates, every two of them close in content (`assets.toolbox.building.subfield_option_sets`;
 candidates by `assets.evidence.candidates`). The answer is one option and one trajectory
 label; the gold is each option's momentum over the window (`assets.families.momentum`), and
 a task is released only if its top option grew on both measures (momentum > 1).
@@ -21,8 +21,8 @@ from assets.families.answers import (
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import momentum_problems, option_momentum
-from assets.gold.measure import GoldContext
-from assets.tasks.building import Draft, TaskBuilder, direction_text, short_name
+from assets.toolbox.measure import GoldContext
+from assets.toolbox.building import Draft, TaskBuilder, direction_text, short_name
 from core.phrases import option_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
 

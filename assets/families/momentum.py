@@ -3,7 +3,7 @@
 Direction tasks offer candidate directions as options; their gold is each option's
 volume-normalised momentum over the window, measured by the titles that name it (a reader
 recounts it from the listed window titles) and checked by content (the neighbour vote of
-`assets.gold.measure`); rules in `option_momentum`.
+`assets.toolbox.measure`); rules in `option_momentum`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
     RECENT_MONTHS,
@@ -26,7 +26,7 @@ from assets.gold.measure import (
     trajectory_of,
 )
 from assets.evidence.candidates import MIN_RECENT_MEMBERS
-from assets.tasks.building import direction_name, neighbour_cos, overlap
+from assets.toolbox.building import direction_name, neighbour_cos, overlap
 from core.phrases import content_words, key_of, names, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
@@ -46,7 +46,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
       papers, so far less noise, and an independent text) -- numbers["abstract_momentum:<option>"].
     The measures agree (numbers["measures_agree"] = 1) when the abstract measure ranks the
     title measure's top option first too, or within AGREE_TOLERANCE of its own top while above 1.
-    The neighbour vote of `assets.gold.measure` (papers whose content sits among the option's
+    The neighbour vote of `assets.toolbox.measure` (papers whose content sits among the option's
     papers, divided by the partition's coverage drift) is recorded as a third, diagnostic view
     (numbers["embedding_momentum:<option>"]); it feeds the trajectory's cohesion and new
     subdirections.
@@ -123,7 +123,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         slots.add("trajectory", [f"{name[top]} is {st['traj']}",
                                  f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
 
-    # claims bank: every claim carries the basis a validator recomputes (assets/validity/claims.py)
+    # claims bank: every claim carries the basis a validator recomputes (assets/gold/claims.py)
     for oid in ranking:
         sig = sig_of[oid]
         n_members = len(sig.details.get("member_ids") or sig.paper_ids)
@@ -151,7 +151,7 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
     strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     numbers["margin"] = round(margin, 5)
-    numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/validity/defects)
+    numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/ranking/defects)
     pair_cos = [c for i, a in enumerate(opts) for b in opts[i + 1:]
                 if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None]
     if pair_cos:

@@ -61,17 +61,17 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import ClassVar
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.arena.inspirations import Inspiration, extract_inspirations
+from assets.arena.inspirations import Inspiration, draft_inspirations, extract_inspirations
 from assets.families.base import TaskFamily
-from assets.gold.leakage import internal_violations
-from assets.rediscovery.claims import all_stems, content_stems
-from assets.tasks.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
+from core.leakage import internal_violations
+from core.claims import all_stems, content_stems
+from assets.toolbox.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
 from core.records import BuildStep, ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 from core.text import content_tokens, jaccard
 
@@ -396,6 +396,14 @@ def query_of(build: TaskBuild) -> str:
     return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
 
 
+def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
+    """Claim check: a reference keypoint is a sentence of the title or abstract of a window paper."""
+    texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower()
+             for i in claim.basis.paper_ids if i in cc.window]
+    quote = " ".join(claim.text.split()).lower()
+    return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
+
+
 class PhaseFamily(TaskFamily):
     name = "phase"
     title = "Research Phase Tasks (DeepResearch Arena)"
@@ -414,7 +422,7 @@ class PhaseFamily(TaskFamily):
     answer_fields = ("Fields: report (markdown research report), keypoints (1-5 atomic key statements), claims, "
                      "cited_ids.")
     offline_reading = "own"
-    reads_papers: ClassVar[bool] = True  # the subject comes from the primary paper's title
+    needs: ClassVar[frozenset[str]] = frozenset({"papers", "llm"})  # the subject: the primary paper's title; llm: drafted inspirations
     vocabulary = ("Synthesize the research on published up to A pre-cutoff paper reported the limitation related "
                   "finding Integrate what prior work says about this limitation identify the gap it leaves open and "
                   "state the research direction that work published between would take up to close it Design the "
@@ -422,6 +430,7 @@ class PhaseFamily(TaskFamily):
                   "experiments that would test it what it assumes Evaluate a claim approach the evaluation run to "
                   "confirm or refute such a claim benchmarks metrics baselines statistical tests")
     rubric_dimensions = {"phase_fit": "the report does what the task's phase asks (synthesis, design, evaluation)"}
+    claim_checks: ClassVar[dict] = {"quote_in_window": quote_in_window}
     review_stages = (
         ("problem", "what the pre-cutoff work on the task's inspirations establishes and leaves open",
          ("grounding in the evidence", "clarity")),
@@ -441,10 +450,12 @@ class PhaseFamily(TaskFamily):
         each gets its share of the family's budget; only readable quotes not quoted before."""
         st = builder.settings
         records = list(builder.records_by_node.values())
-        drafter = getattr(builder, "inspiration_drafter", None)
+        drafter = builder.inspiration_drafter
+        if drafter is None and builder.llm is not None:  # model-drafted inspirations
+            drafter = partial(draft_inspirations, builder.llm)
         inspirations = drafter(records, st.cutoff) if drafter else extract_inspirations(records, st.cutoff)
         builder.inspirations = inspirations
-        titles = {p.arxiv_id: p.title for p in (getattr(builder, "papers", None) or [])}
+        titles = {p.arxiv_id: p.title for p in builder.papers}
         taken = quoted_keys(t.question for t in builder.tasks)  # the families built before quote these
         usable: list[tuple[Inspiration, str]] = []
         for i in inspirations:
@@ -586,8 +597,6 @@ class PhaseFamily(TaskFamily):
         Key points: per hit, its abstract sentence sharing most content with the task (an
         own-work sentence of the phase's kind first, `is_phase_sentence`); the report strings
         them together."""
-        from assets.agents.render import render_answer
-
         task, kb = ctx.task, ctx.kb
         hits = kb.search(task.question, k=ctx.setting("k", 20), mode="hybrid")
         if method == "momentum":
@@ -609,10 +618,13 @@ class PhaseFamily(TaskFamily):
         phase = PHASE_TITLES.get(task.subtype, "Report")
         report = "\n".join([f"### {phase}", ""] + [f"- {s} [{pid}]" for pid, s in picked])
         parsed = PhaseAnswer(report=report, keypoints=keypoints, cited_ids=[pid for pid, _ in picked])
-        return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed,
-                             retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
+        return ctx.render(parsed, method=method,
+                          retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
+    def arena_phase(self, task: Task) -> str:
+        return task.subtype or ""
+
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
         kps = [v for s in gold.slots for v in s.variants[:1]]
         return {"keypoints": kps, "report": "\n".join(f"- {k}" for k in kps)}

@@ -6,7 +6,7 @@ grounding, world models or synthetic trajectories first? The options are 4-5 app
 direction's own pre-cutoff papers use (`assets.evidence.approaches`: named methods, each with a
 one-line gloss and representative pre-cutoff titles), never the option set of a direction task:
 a planning task that shares its top option, or more than one option, with a released direction
-task of the partition is not released (`assets.validity.defects.overlap_with_released`), so the
+task of the partition is not released (`assets.ranking.defects.overlap_with_released`), so the
 two families ask different decisions.
 
 Gold (`planning_gold`): the approaches ranked by their momentum INSIDE the direction over the
@@ -32,7 +32,7 @@ from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import AGREE_TOLERANCE, momentum_problems
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     COOLING_MAX,
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
@@ -44,7 +44,7 @@ from assets.gold.measure import (
     method_sentence,
     pct,
 )
-from assets.tasks.building import (
+from assets.toolbox.building import (
     MAX_OPTIONS,
     MIN_OPTIONS,
     MIN_SUPPORT_PAPERS,
@@ -136,6 +136,38 @@ class PlanningFamily(TaskFamily):
             lines += [f"**Go / no-go:** {parsed.go_no_go.strip()}", ""]
         return lines
 
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The offline baselines' plan. momentum (the options' normalised trends): the options in
+        trend order as milestones, the most recent work on the leader as dependency, the cooling
+        options as risks, go while the leader's share keeps rising; retrieval: the options in
+        support order, go on the best supported."""
+        if "top" not in found:
+            return {}
+        top, ranked = found["top"], found["ranked"]
+        if found.get("method") == "momentum":
+            return {
+                "milestones": [f"{i}. Work on '{t}' (trend {r:.2f}x)." for i, (t, r) in enumerate(zip(ranked, found["ratios"]), 1)],
+                "dependencies": [f"Start from the most recent pre-cutoff work on '{top}': "
+                                 + "; ".join(f"{title} ({pid})" for title, pid in found["recent_work"])],
+                "risks": [f"'{t}' is {label} ({r:.2f}x); effort there may not pay off within {found['window']}."
+                          for t, r, label in zip(ranked, found["ratios"], found["labels"]) if r <= found["cooling_at"]],
+                "go_no_go": (f"Go on '{top}' while its normalised share keeps rising; "
+                             f"no-go if it falls back under its prior-6-month level."),
+            }
+        return {"milestones": [f"{i}. '{t}'" for i, t in enumerate(ranked, 1)],
+                "go_no_go": f"Go on '{top}', which has the most pre-cutoff support."}
+
+    def judge_brief(self, task: Task, gold: GoldTarget) -> list[str]:
+        """What the window's papers did per leading option: milestones, dependencies, kill criterion."""
+        lines = []
+        for oid in gold.preferred_ranking[:3]:
+            plan = gold.plan.get(oid)
+            if plan is not None:
+                lines.append(f"Option {oid}: first milestones {'; '.join(m[:90] for m in plan.milestones[:2]) or 'none'}; "
+                             f"builds on {'; '.join(plan.dependencies[:2]) or 'no other option'}; "
+                             f"kill criterion: {plan.kill_criterion} ({'fired' if plan.stalled else 'not fired'})")
+        return lines
+
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
         return [f"ranking: all of {ids}, each once, highest priority first", "go_no_go: a checkable criterion"]
@@ -144,7 +176,7 @@ class PlanningFamily(TaskFamily):
         """Tasks of 4-5 approaches of one direction each (`approach_sets`), directions taken
         round-robin (most approaches first). A planning task that shares its top option or more
         than one option with a released direction task is held back by the ranking
-        (`assets.validity.defects.overlap_with_released`)."""
+        (`assets.ranking.defects.overlap_with_released`)."""
         by_direction: dict[str, list[Signal]] = {}
         for a in builder.by_kind.get("approach", []):
             by_direction.setdefault(a.details["direction"][0], []).append(a)
@@ -346,7 +378,7 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
                    ClaimBasis(check="ranked_last", values={"momentum": round(m[last], 2)}, params={"object": last}))
     margin = (m[top] - m[second]) / m[top] if m[top] > 0 else 0.0
     numbers["margin"] = round(margin, 5)
-    numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/validity/defects)
+    numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/ranking/defects)
     numbers.update(slots.flags)
     strength = min(1.0, n_top / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     counted = {oid: [i if ctx.ranking_only else naming_entry(by_id[i], keys[oid]) for i in per[oid][0]]
@@ -365,7 +397,7 @@ def plan_for(ctx: GoldContext, task: Task, gold: GoldTarget, per: dict[str, tupl
     from the papers the gold counted, so a reader checks it against the same list:
 
     * milestones: its first MILESTONES window papers by date, papers that state a method
-      (`assets.gold.measure.method_sentence`) first;
+      (`assets.toolbox.measure.method_sentence`) first;
     * dependencies: the other options named by at least DEPENDENCY_MIN_PAPERS of its window
       papers (most first): what its window work built on;
     * kill criterion: "stop if its share of the direction's papers in the first half of the

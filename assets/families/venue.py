@@ -64,7 +64,7 @@ from assets.families.venue_projects import (
     select_projects,
     split_sentences,
 )
-from assets.gold.measure import (
+from assets.toolbox.measure import (
     VENUE_FULL_MARGIN,
     VENUE_NEIGHBOUR_QUANTILE,
     VENUE_NEIGHBOURS,
@@ -74,7 +74,7 @@ from assets.gold.measure import (
     insufficient,
     pct,
 )
-from assets.tasks.building import (
+from assets.toolbox.building import (
     MIN_SUPPORT_PAPERS,
     OPTION_LETTERS,
     Draft,
@@ -179,6 +179,18 @@ class VenueFamily(TaskFamily):
                 lines += [f"**{title}:**"] + bullets(items) + [""]
         return lines
 
+    def offline_fields(self, task: Task, found: dict) -> dict:
+        """The offline baselines' framing for the closest venue family; with the closest
+        pre-cutoff papers (the similarity reading), the reviewer risks they raise."""
+        if "top" not in found:
+            return {}
+        out = {"framing": f"Frame the contribution for {found['top']}."}
+        if "closest" in found:
+            closest = found["closest"]
+            out["reviewer_risks"] = [f"Reviewers will compare against {title} ({pid})." for title, pid in closest[:2]]
+            out["evidence_upgrades"] = ["Add comparisons to the closest pre-cutoff work listed below."] if closest else []
+        return out
+
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
         return [f"ranking: all of {ids}, each once, the venue family most likely to accept the project first",
@@ -187,7 +199,7 @@ class VenueFamily(TaskFamily):
     vocabulary = "Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV ICLR/ICML/NeurIPS SIGIR/KDD"
     horizon_text = "the next venue cycle"
 
-    reads_papers: ClassVar[bool] = True  # projects are papers of the partition (`builder.papers`)
+    needs: ClassVar[frozenset[str]] = frozenset({"papers", "embed"})  # projects are papers of the partition
 
     def build(self, builder: TaskBuilder) -> None:
         """One task per outcome project (module docstring), in `select_projects` order."""
@@ -202,8 +214,8 @@ class VenueFamily(TaskFamily):
                 "no venue outcome can be asked")))
             return
         venues = sorted((profiles[f] for f in offered), key=venue_family)
-        papers = [p for p in getattr(builder, "papers", None) or [] if p.published <= st.cutoff]
-        embed = getattr(builder, "embed", None)
+        papers = [p for p in builder.papers if p.published <= st.cutoff]
+        embed = builder.embed
         projects, skipped = select_projects(papers, st.cutoff, st.domain, offered, embed=embed)
         for why, n in sorted(skipped.items()):
             builder.failures.append(Failure(stage="tasks", item_id=item,
@@ -295,7 +307,7 @@ OUTCOME_VOTE_KEY = "the rest of the ranking: the project's most similar papers w
 
 def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
     """The real outcome first, the similarity proxy's order after it; the proxy alone, labelled, when the
-    project has no outcome (module docstring; proxy rules in `assets.gold.measure`)."""
+    project has no outcome (module docstring; proxy rules in `assets.toolbox.measure`)."""
     claims, slots = Claims(task.task_id), Slots()
     scope = f"{task.window_start} to {task.window_end}"
     m = _PROJECT.search(task.question)

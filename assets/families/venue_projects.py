@@ -51,6 +51,9 @@ from pathlib import Path
 import numpy as np
 
 from core.papers import add_months
+from core.registry import load_registry
+from assets.corpus.logic import paper_text
+from assets.evidence.venues import VENUE_DIR, venue_outcome
 
 PROJECT_MONTHS = 6  # projects: papers published in the 6 months up to the cutoff
 MIN_WORDS, MAX_WORDS = 25, 130
@@ -174,7 +177,6 @@ def project_description(title: str, abstract: str) -> tuple[str | None, str]:
 @lru_cache(maxsize=2)
 def corpus_holdings(shipped_dir: str = "") -> dict[str, tuple[str, ...]]:
     """arXiv id -> the registry domains (registry order) whose shipped corpus file holds it."""
-    from core.registry import load_registry
     from resources.corpus_source import SHIPPED_DIR
 
     folder = Path(shipped_dir) if shipped_dir else SHIPPED_DIR
@@ -197,9 +199,6 @@ def corpus_holdings(shipped_dir: str = "") -> dict[str, tuple[str, ...]]:
 def home_domains(papers: list, domain: str, embed=None, holdings: dict[str, tuple[str, ...]] | None = None) -> dict[str, str]:
     """arXiv id -> home domain of each paper of `papers` (held by `domain`'s corpus), see the
     module docstring. `embed` maps texts to L2-normalised vectors; None: first registry domain."""
-    from assets.corpus.logic import paper_text
-    from core.registry import load_registry
-
     reg = load_registry()
     order = list(reg.domains)
     holdings = corpus_holdings() if holdings is None else holdings
@@ -245,8 +244,6 @@ def select_projects(papers: list, cutoff: date, domain: str, families: list[str]
     first within each, so the built tasks' outcomes are spread over the families as evenly as
     the corpus allows (a constant "always the largest family" answer then gains little).
     """
-    from assets.evidence.venues import VENUE_DIR, venue_outcome
-
     start = add_months(cutoff, -PROJECT_MONTHS)
     reasons: Counter = Counter()
     cands: list[tuple[object, str, str]] = []

@@ -9,12 +9,12 @@ import dagster as dg
 
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
 from assets.families import all_families
-from assets.gold.leakage import assert_clean, future_only_terms
+from core.leakage import assert_clean, future_only_terms
 from assets.gold.logic import build_gold
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
-from assets.validity.claims import ClaimContext, verify_golds
-from assets.validity.config import Thresholds
+from assets.gold.claims import ClaimContext, verify_golds
+from core.thresholds import Thresholds
 from core.records import (
     GoldTarget,
     ScreenedPaper,

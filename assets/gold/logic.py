@@ -3,7 +3,7 @@
 Gold is measured, not opined: every target is computed from the papers published in
 (cutoff, window_end] and records the numbers and future paper ids it rests on. Each
 task's family computes it (`TaskFamily.gold`) from the shared partition context
-(`assets.gold.measure.GoldContext`).
+(`assets.toolbox.measure.GoldContext`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import date
 import numpy as np
 
 from assets.families import get_family
-from assets.gold.measure import Claims, GoldContext, VenueScorer, insufficient
+from assets.toolbox.measure import Claims, GoldContext, VenueScorer, insufficient
 from core.records import (
     GoldTarget,
     ScreenedPaper,
@@ -65,6 +65,8 @@ def build_gold(
         build = build_of.get(task.task_id)
         if build is None:
             out.append(insufficient(task, Claims(task.task_id), "no construction record", {}, []))
+        elif family.gold is None:  # the family measures no gold here (e.g. idea review: its own job)
+            out.append(insufficient(task, Claims(task.task_id), f"family {family.name} has no gold measure", {}, []))
         else:
             out.append(family.gold(ctx, task, build, by_id))
     if stability_resamples > 0:
@@ -77,9 +79,9 @@ def add_stability(golds: list[GoldTarget], tasks: list[Task], build_of: dict[str
     """Top-1 agreement of each gold with its recomputation on bootstrap resamples of the window."""
     contexts = [ctx.resampled(np.random.default_rng([seed, r])) for r in range(resamples)]
     for task, gold in zip(tasks, golds):
-        if gold.strength <= 0 or not gold.preferred_ranking or task.task_id not in build_of:
-            continue
         family = get_family(task.family)
+        if gold.strength <= 0 or not gold.preferred_ranking or task.task_id not in build_of or family.gold is None:
+            continue
         same = sum(family.gold(c, task, build_of[task.task_id], signals).preferred_ranking[:1]
                    == gold.preferred_ranking[:1] for c in contexts)
         gold.numbers["stability_top1"] = round(same / resamples, 4)

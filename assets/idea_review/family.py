@@ -74,14 +74,8 @@ class IdeaReviewFamily(TaskFamily):
                      "(lists of sentences), cited_ids (arXiv ids from the knowledge base), "
                      "no_relevant_literature (bool).")
 
-    def build(self, builder) -> None:
-        """Nothing from a corpus partition: the tasks come from the dataset (`build_tasks`)."""
-
-    def template(self, draft) -> tuple[str, str]:
-        return "Review a research plan", "Review this research plan."
-
-    def gold(self, ctx, task, build, signals) -> GoldTarget:
-        raise NotImplementedError("idea_review gold is the expert rubrics (assets.idea_review.family.build_gold)")
+    # No builder, template or gold facet: the tasks come from the dataset (`build_tasks`) and
+    # the gold is the expert rubrics (`build_gold`), in the idea-review job's own stages.
 
     def decision_texts(self, task, parsed, ranking, choice) -> list[str]:
         return [*parsed.weaknesses, *parsed.strengths]

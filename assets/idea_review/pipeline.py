@@ -27,6 +27,7 @@ from assets.idea_review.scoring import judge_coverage, proxy_coverage
 from assets.scorers.reference import reference_validity
 from core.papers import SHIPPED_DIR, read_jsonl
 from core.records import Answer, Failure, GoldTarget, Score, Task, TaskRating
+from assets.leaderboard.report import CSS  # the ForeSci report's style
 
 PROXY_NOTE = "rubric_coverage_proxy: embedding proxy (no judge model), not the ScholarEval judge score"
 
@@ -235,8 +236,6 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
 def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[Score], key: str) -> str:
     """The family's release report: methods against the controls, per discipline, proxy marked."""
     import html as h
-
-    from assets.leaderboard.report import CSS  # the ForeSci report's style
 
     proxy = key.endswith("proxy")
     title = f"Idea review (ScholarEval) — ideas up to {cutoff_key}"

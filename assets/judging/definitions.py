@@ -3,7 +3,7 @@
 import dagster as dg
 
 from assets.arena.ace import Checklist
-from assets.judging.llm_judge import COST_TARGET, PROMPT_VERSIONS
+from assets.scorers.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.judging.scoring import (
     fact_agreement,
     pairwise_comparisons,
@@ -14,8 +14,7 @@ from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.scorers.base import JudgeSettings
 from assets.stage import current_partition, write_failures
-from assets.ranking.presentation import presented_golds, presented_tasks
-from core.records import Answer, AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task, TaskRating
+from core.records import Answer, AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.llm import LLMResource
@@ -40,8 +39,7 @@ def _mean(xs):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["agent_answers", "answer_artifacts", "gold_targets", "tasks", "task_ranking", "knowledge_base",
-          "release_package"],
+    deps=["agent_answers", "answer_artifacts", "task_ranking", "knowledge_base", "release_package"],
     pool="llm",  # judge model calls share the LLM rate-limit pool with the agents
 )
 def judge_scores(
@@ -60,11 +58,9 @@ def judge_scores(
     part = current_partition(context)
     store = storage.store()
     answers = store.read_records("agent_answers", part.domain, part.cutoff_key, Answer)
-    built = store.read_records("tasks", part.domain, part.cutoff_key, Task)
-    ratings = store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
     # answers were given to the released tasks as presented: score them in the same letters
-    tasks = presented_tasks(built, ratings)
-    golds = presented_golds(store.read_records("gold_targets", part.domain, part.cutoff_key, GoldTarget), built, ratings)
+    tasks = store.read_records("presented_tasks", part.domain, part.cutoff_key, Task)
+    golds = store.read_records("presented_golds", part.domain, part.cutoff_key, GoldTarget)
     kb = open_view(part, lance, embeddings)
     # the Xcientist artifacts (attribution scorer); a warehouse built before them: built offline per answer
     artifacts = ({a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key,

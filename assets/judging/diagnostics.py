@@ -10,7 +10,7 @@
   Hunter 2004) and Elo ratings (order-averaged), plus agreement statistics used to
   compare the compact judge with the one-claim-per-call reference variant.
 
-No model calls here: LLM pairwise verdicts come from `assets.judging.llm_judge`, metric
+No model calls here: LLM pairwise verdicts come from `assets.scorers.llm_judge`, metric
 verdicts from `pairwise_from_scores`.
 """
 
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from assets.ranking.elo import INITIAL_RATING, K_FACTOR, elo_update
+from core.metrics import swap_verdict  # noqa: F401  (pairwise verdicts: llm_judge and the offline ratings)
 
 LOW_SCORE_QUANTILE = 0.2
 DRIFT_TYPES: tuple[str, ...] = ("scope_granularity", "causal_role", "intervention_mode", "temporal_horizon")
@@ -164,15 +165,6 @@ def pairwise_from_scores(rows: Sequence[Mapping], metric: str = "fta") -> list[d
                 out.append({"task_id": task_id, "family": family[task_id], "system_a": a, "system_b": b,
                             "winner": metric_verdict(means[a], means[b]), "source": f"metric:{metric}"})
     return out
-
-
-def swap_verdict(first: str, second: str) -> str:
-    """Combine the verdicts of the two presentation orders (position swap).
-
-    `first` is the verdict with A shown first, `second` with B shown first, both already
-    mapped back to 'a' / 'b' / 'tie'. Agreeing verdicts stand; disagreeing ones are a tie.
-    """
-    return first if first == second else "tie"
 
 
 def _tally(comparisons: Iterable[Mapping]) -> tuple[list[str], dict[tuple[str, str], list[float]]]:

@@ -44,6 +44,7 @@ import pyarrow as pa
 from pydantic import BaseModel
 
 from core.records import PaperFullText, ScreenedPaper
+from assets.knowledge_base.memory_index import memory_index
 
 SEARCH_MODES = ("dense", "text", "hybrid")
 FUSIONS = ("weighted", "rrf")
@@ -462,8 +463,6 @@ class _Searcher:
         table's uri and version costs a round trip per query. A view is a snapshot: open a
         new one after the table is rebuilt (open_view does, once per asset run)."""
         if getattr(self, "_index", None) is None:
-            from assets.knowledge_base.memory_index import memory_index
-
             self._index = memory_index(self.table, self.key, columns)
         return self._index
 

@@ -33,6 +33,7 @@ from assets.leaderboard import statistics as stats
 from assets.scorers.registry import headline_values, reported_values, value_label
 from core.records import PairwiseComparison, Score
 from core.statistics import N_RESAMPLES
+from assets.families.base import FamilyRecords
 
 
 def empty_schemas() -> dict[str, dict[str, str]]:
@@ -398,8 +399,6 @@ def rows_markdown(rows: Sequence[dict]) -> str:
 
 def family_tables(families, tasks, builds, golds, scores, controls, released: set[str]) -> list:
     """Every family's own report tables (`TaskFamily.report_tables`) over its records."""
-    from assets.families.base import FamilyRecords
-
     out = []
     for fam in families:
         mine = lambda rows: [r for r in rows if r.family == fam.name]  # noqa: E731

@@ -5,12 +5,12 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
-from assets.ranking.presentation import presentation_orders
+from assets.ranking.presentation import presentation_orders, write_presented
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
-from assets.validity.config import Thresholds
-from assets.validity.defects import defect_reason, option_defects, overlap_with_released
-from assets.validity.gate import gate_reason, gold_answer
+from core.thresholds import Thresholds
+from assets.ranking.defects import defect_reason, option_defects, overlap_with_released
+from assets.ranking.gate import gate_reason, gold_answer
 from core.records import Failure, GoldTarget, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
@@ -50,10 +50,12 @@ def task_ranking(
     the judge's confidence, both presentation orders judged, disagreement = tie), run until
     the ratings are stable. The judge is the LLM when a model is configured, otherwise the
     documented offline criteria. The top-N per family of tasks whose gold passes the validity
-    gate (evidence, agreeing measures, stable top-1, verified claims; assets/validity/gate.py)
-    and that carry no hard defect (assets/validity/defects.py) are released; every other task's note says why not. Each released task gets its
+    gate (evidence, agreeing measures, stable top-1, verified claims; assets/ranking/gate.py)
+    and that carry no hard defect (assets/ranking/defects.py) are released; every other task's note says why not. Each released task gets its
     presentation order: the gold's first option at a balanced position across the family
-    (assets/ranking/presentation.py). One row per task: elo, rank, released, quality, presentation."""
+    (assets/ranking/presentation.py), materialised once as the side tables `presented_tasks`
+    (public) and `presented_golds` (hidden) that every later stage reads. One row per task:
+    elo, rank, released, quality, presentation."""
     part = current_partition(context)
     store = storage.store()
     tasks = store.read_records("tasks", part.domain, part.cutoff_key, Task)
@@ -83,6 +85,8 @@ def task_ranking(
     orders = presentation_orders(tasks, golds, {r.task_id for r in ratings if r.released})
     ratings = [r.model_copy(update={"presentation": orders.get(r.task_id, [])}) for r in ratings]
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
+    # the presented release, materialised once (assets/ranking/presentation.py): every later stage reads it
+    write_presented(store, part.domain, part.cutoff_key, tasks, list(golds.values()), ratings)
     write_failures(store, "task_ranking", part,
                    [Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])
                     for e in errors])

@@ -28,8 +28,8 @@ import random
 import re
 from collections import defaultdict
 
-from assets.judging.metrics import fta_ranking
-from assets.tasks.building import short_name
+from core.metrics import fta_ranking
+from assets.toolbox.building import short_name
 from core.records import GoldTarget, Task, TaskOption, TaskRating
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -176,6 +176,22 @@ def present_gold(gold: GoldTarget, task: Task, order: list[str]) -> GoldTarget:
         "numbers": {key(k): v for k, v in gold.numbers.items()},
         "claims": claims,
     })
+
+
+# The presented release is materialised ONCE, as two side tables of `task_ranking` (written by
+# the asset, and by `foresci import-release` for an imported release): `presented_tasks`
+# (public: every task, the released ones relabelled) and `presented_golds` (hidden: every
+# gold in the same letters). Agents, artifacts, judging, validity, audit and the release
+# package read them; nothing downstream re-derives the presentation.
+PRESENTED_TASKS, PRESENTED_GOLDS = "presented_tasks", "presented_golds"
+
+
+def write_presented(store, domain: str, cutoff_key: str, tasks: list[Task], golds: list[GoldTarget],
+                    ratings: list[TaskRating]) -> None:
+    """Materialise the presented release of one partition (`store`: a PartitionStore): the
+    tasks and golds as built, relabelled by the ratings' presentation orders."""
+    store.write_records(PRESENTED_TASKS, domain, cutoff_key, presented_tasks(tasks, ratings), Task)
+    store.write_records(PRESENTED_GOLDS, domain, cutoff_key, presented_golds(golds, tasks, ratings), GoldTarget)
 
 
 def presented_tasks(tasks: list[Task], ratings: list[TaskRating]) -> list[Task]:

@@ -26,13 +26,13 @@ def rank_and_select(
     """Elo per family until stable; the top-N tasks whose gold was validated are released.
 
     `quality[task_id]` holds `quality` and `gold_strength` (assets.ranking.judge.task_quality);
-    `gates[task_id]`, if given, is why a task's gold may not be released (assets.validity.gate);
+    `gates[task_id]`, if given, is why a task's gold may not be released (assets.ranking.gate);
     `gold_answers[task_id]`, if given, is the task's gold answer (its top option's text):
     two released tasks of a family never share one, so another task's gold is no shortcut
     (the `other_gold` control of assets/validity/controls.py) and a release asks distinct questions;
     `veto(task_id, released_so_far)`, if given, is why a task may not join the tasks released so
     far (families are selected in name order, e.g. direction before planning:
-    `assets.validity.defects.overlap_with_released`);
+    `assets.ranking.defects.overlap_with_released`);
     `make_judge(ids)` returns the judge for one family. Returns the ratings, the rank
     correlation of the last two rounds per family, and the rounds played per family.
     """

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from assets.rediscovery.claims import ERROR_TYPES, ClaimScore, claim_score
+from core.claims import ERROR_TYPES, ClaimScore, claim_score
 from assets.rediscovery.tree import problem_tree
 
 ErrorType = Literal["contradictory", "unrelated", "overgeneralized", "alternative"]

@@ -18,7 +18,7 @@ import statistics
 from collections import Counter, defaultdict
 from datetime import date
 
-from assets.rediscovery.claims import ERROR_VALUES
+from core.claims import ERROR_VALUES
 from core.records import GoldTarget, Score, TaskBuild
 
 

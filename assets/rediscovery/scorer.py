@@ -6,15 +6,16 @@ leaderboard and the release read, and for this family the hidden target is a set
 findings, so agreement is claim F1 (as ranking FTA is the F1 of a ranking). Error-type
 counts of the unmatched claims go to `Score.values` (`fp_<type>`, `fn_<type>`).
 
-Offline: the lexical entailment proxy of `assets/rediscovery/claims.py`. With a judge model:
+Offline: the lexical entailment proxy of `core/claims.py`. With a judge model:
 one batched call per answer (`assets/rediscovery/llm.py: judge_claims`); a failed call is a
 Failure row and the offline matcher scores the answer (noted in the rationale).
 """
 
 from __future__ import annotations
 
-from assets.rediscovery import claims as cl
+from core import claims as cl
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
+from assets.rediscovery.llm import judge_claims
 
 ERROR_VALUES = cl.ERROR_VALUES
 
@@ -42,8 +43,6 @@ class RediscoveryClaims(Scorer):
         how = "offline lexical entailment proxy"
         result = None
         if ctx.judge is not None:
-            from assets.rediscovery.llm import judge_claims
-
             try:
                 result = judge_claims(ctx.judge, ctx.task.question, answer, gold)
                 how = f"judge {ctx.judge.model} (one batched call)"
@@ -58,12 +57,3 @@ class RediscoveryClaims(Scorer):
         return ScorerResult(values, f"{how}: TP {result.tp}/{len(answer)} answer claims, "
                                     f"{len(gold) - len(result.fn_types)}/{len(gold)} findings rediscovered"
                                     + (f"; {errors}" if errors else ""))
-
-
-def register_if_enabled() -> None:
-    """Register the scorer with the family (FORESCI_EXTRA_FAMILIES, assets/families/rediscovery.py)."""
-    from assets.families.rediscovery import enabled
-    from assets.scorers.registry import register_scorer
-
-    if enabled():
-        register_scorer(RediscoveryClaims())

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from assets.rediscovery.claims import MIN_SPECIFIC, atomic_claims, clean_text, content_stems
+from core.claims import MIN_SPECIFIC, atomic_claims, clean_text, content_stems
 
 Role = Literal["background", "objective", "method", "result"]
 

@@ -40,12 +40,14 @@ from statistics import fmean
 
 from assets.release.independence import FAMILY_ORDER, RULES, Decision, decision_of, independence
 from assets.release.logic import canonical_jsonl, sha256
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
 from assets.validity.report import status
 from assets.validity.statistics import RANDOM, GOLD, column, per_task, pooled_control_checks
 from core.records import GoldTarget, Score, Signal, Task, TaskBuild
 from core.visibility import artifact_visibility
+from assets.leaderboard.statistics import STATISTICS_NOTE, method_statistics, release_task_rows
+from assets.leaderboard.statistics import pairwise_text
 
 CARD_FORMAT = "foresci-benchmark-release/1"
 # ForeSci's release: 125 released tasks in each of its four families, 500 in all.
@@ -360,8 +362,6 @@ def release_statistics(parts: list[PartitionData]) -> dict:
     and every other metric's mean, and the paired FTA verdicts ("differs" / "cannot tell");
     `assets.leaderboard.statistics.method_statistics`, the function `foresci leaderboard` uses,
     on the same task rows (answers averaged per task x method)."""
-    from assets.leaderboard.statistics import STATISTICS_NOTE, method_statistics, release_task_rows
-
     rows, pairs = method_statistics(release_task_rows(
         (p.domain, p.cutoff, {t.task_id for t in p.released}, p.scores) for p in parts))
     return {"methods": rows, "pairwise": pairs, "rules": STATISTICS_NOTE}
@@ -370,8 +370,6 @@ def release_statistics(parts: list[PartitionData]) -> dict:
 def statistics_markdown(stats: dict, heading: str = "##") -> str:
     """The statistics of `release_statistics` as markdown: a table per family x method, then one
     line per pair of methods with its verdict."""
-    from assets.leaderboard.statistics import pairwise_text
-
     lines = [f"{heading} Methods per family (released tasks of every cutoff and domain pooled)", "",
              "| family | method | tasks | mean FTA | 95% CI | MDD (80% power) | trace linkage |", "|---|---|---|---|---|---|---|"]
     for r in sorted(stats["methods"], key=lambda r: (family_key(r["family"]), -(r["fta"] if r["fta"] is not None else -1))):

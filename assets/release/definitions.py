@@ -8,7 +8,7 @@ from assets.arena.ace import Checklist, checklist_row
 from assets.audit.logic import content_hash
 from assets.audit.policy import curate
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
-from assets.gold.leakage import LeakageError, future_only_terms
+from core.leakage import LeakageError, future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.release.logic import (
     kb_manifest_row,
@@ -18,13 +18,13 @@ from assets.release.logic import (
     sha256,
     validate_release,
 )
-from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.scorers.ace import release_checklists
 from assets.stage import current_partition, write_failures
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
 from resources.decisions import DecisionStore
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+from assets.gold.definitions import template_vocabulary
 
 
 def reviewed(store, d: str, c: str, tasks: list[Task], golds: list[GoldTarget], ratings: list[TaskRating]):
@@ -52,7 +52,7 @@ class ReleaseConfig(dg.Config):
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="release",
     kinds={"json", "parquet"},
-    deps=["tasks", "task_ranking", "gold_targets", "knowledge_base", "corpus_snapshot", "taxonomy", "future_window"],
+    deps=["task_ranking", "knowledge_base", "corpus_snapshot", "taxonomy", "future_window"],
 )
 def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, storage: StorageResource,
                     llm: LLMResource) -> dg.MaterializeResult:
@@ -70,11 +70,10 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     kb_rows = [kb_manifest_row(r) for r in kb.to_pylist()]
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     taxonomy_ids = store.read_table("taxonomy", d, c).column("node_id").to_pylist()
-    built = store.read_records("tasks", d, c, Task)
     ratings = store.read_records("task_ranking", d, c, TaskRating)
     # the release publishes the tasks (and hides the golds) in the presentation order
-    tasks = presented_tasks(built, ratings)
-    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
+    tasks = store.read_records("presented_tasks", d, c, Task)  # the presented release (task_ranking)
+    golds = store.read_records("presented_golds", d, c, GoldTarget)
     approved, curation, audit_texts = None, None, {}
     if config.require_approval:
         tasks, approved, curation, audit_texts = reviewed(store, d, c, tasks, golds, ratings)
@@ -95,7 +94,6 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
         approved=approved, curation=curation, checklists=[checklist_row(x) for x in checklists],
     )
     future = store.read_records("future_window", d, c, ScreenedPaper)
-    from assets.gold.definitions import template_vocabulary
 
     novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
                               allowed=template_vocabulary())

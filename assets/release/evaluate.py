@@ -7,7 +7,7 @@ tasks as they are presented (presentation balancing of `imported_ratings`) and s
 them per family: the stated reference (`control:gold`), another task's reference
 (`control:other_gold`), empty, first option, every option and the random line, each as a mean
 FTA, plus the share of (task, other task) pairs where the reference beats the other task's
-reference (`ref_wins`). `control_problems` checks them against assets/validity/thresholds.yaml
+reference (`ref_wins`). `control_problems` checks them against core/thresholds.yaml
 the way the validity report does (stated gold >= gold_min; a no-judgement control at most
 `control_margin` above random, empty at most `empty_max`); on an imported release a family
 also fails when the reference beats another task's reference on fewer than REF_WIN_MIN of
@@ -25,9 +25,22 @@ from dataclasses import dataclass, field
 from assets.judging.scoring import score_answers
 from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.release.importer import ImportResult, imported_ratings
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from core.records import GoldTarget, Score, Task
+from assets.corpus.logic import deduplicate
+from assets.corpus.screening import screen_corpus
+from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
+from core.papers import SHIPPED_DIR, read_jsonl
+from core.registry import load_registry
+from assets.agents.external import load_entry_point, parse_spec
+import assets.agents  # noqa: F401  (registers the built-in methods)
+from assets.agents.registry import agent_names, get_agent
+from core.plugins import UnknownPluginError
+from assets.agents.external import run_external
+from assets.agents.runner import run_method
+from core.paths import state_dir
+from assets.release.importer import import_release
 
 REF_WIN_MIN = 0.9  # the reference must beat another task's reference on >= 90% of pairs (issue 26)
 CONTROL_COLUMNS = ("control:gold", "control:other_gold", "control:empty", "control:first_option",
@@ -154,12 +167,6 @@ def cutoff_kb(domain: str, cutoff, embed, db_dir):
     dropped), indexed as the knowledge_base asset does (`build_kb`), as a cutoff-bound view."""
     import lancedb
 
-    from assets.corpus.logic import deduplicate
-    from assets.corpus.screening import screen_corpus
-    from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
-    from core.papers import SHIPPED_DIR, read_jsonl
-    from core.registry import load_registry
-
     path = SHIPPED_DIR / f"{domain}.jsonl.gz"
     if not path.is_file():
         raise FileNotFoundError(f"no shipped corpus for {domain} ({path}): build the partition with "
@@ -181,11 +188,6 @@ def check_agents(agents: list[str]) -> None:
     """Resolve every agent spec before anything is built (a typo fails in a second, not after
     the knowledge bases): a built-in method must be registered; NAME=PATH:FUNCTION and
     NAME=module:function must load and be callable (an http(s) agent is only parsed)."""
-    import assets.agents  # noqa: F401  (registers the built-in methods)
-    from assets.agents.external import load_entry_point, parse_spec
-    from assets.agents.registry import agent_names, get_agent
-    from core.plugins import UnknownPluginError
-
     if not agents:
         raise AgentSpecError("no --agent given")
     for spec in agents:
@@ -208,9 +210,6 @@ def check_agents(agents: list[str]) -> None:
 def run_agent(spec: str, tasks: list[Task], kb, embed, *, seed: int = 0):
     """(agent name, answers, failures): a built-in method by name, or a bring-your-own
     agent as NAME=PATH:FUNCTION / NAME=module:function / NAME=http(s)://... (docs/agents.md)."""
-    from assets.agents.external import parse_spec, run_external
-    from assets.agents.runner import run_method
-
     if ":" in spec:
         parsed = parse_spec(spec)
         answers, failures = run_external(parsed, tasks, kb, seed=seed)
@@ -270,10 +269,7 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
     import tempfile
     from pathlib import Path
 
-    from core.paths import state_dir
     from resources.embeddings import load_embedder
-
-    from assets.release.importer import import_release
 
     check_agents(agents)
     embed = embed or load_embedder().encode

@@ -50,7 +50,7 @@ from pathlib import Path
 from assets.families import all_families
 from assets.families.imported import ImportedGold, humanise
 from assets.families.venue import VENUE_BUCKETS, VENUE_FAMILIES
-from assets.ranking.presentation import presentation_orders
+from assets.ranking.presentation import presentation_orders, write_presented
 from assets.release import authors_format as fmt_map
 from core.papers import add_months
 from core.records import (
@@ -360,6 +360,7 @@ def write_import(store, result: ImportResult, *, source: str = "external") -> di
         store.write_records("gold_targets", d, c, golds, GoldTarget)
         ratings = imported_ratings(tasks, golds, source=source, answers_only=result.answers_only)
         store.write_records("task_ranking", d, c, ratings, TaskRating)
+        write_presented(store, d, c, tasks, golds, ratings)  # the presented release, as task_ranking writes it
         store.write_records("import_release_failures", d, c, [f for f in result.failures], Failure)
         counts[(d, c)] = len(tasks)
     return counts

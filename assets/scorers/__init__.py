@@ -16,4 +16,3 @@ from assets.scorers.trace import Trace
 for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness(), KAE(), ACE(), ReferenceValidity(),
                 Attribution()):
     register_scorer(_scorer)
-__import__("importlib").import_module("assets.rediscovery.scorer").register_if_enabled()  # opt-in (issue 14 A)

@@ -26,13 +26,16 @@ from assets.arena.ace import (
 )
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 from assets.scorers.kae import judge_ask
+from assets.families.registry import get_family
+from assets.scorers.llm_judge import JudgeLedger, ask
 
 _MADE: dict[tuple[str, str, str], Checklist] = {}  # (model, task id, prompt sha) -> checklist: one stage-one call per task
 _LOCK = threading.Lock()
 
 
 def phase_of(task) -> str:
-    return task.subtype if task.family == "phase" else ""
+    """The task's Arena phase, as its family declares it (`TaskFamily.arena_phase`)."""
+    return get_family(task.family).arena_phase(task)
 
 
 def make_checklist(task, judge=None, ask=None) -> Checklist:
@@ -84,9 +87,6 @@ def release_checklists(tasks, judge_client=None) -> list[Checklist]:
     """Stage one for every task ACE applies to (the release's released tasks): offline, or
     with a model (one call per task through the LLM resource; the release uses its own model,
     the paper's "high-capacity LLM", and stage two a separate judge), in task-id order."""
-    from assets.families.registry import get_family
-    from assets.judging.llm_judge import JudgeLedger, ask
-
     judge = judge_client if judge_client is not None and not judge_client.offline else None
     scorer = ACE()
     out = []

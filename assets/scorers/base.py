@@ -24,7 +24,7 @@ from core.records import Answer, Failure, GoldTarget, Task
 
 if TYPE_CHECKING:
     from assets.families.base import AnswerKind, TaskFamily
-    from assets.judging.llm_judge import JudgeLedger
+    from assets.scorers.llm_judge import JudgeLedger
 
 STAGE = "judge_scores"
 

@@ -4,7 +4,7 @@ Needs a judge model: compact protocol one call, reference protocol one call per 
 
 from __future__ import annotations
 
-from assets.judging import llm_judge
+import assets.scorers.llm_judge as llm_judge
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 
 NULL = {"fact": None, "fact_precision": None, "fact_recall": None}

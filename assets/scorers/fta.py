@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from assets.families.registry import family_names, get_family
-from assets.judging import metrics
+from core import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 
 MAX_DECISION = 3

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from assets.arena.kae import answer_body, judge_keypoints, kae_offline
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
+from assets.scorers.llm_judge import ask
 
 MAX_SOURCES = 8  # cited passages read per answer (the first ones cited)
 
@@ -35,8 +36,6 @@ def cited_sources(ctx: ScoringContext) -> dict[str, str]:
 
 def judge_ask(ctx: ScoringContext):
     """`ask(prompt, schema, purpose)` through the judge client, counted in the answer's ledger."""
-    from assets.judging.llm_judge import ask
-
     def _ask(prompt: str, schema, purpose: str):
         return ask(ctx.judge, [{"role": "user", "content": prompt}], schema, purpose=purpose, ledger=ctx.ledger,
                    temperature=0.0)

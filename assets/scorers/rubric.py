@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 
-from assets.judging import llm_judge
+import assets.scorers.llm_judge as llm_judge
 from assets.scorers.base import ScoringContext
 
 

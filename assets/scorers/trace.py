@@ -9,7 +9,7 @@ from the shared rubric call, mean and SD over R repeats."""
 
 from __future__ import annotations
 
-from assets.judging import metrics
+from core import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 from assets.scorers.fta import decision_of
 from assets.scorers.rubric import mean_std, rubric_repeats

@@ -7,20 +7,20 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
-from assets.tasks.building import BuildSettings, Curation
-from assets.tasks.logic import build_tasks
-from assets.families import all_families
+from assets.toolbox.building import BuildSettings, Curation
+from assets.tasks.logic import build_tasks, needed_inputs
 from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, Task, TaskBuild
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
+from assets.tasks.llm_drafting import LLMDrafter
 
 
 class TaskBuildConfig(dg.Config):
     per_family_max: int = 16
     per_family_min: int = 1
     # per-family overrides. Option families are drafted four times as often: their gold must pass
-    # the two-measure agreement gate (assets.validity.gate), which drops most option sets without
+    # the two-measure agreement gate (assets.ranking.gate), which drops most option sets without
     # a clear leader, and the release takes one task per gold answer (96: their gold is cheap, ~0.1 s a
     # task, and the extra sets give the gate more distinct leaders; issue 24)
     # phase: 40 per phase; its reference check (assets/families/phase.py, docs/arena.md) holds back most of them
@@ -59,8 +59,6 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
     before = client.snapshot()
     drafter = None
     if config.llm_drafting and not client.offline:
-        from assets.tasks.llm_drafting import LLMDrafter
-
         drafter = LLMDrafter(client, threshold=config.judge_threshold, max_rounds=config.max_rewrite_rounds,
                              seed=config.seed)
     curation = Curation(min_option_papers=config.min_option_papers, require_prior_papers=config.require_prior_papers,
@@ -70,28 +68,19 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
                              window_end=part.window_end, horizon_months=part.horizon_months, seed=config.seed,
                              per_family_max=config.per_family_max, per_family_min=config.per_family_min,
                              curation=curation)
-    papers, fulltext, tree_drafter = [], {}, None
-    if any(getattr(f, "reads_papers", False) for f in all_families()):  # opt-in families built from papers
+    needs = needed_inputs()  # only what the registered families declare they read
+    papers, fulltext = [], {}
+    if "papers" in needs:
         papers = store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
+    if "fulltext" in needs:
         fulltext = {f.arxiv_id: f.sections for f in store.read_records(
             "paper_fulltext", part.domain, part.cutoff_key, PaperFullText) if f.source == "grobid"}
-        if config.llm_drafting and not client.offline:
-            from functools import partial
-
-            from assets.rediscovery.llm import draft_tree
-
-            tree_drafter = partial(draft_tree, client)
-    inspiration_drafter = None
-    if config.llm_drafting and not client.offline:  # DeepResearch Arena inspirations, model-drafted
-        from functools import partial
-
-        from assets.arena.inspirations import draft_inspirations
-
-        inspiration_drafter = partial(draft_inspirations, client)
+    # with model drafting on, families draft their own parts with the client (phase: inspirations,
+    # rediscovery: problem trees); offline they use their documented extractors
+    drafting_llm = client if config.llm_drafting and not client.offline and "llm" in needs else None
     built, builds, failures = build_tasks(signals, records, settings, drafter=drafter, papers=papers,
-                                          fulltext=fulltext, tree_drafter=tree_drafter,
-                                          inspiration_drafter=inspiration_drafter,
-                                          embed=embeddings.embedder().encode)
+                                          fulltext=fulltext, llm=drafting_llm,
+                                          embed=embeddings.embedder().encode if "embed" in needs else None)
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)

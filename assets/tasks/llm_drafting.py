@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, Field
 
 from assets.families import get_family
-from assets.tasks.building import Draft
+from assets.toolbox.building import Draft
 from core.records import BuildStep
 
 CRITERIA = ("clarity", "clear_decision", "temporal_discipline", "no_internal_ids", "family_fit")

@@ -65,6 +65,7 @@ from assets.taxonomy.slices import slice_index, slice_starts
 from assets.taxonomy.tree import LLMTreeBuilder, Node, TreeBuilder
 from core.records import Failure, ScreenedPaper, TaxonomyNode
 from core.text import pick_terms
+from assets.taxonomy.llm_mode import LLMTaxonomyAgent
 
 
 class Assignment(BaseModel):
@@ -193,8 +194,6 @@ def induce_taxonomy(
     agent = None
     dimension_decided: Counter = Counter()
     if llm_mode:
-        from assets.taxonomy.llm_mode import LLMTaxonomyAgent
-
         agent = LLMTaxonomyAgent(llm_client, field=field or domain, titles=titles, abstracts=abstracts, seed=seed,
                                  batch_size=llm_batch_size)
         ambiguous = np.flatnonzero(ambiguous_dimensions(scores, dimension_margin, dimension_band))

@@ -12,6 +12,7 @@ import numpy as np
 
 from assets.taxonomy.clustering import cluster
 from assets.taxonomy.labels import humanise
+from assets.taxonomy.llm_mode import ambiguous_routes
 
 
 def route(vectors: np.ndarray, centroids: np.ndarray, thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -191,7 +192,6 @@ class LLMTreeBuilder(TreeBuilder):
         full = self.descend_when_full and len(node.children) >= self.max_children
         if full:
             fit[:] = True
-        from assets.taxonomy.llm_mode import ambiguous_routes
 
         amb = ambiguous_routes(best_sim, second, thresholds[best], self.route_band, self.route_gap, full)
         self.decided["embedding"] += int((~amb).sum())

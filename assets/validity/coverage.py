@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import date
 
-from assets.gold.measure import RECENT_MONTHS, ZERO_PRIOR_SMOOTHING
+from assets.toolbox.measure import RECENT_MONTHS, ZERO_PRIOR_SMOOTHING
 from core.papers import add_months
 from core.records import ScreenedPaper, Signal
 from core.phrases import contribution_type, display_forms, one_word_problem, phrase_keys

@@ -1,5 +1,5 @@
 """Validity report asset: controls, gold stability, claim bank and duplicates per family,
-checked against `assets/validity/thresholds.yaml`; an asset check fails the release when
+checked against `core/thresholds.yaml`; an asset check fails the release when
 a threshold is missed."""
 
 
@@ -14,11 +14,10 @@ from assets.judging.scoring import score_answers
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.coverage import candidate_coverage
 from assets.validity.report import control_check_rows, summary_line, validity_rows
-from assets.ranking.presentation import presented_golds, presented_tasks
 from core.records import Failure, GoldTarget, ScreenedPaper, Score, Signal, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
@@ -29,7 +28,7 @@ from resources.storage import StorageResource
     partitions_def=DOMAIN_CUTOFF_PARTITIONS,
     group_name="evaluation",
     kinds={"parquet", "python"},
-    deps=["tasks", "task_ranking", "gold_targets", "judge_scores", "research_signals", "future_window",
+    deps=["tasks", "task_ranking", "judge_scores", "research_signals", "future_window",
           "corpus_snapshot", "knowledge_base"],
 )
 def validity_report(context: dg.AssetExecutionContext, storage: StorageResource, lance: LanceResource,
@@ -48,13 +47,12 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
     store = storage.store()
     d, c = part.domain, part.cutoff_key
     th = Thresholds.load()
-    built = store.read_records("tasks", d, c, Task)
     failures = store.read_records("tasks_failures", d, c, Failure) if store.exists("tasks_failures", d, c) else []
     ratings = store.read_records("task_ranking", d, c, TaskRating)
     # released tasks and their golds as the release presents them (the position controls
     # read the presented order)
-    tasks = presented_tasks(built, ratings)
-    golds = presented_golds(store.read_records("gold_targets", d, c, GoldTarget), built, ratings)
+    tasks = store.read_records("presented_tasks", d, c, Task)  # the presented release (task_ranking)
+    golds = store.read_records("presented_golds", d, c, GoldTarget)
     scores = store.read_records("judge_scores", d, c, Score)
     released = {r.task_id for r in ratings if r.released}
     shown = [t for t in tasks if t.task_id in released]
@@ -91,7 +89,7 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
 
 
 @dg.asset_check(asset="validity_report", name="validity_thresholds", partitions_def=DOMAIN_CUTOFF_PARTITIONS,
-                description="every family of the release meets every threshold of assets/validity/thresholds.yaml")
+                description="every family of the release meets every threshold of core/thresholds.yaml")
 def validity_thresholds(context: dg.AssetCheckExecutionContext, storage: StorageResource) -> dg.AssetCheckResult:
     part = current_partition(context)
     rows = storage.store().read_table("validity_report", part.domain, part.cutoff_key).to_pylist()

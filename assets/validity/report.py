@@ -26,9 +26,9 @@ import statistics
 from collections import Counter, defaultdict
 
 from assets.families.registry import get_family
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
-from assets.validity.defects import option_defects
+from assets.ranking.defects import option_defects
 from assets.validity.statistics import control_checks, control_notes, control_problems, per_task
 from core.phrases import option_name
 from core.records import Failure, GoldTarget, Score, Task, TaskRating
@@ -124,7 +124,7 @@ def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[Gold
 def option_figures(released: list[Task], gold_of: dict[str, GoldTarget]) -> dict:
     """For released tasks whose options are directions or approaches: how many option names are
     one word (each must be a recognised name, `core.phrases.one_word_problem`), and how many
-    released tasks carry a hard defect (`assets.validity.defects`; the gate keeps them out, so 0)."""
+    released tasks carry a hard defect (`assets.ranking.defects`; the gate keeps them out, so 0)."""
     def has_option_gold(t: Task) -> bool:
         gold = gold_of.get(t.task_id)
         return gold is not None and any(k.startswith("prior_count:") for k in gold.numbers)

@@ -34,7 +34,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
 from core import statistics as st
 from core.records import Score

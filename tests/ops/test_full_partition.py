@@ -3,12 +3,12 @@
 The default suite's end-to-end world (every 8th llm_agent paper) is too small for a direction
 phrase to be alive or a direction to hold approaches, so these two families run here, over the
 whole post-training corpus at the default cutoff, with the release gate and the hard defects of
-assets/validity/defects.py judged on what was actually built.
+assets/ranking/defects.py judged on what was actually built.
 """
 
 import pytest
 
-from assets.validity.defects import cross_task_defects, option_defects
+from assets.ranking.defects import cross_task_defects, option_defects
 from core.phrases import one_word_problem, option_name
 from core.records import Answer, GoldTarget, Score, Task, TaskRating
 from tests.factories import materialize_offline_partition

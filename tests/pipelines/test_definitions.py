@@ -100,4 +100,4 @@ def test_hidden_assets_are_actually_downstream_of_the_future_window_only_where_e
     assert "future_window" in _ancestors(graph, dg.AssetKey("gold_targets"))
     # agents read public tasks, the released ids and the KB: not gold, not the future window directly
     parents = {k.to_user_string() for k in graph.get(dg.AssetKey("agent_answers")).parent_keys}
-    assert parents == {"tasks", "task_ranking", "knowledge_base"}
+    assert parents == {"task_ranking", "knowledge_base"}  # the tasks as presented: task_ranking's presented_tasks

@@ -125,7 +125,7 @@ def test_exit_3_when_a_task_has_no_gold(cli, tmp_path):
 def test_exit_3_when_a_familys_controls_fail(cli, monkeypatch):
     """A stricter thresholds file (stated gold >= 1.01: no family can meet it) makes every
     family's controls fail: the scores are printed, the exit code says they mean nothing."""
-    from assets.validity.config import Thresholds
+    from core.thresholds import Thresholds
 
     monkeypatch.setattr("assets.release.evaluate.Thresholds.load", classmethod(lambda cls: Thresholds(gold_min=1.01)))
     code, out, err = cli("--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum", "--format", "json",

@@ -20,7 +20,8 @@ READ_CALLS = {"read_records", "read_table", "exists"}
 # Side tables written by an asset next to its main table: reading one is reading the asset.
 SIDE_TABLES = {"task_builds": "tasks", "judge_pairwise": "judge_scores", "paper_metadata_observed": "paper_metadata",
                "corpus_snapshot_duplicates": "corpus_snapshot", "ace_checklists": "release_package",
-               "validity_controls": "validity_report"}
+               "validity_controls": "validity_report",
+               "presented_tasks": "task_ranking", "presented_golds": "task_ranking"}  # the presented release
 
 
 def _owner(table: str) -> str:

@@ -22,6 +22,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import json
 import shutil
 import threading
+from assets.ranking.presentation import write_presented
 from datetime import date
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def seed(root: Path):
     store = storage.store()
     store.write_records("gold_targets", D, C, golds, GoldTarget)
     store.write_records("task_ranking", D, C, ratings, TaskRating)
+    write_presented(store, D, C, tasks, golds, ratings)  # what task_ranking writes
     store.write_records("task_builds", D, C, [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[],
                                                         curation={"premise": "pass"}) for t in tasks], TaskBuild)
     store.write_records("evidence_records", D, C, [EvidenceRecord(
@@ -246,8 +248,10 @@ def test_a_rebuild_that_changes_a_task_reopens_it(site):
     context, page = _page(site)
     page.goto(site["url"] + f"/p/{D}/{C}/?family=planning&selected=yes")
     assert _state(page, target) == "approved"
-    store.write_records("tasks", D, C, [t.model_copy(update={"question": t.question + " Explain."})
-                                        if t.task_id == target else t for t in tasks], Task)
+    changed = [t.model_copy(update={"question": t.question + " Explain."}) if t.task_id == target else t for t in tasks]
+    store.write_records("tasks", D, C, changed, Task)
+    write_presented(store, D, C, changed, store.read_records("gold_targets", D, C, GoldTarget),
+                    store.read_records("task_ranking", D, C, TaskRating))  # task_ranking's rebuild
     materialize([audit_queue], storage, root)
     page.reload()
     assert _state(page, target) == "pending"

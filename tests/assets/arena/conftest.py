@@ -5,7 +5,7 @@ import pytest
 
 from assets.gold.logic import build_gold
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
-from assets.validity.claims import ClaimContext, verify_golds
+from assets.gold.claims import ClaimContext, verify_golds
 from resources.embeddings import load_embedder
 from tests.factories import CUTOFF, WINDOW_END
 from tests.factories import arena_phase_tasks as phase_tasks

@@ -20,10 +20,12 @@ from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers
 from assets.release.logic import release_files
 from assets.scorers.ace import release_checklists
-from assets.validity.claims import ClaimContext, check_claim
-from assets.validity.config import Thresholds
+from assets.toolbox.building import BuildSettings
+from assets.tasks.logic import build_tasks
+from assets.gold.claims import ClaimContext, check_claim, verify_golds
+from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
-from assets.validity.gate import gate_reason, gold_answer
+from assets.ranking.gate import gate_reason, gold_answer
 from assets.validity.report import validity_rows
 from core.records import Task, TaskRating
 from resources.embeddings import load_embedder
@@ -230,7 +232,7 @@ def test_phase_public_text_is_readable_quotes_are_never_shared_and_support_is_re
 
 def test_phase_build_skips_markup_and_quotes_another_family_already_used():
     from assets.families.phase import PhaseFamily
-    from assets.tasks.building import TaskBuilder
+    from assets.toolbox.building import TaskBuilder
 
     records, public, _ = world()
     bad = "We propose a $\\mathcal{O}(1)$ hierarchical planner for web navigation agents that scales beyond them."

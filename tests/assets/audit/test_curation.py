@@ -21,7 +21,7 @@ from assets.audit.logic import build_audit_records, content_hash
 from assets.audit.model_review import CRITERIA, ReviewReply, review
 from assets.audit.policy import apply_revision, curate
 from assets.release.logic import release_files, validate_release
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from core.records import (
     AuditRecord,
     EvidenceRecord,

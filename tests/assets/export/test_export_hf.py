@@ -21,7 +21,7 @@ from assets.export.hf import (
     export_hf,
     kb_papers,
 )
-from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
 from assets.release.logic import kb_manifest_row, release_files
 from core.papers import metadata_licence

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from assets.export.hf import ExportError, ReleaseFiles, cutoff_split, default_private_dir, export_release_hf
-from assets.gold.leakage import GOLD_ONLY_KEYS, LeakageError
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.leaderboard.statistics import RELEASE_METRICS, pairwise_text
 from assets.release.card import PartitionData, release_card, release_statistics
 from assets.release.logic import kb_manifest_row, release_files

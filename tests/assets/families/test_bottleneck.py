@@ -181,7 +181,7 @@ def test_background_evidence_flag_reads_the_counted_sentence():
 
 
 def test_build_states_subjects_as_phrases_and_skips_single_words_and_limitations():
-    from assets.tasks.building import TaskBuilder
+    from assets.toolbox.building import TaskBuilder
     from core.records import EvidenceRecord, PaperEvidence, ScreenedPaper
     from tests.factories import task_settings
 

@@ -27,7 +27,7 @@ from assets.families.registry import (
     unregister_family,
 )
 from assets.gold.logic import build_gold
-from assets.gold.measure import GoldContext
+from assets.toolbox.measure import GoldContext
 from assets.judging.scoring import score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
 from assets.leaderboard import report
@@ -39,7 +39,7 @@ from assets.scorers.registry import (
     scorers_for,
     unregister_scorer,
 )
-from assets.tasks.building import Draft, TaskBuilder, direction_name, direction_text
+from assets.toolbox.building import Draft, TaskBuilder, direction_name, direction_text
 from assets.tasks.logic import build_tasks
 from core.records import (
     GoldClaim,
@@ -268,7 +268,10 @@ def test_listings_print_each_registry(plugins, capsys):
         assert main([what, "--format", "json"]) == 0
         rows[what] = json.loads(capsys.readouterr().out)
     assert [r["family"] for r in rows["families"]] == ["direction", "bottleneck", "planning", "venue", "phase",
-                                                       "toy_rank"]
+                                                       "toy_rank", "rediscovery", "idea_review"]
+    # the optional plugins are always listed, with whether they are enabled (assets/plugins.py)
+    assert {r["family"]: r["enabled"] for r in rows["families"]}["rediscovery"] == "no"
+    assert {r["family"]: r["plugin"] for r in rows["families"]}["toy_rank"] == "built-in"
     by_scorer = {r["scorer"]: r for r in rows["scorers"]}
     assert by_scorer["toy_top_hit"]["families"] == "toy_rank" and by_scorer["toy_top_hit"]["values"] == "top_hit"
     assert by_scorer["fta_ranking"]["families"] == "planning, venue, toy_rank"

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from assets.gold.leakage import (
+from core.leakage import (
     GOLD_ONLY_KEYS,
     LeakageError,
     assert_clean,
@@ -341,7 +341,7 @@ def test_dict_task_with_gold_key_is_flagged():
 
 
 def test_real_sample_end_to_end():
-    from assets.tasks.building import BuildSettings
+    from assets.toolbox.building import BuildSettings
     from assets.tasks.logic import build_tasks
     from core.papers import read_jsonl
     from core.records import EvidenceRecord, PaperEvidence
@@ -383,7 +383,7 @@ def test_real_sample_end_to_end():
 
 
 def test_claim_bank_is_recomputed_and_a_false_or_contradicting_claim_is_caught():
-    from assets.validity.claims import ClaimContext, verify_golds
+    from assets.gold.claims import ClaimContext, verify_golds
 
     t, b, signals, public, future = momentum_world()
     g = gold_of(t, b, signals, public, future)

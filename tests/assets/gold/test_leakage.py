@@ -13,7 +13,7 @@ from datetime import date, timedelta
 import pytest
 
 from assets.gold import contamination as cp
-from assets.gold.leakage import (
+from core.leakage import (
     LeakageError,
     assert_clean,
     check_public_tasks,
@@ -190,7 +190,7 @@ def test_substring_index_finds_exactly_what_in_finds():
     on overlapping, nested, repeated and absent patterns, in pattern order."""
     import random
 
-    from assets.gold.leakage import SubstringIndex
+    from core.leakage import SubstringIndex
 
     rng = random.Random(3)
     words = ["agent", "agents", "memory", "tool use", "planning", "web", "rag", "graph"]

@@ -1,4 +1,4 @@
-"""The LLM judge stack (assets/judging/llm_judge.py, scoring.py) through litellm `mock_response`.
+"""The LLM judge stack (assets/scorers/llm_judge.py, scoring.py) through litellm `mock_response`.
 
 Every judge reply here travels the real path: LLMClient -> litellm.completion(mock_response=...)
 -> JSON parsing -> schema validation -> metrics. The mock sees the purpose and the prompt,
@@ -17,7 +17,7 @@ from datetime import date
 import numpy as np
 import pytest
 
-from assets.judging import llm_judge
+import assets.scorers.llm_judge as llm_judge
 from assets.judging.scoring import (
     fact_agreement,
     pairwise_comparisons,
@@ -365,9 +365,12 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     store.write_records("gold_targets", domain, cutoff, [gold], GoldTarget)
     from core.records import TaskRating  # judge_scores reads the ranking (released, presented tasks)
 
-    store.write_records("task_ranking", domain, cutoff, [TaskRating(
-        task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True, quality=1.0)],
-        TaskRating)
+    ratings = [TaskRating(task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True,
+                          quality=1.0)]
+    store.write_records("task_ranking", domain, cutoff, ratings, TaskRating)
+    from assets.ranking.presentation import write_presented
+
+    write_presented(store, domain, cutoff, [task], [gold], ratings)  # what task_ranking writes
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
     result = dg.materialize([judge_scores], partition_key=partition_key(domain, cutoff), instance=instance,

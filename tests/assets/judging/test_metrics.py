@@ -1,4 +1,4 @@
-"""Hand-computed checks of the ForeSci Appendix C.1 formulas (assets.judging.metrics)."""
+"""Hand-computed checks of the ForeSci Appendix C.1 formulas (core.metrics)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date, datetime
 import numpy as np
 import pytest
 
-from assets.judging.metrics import (
+from core.metrics import (
     PHI,
     PSI,
     bootstrap_ci,
@@ -328,7 +328,7 @@ def test_agreement_statistics():
 
 
 def test_supported_share_falls_for_decisions_no_cited_passage_states():
-    from assets.judging.metrics import supported_share
+    from core.metrics import supported_share
 
     passages = ["Tool-augmented agents. We train LLM agents to call external APIs and tools reliably."]
     assert supported_share(["Tool-augmented LLM agents calling APIs"], passages) == 1.0

@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 
-from assets.judging.metrics import fta_ranking
+from core.metrics import fta_ranking
 from assets.judging.scoring import score_answers
 from assets.ranking.presentation import (
     present_gold,

@@ -47,7 +47,7 @@ def test_two_released_tasks_of_a_family_never_share_a_gold_answer():
 
 
 def test_a_fixed_option_family_compares_whole_gold_rankings_per_question():
-    from assets.validity.gate import gold_answer
+    from assets.ranking.gate import gold_answer
     from core.records import GoldTarget, TaskOption
 
     def venue_task(order):

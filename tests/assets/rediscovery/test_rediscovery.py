@@ -16,19 +16,19 @@ import pytest
 
 from assets.agents.backbones import BackboneEntry, BackboneRegistry
 from assets.agents.runner import run_method
-from assets.families.rediscovery import RediscoveryFamily
+from assets.rediscovery.family import RediscoveryFamily
 from assets.families.registry import family_names, register_family, unregister_family
 from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
-from assets.rediscovery import claims as cl
+from core import claims as cl
 from assets.rediscovery import report as rd
 from assets.rediscovery.scorer import RediscoveryClaims
 from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
 from assets.scorers.registry import register_scorer, unregister_scorer
 from assets.tasks.logic import build_tasks
-from assets.validity.claims import ClaimContext, check_claim
-from assets.validity.config import Thresholds
+from assets.gold.claims import ClaimContext, check_claim
+from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.report import validity_rows
 from core.records import TaskRating
@@ -257,13 +257,21 @@ def test_judge_is_one_call_per_answer():
 
 # -- opt-in ------------------------------------------------------------------------------------
 
-def test_default_registries_do_not_hold_the_family():
+def test_default_registries_do_not_hold_the_family(tmp_path):
+    """Importing every package registers no optional plugin; the composition root installs it
+    when the state directory's plugins.yaml enables it (what the code location does on load)."""
     assert "rediscovery" not in family_names()
-    code = ("from assets.families import family_names; from assets.scorers.registry import all_scorers;"
+    code = ("import assets.rediscovery.family, assets.rediscovery.scorer, assets.scorers;"
+            "from assets.families import family_names; from assets.scorers.registry import all_scorers;"
+            "print(family_names()[-1], all_scorers()[-1].name);"
+            "from assets.plugins import install_configured; install_configured();"
             "print(family_names()[-1], all_scorers()[-1].name)")
-    env = {**os.environ, "FORESCI_EXTRA_FAMILIES": "rediscovery", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["rediscovery", "rediscovery_claims"]
+    env = {**os.environ, "FORESCI_HOME": str(tmp_path), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    run = lambda: subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,  # noqa: E731
+                                 check=True).stdout.split()
+    assert run() == ["phase", "attribution", "phase", "attribution"]
+    (tmp_path / "plugins.yaml").write_text("enabled: [rediscovery]\n")
+    assert run() == ["phase", "attribution", "rediscovery", "rediscovery_claims"]
 
 
 def test_the_matcher_on_real_findings():

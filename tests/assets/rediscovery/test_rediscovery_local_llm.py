@@ -20,7 +20,7 @@ import pytest
 
 from assets.agents.runner import run_method
 from assets.validity.controls import control_answers
-from assets.families.rediscovery import RediscoveryFamily
+from assets.rediscovery.family import RediscoveryFamily
 from assets.families.registry import register_family, unregister_family
 from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers

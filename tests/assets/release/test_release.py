@@ -127,7 +127,9 @@ def test_release_asset_rebuilds_byte_identically_in_two_stores(tmp_path):
     # ... but publishing different content under the same name fails
     assert materialize_release(one, tmp_path / "one", {"release_name": "v1"})[0]
     store = one.store()
-    store.write_records("tasks", D, C, [t.model_copy(update={"title": t.title + "!"}) for t in TASKS], Task)
+    changed = [t.model_copy(update={"title": t.title + "!"}) for t in TASKS]
+    store.write_records("tasks", D, C, changed, Task)
+    write_presented(store, D, C, changed, GOLDS, RATINGS)  # task_ranking's rebuild after the tasks changed
     ok, error = materialize_release(one, tmp_path / "one", {"release_name": "v1"})
     assert not ok and "ReleaseImmutableError" in error and "differs in manifest.json, tasks.jsonl" in error
 

@@ -8,8 +8,8 @@ from datetime import date
 import pytest
 
 from assets.families import get_family
-from assets.gold.leakage import internal_violations
-from assets.tasks.building import MIN_SUPPORT_PAPERS, dimension_of
+from core.leakage import internal_violations
+from assets.toolbox.building import MIN_SUPPORT_PAPERS, dimension_of
 from assets.tasks.logic import build_tasks
 from tests.factories import (
     CUTOFF,
@@ -109,7 +109,7 @@ def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_
 
 def test_a_planning_task_overlapping_a_released_direction_task_is_not_released():
     from assets.ranking.selection import rank_and_select
-    from assets.validity.defects import overlap_with_released
+    from assets.ranking.defects import overlap_with_released
     from core.records import GoldTarget, TaskOption
 
     signals, records = make_task_inputs()
@@ -219,7 +219,7 @@ def test_leaky_drafter_output_is_dropped():
 # curation knobs
 # ----------------------------------------------------------------------------------------
 
-from assets.tasks.building import Curation, clear_decision, premise_ok  # noqa: E402
+from assets.toolbox.building import Curation, clear_decision, premise_ok  # noqa: E402
 from core.records import Failure  # noqa: E402
 
 
@@ -396,7 +396,7 @@ def test_option_set_draws_exhaust_a_subfield_pool():
     """The default number of draws finds every set a much longer search finds (600 draws stopped at 41
     of the 54 distinct sets of this 14-candidate pool), and no two sets share more than
     MAX_SHARED_OPTIONS options."""
-    from assets.tasks.building import MAX_OPTIONS, MAX_SHARED_OPTIONS, MIN_OPTIONS, subfield_option_sets
+    from assets.toolbox.building import MAX_OPTIONS, MAX_SHARED_OPTIONS, MIN_OPTIONS, subfield_option_sets
 
     pool = _close_pool(14)
     sets = subfield_option_sets(pool, "k", 500)

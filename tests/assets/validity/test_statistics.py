@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assets.leaderboard import report
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.report import status, validity_rows
 from assets.validity.statistics import gated_size, pooled_control_checks
 from core import statistics as st

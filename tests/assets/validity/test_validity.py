@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from assets.judging.scoring import score_answers
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from assets.validity.controls import CONTROLS, control_answers
-from assets.validity.gate import gate_reason
+from assets.ranking.gate import gate_reason
 from assets.validity.report import problems
 from tests.factories import validity_gold as gold
 from tests.factories import validity_task as task

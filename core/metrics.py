@@ -389,3 +389,12 @@ def bootstrap_ci(
     for a single value (one task has no interval).
     """
     return mean_ci(values, confidence=1 - alpha, n_resamples=n_boot, seed=seed).as_tuple()
+
+
+def swap_verdict(first: str, second: str) -> str:
+    """Combine the verdicts of the two presentation orders (position swap).
+
+    `first` is the verdict with A shown first, `second` with B shown first, both already
+    mapped back to 'a' / 'b' / 'tie'. Agreeing verdicts stand; disagreeing ones are a tie.
+    """
+    return first if first == second else "tie"

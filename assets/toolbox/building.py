@@ -36,9 +36,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from assets.gold.leakage import internal_violations
+from core.leakage import internal_violations
 from core.records import (
     BuildStep,
     EvidenceRecord,
@@ -51,8 +51,21 @@ from core.records import (
 from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.text import jaccard, word_set
 
-if TYPE_CHECKING:  # the family protocol is only a type here: families import this module
-    from assets.families.base import TaskFamily
+
+
+class TaskFamily(Protocol):
+    """What the builder asks of a family (`assets.families.base.TaskFamily` provides it; the
+    toolbox sits below the families, so it names the protocol instead of importing the class)."""
+
+    name: str
+    instructions: str
+    requirements: tuple[str, ...]
+
+    def template(self, draft: Draft) -> tuple[str, str]: ...
+
+    def decision_problem(self, task: Task) -> str | None: ...
+
+    def decision_signature(self, task: Task, subject: str) -> object: ...
 
 MIN_SUPPORT_PAPERS = 5
 MIN_OPTIONS, MAX_OPTIONS = 4, 5
@@ -405,6 +418,22 @@ def short_name(option_text: str, limit: int = TITLE_NAME_CHARS) -> str:
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
+@dataclass
+class BuildInputs:
+    """What a family may ask the builder for beyond the signals and evidence records; a family
+    names the ones it reads in `TaskFamily.needs`, and the tasks stage loads only those."""
+
+    papers: list = field(default_factory=list)  # "papers": the partition's screened papers
+    fulltext: dict = field(default_factory=dict)  # "fulltext": GROBID sections by paper id
+    embed: Callable | None = None  # "embed": texts -> L2-normalised vectors
+    llm: object = None  # "llm": the drafting model client (None offline): families draft their parts with it
+    tree_drafter: Callable | None = None  # explicit drafters (tests): rediscovery's problem trees,
+    inspiration_drafter: Callable | None = None  # phase's inspirations
+
+
+BUILD_INPUTS = frozenset({"papers", "fulltext", "embed", "llm"})  # what `TaskFamily.needs` may name
+
+
 class TaskBuilder:
     """Inputs indexed once, the tasks and records built so far, and `emit` / `option_tasks`.
 
@@ -414,8 +443,12 @@ class TaskBuilder:
     """
 
     def __init__(self, signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
-                 drafter: Drafter | None, failures: list[Failure]):
+                 drafter: Drafter | None, failures: list[Failure], inputs: BuildInputs | None = None):
         self.settings, self.drafter, self.failures = settings, drafter, failures
+        inputs = inputs or BuildInputs()
+        self.papers, self.fulltext, self.embed, self.llm = inputs.papers, inputs.fulltext, inputs.embed, inputs.llm
+        self.tree_drafter, self.inspiration_drafter = inputs.tree_drafter, inputs.inspiration_drafter
+        self.inspirations: list = []  # the phase family's, kept for inspection
         self.curation = settings.curation
         self.by_kind: dict[str, list[Signal]] = {}
         for s in sorted(signals, key=lambda s: s.signal_id):

@@ -5,7 +5,7 @@ the partition) and names the defect with a code and a detail. Every defect is HA
 release gate keeps the task out (`assets/ranking/definitions.py` adds them to the gate
 reasons) and the audit queue shows it as a flag of the same code (`assets/audit/flags.py`).
 The builders already avoid them (`assets.evidence.candidates`, `assets.evidence.approaches`,
-`assets.tasks.building`); these rules are the independent check on what was built.
+`assets.toolbox.building`); these rules are the independent check on what was built.
 
 Option rules (families whose options are research directions or approaches, i.e. options
 whose gold carries `prior_count:<option>`; direction and planning):
@@ -19,9 +19,9 @@ whose gold carries `prior_count:<option>`; direction and planning):
 * `duplicate_options`: two options name the same direction (`core.phrases.same_direction`:
   equal key, an acronym and its expansion), share more than NEAR_DUPLICATE_OVERLAP of the
   smaller one's papers, or are near-synonyms by content (centroid cosine >= NEAR_DUPLICATE_COS;
-  the gold records `max_pair_overlap` and `max_pair_cos`, `assets.tasks.building`);
+  the gold records `max_pair_overlap` and `max_pair_cos`, `assets.toolbox.building`);
 * `not_one_subfield`: two options' papers are unrelated (the gold's `subfield_min_cos`, the
-  lowest centroid cosine of two options, against `assets.tasks.building.SUBFIELD_PAIR_MIN`).
+  lowest centroid cosine of two options, against `assets.toolbox.building.SUBFIELD_PAIR_MIN`).
 
 Partition rules (`cross_task_defects`):
 
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assets.tasks.building import NEAR_DUPLICATE_COS, NEAR_DUPLICATE_OVERLAP, SUBFIELD_PAIR_MIN
+from assets.toolbox.building import NEAR_DUPLICATE_COS, NEAR_DUPLICATE_OVERLAP, SUBFIELD_PAIR_MIN
 from core.phrases import contribution_type, one_word_problem, option_name, same_direction
 from core.records import GoldTarget, Task
 

@@ -1,7 +1,7 @@
 """The LLM judges of the ForeSci metric stack (Appendix C.1/C.2), behind the one doorway.
 
 Two protocols, both through `resources.llm.LLMClient.structured` (cached, retried,
-accounted) and both scored with the formulas of `assets.judging.metrics`:
+accounted) and both scored with the formulas of `core.metrics`:
 
 * ``compact`` (default; the cost target of the issue: <= 5 calls and <= 40k prompt
   characters per judged answer):
@@ -34,7 +34,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, create_model
 
 from assets.families.registry import get_family
-from assets.judging import metrics
+from core import metrics
+from core.metrics import swap_verdict
 from core.records import Answer, GoldTarget, Task
 
 PROMPT_VERSIONS = {"fact": "fact-batched-v1", "fact_reference": "fact-per-claim-v1",
@@ -231,12 +232,7 @@ def reference_brief(task: Task, gold: GoldTarget, limit: int = BUDGET["brief"]) 
             lines.append(f"Target {s.slot}: {s.variants[0].strip()[:200]}")
     for c in sorted(gold.claims, key=lambda c: -c.importance)[:4]:
         lines.append(f"- {c.text.strip()[:200]}")
-    for oid in gold.preferred_ranking[:3]:  # planning: what the window's papers did per option
-        plan = gold.plan.get(oid)
-        if plan is not None:
-            lines.append(f"Option {oid}: first milestones {'; '.join(m[:90] for m in plan.milestones[:2]) or 'none'}; "
-                         f"builds on {'; '.join(plan.dependencies[:2]) or 'no other option'}; "
-                         f"kill criterion: {plan.kill_criterion} ({'fired' if plan.stalled else 'not fired'})")
+    lines += get_family(task.family).judge_brief(task, gold)  # e.g. planning: what the window did per option
     return clip("\n".join(lines) or "(no reference target)", limit)
 
 
@@ -491,8 +487,6 @@ def pairwise_messages(task: Task, first: Answer, second: Answer, gold: GoldTarge
 def judge_pair(task: Task, a: Answer, b: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> dict:
     """LLM preference between two answers to one task, judged in both presentation orders;
     disagreeing orders make a tie. Returns {"winner", "first", "second"} with 'a'/'b'/'tie'."""
-    from assets.judging.diagnostics import swap_verdict
-
     v1 = ask(client, pairwise_messages(task, a, b, gold), PairwiseVerdict, purpose="judge:pairwise",
              ledger=ledger, temperature=0.0, seed=seed).winner
     v2 = ask(client, pairwise_messages(task, b, a, gold), PairwiseVerdict, purpose="judge:pairwise",

@@ -64,7 +64,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from assets.corpus.logic import paper_text
-from assets.gold.leakage import FUTURE_VARIANT_KEY
+from core.leakage import FUTURE_VARIANT_KEY
 from core.clustering import neighbours, spherical_kmeans, unit, voted
 from core.papers import add_months
 from core.records import (

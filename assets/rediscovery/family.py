@@ -1,9 +1,9 @@
 """Rediscovery (FIRE-Bench): predict the empirical findings of a paper from its research
 question and setup, with a knowledge base bound to the day before the paper appeared.
 
-Opt-in (issue 14 part A): registered only when FORESCI_EXTRA_FAMILIES names it
-(`assets/rediscovery/plugin.py`; `foresci demo-rediscovery` sets it), so the default
-release is unchanged. docs/rediscovery.md describes source, construction, scoring and the
+Opt-in (issue 14 part A): registered, with its scorer, only when the composition root
+installs the `rediscovery` plugin (`assets/plugins.py`; `foresci demo-rediscovery` enables it
+in its own state directory), so the default release is unchanged. docs/rediscovery.md describes source, construction, scoring and the
 deviations from the paper.
 
 Source: the partition's core papers of the last `SOURCE_MONTHS` months before the
@@ -20,12 +20,16 @@ from __future__ import annotations
 import json
 import re
 from datetime import timedelta
+from functools import partial
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
+from assets.agents.backbones import default_registry
 from assets.families.base import FamilyRecords, ReportTable, TaskFamily
-from assets.rediscovery import claims as cl
+from assets.rediscovery import report as rd
+from core import claims as cl
+from assets.rediscovery.llm import draft_tree
 from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
 from core.papers import add_months
 from core.records import ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
@@ -51,6 +55,15 @@ def _title(question: str) -> str:
     return "Rediscovery: " + " ".join(words[:12]) + ("..." if len(words) > 12 else "")
 
 
+def quote_in_paper(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
+    """Claim check: the finding is a piece of the title or abstract of its public source paper
+    (a finding from GROBID full text is unverified)."""
+    texts = [cl.clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower()
+             for i in claim.basis.paper_ids if i in cc.public]
+    quote = cl.clean_text(claim.text).lower().rstrip(".")
+    return None if texts and any(quote in x for x in texts) else "finding not found in the source paper's abstract"
+
+
 class RediscoveryFamily(TaskFamily):
     name = "rediscovery"
     title = "Insight Rediscovery (FIRE-Bench)"
@@ -65,9 +78,10 @@ class RediscoveryFamily(TaskFamily):
     answer_fields = "Fields: findings (atomic empirical claims), claims, cited_ids."
     offline_reading = "own"
     per_task_cutoff: ClassVar[bool] = True
-    reads_papers: ClassVar[bool] = True
+    needs: ClassVar[frozenset[str]] = frozenset({"papers", "fulltext", "llm"})
     vocabulary = "What do we learn when a study sets out to Setup Predict the study's empirical findings"
     rubric_dimensions = {"specificity": "findings are concrete (direction, comparison, magnitude)"}
+    claim_checks: ClassVar[dict] = {"quote_in_paper": quote_in_paper}
 
     # ---- building ------------------------------------------------------------------------
     def template(self, draft) -> tuple[str, str]:  # not used: tasks come from papers, not drafts
@@ -75,9 +89,11 @@ class RediscoveryFamily(TaskFamily):
 
     def build(self, builder) -> None:
         st = builder.settings
-        papers = getattr(builder, "papers", None) or []
-        fulltext = getattr(builder, "fulltext", None) or {}
-        tree_fn = getattr(builder, "tree_drafter", None) or problem_tree
+        papers, fulltext = builder.papers, builder.fulltext
+        tree_fn = builder.tree_drafter
+        if tree_fn is None and builder.llm is not None:  # model-drafted problem trees
+            tree_fn = partial(draft_tree, builder.llm)
+        tree_fn = tree_fn or problem_tree
         start = add_months(st.cutoff, -SOURCE_MONTHS)
         recent = sorted((p for p in papers if p.label == "core" and start < p.published <= st.cutoff),
                         key=lambda p: (-p.published.toordinal(), p.arxiv_id))
@@ -159,8 +175,6 @@ class RediscoveryFamily(TaskFamily):
         """The offline baselines: what the cutoff-bound KB's closest papers report.
         retrieval: result sentences of the hits most similar to the question and setup;
         momentum: the same from the most recent of them (the field's latest results)."""
-        from assets.agents.render import render_answer
-
         task, kb = ctx.task, ctx.kb
         query = task.question.split("\n\nPredict")[0]
         hits = kb.search(query, k=ctx.setting("k", 20), mode="hybrid")
@@ -177,8 +191,8 @@ class RediscoveryFamily(TaskFamily):
             if len(found) >= 3:
                 break
         parsed = RediscoveryAnswer(findings=found[:3], cited_ids=cited)
-        return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed,
-                             retrieved=hits, retrieval_queries=[query], has_support_artifact=bool(hits))
+        return ctx.render(parsed, method=method,
+                          retrieved=hits, retrieval_queries=[query], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
@@ -219,9 +233,6 @@ class RediscoveryFamily(TaskFamily):
     def report_tables(self, records: FamilyRecords) -> list[ReportTable]:
         """FIRE-Bench's figures for the release report: difficulty histogram, claim P/R/F1 of
         methods and controls, error types of the unmatched claims, contamination split."""
-        from assets.agents.backbones import default_registry
-        from assets.rediscovery import report as rd
-
         released = records.released
         golds = {g.task_id: g for g in records.golds}
         scores = [s for s in records.scores if s.task_id in released]
@@ -250,20 +261,3 @@ class RediscoveryFamily(TaskFamily):
 def difficulty_level(gold: GoldTarget) -> str:
     s = gold.numbers.get("S")
     return "" if s is None else ("Easy" if s <= 4 else "Medium" if s <= 6 else "Hard")
-
-
-ENV = "FORESCI_EXTRA_FAMILIES"  # e.g. "rediscovery": opt-in families registered on import
-
-
-def enabled() -> bool:
-    import os
-
-    return "rediscovery" in os.environ.get(ENV, "").replace(",", " ").split()
-
-
-def register_if_enabled() -> None:
-    """Register the family when FORESCI_EXTRA_FAMILIES names it (the default build stays as it is)."""
-    if enabled():
-        from assets.families.registry import register_family
-
-        register_family(RediscoveryFamily())

@@ -11,7 +11,7 @@ when part of its claim bank does not recompute (`numbers["claims_verified"]`).
 from __future__ import annotations
 
 from assets.families.registry import get_family
-from assets.validity.config import Thresholds
+from core.thresholds import Thresholds
 from core.records import GoldTarget, Task
 
 
