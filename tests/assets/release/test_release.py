@@ -15,6 +15,7 @@ import dagster as dg
 import pytest
 
 from assets.partitions import partition_key
+from assets.ranking.presentation import write_presented
 from assets.release.logic import (
     ReleaseImmutableError,
     publish_release,
