@@ -138,7 +138,7 @@ def main() -> int:
                        check=True, capture_output=True)
     runs: dict[str, list] = {name: [] for name in roots}
     try:
-        for r in range(args.rounds):
+        for _ in range(args.rounds):
             for name in (["baseline", "current"] if args.baseline else ["current"]):
                 runs[name].append(run_worker(roots[name], args, str(tmp / f"out-{name}")))
                 print(name, runs[name][-1], flush=True)

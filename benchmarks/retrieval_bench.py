@@ -125,8 +125,9 @@ def main() -> None:
         results, ids = {}, {}
         for engine, view in views.items():
             for mode in ("dense", "text", "hybrid"):
-                timed(lambda q: view.search(q, 10, mode), [t for t, _ in warm])
-                hits, wall, cpu = timed(lambda q: view.search(q, 10, mode), titles)
+                search = lambda q, view=view, mode=mode: view.search(q, 10, mode)  # noqa: E731
+                timed(search, [t for t, _ in warm])
+                hits, wall, cpu = timed(search, titles)
                 ids[(engine, mode)] = [[h.arxiv_id for h in hs] for hs in hits]
                 results[f"{engine} {mode}"] = summary(ids[(engine, mode)], targets, wall, cpu)
                 print(engine, mode, results[f"{engine} {mode}"], flush=True)

@@ -26,9 +26,9 @@ import re
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, UTC
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import requests
 
@@ -212,7 +212,7 @@ class ArxivHarvester:
         self.policy = policy or RetryPolicy()
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", user_agent)
-        self.now = now or (lambda: datetime.now(timezone.utc))
+        self.now = now or (lambda: datetime.now(UTC))
         self.sleep = sleep
         self._last_request = 0.0
 

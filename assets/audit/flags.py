@@ -284,7 +284,6 @@ def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
                   builds: Sequence[TaskBuild]) -> dict[str, list[AuditFlag]]:
     """Task id -> its `repeated_project_text` and `small_gold_margin` flags (module docstring)."""
     build_of = {b.task_id: b for b in builds}
-    gold_of = {g.task_id: g for g in golds}
     texts = {t.task_id: project_text(t) for t in tasks}
     words = {i: content_words(x) for i, x in texts.items() if x}
     out: dict[str, list[AuditFlag]] = {}

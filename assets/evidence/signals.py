@@ -194,8 +194,8 @@ def cross_dimension_pairs(
             small = min(len(sets[a.node_id]), len(sets[b.node_id]))
             if shared < min_shared or not small or shared / small < min_overlap:
                 continue
-            key = lambda n: (parse_slice(n.created_slice) or date.max, -len(sets[n.node_id]), n.node_id)
-            src, dst = sorted([a, b], key=key)
+            src, dst = sorted([a, b], key=lambda n: (parse_slice(n.created_slice) or date.max, -len(sets[n.node_id]),
+                                                     n.node_id))
             if stats[dst.node_id]["growth"] <= 1.0:
                 continue
             out.append((src, dst, "component_reuse",
@@ -411,7 +411,7 @@ def build_signals(
 
     # (4) feasibility, dependency and risk notes
     members_of = {cand.signal_id: set(cand.details["member_ids"]) for cand, _ in candidate_signals}
-    for i, (cand, node) in enumerate(candidate_signals):
+    for i, (cand, _) in enumerate(candidate_signals):
         own = set(cand.node_ids)
         linked = [b for b in bottleneck_signals if own & set(b.node_ids)]
         linked.sort(key=lambda b: (-b.stats["recurrence"], b.signal_id))

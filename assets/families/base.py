@@ -121,7 +121,7 @@ class TaskFamily(ABC):
         """(choice, ranking, dropped unknown option ids) of a parsed answer, restricted to
         the task's own options (a ranking is always complete)."""
         if "ranking" in type(parsed).model_fields:
-            ranking, dropped = clean_ranking(task, parsed.ranking)
+            ranking, dropped = clean_ranking(task, getattr(parsed, "ranking", []))
             return None, ranking, dropped
         return None, [], []
 
@@ -148,7 +148,7 @@ class TaskFamily(ABC):
     def contract_violations(self, task: Task, parsed: BaseModel) -> list[str]:
         """Where a parsed answer breaks the family's contract (empty: it keeps it)."""
         if "ranking" in type(parsed).model_fields:
-            return ranking_violations(task, parsed.ranking)
+            return ranking_violations(task, getattr(parsed, "ranking", []))
         return []
 
     # ---- control answers (assets/validity) ---------------------------------------------
@@ -184,7 +184,7 @@ class TaskFamily(ABC):
         """Options of an imported task that lists none (default: none)."""
         return []
 
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:
+    def import_gold(self, gt: dict, out: ImportedGold) -> None:  # noqa: B027 - optional hook, default: no gold
         """Read their hidden `ground_truth` into `out` (slots, claims, preferred ranking, trajectory)."""
 
     # ---- validity (issue: benchmark validity) ------------------------------------------

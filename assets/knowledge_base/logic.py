@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import date
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa

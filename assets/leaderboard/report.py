@@ -402,7 +402,7 @@ def family_tables(families, tasks, builds, golds, scores, controls, released: se
 
     out = []
     for fam in families:
-        mine = lambda rows: [r for r in rows if r.family == fam.name]  # noqa: E731
+        mine = lambda rows, name=fam.name: [r for r in rows if r.family == name]  # noqa: E731
         fam_tasks = mine(tasks)
         if not fam_tasks:
             continue

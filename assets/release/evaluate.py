@@ -282,7 +282,7 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
     workdir = Path(workdir) if workdir else state_dir() / "evaluate"
     workdir.mkdir(parents=True, exist_ok=True)
     answers, failures, agent_of, scores = [], [], {}, []
-    for (d, c), ids in sorted(presented.by_partition.items()):
+    for (d, _), ids in sorted(presented.by_partition.items()):
         tasks = [t for t in presented.tasks if t.task_id in set(ids)]
         kb = (kb_factory or (lambda dd, cc, ee: cutoff_kb(dd, cc, ee, tempfile.mkdtemp(dir=workdir))))(
             d, tasks[0].cutoff, embed)

@@ -17,8 +17,7 @@ def built(tmp_path_factory):
     records, public, window = world()
     tasks, builds, failures = phase_tasks(records, papers=public, per_family_max=12)
     embed = load_embedder().encode
-    golds = build_gold(tasks, builds, [], [], public, window, embed, cutoff=CUTOFF, window_end=WINDOW_END,
-                       stability_resamples=10)
+    golds = build_gold(tasks, builds, [], [], public, window, embed, cutoff=CUTOFF, window_end=WINDOW_END, stability_resamples=10)
     verify_golds(golds, ClaimContext(public, window, [], CUTOFF))
     table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb_arena", public, embed)
     view = KnowledgeBaseView(table, CUTOFF, embed)

@@ -29,7 +29,6 @@ from core.records import (
     PaperEvidence,
     ScreenedPaper,
     TaskOption,
-    TaskRating,
 )
 from resources.decisions import DecisionError, DecisionStore
 from resources.llm import LLMClient

@@ -20,7 +20,7 @@ from assets.families.rediscovery import RediscoveryFamily
 from assets.families.registry import family_names, register_family, unregister_family
 from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers
-from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
+from assets.knowledge_base.logic import CutoffViolation, KnowledgeBaseView, build_kb
 from assets.rediscovery import claims as cl
 from assets.rediscovery import report as rd
 from assets.rediscovery.scorer import RediscoveryClaims
@@ -221,7 +221,7 @@ def test_the_view_is_never_widened(tmp_path):
     table, _ = build_kb(lancedb.connect(tmp_path / "kb"), "kb_w", papers + background, embed)
     view = KnowledgeBaseView(table, date(2025, 12, 1), embed)
     assert view.bound_to(date(2025, 11, 1)).cutoff == date(2025, 11, 1)
-    with pytest.raises(Exception):
+    with pytest.raises(CutoffViolation):
         view.bound_to(date(2025, 12, 31))
     early = view.bound_to(date(2025, 7, 1))
     assert all(h.published <= date(2025, 7, 1) for h in early.search("retry prompting web navigation", k=20))
