@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import gc
-
 from dataclasses import dataclass
 from datetime import date
 

@@ -79,11 +79,11 @@ def agreement(a: list[list[str]], b: list[list[str]]) -> dict:
 
 def main() -> None:
     import lancedb
-
     from anchor_kb import AnchorKB
+    from kb_bench import load_corpus
+
     from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
     from assets.knowledge_base.memory_index import memory_index
-    from kb_bench import load_corpus
     from resources.embeddings import DEFAULT_MODEL, Embedder
 
     t_start = time.perf_counter()

@@ -35,7 +35,7 @@ false`; its scores carry `replay = true` and are not prospective evidence.
 import json
 import os
 from collections import defaultdict
-from datetime import date, datetime, UTC
+from datetime import UTC, date, datetime
 
 import dagster as dg
 import pyarrow as pa

@@ -25,10 +25,10 @@ import os
 import re
 import time
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, UTC
-from pathlib import Path
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import requests
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, UTC
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -18,7 +18,6 @@ from core.records import Failure, Paper
 from core.registry import DomainSpec
 from resources.arxiv import ArxivConfig
 from resources.arxiv_harvest import month_of, month_windows
-
 
 _PUBLISHED = re.compile(r'"published"\s*:\s*"(\d{4}-\d{2}-\d{2})')
 

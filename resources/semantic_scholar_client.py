@@ -24,10 +24,10 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, UTC
-from pathlib import Path
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import requests
 

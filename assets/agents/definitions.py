@@ -11,8 +11,8 @@ from assets.agents.external import run_external, specs_from
 from assets.agents.runner import available_methods, run_method
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
-from assets.stage import current_partition, write_failures
 from assets.ranking.presentation import presented_tasks
+from assets.stage import current_partition, write_failures
 from core.records import Answer, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource

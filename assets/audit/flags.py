@@ -52,8 +52,8 @@ import re
 from collections.abc import Sequence
 
 from assets.gold.leakage import check_public_tasks, content_words
-from assets.validity.config import Thresholds
 from assets.tasks.building import TITLE_MAX_CHARS
+from assets.validity.config import Thresholds
 from assets.validity.defects import option_defects
 from core.phrases import option_name
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild

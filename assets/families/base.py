@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from pydantic import BaseModel
 
 from assets.families.answers import clean_ranking, ranking_lines, ranking_violations
-from core.records import GoldTarget, Score, Signal, Task, TaskBuild, TaskOption
 from core.phrases import option_name
+from core.records import GoldTarget, Score, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
 if TYPE_CHECKING:

@@ -24,10 +24,10 @@ import random
 from datetime import timedelta
 
 import numpy as np
-
 from pydantic import BaseModel, Field
 
 from assets.evidence.approaches import MIN_APPROACH_RECENT
+from assets.evidence.quotes import split_sentences
 from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
 from assets.families.imported import ImportedGold, humanise, rank_options
@@ -49,8 +49,8 @@ from assets.tasks.building import (
     MIN_OPTIONS,
     MIN_SUPPORT_PAPERS,
     NEAR_DUPLICATE_OVERLAP,
-    TITLE_MAX_CHARS,
     OPTION_LETTERS,
+    TITLE_MAX_CHARS,
     Draft,
     TaskBuilder,
     direction_name,
@@ -60,10 +60,9 @@ from assets.tasks.building import (
     short_name,
     support_papers,
 )
-from assets.evidence.quotes import split_sentences
 from core.phrases import names, normal_text, phrase_keys, same_direction
-from core.text import word_set
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
+from core.text import word_set
 
 SET_ATTEMPTS = 200  # seeded draws of approach sets per direction (40 stopped short of the sets a direction with 8-12 approaches has)
 MILESTONES = 3

@@ -31,9 +31,8 @@ prefix-continuation contamination probe (a model reproducing a task) is in
 
 from __future__ import annotations
 
-from collections import Counter
-
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date
 

@@ -12,9 +12,9 @@ from assets.judging.scoring import (
 )
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.scorers.base import JudgeSettings
 from assets.stage import current_partition, write_failures
-from assets.ranking.presentation import presented_golds, presented_tasks
 from core.records import Answer, AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task, TaskRating
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource

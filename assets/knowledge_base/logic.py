@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from datetime import date
 from collections.abc import Callable, Iterable
+from datetime import date
 
 import numpy as np
 import pyarrow as pa

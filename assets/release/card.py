@@ -43,7 +43,7 @@ from assets.release.logic import canonical_jsonl, sha256
 from assets.validity.config import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
 from assets.validity.report import status
-from assets.validity.statistics import RANDOM, GOLD, column, per_task, pooled_control_checks
+from assets.validity.statistics import GOLD, RANDOM, column, per_task, pooled_control_checks
 from core.records import GoldTarget, Score, Signal, Task, TaskBuild
 from core.visibility import artifact_visibility
 

@@ -10,6 +10,7 @@ from assets.audit.policy import curate
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
 from assets.gold.leakage import LeakageError, future_only_terms
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.release.logic import (
     kb_manifest_row,
     publish_release,
@@ -18,7 +19,6 @@ from assets.release.logic import (
     sha256,
     validate_release,
 )
-from assets.ranking.presentation import presented_golds, presented_tasks
 from assets.scorers.ace import release_checklists
 from assets.stage import current_partition, write_failures
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating

@@ -270,10 +270,9 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
     import tempfile
     from pathlib import Path
 
+    from assets.release.importer import import_release
     from core.paths import state_dir
     from resources.embeddings import load_embedder
-
-    from assets.release.importer import import_release
 
     check_agents(agents)
     embed = embed or load_embedder().encode

@@ -39,6 +39,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from assets.gold.leakage import internal_violations
+from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.records import (
     BuildStep,
     EvidenceRecord,
@@ -48,7 +49,6 @@ from core.records import (
     TaskBuild,
     TaskOption,
 )
-from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.text import jaccard, word_set
 
 if TYPE_CHECKING:  # the family protocol is only a type here: families import this module

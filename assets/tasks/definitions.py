@@ -5,11 +5,11 @@ from collections import Counter
 
 import dagster as dg
 
+from assets.families import all_families
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
 from assets.tasks.building import BuildSettings, Curation
 from assets.tasks.logic import build_tasks
-from assets.families import all_families
 from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, Task, TaskBuild
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource

@@ -28,7 +28,6 @@ import dagster as dg
 import pytest
 
 from assets.families import get_family
-
 from assets.partitions import partition_key
 from core.records import GoldTarget, Score, Task
 from resources.corpus_source import CorpusSourceResource

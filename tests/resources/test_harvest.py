@@ -2,7 +2,7 @@
 paging, polite retries, incremental re-harvest, and every fault as a failure row — all
 through the real client against a loopback server."""
 
-from datetime import date, datetime, UTC
+from datetime import UTC, date, datetime
 
 import dagster as dg
 import pytest

@@ -34,12 +34,11 @@ from resources.decisions import DecisionError, DecisionStore
 from resources.llm import LLMClient
 from resources.storage import PartitionStore
 from tests.decision_writer import write_many
-from tests.factories import MockedClient
 from tests.factories import RELEASE_GOLDS as GOLDS
 from tests.factories import RELEASE_KB as KB
 from tests.factories import RELEASE_RATINGS as RATINGS
 from tests.factories import RELEASE_TASKS as TASKS
-from tests.factories import materialize_release, seed_store
+from tests.factories import MockedClient, materialize_release, seed_store
 from tests.factories import release_task as task
 
 D, C = "llm_agent", "2025-12-31"

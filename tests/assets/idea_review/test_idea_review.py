@@ -35,8 +35,8 @@ from assets.idea_review.scholareval import (
     scholareval,
 )
 from assets.idea_review.scoring import proxy_coverage
-from assets.scorers.reference import ReferenceValidity, reference_validity
 from assets.knowledge_base.logic import CutoffViolation
+from assets.scorers.reference import ReferenceValidity, reference_validity
 from core.papers import read_jsonl
 from core.records import Paper
 from resources.embeddings import load_embedder

@@ -33,10 +33,10 @@ from assets.validity.controls import control_answers
 from assets.validity.report import validity_rows
 from core.records import TaskRating
 from resources.embeddings import load_embedder
-from tests.factories import task_settings
 from tests.factories import REDISCOVERY_TOPICS as TOPICS
 from tests.factories import rediscovery_paper as paper
 from tests.factories import rediscovery_world as world
+from tests.factories import task_settings
 
 GOLD = [
     "Chain-of-thought prompting improves accuracy on multi-step arithmetic word problems by 12%.",
