@@ -277,14 +277,6 @@ def family_sd(per_system: Mapping[str, Mapping[Hashable, float | None]]) -> tupl
     return sd, len(tasks)
 
 
-def family_mdd(per_system: Mapping[str, Mapping[Hashable, float | None]], n: int, *, pooled: float | None = None,
-               pooled_tasks: int = 0, alpha: float = ALPHA) -> dict:
-    """The MDD of a paired comparison of two of the family's systems over `n` tasks, with the sd
-    behind it (`mdd_sd`: the family's pooled pair sd, or the release's / the prior with few tasks)."""
-    sd, source = mdd_sd(*family_sd(per_system), pooled, pooled_tasks)
-    return {"mdd": mdd(n, sd, alpha=alpha), "mdd_sd": sd, "mdd_sd_source": source}
-
-
 def control_excess(control: Mapping[Hashable, float | None], random: Mapping[Hashable, float | None], margin: float,
                    *, alpha: float = ALPHA, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
     """A control answer against the chance line over the tasks both scored: the mean excess

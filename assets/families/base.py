@@ -19,11 +19,10 @@ from pydantic import BaseModel
 
 from assets.families.answers import clean_ranking, ranking_lines, ranking_violations
 from core.phrases import option_name
-from core.records import GoldTarget, Score, Signal, Task, TaskBuild, TaskOption
+from core.records import GoldTarget, Score, Signal, Task, TaskBuild
 from core.text import word_set
 
 if TYPE_CHECKING:
-    from assets.families.imported import ImportedGold
     from assets.gold.measure import GoldContext
     from assets.tasks.building import Draft, TaskBuilder
 
@@ -179,13 +178,6 @@ class TaskFamily(ABC):
 
     # ---- releases in the ForeSci authors' format (assets/release/importer) -------------
     aliases: ClassVar[tuple[str, ...]] = ()  # their names for this family
-
-    def imported_options(self) -> list[TaskOption]:
-        """Options of an imported task that lists none (default: none)."""
-        return []
-
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:  # noqa: B027 - optional hook, default: no gold
-        """Read their hidden `ground_truth` into `out` (slots, claims, preferred ranking, trajectory)."""
 
     # ---- validity (issue: benchmark validity) ------------------------------------------
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:

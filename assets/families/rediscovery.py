@@ -247,11 +247,6 @@ class RediscoveryFamily(TaskFamily):
         ]
 
 
-def difficulty_level(gold: GoldTarget) -> str:
-    s = gold.numbers.get("S")
-    return "" if s is None else ("Easy" if s <= 4 else "Medium" if s <= 6 else "Hard")
-
-
 ENV = "FORESCI_EXTRA_FAMILIES"  # e.g. "rediscovery": opt-in families registered on import
 
 

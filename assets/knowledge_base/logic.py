@@ -286,7 +286,7 @@ def build_kb(db, name: str, papers: list[ScreenedPaper], embed: Embed,
     if with_chunks:
         rows = chunk_rows(papers, fulltexts)
         chunk_vectors = embed([r["text"] for r in rows])
-        ctable, cwrite = write_table(db, chunk_table_name(name), chunk_table(rows, chunk_vectors), "chunk_id",
+        ctable, _ = write_table(db, chunk_table_name(name), chunk_table(rows, chunk_vectors), "chunk_id",
                                      ["text", "published", "section"])
         cindexes = ensure_indexes(ctable, vector_index, key="chunk_id")
         sections = Counter(r["section"] for r in rows)
