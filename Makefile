@@ -64,11 +64,13 @@ test-llm: install
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"
 
-## Lint (config in pyproject.toml): ruff's rules, mypy over core/ and the plugin APIs, then the format
-## check, which fails until the whole tree has been through `ruff format` once.
+## Lint (config in pyproject.toml): ruff's rules, mypy over core/ and the plugin APIs, vulture's sure
+## findings (unused imports, variables, unreachable code) in the product code, then the format check,
+## which fails until the whole tree has been through `ruff format` once.
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/vulture core resources assets pipelines foresci --min-confidence 80
 	$(VENV)/bin/ruff format --check .
 
 ## The Dagster web UI on http://127.0.0.1:3000 (runs and partitions persist in .dagster_home).

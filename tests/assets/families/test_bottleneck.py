@@ -29,7 +29,7 @@ from tests.factories import gold_task as task
 
 @pytest.fixture(autouse=True)
 def fake_semantic(monkeypatch):
-    """The semantic test reads the token embedder of test_gold (no ONNX model in unit tests)."""
+    """The semantic test reads the gold tests' token embedder (factories.gold_embed; no ONNX model in unit tests)."""
     monkeypatch.setattr(B, "semantic_embedder", lambda: fake_embed)
 
 
