@@ -1,5 +1,8 @@
 """Test helpers shared by several test files: canned model replies through the real
-LLM client path, and small record builders."""
+LLM client path, small record builders, and the small hand-made worlds more than one test
+module builds on (gold, release, evidence, validity, taxonomy blobs, rediscovery, artifacts,
+arena, the agents' RecordingClient), each under a prefixed name that a module may import
+under its old local one. No test module imports another."""
 
 from __future__ import annotations
 
