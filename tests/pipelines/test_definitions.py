@@ -111,8 +111,8 @@ def test_hidden_assets_are_actually_downstream_of_the_future_window_only_where_e
 
 # -- the definitions snapshot ---------------------------------------------------------------------
 # The whole code location in one checked-in file: asset keys, their deps (with any non-default
-# partition mapping), groups, kinds, partitions and checks; jobs with the assets they run and their
-# partitions; schedules; sensors. A change to the graph shows up as a diff of that file in review.
+# partition mapping), groups, kinds, tags (`visibility: hidden`), partitions and checks; jobs with the
+# assets they run and their partitions; schedules; sensors. A change to the graph shows up as a diff of that file in review.
 
 SNAPSHOT = Path(__file__).with_name("definitions_snapshot.json")
 UPDATE_ENV = "FORESCI_UPDATE_SNAPSHOT"
@@ -143,6 +143,7 @@ def definitions_snapshot() -> dict:
                 node.partition_mappings.items(), key=lambda km: km[0].to_user_string())},
             "group": node.group_name,
             "kinds": sorted(node.kinds),
+            "tags": {k: v for k, v in sorted(node.tags.items()) if not k.startswith("dagster/kind/")},  # visibility
             "partitions": _partitions(node.partitions_def),
             "checks": sorted(c.name for c in node.check_keys),
         }
@@ -183,6 +184,7 @@ def test_the_snapshot_catches_a_changed_dependency(monkeypatch):
     """The snapshot is sensitive to what it claims: a new dependency changes it."""
     snap = definitions_snapshot()
     assert snap["assets"]["agent_answers"]["deps"] == ["knowledge_base", "task_ranking", "tasks"]
+    assert snap["assets"]["gold_targets"]["tags"] == {"visibility": "hidden"} and snap["assets"]["tasks"]["tags"] == {}
     assert snap["jobs"]["release_job"]["partitions"] == {
         "cutoff": "dynamic:cutoff", "domain": DOMAIN_CUTOFF_PARTITIONS.get_partitions_def_for_dimension(
             "domain").get_partition_keys()}
