@@ -6,7 +6,7 @@ export DAGSTER_HOME := $(CURDIR)/.dagster_home
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: install init demo release demo-rediscovery demo-ideas test test-ops test-llm test-all ui bench clean
+.PHONY: install init demo release demo-rediscovery demo-ideas test test-ops test-llm test-all lint ui bench clean
 
 # The virtualenv, with the locked dependencies (uv installs ~6x faster than pip here). Bytecode is
 # compiled at install: where PYTHONDONTWRITEBYTECODE is set (as on these machines) Python never
@@ -63,6 +63,15 @@ test-llm: install
 
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"
+
+## Lint (config in pyproject.toml): ruff's rules, mypy over core/ and the plugin APIs, vulture's sure
+## findings (unused imports, variables, unreachable code) in the product code, then the format check,
+## which fails until the whole tree has been through `ruff format` once.
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/vulture core resources assets pipelines foresci --min-confidence 80
+	$(VENV)/bin/ruff format --check .
 
 ## The Dagster web UI on http://127.0.0.1:3000 (UI_PORT=…; runs and partitions persist in .dagster_home).
 ## Ctrl-C stops it (dagster dev shuts its webserver, daemon and code server down: ~5-8 s).

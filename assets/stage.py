@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import gc
-
 from dataclasses import dataclass
 from datetime import date
 
@@ -12,8 +11,8 @@ import dagster as dg
 
 from assets.partitions import partition_of
 from core.papers import add_months
-from core.registry import DomainSpec, load_registry
 from core.records import Failure
+from core.registry import DomainSpec, load_registry
 from resources.storage import PartitionStore
 
 

@@ -102,9 +102,9 @@ def cached_vectors(kind: str, n_papers: int) -> np.ndarray | None:
 def evaluate(kind: str, papers, vectors: np.ndarray, title_vectors: np.ndarray) -> dict:
     """Dense / text / hybrid recall through build_kb + KnowledgeBaseView (the agents' path)."""
     import lancedb
+    from kb_bench import run_queries
 
     from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
-    from kb_bench import run_queries
 
     by_text = {p.abstract: v for p, v in zip(papers, vectors)}
     titles = {p.title: v for p, v in zip(papers[:QUERIES], title_vectors)}

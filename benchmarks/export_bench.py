@@ -32,7 +32,6 @@ def main() -> None:
     out = Path(args.out) if args.out else tmp / f"foresci-{args.domain}"
     os.environ["HF_DATASETS_CACHE"] = str(tmp / "hf-cache")  # cold: nothing cached yet
 
-    import lancedb
     import yaml
 
     from assets.export.hf import default_private_dir, export_hf, read_release

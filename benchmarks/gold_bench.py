@@ -35,14 +35,14 @@ RESULTS = ROOT / "benchmarks" / "results" / "gold.json"
 def worker(domain: str, cutoff: str, warehouse: str, out: str) -> dict:
     """The gold_targets asset body with the code on sys.path[0]; writes the golds under `out`."""
     from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
-    from assets.gold.definitions import VENUE_BASE_PAPERS, template_vocabulary
-    from core.leakage import assert_clean, future_only_terms
-    from assets.gold.logic import build_gold
     from assets.gold.claims import ClaimContext, verify_golds
-    from core.thresholds import Thresholds
+    from assets.gold.definitions import VENUE_BASE_PAPERS, template_vocabulary
+    from assets.gold.logic import build_gold
+    from core.leakage import assert_clean, future_only_terms
     from core.papers import add_months
     from core.records import GoldTarget, ScreenedPaper, Signal, Task, TaskBuild, TaxonomyNode
     from core.registry import load_registry, parse_cutoff
+    from core.thresholds import Thresholds
     from resources.embeddings import EmbeddingResource
     from resources.storage import StorageResource
 
@@ -138,7 +138,7 @@ def main() -> int:
                        check=True, capture_output=True)
     runs: dict[str, list] = {name: [] for name in roots}
     try:
-        for r in range(args.rounds):
+        for _ in range(args.rounds):
             for name in (["baseline", "current"] if args.baseline else ["current"]):
                 runs[name].append(run_worker(roots[name], args, str(tmp / f"out-{name}")))
                 print(name, runs[name][-1], flush=True)

@@ -163,7 +163,7 @@ def cost_accounting(tasks, golds, answers, kb, cache: str) -> dict:
         client = LLMClient("openai/recording-stub", cache_dir=cache)
         judged: list = []
         t0 = time.time()
-        scores, failures = score_answers(answers, tasks, golds, embed, dates, cutoff=tasks[0].cutoff, 
+        scores, failures = score_answers(answers, tasks, golds, embed, dates, cutoff=tasks[0].cutoff,
                                          judge_client=MockedClient(client, stub),
                                          kb_get=kb.get, settings=JudgeSettings(protocol=protocol, repeats=3, workers=2),
                                          judged_out=judged)

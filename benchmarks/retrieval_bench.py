@@ -79,11 +79,11 @@ def agreement(a: list[list[str]], b: list[list[str]]) -> dict:
 
 def main() -> None:
     import lancedb
-
     from anchor_kb import AnchorKB
+    from kb_bench import load_corpus
+
     from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
     from assets.knowledge_base.memory_index import memory_index
-    from kb_bench import load_corpus
     from resources.embeddings import DEFAULT_MODEL, Embedder
 
     t_start = time.perf_counter()
@@ -125,8 +125,9 @@ def main() -> None:
         results, ids = {}, {}
         for engine, view in views.items():
             for mode in ("dense", "text", "hybrid"):
-                timed(lambda q: view.search(q, 10, mode), [t for t, _ in warm])
-                hits, wall, cpu = timed(lambda q: view.search(q, 10, mode), titles)
+                search = lambda q, view=view, mode=mode: view.search(q, 10, mode)  # noqa: E731
+                timed(search, [t for t, _ in warm])
+                hits, wall, cpu = timed(search, titles)
                 ids[(engine, mode)] = [[h.arxiv_id for h in hs] for hs in hits]
                 results[f"{engine} {mode}"] = summary(ids[(engine, mode)], targets, wall, cpu)
                 print(engine, mode, results[f"{engine} {mode}"], flush=True)

@@ -40,12 +40,12 @@ from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score  #
 
 from assets.corpus.logic import screen
 from assets.evidence.logic import build_evidence  # noqa: E402
-from tests.llm_stub import CountingStubClient  # noqa: E402
 from assets.taxonomy.logic import TaxonomyResult, induce_taxonomy  # noqa: E402
 from core.papers import read_jsonl
 from core.records import ScreenedPaper  # noqa: E402
 from core.registry import load_registry  # noqa: E402
 from resources.embeddings import load_embedder  # noqa: E402
+from tests.llm_stub import CountingStubClient  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results"
 DOMAIN = "llm_agent"

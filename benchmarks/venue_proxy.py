@@ -96,7 +96,7 @@ def measure(cutoff: date, corpora: dict, embed) -> list[dict]:
                     votes[labelled[j][1]] += 1
                     if sum(votes.values()) >= VOTE_NEIGHBOURS:
                         break
-            rank = lambda sc: sorted(sc, key=lambda f: (-sc[f], f))  # noqa: E731
+            rank = lambda sc: sorted(sc, key=lambda k: (-sc[k], k))  # noqa: E731
             ro, rn = rank(old), rank(new)
             rows.append({"domain": dom, "id": proj.paper.arxiv_id, "real": proj.family,
                          "old": ro[0], "old_gap": old[ro[0]] - old[ro[1]], "old_on_topic": on_topic,

@@ -18,7 +18,8 @@ def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: in
     sklearn's per-call threading overhead dominates (and it is slow on a busy 2-core box).
     """
     n = len(X)
-    best_labels, best_obj = None, -np.inf
+    best_labels: np.ndarray | None = None
+    best_obj = -np.inf
     for _ in range(n_init):
         centers = [int(rng.integers(n))]
         closest = 1.0 - X @ X[centers[0]]
@@ -48,6 +49,7 @@ def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: in
         obj = float((X @ C.T)[np.arange(n), labels].sum())
         if obj > best_obj + 1e-9:
             best_labels, best_obj = labels.copy(), obj
+    assert best_labels is not None, "n_init >= 1 and a finite objective"
     return best_labels
 
 

@@ -10,8 +10,9 @@ truncated or malformed page). Not retried: other 4xx. When the retries run out a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import requests
 

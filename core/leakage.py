@@ -31,9 +31,8 @@ prefix-continuation contamination probe (a model reproducing a task) is in
 
 from __future__ import annotations
 
-from collections import Counter
-
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import date
 
@@ -60,7 +59,7 @@ CROSS_TASK_MIN_WORDS = 5  # shorter answers are checked only exactly
 ANSWER_SLOTS = ("trajectory",)  # slots whose every variant states an outcome
 FUTURE_VARIANT_KEY = "future_variant"  # numbers[f"future_variant:{slot}:{i}"] = 1.0
 
-_NODE_ID = re.compile(r"\b[a-z0-9_]+:(?:%s)\b" % "|".join(DIMENSIONS))
+_NODE_ID = re.compile(r"\b[a-z0-9_]+:(?:" + "|".join(DIMENSIONS) + r")\b")
 _PREFIXED_ID = re.compile(r"(?<![A-Za-z0-9])(ev|sig):\S+")
 _ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
 _ARXIV_OLD = re.compile(r"\b([a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
@@ -68,7 +67,7 @@ _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b")
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december")
-_MONTH_NAME = re.compile(r"\b(%s)\s+(?:(\d{1,2}),?\s+)?(\d{4})\b" % "|".join(_MONTHS), re.IGNORECASE)
+_MONTH_NAME = re.compile(r"\b(" + "|".join(_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(\d{4})\b", re.IGNORECASE)
 
 
 class LeakageError(RuntimeError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -22,7 +22,7 @@ EARLIEST_VALID = date(1991, 8, 1)  # arXiv opened in August 1991
 
 def latest_valid() -> date:
     """No paper can be published after today; one day of slack covers time zones."""
-    return datetime.now(timezone.utc).date() + timedelta(days=1)
+    return datetime.now(UTC).date() + timedelta(days=1)
 
 
 def read_jsonl(path: Path, stage: str = "corpus") -> tuple[list[Paper], list[Failure]]:
@@ -37,7 +37,7 @@ def read_jsonl(path: Path, stage: str = "corpus") -> tuple[list[Paper], list[Fai
             paper, failure = parse_paper_line(line, f"{Path(path).name}:{lineno}", stage)
             if paper is not None:
                 papers.append(paper)
-            else:
+            elif failure is not None:
                 failures.append(failure)
     return papers, failures
 

@@ -105,7 +105,8 @@ def segments(text: str) -> list[list[str]]:
 
 def _runs(words: list[str]) -> list[list[int]]:
     """Index runs of key tokens (not break words, not generic words, 2+ letters)."""
-    runs, cur = [], []
+    runs: list[list[int]] = []
+    cur: list[int] = []
     for i, w in enumerate(words):
         low = w.lower()
         if low in BREAK_WORDS or low in GENERIC_WORDS or len(low) < 2 or low.isdigit():
@@ -246,7 +247,7 @@ _STEMMER = Stemmer.Stemmer("english")
 def stems(display: str) -> set[str]:
     """Snowball stems of the display form's content words and their hyphen parts
     ("collaborative" and "collaboration" share "collabor")."""
-    out = set()
+    out: set[str] = set()
     for w in content_words(display):
         out.update(_STEMMER.stemWord(p.lower()) for p in re.split(r"[\-']", w)
                    if p and p.lower() not in GENERIC_WORDS)

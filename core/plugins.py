@@ -7,7 +7,8 @@ from typing import Generic, Protocol, TypeVar
 
 
 class Named(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
 
 T = TypeVar("T", bound=Named)

@@ -131,7 +131,7 @@ class Signal(BaseModel):
     """A high-order signal derived from evidence records (ForeSci §3.3 (1)-(5)).
 
     `stats` holds the numbers the signal was computed from, e.g. for a
-    candidate_direction: `share_recent`, `share_early`, `growth` (volume-normalised),
+    candidate_direction: `share_recent`, `share_prior`, `growth` (volume-normalised),
     `n_papers`; for a bottleneck: `recurrence`. Every signal links back to the
     evidence records and papers it rests on.
     """

@@ -157,7 +157,7 @@ def mdd_sd(own_sd: float | None, own_tasks: int, pooled: float | None = None, po
     the module docstring. `own_tasks` / `pooled_tasks`: how many tasks stand behind each estimate."""
     if own_sd is not None and own_tasks >= MIN_OWN_SD_TASKS:
         return own_sd, "own"
-    candidates = [(own_sd, "own")] if own_sd is not None else []
+    candidates: list[tuple[float, str]] = [(own_sd, "own")] if own_sd is not None else []
     if pooled is not None and pooled_tasks >= MIN_OWN_SD_TASKS:
         candidates.append((pooled, "pooled"))
     else:
@@ -169,7 +169,7 @@ def min_tasks_for(difference: float, sd: float, *, alpha: float = ALPHA, power: 
                   at_least: int = 2, at_most: int = 100_000) -> int:
     """The smallest n (>= `at_least`) whose MDD for `sd` is at most `difference`."""
     n = max(at_least, 2)
-    while n < at_most and mdd(n, sd, alpha=alpha, power=power, sided=sided) > difference:
+    while n < at_most and (m := mdd(n, sd, alpha=alpha, power=power, sided=sided)) is not None and m > difference:
         n += 1
     return n
 
@@ -190,20 +190,21 @@ def sign_flip_p(diffs: Sequence[float], *, alternative: str = "two-sided", n_res
 
 def holm(pvalues: Sequence[float | None]) -> list[float | None]:
     """Holm step-down adjusted p values (None stays None)."""
-    idx = sorted((i for i, p in enumerate(pvalues) if p is not None), key=lambda i: pvalues[i])
+    given = {i: p for i, p in enumerate(pvalues) if p is not None}
+    idx = sorted(given, key=lambda i: given[i])
     m = len(idx)
     out: list[float | None] = [None] * len(pvalues)
     running = 0.0
     for rank, i in enumerate(idx):
-        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        running = max(running, min(1.0, (m - rank) * given[i]))
         out[i] = running
     return out
 
 
 def paired_diffs(a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None]) -> list[float]:
     """a - b over the tasks both have a value for, in task order."""
-    keys = sorted((k for k in a.keys() & b.keys() if a[k] is not None and b[k] is not None), key=str)
-    return [float(a[k]) - float(b[k]) for k in keys]
+    both = {k: (x, y) for k in a.keys() & b.keys() if (x := a[k]) is not None and (y := b[k]) is not None}
+    return [float(x) - float(y) for x, y in (both[k] for k in sorted(both, key=str))]
 
 
 def paired_comparison(a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None], *,
@@ -274,14 +275,6 @@ def family_sd(per_system: Mapping[str, Mapping[Hashable, float | None]]) -> tupl
     sd, _ = pooled_sd(paired_diffs(a, b) for a, b in pairs)
     tasks = {k for a, b in pairs for k in a.keys() & b.keys() if a[k] is not None and b[k] is not None}
     return sd, len(tasks)
-
-
-def family_mdd(per_system: Mapping[str, Mapping[Hashable, float | None]], n: int, *, pooled: float | None = None,
-               pooled_tasks: int = 0, alpha: float = ALPHA) -> dict:
-    """The MDD of a paired comparison of two of the family's systems over `n` tasks, with the sd
-    behind it (`mdd_sd`: the family's pooled pair sd, or the release's / the prior with few tasks)."""
-    sd, source = mdd_sd(*family_sd(per_system), pooled, pooled_tasks)
-    return {"mdd": mdd(n, sd, alpha=alpha), "mdd_sd": sd, "mdd_sd_source": source}
 
 
 def control_excess(control: Mapping[Hashable, float | None], random: Mapping[Hashable, float | None], margin: float,

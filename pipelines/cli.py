@@ -591,12 +591,10 @@ def cmd_scorers(args) -> int:
 
 
 def cmd_import_release(args) -> int:
-    from assets.release.importer import import_release, write_import
+    from assets.release.importer import MissingGoldError, import_release, write_import
     from core.registry import save_user_cutoff
-    from pipelines.resources import default_resources
-
-    from assets.release.importer import MissingGoldError
     from pipelines.console import UserError
+    from pipelines.resources import default_resources
 
     try:
         result = import_release(args.tasks, args.hidden, domain=args.domain, cutoff=args.cutoff,
@@ -786,11 +784,10 @@ def cmd_release_all(args) -> int:
 
     import dagster as dg
 
+    from assets.partitions import validate_cutoff
     from pipelines.console import check_cutoff
     from pipelines.release import full_release_job, release_card, release_cutoffs
     from pipelines.resources import default_resources
-
-    from assets.partitions import validate_cutoff
 
     cutoffs = [check_cutoff(c) for c in args.cutoffs or []]
     for c in cutoffs:
@@ -969,8 +966,8 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--port", type=int, default=8765)
     review.add_argument("--reviewer", help="default reviewer name in the form (else $USER)")
     review.set_defaults(func=cmd_review)
-    from pipelines.export_cli import add_export_parser
     from pipelines.evaluate_cli import add_evaluate_parser
+    from pipelines.export_cli import add_export_parser
 
     add_export_parser(sub)
     add_evaluate_parser(sub)

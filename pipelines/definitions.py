@@ -15,8 +15,8 @@ from assets.corpus.definitions import (
     paper_fulltext,
     paper_metadata,
 )
-from assets.export.definitions import hf_export
 from assets.evidence.definitions import evidence_records, research_signals
+from assets.export.definitions import hf_export
 from assets.gold.definitions import gold_targets
 from assets.idea_review.definitions import IDEA_REVIEW_ASSETS
 from assets.judging.definitions import judge_scores

@@ -35,7 +35,7 @@ false`; its scores carry `replay = true` and are not prospective evidence.
 import json
 import os
 from collections import defaultdict
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import dagster as dg
 import pyarrow as pa
@@ -70,7 +70,7 @@ def prospective_domains() -> list[str]:
 
 def today() -> date:
     """The wall-clock date (UTC); tests replace it."""
-    return datetime.now(timezone.utc).date()
+    return datetime.now(UTC).date()
 
 
 def quarter_start(day: date) -> date:
@@ -149,7 +149,7 @@ def prospective_forecasts(
     for t in tasks:
         by_family[t.family].append(t)
     chosen: list[Task] = []
-    for family, group in sorted(by_family.items()):
+    for _, group in sorted(by_family.items()):
         q = {t.task_id: task_quality(t, None, embed)["quality"] for t in group}
         chosen += sorted(group, key=lambda t: (-q[t.task_id], t.task_id))[: config.per_family]
     kb = open_view(part, lance, embeddings)
@@ -163,7 +163,7 @@ def prospective_forecasts(
         failures += failed
     files = freeze_package(chosen, answers, domain=d, cutoff=c, window_start=str(part.window_start),
                            window_end=str(part.window_end),
-                           created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                           created_at=datetime.now(UTC).isoformat(timespec="seconds"))
     freeze, _ = write_frozen(store, d, c, files)
     store.write_records("prospective_forecasts", d, c, answers, Answer)
     write_failures(store, "prospective_forecasts", part, failures)
@@ -248,7 +248,7 @@ def records_table(scores: list[Score], freeze: dict, replay: bool) -> pa.Table:
     n = table.num_rows
     for name, value in (("package_sha256", freeze["package_sha256"]), ("frozen_at", freeze["created_at"]),
                         ("window_end", freeze["window_end"]), ("replay", replay),
-                        ("scored_at", datetime.now(timezone.utc).isoformat(timespec="seconds"))):
+                        ("scored_at", datetime.now(UTC).isoformat(timespec="seconds"))):
         table = table.append_column(name, pa.array([value] * n))
     return table
 

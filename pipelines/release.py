@@ -35,7 +35,8 @@ from datetime import timedelta
 
 import dagster as dg
 
-from assets.release.card import PartitionData, planning_subjects, release_card as make_card, summary_lines, write_card
+from assets.release.card import PartitionData, planning_subjects, summary_lines, write_card
+from assets.release.card import release_card as make_card
 from core.cutoffs import CutoffError, check_cutoff
 from core.papers import add_months
 from core.paths import REPO_ROOT, state_dir

@@ -25,10 +25,10 @@ import os
 import re
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Callable
 
 import requests
 
@@ -212,7 +212,7 @@ class ArxivHarvester:
         self.policy = policy or RetryPolicy()
         self.session = session or requests.Session()
         self.session.headers.setdefault("User-Agent", user_agent)
-        self.now = now or (lambda: datetime.now(timezone.utc))
+        self.now = now or (lambda: datetime.now(UTC))
         self.sleep = sleep
         self._last_request = 0.0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -18,7 +18,6 @@ from core.records import Failure, Paper
 from core.registry import DomainSpec
 from resources.arxiv import ArxivConfig
 from resources.arxiv_harvest import month_of, month_windows
-
 
 _PUBLISHED = re.compile(r'"published"\s*:\s*"(\d{4}-\d{2}-\d{2})')
 
@@ -78,7 +77,7 @@ class CorpusSourceResource(dg.ConfigurableResource):
         A harvested corpus reaches from the harvest's first month to today."""
         if self.kind != "shipped":
             start = date.fromisoformat(f"{self.arxiv.start_month}-01")
-            return CorpusSpan(start, datetime.now(timezone.utc).date())
+            return CorpusSpan(start, datetime.now(UTC).date())
         folder = Path(self.shipped_dir) if self.shipped_dir else SHIPPED_DIR
         spans = []
         for spec in specs:
@@ -94,7 +93,7 @@ class CorpusSourceResource(dg.ConfigurableResource):
             papers, failures = self.load(spec.shipped_file)
             return SourceLoad(papers, failures, {"source": "shipped", "file": spec.shipped_file})
         arxiv = self.arxiv
-        today = datetime.now(timezone.utc).date()
+        today = datetime.now(UTC).date()
         months = month_windows(arxiv.start_month, min(until, today))
         report = arxiv.harvester().harvest(arxiv.store(spec.name), spec.name, spec.query, months)
         info = {"source": "arxiv", "query": spec.query, "months": f"{months[0]}..{month_of(min(until, today))}"

@@ -130,10 +130,6 @@ class StageBudget:
     max_seconds: float | None = None
     max_cost_usd: float | None = None
 
-    @property
-    def unlimited(self) -> bool:
-        return self.max_calls is None and self.max_seconds is None and self.max_cost_usd is None
-
 
 @dataclass
 class StageSpend:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Callable
 
 import requests
 
@@ -164,7 +164,7 @@ class EnrichReport:
 
 def enrich(arxiv_ids: list[str], cutoff: date, client: S2Client, store: ObservationStore,
            now: Callable[[], datetime] | None = None, refresh_days: int | None = None) -> EnrichReport:
-    now = now or (lambda: datetime.now(timezone.utc))
+    now = now or (lambda: datetime.now(UTC))
     todo, cached = [], 0
     for aid in arxiv_ids:
         obs = store.get(aid)

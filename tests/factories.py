@@ -1,5 +1,8 @@
 """Test helpers shared by several test files: canned model replies through the real
-LLM client path, and small record builders."""
+LLM client path, small record builders, and the small hand-made worlds more than one test
+module builds on (gold, release, evidence, validity, taxonomy blobs, rediscovery, artifacts,
+arena, the agents' RecordingClient), each under a prefixed name that a module may import
+under its old local one. No test module imports another."""
 
 from __future__ import annotations
 
@@ -25,9 +28,9 @@ from assets.agents.research_agent import Review, StageDraft
 from assets.artifacts.tuples import PaperSource
 from assets.evidence.quotes import paper_source_text
 from assets.gold.logic import build_gold
-from assets.toolbox.building import BuildSettings
-from assets.tasks.logic import build_tasks
 from assets.ranking.presentation import write_presented
+from assets.tasks.logic import build_tasks
+from assets.toolbox.building import BuildSettings
 from core.papers import read_jsonl
 from core.records import (
     Answer,

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from core.text import STOP_WORDS
-from assets.taxonomy.dimensions import DIMENSION_CUES
 from assets.evidence.quotes import extract_fields_from_text
+from assets.taxonomy.dimensions import DIMENSION_CUES
+from core.text import STOP_WORDS
 
 PAYLOAD_MARK = "INPUT:\n"
 _WORD = re.compile(r"[a-z][a-z0-9\-]+")

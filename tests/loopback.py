@@ -17,9 +17,9 @@ import json
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 
 
@@ -43,7 +43,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
 
     @staticmethod
-    def json(data, status: int = 200) -> "Reply":
+    def json(data, status: int = 200) -> Reply:
         return Reply(status, json.dumps(data), "application/json")
 
 
@@ -55,21 +55,21 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
 
     @staticmethod
-    def http(status: int, retry_after: str | None = None) -> "Fault":
+    def http(status: int, retry_after: str | None = None) -> Fault:
         return Fault("status", status, headers={"Retry-After": retry_after} if retry_after else {})
 
     @staticmethod
-    def timeout(seconds: float) -> "Fault":
+    def timeout(seconds: float) -> Fault:
         """Answer normally, but only after `seconds` (longer than the client's timeout)."""
         return Fault("timeout", seconds=seconds)
 
     @staticmethod
-    def truncate() -> "Fault":
+    def truncate() -> Fault:
         """200 with the first half of the real body (a cut page)."""
         return Fault("truncate")
 
     @staticmethod
-    def drop() -> "Fault":
+    def drop() -> Fault:
         """Announce the full Content-Length, send half, close the connection."""
         return Fault("drop")
 
@@ -149,7 +149,7 @@ class Loopback:
         with self._lock:
             return [r for r in self.log if r.path == path]
 
-    def __enter__(self) -> "Loopback":
+    def __enter__(self) -> Loopback:
         self.thread.start()
         return self
 

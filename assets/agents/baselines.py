@@ -269,7 +269,7 @@ def root_bottleneck(subject: str, hits, full_text: dict[str, str]) -> dict:
     if not cands:
         return {"sentence": "", "terms": [], "paper_ids": [], "support": 0}
     best = None
-    for i, (pid, s, t) in enumerate(cands):
+    for i, (pid, _, t) in enumerate(cands):
         group = [j for j, (pj, _, tj) in enumerate(cands) if pj != pid and len(t & tj) >= 2]
         papers = {cands[j][0] for j in group} | {pid}
         key = (len(papers), -i)

@@ -13,17 +13,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assets.families.base import TaskFamily
 from assets.agents.render import render_answer
+from assets.families.base import TaskFamily
 from assets.families.registry import get_family
+from core.protocols import LLM, KnowledgeBase
 from core.records import Answer, Task
 
 
 @dataclass(frozen=True)
 class AgentContext:
     task: Task
-    kb: Any  # a TracedKB over the cutoff-bound view: search / get / dates / monthly_volume
-    llm: Any = None  # the task's fork of the LLM client; None for offline agents
+    kb: KnowledgeBase  # a TracedKB over the cutoff-bound view: search / get / dates / monthly_volume
+    llm: LLM | None = None  # the task's fork of the LLM client; None for offline agents
     seed: int = 0
     backbone: str = ""  # the model the answer is attributed to; "" = the LLM client's, else "offline"
     embed: Callable[[list[str]], Any] | None = None  # the shared embedder (offline similarity)
@@ -36,7 +37,7 @@ class AgentContext:
 
     @property
     def backbone_name(self) -> str:
-        return self.backbone or (self.llm.model if self.llm is not None else "offline")
+        return self.backbone or (self.llm.model or "offline" if self.llm is not None else "offline")
 
     def monthly_volume(self) -> dict[str, int]:
         return self.kb.monthly_volume() if self.volume is None else self.volume

@@ -78,7 +78,7 @@ def research_agent(ctx: AgentContext) -> Answer:
                 f"Stage '{stage}': write {goal}. Reply with JSON: summary, points, cited_ids.")
         draft = ask(llm_client, task, base, StageDraft, method=METHOD, step=f"{stage}_draft", seed=seed)
         entry = {"stage": stage, "draft": draft.model_dump(), "reviews": [], "refinements": []}
-        for round_ in range(review_rounds):
+        for _ in range(review_rounds):
             review = ask(llm_client, task,
                          f"You are a reviewing agent for the '{stage}' stage of a research judgement.\n"
                          f"Task: {task.question.strip()}{(chr(10) + 'Candidates:' + options) if options else ''}\n\n"

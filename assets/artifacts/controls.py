@@ -27,8 +27,6 @@ from assets.artifacts.tuples import SourceLookup
 from assets.families.registry import get_family
 from core.records import Answer, GoldTarget, Task
 
-ATTRIBUTION_CONTROLS = ("control:gold", "control:gold_cited", "control:empty", "control:generic")
-MUST_BE_UNATTRIBUTABLE = ("control:empty", "control:generic")
 GENERIC_CLAIMS = (
     "Research in this area will continue to grow.",
     "This direction is likely to attract more attention from the community.",

@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from assets.artifacts.text import (
+    CAUSE_AFTER,
+    CAUSE_BEFORE,
     EVAL_CUES,
     amplifiers,
     cause_span,
@@ -33,7 +35,6 @@ from assets.artifacts.text import (
 )
 from assets.artifacts.tuples import PaperSource
 from assets.artifacts.validators import PARTIAL_OVERLAP, PASS_OVERLAP, best_quote
-from assets.artifacts.text import CAUSE_AFTER, CAUSE_BEFORE
 from core.records import Answer, ClaimDrift, EvidenceTuple
 
 

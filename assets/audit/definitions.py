@@ -5,15 +5,15 @@ import dagster as dg
 
 from assets.audit.logic import build_audit_records, flag_counts
 from assets.audit.model_review import review
-from core.leakage import future_only_terms
+from assets.gold.definitions import template_vocabulary
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
-from core.thresholds import Thresholds
+from core.leakage import future_only_terms
 from core.records import AuditRecord, EvidenceRecord, GoldTarget, ScreenedPaper, Task, TaskBuild, TaskRating
+from core.thresholds import Thresholds
 from core.visibility import visibility_tags
 from resources.llm import LLMResource
 from resources.storage import StorageResource
-from assets.gold.definitions import template_vocabulary
 
 AUDIT_NOVEL_MIN_PAPERS = 2  # the release refuses terms of >= 3 window titles; show reviewers the near misses
 

@@ -51,14 +51,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.leakage import check_public_tasks, content_words
-from core.thresholds import Thresholds
-from assets.toolbox.building import TITLE_MAX_CHARS
+from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN, is_background
 from assets.ranking.defects import option_defects
+from assets.toolbox.building import TITLE_MAX_CHARS
+from core.leakage import check_public_tasks, content_words
 from core.phrases import option_name
 from core.records import AuditFlag, GoldTarget, SupportQuote, Task, TaskBuild
-from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
-from assets.families.bottleneck import is_background
+from core.thresholds import Thresholds
 
 MIN_SUPPORT_PAPERS = 5  # the task builder's own premise minimum
 MIN_QUOTED_PAPERS = 3  # support papers with at least one verified verbatim quote
@@ -284,7 +283,6 @@ def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
                   builds: Sequence[TaskBuild]) -> dict[str, list[AuditFlag]]:
     """Task id -> its `repeated_project_text` and `small_gold_margin` flags (module docstring)."""
     build_of = {b.task_id: b for b in builds}
-    gold_of = {g.task_id: g for g in golds}
     texts = {t.task_id: project_text(t) for t in tasks}
     words = {i: content_words(x) for i, x in texts.items() if x}
     out: dict[str, list[AuditFlag]] = {}

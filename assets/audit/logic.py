@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable, Sequence
 
 from assets.audit import flags as F
 from assets.families.registry import get_family
-from core.thresholds import Thresholds
 from assets.ranking.defects import cross_task_defects
 from assets.ranking.gate import gate_reason
 from core.records import (
@@ -35,6 +34,7 @@ from core.records import (
     TaskBuild,
     TaskRating,
 )
+from core.thresholds import Thresholds
 
 QUOTE_FIELDS = ("problem", "method", "evaluation_focus", "limitation")  # verbatim sentences (not labels)
 MAX_FUTURE_EVIDENCE = 60

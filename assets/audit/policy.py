@@ -7,7 +7,7 @@ in the released task (never the gold or its evidence, which the reviewer cannot 
 Rejected and pending tasks stay out. With it off (the offline demo), the ranking alone
 decides and no decision is read.
 
-`curation_counts` are the figures the release metadata records: approved (revised
+The counts `curate` returns are the figures the release metadata records (`curation`): approved (revised
 included), revised, rejected by reason, pending, over the tasks the ranking selected.
 """
 

@@ -71,10 +71,9 @@ import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 
-from assets.evidence.quotes import split_sentences
-from assets.evidence.quotes import limitation_score
 import numpy as np
 
+from assets.evidence.quotes import limitation_score, split_sentences
 from core.records import EvidenceRecord, ScreenedPaper
 from core.text import STOP_WORDS, term_stems
 

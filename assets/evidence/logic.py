@@ -24,6 +24,7 @@ from datetime import date
 
 import numpy as np
 
+from assets.evidence.llm_mode import extract_evidence_llm
 from assets.evidence.quotes import (
     extract_paper_evidence,
     paper_source_text,
@@ -35,7 +36,6 @@ from core.records import (
     ScreenedPaper,
     TaxonomyNode,
 )
-from assets.evidence.llm_mode import extract_evidence_llm
 
 
 def rank_by_centrality(

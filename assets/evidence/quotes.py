@@ -201,7 +201,7 @@ def _pick_fields(sentences: list[str], sections: list[str] | None = None) -> dic
     n = len(sentences)
     for field in ("method", "evaluation_focus", "limitation", "problem"):
         scored = []
-        for i, sentence in enumerate(sentences):
+        for i in range(n):
             score = _cue_hits(words[i], CUES[field])
             if field in ("problem", "limitation"):
                 score += _cue_hits(words[i], NEGATIVE_CUES)

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from datetime import date
 
 import numpy as np
+
 from assets.taxonomy.slices import slice_starts
 
 EPS = 1e-3          # floor of the prior share in growth = recent / prior

@@ -35,6 +35,7 @@ from assets.corpus.logic import paper_text
 from assets.evidence.approaches import PhraseIndex, direction_approaches
 from assets.evidence.bottlenecks import limitation_themes
 from assets.evidence.candidates import RECENT_MONTHS, gloss, phrase_candidates
+from assets.evidence.llm_mode import classify_relations_llm, name_bottlenecks_llm
 from assets.evidence.shares import (
     momentum,
     months_between,
@@ -43,13 +44,11 @@ from assets.evidence.shares import (
     slice_growth,
     slice_shares,
 )
+from assets.evidence.venues import build_venue_profiles
 from core.phrases import phrase_keys, stems
 from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
-from core.text import content_tokens, distinctive_title_phrases, title_phrases
 from core.registry import load_registry
-from assets.evidence.llm_mode import classify_relations_llm
-from assets.evidence.llm_mode import name_bottlenecks_llm
-from assets.evidence.venues import build_venue_profiles
+from core.text import content_tokens, distinctive_title_phrases, title_phrases
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -196,8 +195,8 @@ def cross_dimension_pairs(
             small = min(len(sets[a.node_id]), len(sets[b.node_id]))
             if shared < min_shared or not small or shared / small < min_overlap:
                 continue
-            key = lambda n: (parse_slice(n.created_slice) or date.max, -len(sets[n.node_id]), n.node_id)
-            src, dst = sorted([a, b], key=key)
+            src, dst = sorted([a, b], key=lambda n: (parse_slice(n.created_slice) or date.max, -len(sets[n.node_id]),
+                                                     n.node_id))
             if stats[dst.node_id]["growth"] <= 1.0:
                 continue
             out.append((src, dst, "component_reuse",
@@ -409,7 +408,7 @@ def build_signals(
 
     # (4) feasibility, dependency and risk notes
     members_of = {cand.signal_id: set(cand.details["member_ids"]) for cand, _ in candidate_signals}
-    for i, (cand, node) in enumerate(candidate_signals):
+    for i, (cand, _) in enumerate(candidate_signals):
         own = set(cand.node_ids)
         linked = [b for b in bottleneck_signals if own & set(b.node_ids)]
         linked.sort(key=lambda b: (-b.stats["recurrence"], b.signal_id))

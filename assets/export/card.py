@@ -10,9 +10,8 @@ how to score, and what to cite.
 from __future__ import annotations
 
 from assets.families.registry import get_family
+from assets.release.card import card_markdown, statistics_markdown
 from core.papers import source_kind
-from assets.release.card import card_markdown
-from assets.release.card import statistics_markdown
 
 TASK_CATEGORIES = ("question-answering", "multiple-choice", "text-generation")
 

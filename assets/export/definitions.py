@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from assets.export.hf import PUBLIC_DIR, PRIVATE_DIR, export_hf, read_release
+from assets.export.hf import PRIVATE_DIR, PUBLIC_DIR, export_hf, read_release
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
 from resources.storage import StorageResource

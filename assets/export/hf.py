@@ -37,14 +37,12 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from assets.export.card import cutoff_split
-from core.leakage import GOLD_ONLY_KEYS, LeakageError
+from assets.export.card import cutoff_split, private_card, private_release_card, public_card, release_dataset_card
+from assets.release.card import card_files
 from assets.release.logic import KB_MANIFEST_FIELDS, canonical_jsonl, validate_release
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from core.records import GoldTarget, ScreenedPaper, Task
 from core.visibility import artifact_visibility
-from assets.export.card import private_card, public_card
-from assets.export.card import private_release_card, release_dataset_card
-from assets.release.card import card_files
 
 SPLIT = "test"  # a benchmark: every task is a test item
 KB_CONFIG = "kb"

@@ -12,21 +12,20 @@ planning, venue), open-ended ones (bottleneck) and the open-ended families to co
 from __future__ import annotations
 
 from abc import ABC
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
 from assets.families.answers import clean_ranking, ranking_lines, ranking_violations
-from core.records import GoldTarget, Score, Signal, Task, TaskBuild, TaskOption
 from core.phrases import option_name
+from core.records import GoldTarget, Score, Signal, Task, TaskBuild
 from core.text import word_set
 
 if TYPE_CHECKING:
-    from assets.families.imported import ImportedGold
-    from assets.toolbox.measure import GoldContext
     from assets.toolbox.building import Draft, TaskBuilder
+    from assets.toolbox.measure import GoldContext
 
 AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
 # How the offline baselines (assets/agents/baselines.py) read the knowledge base for a family:
@@ -136,7 +135,7 @@ class TaskFamily(ABC):
         """(choice, ranking, dropped unknown option ids) of a parsed answer, restricted to
         the task's own options (a ranking is always complete)."""
         if "ranking" in type(parsed).model_fields:
-            ranking, dropped = clean_ranking(task, parsed.ranking)
+            ranking, dropped = clean_ranking(task, getattr(parsed, "ranking", []))
             return None, ranking, dropped
         return None, [], []
 
@@ -163,7 +162,7 @@ class TaskFamily(ABC):
     def contract_violations(self, task: Task, parsed: BaseModel) -> list[str]:
         """Where a parsed answer breaks the family's contract (empty: it keeps it)."""
         if "ranking" in type(parsed).model_fields:
-            return ranking_violations(task, parsed.ranking)
+            return ranking_violations(task, getattr(parsed, "ranking", []))
         return []
 
     # ---- control answers (assets/validity) ---------------------------------------------
@@ -209,13 +208,6 @@ class TaskFamily(ABC):
 
     # ---- releases in the ForeSci authors' format (assets/release/importer) -------------
     aliases: ClassVar[tuple[str, ...]] = ()  # their names for this family
-
-    def imported_options(self) -> list[TaskOption]:
-        """Options of an imported task that lists none (default: none)."""
-        return []
-
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:
-        """Read their hidden `ground_truth` into `out` (slots, claims, preferred ranking, trajectory)."""
 
     # ---- validity (issue: benchmark validity) ------------------------------------------
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:

@@ -107,19 +107,7 @@ from assets.evidence.bottlenecks import (
 from assets.evidence.quotes import limitation_score, split_sentences
 from assets.families.answers import task_subject
 from assets.families.base import TaskFamily
-from assets.families.imported import ImportedGold, humanise
 from assets.families.momentum import defining_phrases
-from assets.toolbox.measure import (
-    BOTTLENECK_FULL_SUPPORT,
-    MIN_FUTURE_MAPPED,
-    Claims,
-    GoldContext,
-    Slots,
-    insufficient,
-    method_sentence,
-    pct,
-    top_terms,
-)
 from assets.toolbox.building import (
     MIN_SUPPORT_PAPERS,
     SAME_SUBDIRECTION_OVERLAP,
@@ -130,6 +118,17 @@ from assets.toolbox.building import (
     members,
     overlap,
     support_papers,
+)
+from assets.toolbox.measure import (
+    BOTTLENECK_FULL_SUPPORT,
+    MIN_FUTURE_MAPPED,
+    Claims,
+    GoldContext,
+    Slots,
+    insufficient,
+    method_sentence,
+    pct,
+    top_terms,
 )
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 from core.text import term_stems, title_phrases
@@ -301,17 +300,6 @@ class BottleneckFamily(TaskFamily):
         if problem is None and "opportunit" not in task.question.lower():
             return "bottleneck question does not ask for the opportunity"
         return problem
-
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:
-        lim = sorted((x for x in gt.get("historical_limitation_cluster", []) if isinstance(x, dict)),
-                     key=lambda x: -float(x.get("count", 0)))
-        out.slot("root_bottleneck", [x.get("name", "") for x in lim] + [x.get("description", "") for x in lim])
-        opp = [humanise(x.get("display_name", "")) for x in gt.get("realized_opportunity_directions", [])
-               if isinstance(x, dict)]
-        out.slot("opportunity", opp)
-        out.preferred = [x.get("name", "") for x in lim if x.get("name")]
-        for o in opp[:3]:
-            out.claim(f"After {out.task.cutoff}, work on {o} was realised.", "taxonomy", out.scope, 0.5)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return bottleneck_gold(ctx, task, build, signals)

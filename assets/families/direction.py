@@ -19,10 +19,9 @@ from assets.families.answers import (
     window_phrase,
 )
 from assets.families.base import TaskFamily
-from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import momentum_problems, option_momentum
-from assets.toolbox.measure import GoldContext
 from assets.toolbox.building import Draft, TaskBuilder, direction_text, short_name
+from assets.toolbox.measure import GoldContext
 from core.phrases import option_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
 
@@ -142,22 +141,6 @@ class DirectionFamily(TaskFamily):
         """The embedding and the lexical momentum measure must name the same top option, and
         its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
         return momentum_problems(gold)
-
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:
-        task = out.task
-        names = []
-        if isinstance(gt.get("future_terminal"), dict):
-            names.append(humanise(gt["future_terminal"].get("display_name", "")))
-        names += [humanise(d.get("display_name", "")) for d in gt.get("emergent_descendants", []) if isinstance(d, dict)]
-        out.slot("primary_direction", names)
-        out.trajectory = (gt.get("trajectory") or {}).get("trajectory_label")
-        if out.trajectory and names:
-            out.slot("trajectory", [f"{names[0]} is {out.trajectory}"])
-            out.claim(f"Between {task.window_start} and {task.window_end}, {names[0]} is {out.trajectory}.",
-                      "future-realisation", out.scope, 0.8)
-        given = [str(x) for x in gt.get("preferred_ranking") or []]
-        out.preferred = given if given and set(given) <= {o.option_id for o in task.options} else (
-            rank_options(task.options, names))
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return option_momentum(ctx, task, build, signals, "primary_direction")[0]

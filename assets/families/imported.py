@@ -1,41 +1,20 @@
 """What a family needs to map a release in the ForeSci authors' format (`foresci import-release`).
 
-`ImportedGold` collects the slots, claims, preferred ranking and trajectory a family's
-`import_gold` hook reads from their hidden `ground_truth`; the importer
-(`assets.release.importer`) does the rest, the same for every family.
+`ImportedGold` collects the slots, claims, preferred ranking and trajectory that the
+per-decision readers of `assets.release.authors_format` take from their hidden
+`ground_truth`; the importer (`assets.release.importer`) finds a row's family by its name or
+one of its `TaskFamily.aliases` and does the rest, the same for every family.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from core.records import GoldClaim, GoldSlot, Task, TaskOption
-
-_WORD = re.compile(r"[a-z0-9]+")
+from core.records import GoldClaim, GoldSlot, Task
 
 
 def humanise(name: str) -> str:
     return " ".join(str(name).replace("_", " ").split())
-
-
-def _words(text: str) -> set[str]:
-    return set(_WORD.findall(text.lower()))
-
-
-def rank_options(options: list[TaskOption], targets: list[str]) -> list[str]:
-    """Options ordered by their best word-set Jaccard with the targets (earlier targets win ties)."""
-    if not options or not targets:
-        return []
-
-    def score(o: TaskOption) -> tuple:
-        best = (0.0, len(targets))
-        for rank, t in enumerate(targets):
-            a, b = _words(o.text), _words(t)
-            j = len(a & b) / len(a | b) if a | b else 0.0
-            best = max(best, (j, -rank))
-        return best
-    return [o.option_id for o in sorted(options, key=lambda o: (-score(o)[0], -score(o)[1], o.option_id))]
 
 
 @dataclass

@@ -8,9 +8,10 @@ recounts it from the listed window titles) and checked by content (the neighbour
 
 from __future__ import annotations
 
-
 import numpy as np
 
+from assets.evidence.candidates import MIN_RECENT_MEMBERS
+from assets.toolbox.building import direction_name, neighbour_cos, overlap
 from assets.toolbox.measure import (
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
@@ -25,8 +26,6 @@ from assets.toolbox.measure import (
     pct,
     trajectory_of,
 )
-from assets.evidence.candidates import MIN_RECENT_MEMBERS
-from assets.toolbox.building import direction_name, neighbour_cos, overlap
 from core.phrases import content_words, key_of, names, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 

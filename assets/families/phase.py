@@ -69,9 +69,9 @@ from pydantic import BaseModel, Field
 
 from assets.arena.inspirations import Inspiration, draft_inspirations, extract_inspirations
 from assets.families.base import TaskFamily
-from core.leakage import internal_violations
-from core.claims import all_stems, content_stems
 from assets.toolbox.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
+from core.claims import all_stems, content_stems
+from core.leakage import internal_violations
 from core.records import BuildStep, ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 from core.text import content_tokens, jaccard
 

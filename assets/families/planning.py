@@ -24,14 +24,29 @@ import random
 from datetime import timedelta
 
 import numpy as np
-
 from pydantic import BaseModel, Field
 
 from assets.evidence.approaches import MIN_APPROACH_RECENT
+from assets.evidence.quotes import split_sentences
 from assets.families.answers import bullets, ranking_lines, window_phrase
 from assets.families.base import TaskFamily
-from assets.families.imported import ImportedGold, humanise, rank_options
 from assets.families.momentum import AGREE_TOLERANCE, momentum_problems
+from assets.toolbox.building import (
+    MAX_OPTIONS,
+    MIN_OPTIONS,
+    MIN_SUPPORT_PAPERS,
+    NEAR_DUPLICATE_OVERLAP,
+    OPTION_LETTERS,
+    TITLE_MAX_CHARS,
+    Draft,
+    TaskBuilder,
+    direction_name,
+    direction_text,
+    evidence_item_ids,
+    keep_new_set,
+    short_name,
+    support_papers,
+)
 from assets.toolbox.measure import (
     COOLING_MAX,
     FULL_SUPPORT,
@@ -44,26 +59,9 @@ from assets.toolbox.measure import (
     method_sentence,
     pct,
 )
-from assets.toolbox.building import (
-    MAX_OPTIONS,
-    MIN_OPTIONS,
-    MIN_SUPPORT_PAPERS,
-    NEAR_DUPLICATE_OVERLAP,
-    TITLE_MAX_CHARS,
-    OPTION_LETTERS,
-    Draft,
-    TaskBuilder,
-    direction_name,
-    direction_text,
-    evidence_item_ids,
-    keep_new_set,
-    short_name,
-    support_papers,
-)
-from assets.evidence.quotes import split_sentences
 from core.phrases import names, normal_text, phrase_keys, same_direction
-from core.text import word_set
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
+from core.text import word_set
 
 SET_ATTEMPTS = 200  # seeded draws of approach sets per direction (40 stopped short of the sets a direction with 8-12 approaches has)
 MILESTONES = 3
@@ -225,24 +223,6 @@ class PlanningFamily(TaskFamily):
         """The two populations must name the same top approach, it must have grown on both,
         and its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
         return momentum_problems(gold, check="title_population_momentum")
-
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:
-        task = out.task
-        option_ids = [o.option_id for o in task.options]
-        given = [str(x) for x in gt.get("preferred_ranking") or []]
-        cands = [humanise(c.get("display_name") or c.get("name") or "") if isinstance(c, dict) else str(c)
-                 for c in gt.get("candidate_directions", [])]
-        if given and set(given) <= set(option_ids):
-            out.preferred = given
-        elif task.options:
-            out.preferred = rank_options(task.options, [c for c in (given or cands) if c])
-        else:
-            out.preferred = [c for c in (given or cands) if c]
-        if out.preferred and task.options:
-            top = next(o.text for o in task.options if o.option_id == out.preferred[0])
-            out.slot("top_priority", [top])
-            out.claim(f"{top} should be the top priority for a plan starting after {task.cutoff}.",
-                      "future-realisation", out.scope, 0.9)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return planning_gold(ctx, task, build, signals)

@@ -56,13 +56,20 @@ from assets.corpus.logic import paper_text
 from assets.evidence.venues import VENUE_CYCLE_MONTHS, accepted_family, outcome_families, venue_outcome
 from assets.families.answers import bullets, ranking_lines
 from assets.families.base import TaskFamily
-from assets.families.imported import ImportedGold
 from assets.families.venue_projects import (
     APPROACH_OBJECT,
     PROJECT_MONTHS,
     names_a_venue,
     select_projects,
     split_sentences,
+)
+from assets.toolbox.building import (
+    MIN_SUPPORT_PAPERS,
+    OPTION_LETTERS,
+    Draft,
+    TaskBuilder,
+    clean_text,
+    evidence_item_ids,
 )
 from assets.toolbox.measure import (
     VENUE_FULL_MARGIN,
@@ -73,14 +80,6 @@ from assets.toolbox.measure import (
     Slots,
     insufficient,
     pct,
-)
-from assets.toolbox.building import (
-    MIN_SUPPORT_PAPERS,
-    OPTION_LETTERS,
-    Draft,
-    TaskBuilder,
-    clean_text,
-    evidence_item_ids,
 )
 from core.clustering import unit
 from core.records import (
@@ -272,29 +271,6 @@ class VenueFamily(TaskFamily):
     def decision_signature(self, task: Task, subject: str = "") -> set[str]:
         # Every venue task offers the same families: the project is what tells two apart.
         return word_set(subject)
-
-    def imported_options(self) -> list[TaskOption]:
-        return [TaskOption(option_id=OPTION_LETTERS[i], text=f) for i, f in enumerate(VENUE_FAMILIES)]
-
-    def import_gold(self, gt: dict, out: ImportedGold) -> None:
-        task = out.task
-        vf = gt.get("venue_forecast") or {}
-        buckets = vf.get("top_venue_buckets") or (gt.get("future_half_stats") or {}).get("top_venue_buckets") or {}
-        fam_counts: dict[str, float] = {}
-        for bucket, n in buckets.items():
-            fam = VENUE_BUCKETS.get(str(bucket).upper())
-            if fam:
-                fam_counts[fam] = fam_counts.get(fam, 0.0) + float(n)
-        by_text = {o.text: o.option_id for o in task.options}
-        ranked = sorted(fam_counts, key=lambda f: (-fam_counts[f], f))
-        preferred = [by_text[f] for f in ranked if f in by_text]
-        preferred += [o.option_id for o in task.options if o.option_id not in preferred and preferred]
-        out.preferred = preferred
-        likely = vf.get("likely_bucket")
-        if likely or ranked:
-            out.slot("best_venue", [x for x in (likely, ranked[0] if ranked else None) if x])
-            out.claim(f"{ranked[0] if ranked else likely} is the best fit in the next venue cycle.", "venue",
-                      out.scope, 1.0)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return venue_gold(ctx, task, build, signals)

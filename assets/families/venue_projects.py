@@ -50,10 +50,10 @@ from pathlib import Path
 
 import numpy as np
 
-from core.papers import add_months
-from core.registry import load_registry
 from assets.corpus.logic import paper_text
 from assets.evidence.venues import VENUE_DIR, venue_outcome
+from core.papers import add_months
+from core.registry import load_registry
 
 PROJECT_MONTHS = 6  # projects: papers published in the 6 months up to the cutoff
 MIN_WORDS, MAX_WORDS = 25, 130

@@ -9,12 +9,11 @@ import dagster as dg
 
 from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
 from assets.families import all_families
-from core.leakage import assert_clean, future_only_terms
+from assets.gold.claims import ClaimContext, verify_golds
 from assets.gold.logic import build_gold
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
-from assets.gold.claims import ClaimContext, verify_golds
-from core.thresholds import Thresholds
+from core.leakage import assert_clean, future_only_terms
 from core.records import (
     GoldTarget,
     ScreenedPaper,
@@ -23,6 +22,7 @@ from core.records import (
     TaskBuild,
     TaxonomyNode,
 )
+from core.thresholds import Thresholds
 from core.visibility import visibility_tags
 from resources.embeddings import EmbeddingResource
 from resources.storage import StorageResource

@@ -9,7 +9,6 @@ task's family computes it (`TaskFamily.gold`) from the shared partition context
 from __future__ import annotations
 
 from collections.abc import Callable
-
 from datetime import date
 
 import numpy as np

@@ -4,13 +4,11 @@ cutoff. One task per ScholarIdeas idea; the hidden gold is the idea's expert rub
 
 Tasks live in the `ideas` pseudo-domain. Every task carries its own idea's cutoff
 (`Task.cutoff`, which binds its KB view); the whole set is stored under one partition
-whose cutoff key is the latest idea cutoff (`PARTITION_CUTOFF`), see docs/idea_review.md.
+whose cutoff key is the latest idea cutoff (`partition_cutoff`), see docs/idea_review.md.
 Importing this module registers the family (opt-in: the default build never imports it).
 """
 
 from __future__ import annotations
-
-from datetime import date
 
 from pydantic import BaseModel, Field
 
@@ -136,7 +134,3 @@ def register() -> IdeaReviewFamily:
     if FAMILY not in FAMILIES.names():
         register_family(IdeaReviewFamily())
     return FAMILIES.get(FAMILY)
-
-
-def cutoff_of(task: Task) -> date:
-    return task.cutoff

@@ -24,10 +24,10 @@ from assets.idea_review.family import DOMAIN, FAMILY, build_gold, build_tasks, p
 from assets.idea_review.kb import IdeaCorpusIndex
 from assets.idea_review.scholareval import IDEA_AGENTS, review_answer
 from assets.idea_review.scoring import judge_coverage, proxy_coverage
+from assets.leaderboard.report import CSS  # the ForeSci report's style
 from assets.scorers.reference import reference_validity
 from core.papers import SHIPPED_DIR, read_jsonl
 from core.records import Answer, Failure, GoldTarget, Score, Task, TaskRating
-from assets.leaderboard.report import CSS  # the ForeSci report's style
 
 PROXY_NOTE = "rubric_coverage_proxy: embedding proxy (no judge model), not the ScholarEval judge score"
 

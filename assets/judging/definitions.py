@@ -3,7 +3,6 @@
 import dagster as dg
 
 from assets.arena.ace import Checklist
-from assets.scorers.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.judging.scoring import (
     fact_agreement,
     pairwise_comparisons,
@@ -13,6 +12,7 @@ from assets.judging.scoring import (
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.scorers.base import JudgeSettings
+from assets.scorers.llm_judge import COST_TARGET, PROMPT_VERSIONS
 from assets.stage import current_partition, write_failures
 from core.records import Answer, AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task
 from resources.embeddings import EmbeddingResource

@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 
-from assets.judging import diagnostics
 import assets.scorers.llm_judge as llm_judge
+from assets.judging import diagnostics
 from assets.scorers.base import STAGE, JudgeSettings, ScoringContext
 from assets.scorers.registry import scorers_for
 from core.records import Answer, Failure, GoldTarget, PairwiseComparison, Score, Task

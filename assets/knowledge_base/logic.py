@@ -36,15 +36,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from datetime import date
-from typing import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 from pydantic import BaseModel
 
-from core.records import PaperFullText, ScreenedPaper
 from assets.knowledge_base.memory_index import memory_index
+from core.records import PaperFullText, ScreenedPaper
 
 SEARCH_MODES = ("dense", "text", "hybrid")
 FUSIONS = ("weighted", "rrf")
@@ -287,7 +287,7 @@ def build_kb(db, name: str, papers: list[ScreenedPaper], embed: Embed,
     if with_chunks:
         rows = chunk_rows(papers, fulltexts)
         chunk_vectors = embed([r["text"] for r in rows])
-        ctable, cwrite = write_table(db, chunk_table_name(name), chunk_table(rows, chunk_vectors), "chunk_id",
+        ctable, _ = write_table(db, chunk_table_name(name), chunk_table(rows, chunk_vectors), "chunk_id",
                                      ["text", "published", "section"])
         cindexes = ensure_indexes(ctable, vector_index, key="chunk_id")
         sections = Counter(r["section"] for r in rows)

@@ -3,10 +3,10 @@
 import dagster as dg
 import pyarrow as pa
 
+from assets.families import all_families
 from assets.leaderboard import chains, report
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition
-from assets.families import all_families
 from core.records import AnswerArtifacts, GoldTarget, PairwiseComparison, Score, Task, TaskBuild, TaskRating
 from resources.storage import StorageResource
 

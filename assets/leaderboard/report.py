@@ -27,13 +27,13 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 
+from assets.families.base import FamilyRecords
 from assets.families.registry import family_names
 from assets.judging import diagnostics
 from assets.leaderboard import statistics as stats
 from assets.scorers.registry import headline_values, reported_values, value_label
 from core.records import PairwiseComparison, Score
 from core.statistics import N_RESAMPLES
-from assets.families.base import FamilyRecords
 
 
 def empty_schemas() -> dict[str, dict[str, str]]:
@@ -401,7 +401,7 @@ def family_tables(families, tasks, builds, golds, scores, controls, released: se
     """Every family's own report tables (`TaskFamily.report_tables`) over its records."""
     out = []
     for fam in families:
-        mine = lambda rows: [r for r in rows if r.family == fam.name]  # noqa: E731
+        mine = lambda rows, name=fam.name: [r for r in rows if r.family == name]  # noqa: E731
         fam_tasks = mine(tasks)
         if not fam_tasks:
             continue

@@ -4,14 +4,14 @@
 import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
+from assets.ranking.defects import defect_reason, option_defects, overlap_with_released
+from assets.ranking.gate import gate_reason, gold_answer
 from assets.ranking.judge import llm_judge, offline_judge, task_quality
 from assets.ranking.presentation import presentation_orders, write_presented
 from assets.ranking.selection import rank_and_select
 from assets.stage import current_partition, md_table, write_failures
-from core.thresholds import Thresholds
-from assets.ranking.defects import defect_reason, option_defects, overlap_with_released
-from assets.ranking.gate import gate_reason, gold_answer
 from core.records import Failure, GoldTarget, Task, TaskRating
+from core.thresholds import Thresholds
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource

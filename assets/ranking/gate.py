@@ -11,8 +11,8 @@ when part of its claim bank does not recompute (`numbers["claims_verified"]`).
 from __future__ import annotations
 
 from assets.families.registry import get_family
-from core.thresholds import Thresholds
 from core.records import GoldTarget, Task
+from core.thresholds import Thresholds
 
 
 def gate_reason(task: Task, gold: GoldTarget | None, th: Thresholds) -> str | None:

@@ -28,8 +28,8 @@ import random
 import re
 from collections import defaultdict
 
-from core.metrics import fta_ranking
 from assets.toolbox.building import short_name
+from core.metrics import fta_ranking
 from core.records import GoldTarget, Task, TaskOption, TaskRating
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable
+from collections.abc import Callable
 
 from assets.ranking.elo import Judge, run_elo_until_stable, top_n
 from core.records import Task, TaskRating
@@ -48,7 +48,6 @@ def rank_and_select(
         # gate) is never released
         why = {i: (gates or {}).get(i) or ("insufficient future evidence to validate (gold strength 0)"
                                             if quality[i]["gold_strength"] <= 0 else None) for i in ids}
-        eligible = [i for i in ids if why[i] is None]
         result = run_elo_until_stable(ids, make_judge(ids), seed=seed, **elo_options)
         correlations[family] = result.rank_correlation_last_two
         rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}

@@ -28,9 +28,9 @@ from pydantic import BaseModel, Field
 from assets.agents.backbones import default_registry
 from assets.families.base import FamilyRecords, ReportTable, TaskFamily
 from assets.rediscovery import report as rd
-from core import claims as cl
 from assets.rediscovery.llm import draft_tree
 from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
+from core import claims as cl
 from core.papers import add_months
 from core.records import ClaimBasis, Failure, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 
@@ -258,6 +258,3 @@ class RediscoveryFamily(TaskFamily):
         ]
 
 
-def difficulty_level(gold: GoldTarget) -> str:
-    s = gold.numbers.get("S")
-    return "" if s is None else ("Easy" if s <= 4 else "Medium" if s <= 6 else "Hard")

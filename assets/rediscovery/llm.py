@@ -16,8 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from core.claims import ERROR_TYPES, ClaimScore, claim_score
 from assets.rediscovery.tree import problem_tree
+from core.claims import ERROR_TYPES, ClaimScore, claim_score
 
 ErrorType = Literal["contradictory", "unrelated", "overgeneralized", "alternative"]
 

@@ -13,9 +13,9 @@ Failure row and the offline matcher scores the answer (noted in the rationale).
 
 from __future__ import annotations
 
-from core import claims as cl
-from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 from assets.rediscovery.llm import judge_claims
+from assets.scorers.base import Scorer, ScorerResult, ScoringContext
+from core import claims as cl
 
 ERROR_VALUES = cl.ERROR_VALUES
 

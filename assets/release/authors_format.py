@@ -28,7 +28,7 @@ structured answer is scored by matching its texts to them (assets/scorers/fta.py
 **The trajectory rule** (docs/validity.md, "scores that reward commitment"): a trajectory
 label is a scored slot only when it says more than the choice. In their releases the label
 is almost constant (63 of 67 refined direction golds say "fragmenting"), so an answer that
-always says it would be paid for no judgement. `trajectory_slots` keeps the label as the
+always says it would be paid for no judgement. `importer.apply_trajectory_rule` keeps the label as the
 gold's trajectory and a claim, but makes it a slot only when its share among the imported
 golds of the family is at most TRAJECTORY_SLOT_MAX_SHARE.
 

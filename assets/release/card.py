@@ -38,16 +38,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from statistics import fmean
 
+from assets.leaderboard.statistics import STATISTICS_NOTE, method_statistics, pairwise_text, release_task_rows
 from assets.release.independence import FAMILY_ORDER, RULES, Decision, decision_of, independence
 from assets.release.logic import canonical_jsonl, sha256
-from core.thresholds import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
 from assets.validity.report import status
-from assets.validity.statistics import RANDOM, GOLD, column, per_task, pooled_control_checks
+from assets.validity.statistics import GOLD, RANDOM, column, per_task, pooled_control_checks
 from core.records import GoldTarget, Score, Signal, Task, TaskBuild
+from core.thresholds import Thresholds
 from core.visibility import artifact_visibility
-from assets.leaderboard.statistics import STATISTICS_NOTE, method_statistics, release_task_rows
-from assets.leaderboard.statistics import pairwise_text
 
 CARD_FORMAT = "foresci-benchmark-release/1"
 # ForeSci's release: 125 released tasks in each of its four families, 500 in all.

@@ -8,7 +8,7 @@ from assets.arena.ace import Checklist, checklist_row
 from assets.audit.logic import content_hash
 from assets.audit.policy import curate
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
-from core.leakage import LeakageError, future_only_terms
+from assets.gold.definitions import template_vocabulary
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.release.logic import (
     kb_manifest_row,
@@ -20,11 +20,11 @@ from assets.release.logic import (
 )
 from assets.scorers.ace import release_checklists
 from assets.stage import current_partition, write_failures
+from core.leakage import LeakageError, future_only_terms
 from core.records import GoldTarget, ScreenedPaper, Task, TaskRating
 from resources.decisions import DecisionStore
 from resources.llm import LLMResource
 from resources.storage import StorageResource
-from assets.gold.definitions import template_vocabulary
 
 
 def reviewed(store, d: str, c: str, tasks: list[Task], golds: list[GoldTarget], ratings: list[TaskRating]):

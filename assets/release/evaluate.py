@@ -22,25 +22,23 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from assets.judging.scoring import score_answers
-from assets.ranking.presentation import presented_golds, presented_tasks
-from assets.release.importer import ImportResult, imported_ratings
-from core.thresholds import Thresholds
-from assets.validity.controls import control_answers
-from core.records import GoldTarget, Score, Task
+import assets.agents  # noqa: F401  (registers the built-in methods)
+from assets.agents.external import load_entry_point, parse_spec, run_external
+from assets.agents.registry import agent_names, get_agent
+from assets.agents.runner import run_method
 from assets.corpus.logic import deduplicate
 from assets.corpus.screening import screen_corpus
+from assets.judging.scoring import score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb, table_name
+from assets.ranking.presentation import presented_golds, presented_tasks
+from assets.release.importer import ImportResult, import_release, imported_ratings
+from assets.validity.controls import control_answers
 from core.papers import SHIPPED_DIR, read_jsonl
-from core.registry import load_registry
-from assets.agents.external import load_entry_point, parse_spec
-import assets.agents  # noqa: F401  (registers the built-in methods)
-from assets.agents.registry import agent_names, get_agent
-from core.plugins import UnknownPluginError
-from assets.agents.external import run_external
-from assets.agents.runner import run_method
 from core.paths import state_dir
-from assets.release.importer import import_release
+from core.plugins import UnknownPluginError
+from core.records import GoldTarget, Score, Task
+from core.registry import load_registry
+from core.thresholds import Thresholds
 
 REF_WIN_MIN = 0.9  # the reference must beat another task's reference on >= 90% of pairs (issue 26)
 CONTROL_COLUMNS = ("control:gold", "control:other_gold", "control:empty", "control:first_option",
@@ -278,7 +276,7 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
     workdir = Path(workdir) if workdir else state_dir() / "evaluate"
     workdir.mkdir(parents=True, exist_ok=True)
     answers, failures, agent_of, scores = [], [], {}, []
-    for (d, c), ids in sorted(presented.by_partition.items()):
+    for (d, _), ids in sorted(presented.by_partition.items()):
         tasks = [t for t in presented.tasks if t.task_id in set(ids)]
         kb = (kb_factory or (lambda dd, cc, ee: cutoff_kb(dd, cc, ee, tempfile.mkdtemp(dir=workdir))))(
             d, tasks[0].cutoff, embed)

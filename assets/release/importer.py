@@ -59,7 +59,6 @@ from core.records import (
     GoldTarget,
     Task,
     TaskBuild,
-    TaskOption,
     TaskRating,
 )
 

@@ -18,9 +18,9 @@ import json
 import re
 from collections import Counter, defaultdict
 
+from assets.scorers.registry import reported_values
 from core.leakage import AUDIT_ONLY_KEYS, GOLD_ONLY_KEYS, check_release_texts
 from core.metrics import bootstrap_ci
-from assets.scorers.registry import reported_values
 from core.records import GoldTarget, Score, Task, TaskRating
 
 

@@ -24,9 +24,9 @@ from assets.arena.ace import (
     offline_item_scores,
     prompt_sha,
 )
+from assets.families.registry import get_family
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 from assets.scorers.kae import judge_ask
-from assets.families.registry import get_family
 from assets.scorers.llm_judge import JudgeLedger, ask
 
 _MADE: dict[tuple[str, str, str], Checklist] = {}  # (model, task id, prompt sha) -> checklist: one stage-one call per task
@@ -99,7 +99,7 @@ def release_checklists(tasks, judge_client=None) -> list[Checklist]:
         ledger = JudgeLedger()
         try:
             out.append(make_checklist(task, judge, lambda p, schema, purpose: ask(
-                judge, [{"role": "user", "content": p}], schema, purpose=purpose, ledger=ledger, temperature=0.0)))
+                judge, [{"role": "user", "content": p}], schema, purpose=purpose, ledger=ledger, temperature=0.0)))  # noqa: B023
         except Exception:  # noqa: BLE001 - the documented fallback: the offline checklist, marked as such
             out.append(offline_checklist(task, phase_of(task)))
     return out

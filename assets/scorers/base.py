@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from core.records import Answer, Failure, GoldTarget, Task
+from core.protocols import LLM
+from core.records import Answer, AnswerArtifacts, Failure, GoldTarget, Task
 
 if TYPE_CHECKING:
     from assets.families.base import AnswerKind, TaskFamily
@@ -59,9 +60,9 @@ class ScoringContext:
     cutoff: date
     settings: JudgeSettings
     ledger: JudgeLedger
-    judge: Any = None  # the judge LLM client; None offline
+    judge: LLM | None = None  # the judge LLM client; None offline
     kb_get: Callable | None = None
-    artifacts: Any = None  # the answer's AnswerArtifacts (answer_artifacts asset), when built
+    artifacts: AnswerArtifacts | None = None  # the answer's artifacts (answer_artifacts asset), when built
     memo: dict[str, Any] = field(default_factory=dict)
     checklists: dict[str, Any] = field(default_factory=dict)  # task id -> stored ACE checklist (the release's)
     failures: list[Failure] = field(default_factory=list)

@@ -19,8 +19,8 @@ import re
 import numpy as np
 
 from assets.families.registry import family_names, get_family
-from core import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
+from core import metrics
 
 MAX_DECISION = 3
 # Open ranking tasks (imported questions that list no options: the gold ranks TEXTS): an

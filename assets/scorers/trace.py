@@ -9,10 +9,10 @@ from the shared rubric call, mean and SD over R repeats."""
 
 from __future__ import annotations
 
-from core import metrics
 from assets.scorers.base import Scorer, ScorerResult, ScoringContext
 from assets.scorers.fta import decision_of
 from assets.scorers.rubric import mean_std, rubric_repeats
+from core import metrics
 
 
 class Trace(Scorer):

@@ -7,13 +7,13 @@ import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
-from assets.toolbox.building import BuildSettings, Curation
+from assets.tasks.llm_drafting import LLMDrafter
 from assets.tasks.logic import build_tasks, needed_inputs
+from assets.toolbox.building import BuildSettings, Curation
 from core.records import EvidenceRecord, PaperFullText, ScreenedPaper, Signal, Task, TaskBuild
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
-from assets.tasks.llm_drafting import LLMDrafter
 
 
 class TaskBuildConfig(dg.Config):

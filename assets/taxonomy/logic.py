@@ -61,11 +61,11 @@ from assets.taxonomy.dimensions import (
     route_dimensions,
 )
 from assets.taxonomy.labels import Labeller, humanise
+from assets.taxonomy.llm_mode import LLMTaxonomyAgent
 from assets.taxonomy.slices import slice_index, slice_starts
 from assets.taxonomy.tree import LLMTreeBuilder, Node, TreeBuilder
 from core.records import Failure, ScreenedPaper, TaxonomyNode
 from core.text import pick_terms
-from assets.taxonomy.llm_mode import LLMTaxonomyAgent
 
 
 class Assignment(BaseModel):

@@ -39,6 +39,7 @@ from datetime import date, timedelta
 from typing import Protocol
 
 from core.leakage import internal_violations
+from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.records import (
     BuildStep,
     EvidenceRecord,
@@ -48,9 +49,7 @@ from core.records import (
     TaskBuild,
     TaskOption,
 )
-from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.text import jaccard, word_set
-
 
 
 class TaskFamily(Protocol):
@@ -235,25 +234,6 @@ def overlap(a: Signal, b: Signal) -> float:
     if not pa or not pb:
         return 0.0
     return len(pa & pb) / min(len(pa), len(pb))
-
-
-def feasibility_note(candidate: Signal, feasibility: Signal | None) -> str:
-    if feasibility is None:
-        return f"Support: {len(candidate.paper_ids)} pre-cutoff papers."
-    s, d = feasibility.stats, feasibility.details
-    note = f"Support: {int(s.get('support', len(candidate.paper_ids)))} pre-cutoff papers"
-    if "maturity_months" in s:
-        note += f"; active for about {int(round(s['maturity_months']))} months"
-    if "n_bottlenecks" in s:
-        nb = int(s["n_bottlenecks"])
-        note += f"; {nb} recurring bottleneck{'' if nb == 1 else 's'}"
-    deps = list(dict.fromkeys(clean_text(x) for x in d.get("dependencies", []) if clean_text(x)))[:3]
-    risks = list(dict.fromkeys(clean_text(x) for x in d.get("risks", []) if clean_text(x)))[:3]
-    if deps:
-        note += f". Dependencies: {'; '.join(deps)}"
-    if risks:
-        note += f". Risks: {'; '.join(risks)}"
-    return note + "."
 
 
 # --------------------------------------------------------------------------------------

@@ -64,8 +64,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from assets.corpus.logic import paper_text
-from core.leakage import FUTURE_VARIANT_KEY
 from core.clustering import neighbours, spherical_kmeans, unit, voted
+from core.leakage import FUTURE_VARIANT_KEY
 from core.papers import add_months
 from core.records import (
     ClaimBasis,
@@ -91,7 +91,6 @@ NEW_NODE_QUANTILE = 0.0  # below every pre-cutoff cluster: the minimum
 MIN_FUTURE_MAPPED = 3  # fewer mapped future papers: insufficient evidence, strength 0
 FULL_SUPPORT = 20  # future papers behind the winner for full support strength
 BOTTLENECK_FULL_SUPPORT = 10
-ADDRESS_QUANTILE = 0.75  # a paper addresses a bottleneck if closer to it than 75% of the whole window is
 VENUE_NEIGHBOURS = 10
 VENUE_NEIGHBOUR_QUANTILE = 0.95  # neighbours: top VENUE_NEIGHBOURS, and in the window's top 5% by cosine
 VENUE_FULL_MARGIN = 0.05  # score gap (cosine units) between top-2 venue families for full margin

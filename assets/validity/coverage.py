@@ -23,8 +23,8 @@ from datetime import date
 
 from assets.toolbox.measure import RECENT_MONTHS, ZERO_PRIOR_SMOOTHING
 from core.papers import add_months
-from core.records import ScreenedPaper, Signal
 from core.phrases import contribution_type, display_forms, one_word_problem, phrase_keys
+from core.records import ScreenedPaper, Signal
 from core.text import pick_terms
 
 MIN_THEME_PAPERS = 10

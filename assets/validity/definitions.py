@@ -14,11 +14,11 @@ from assets.judging.scoring import score_answers
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table
-from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.coverage import candidate_coverage
 from assets.validity.report import control_check_rows, summary_line, validity_rows
-from core.records import Failure, GoldTarget, ScreenedPaper, Score, Signal, Task, TaskRating
+from core.records import Failure, GoldTarget, Score, ScreenedPaper, Signal, Task, TaskRating
+from core.thresholds import Thresholds
 from resources.embeddings import EmbeddingResource
 from resources.lance import LanceResource
 from resources.storage import StorageResource

@@ -26,12 +26,12 @@ import statistics
 from collections import Counter, defaultdict
 
 from assets.families.registry import get_family
-from core.thresholds import Thresholds
-from assets.validity.controls import NO_JUDGEMENT
 from assets.ranking.defects import option_defects
+from assets.validity.controls import NO_JUDGEMENT
 from assets.validity.statistics import control_checks, control_notes, control_problems, per_task
 from core.phrases import option_name
 from core.records import Failure, GoldTarget, Score, Task, TaskRating
+from core.thresholds import Thresholds
 
 
 def _mean(xs) -> float | None:

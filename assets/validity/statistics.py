@@ -34,10 +34,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 
-from core.thresholds import Thresholds
 from assets.validity.controls import NO_JUDGEMENT
 from core import statistics as st
 from core.records import Score
+from core.thresholds import Thresholds
 
 GOLD, RANDOM = "control:gold", "control:random"
 

@@ -15,7 +15,6 @@ os.environ.setdefault("INSPECT_DISPLAY", "none")
 import json
 from collections import Counter
 from datetime import date
-from pathlib import Path
 
 import pytest
 

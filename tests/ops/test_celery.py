@@ -36,7 +36,9 @@ def _env(home: Path, **extra) -> dict:
 def _build(module: str, env: dict, root: Path, corpus: Path, parallel: bool) -> tuple[list[dict], float]:
     """Each partition's run coordinator in its own process (all at once if `parallel`)."""
     start = time.time()
-    cmd = lambda d, c: [sys.executable, "-m", "tests.ops.run_release", module, d, c, str(root), str(corpus)]
+    def cmd(d, c):
+        return [sys.executable, "-m", "tests.ops.run_release", module, d, c, str(root), str(corpus)]
+
     outs = []
     if parallel:
         procs = [subprocess.Popen(cmd(d, c), env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

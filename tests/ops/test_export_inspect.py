@@ -28,7 +28,6 @@ import dagster as dg
 import pytest
 
 from assets.families import get_family
-
 from assets.partitions import partition_key
 from core.records import GoldTarget, Score, Task
 from resources.corpus_source import CorpusSourceResource
@@ -237,9 +236,9 @@ def test_inspect_scores_equal_foresci_scores_of_the_same_answers(built, exported
                             log_dir=str(tmp_path / f"{family}-cited"), display="none")
         inspect_scores = sample_scores(logs[0])
 
-        def agent(task: dict, kb) -> dict:
+        def agent(task: dict, kb) -> dict:  # called in this iteration only
             hits = kb.search(task["question"], k=5)
-            return {"answer": {**replies[task["task_id"]], "cited_ids": [h["arxiv_id"] for h in hits][:3]},
+            return {"answer": {**replies[task["task_id"]], "cited_ids": [h["arxiv_id"] for h in hits][:3]},  # noqa: B023
                     "backbone": "none"}
 
         view = bench.view(D, C)

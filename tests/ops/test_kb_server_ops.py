@@ -106,7 +106,6 @@ def test_a_stalled_client_neither_blocks_others_nor_keeps_its_thread(kb_session)
     parts = urlsplit(url)
     # more silent connections than the listen backlog (5): each has its own thread
     silent_ones = [socket.create_connection((parts.hostname, parts.port), timeout=10) for _ in range(8)]
-    silent = silent_ones[0]
     mid_body = socket.create_connection((parts.hostname, parts.port), timeout=10)
     mid_body.sendall(f"POST {parts.path}/search HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{{".encode())
     try:

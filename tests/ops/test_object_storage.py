@@ -99,7 +99,7 @@ def test_lancedb_knowledge_base_on_s3_matches_local(s3, screened, tmp_path):
     local_view = KnowledgeBaseView(local_table, date(2025, 6, 30), embed)
     timings = []
     for query in ("retrieval augmented generation", "graph rag", "reranking passages", "hallucination"):
-        hits, ms = _timed(lambda: view.search(query, k=10))
+        hits, ms = _timed(lambda query=query: view.search(query, k=10))
         timings.append(ms)
         assert hits, query
         assert [h.arxiv_id for h in hits] == [h.arxiv_id for h in local_view.search(query, k=10)], query

@@ -4,7 +4,6 @@ import gzip
 import itertools
 
 import dagster as dg
-import pytest
 
 from assets.corpus.definitions import corpus_snapshot
 from assets.partitions import partition_key

@@ -1,7 +1,13 @@
 """The code location: it loads, every asset is partitioned and documented, and no public
 asset (nor the agents' inputs) depends on the hidden future window or gold."""
 
+import difflib
+import json
+import os
+from pathlib import Path
+
 import dagster as dg
+import pytest
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from pipelines.definitions import AGENT_VISIBLE_ASSETS, ALL_ASSETS, HIDDEN_ASSETS, defs
@@ -101,3 +107,112 @@ def test_hidden_assets_are_actually_downstream_of_the_future_window_only_where_e
     # agents read public tasks, the released ids and the KB: not gold, not the future window directly
     parents = {k.to_user_string() for k in graph.get(dg.AssetKey("agent_answers")).parent_keys}
     assert parents == {"task_ranking", "knowledge_base"}  # the tasks as presented: task_ranking's presented_tasks
+
+
+# -- the definitions snapshot ---------------------------------------------------------------------
+# The whole code location in one checked-in file: asset keys, their deps (with any non-default
+# partition mapping), groups, kinds, tags (`visibility: hidden`), partitions and checks; jobs with the
+# assets they run and their partitions; schedules; sensors. A change to the graph shows up as a diff of that file in review.
+
+SNAPSHOT = Path(__file__).with_name("definitions_snapshot.json")
+UPDATE_ENV = "FORESCI_UPDATE_SNAPSHOT"
+
+
+def _partitions(pd) -> object:
+    if pd is None:
+        return None
+    if isinstance(pd, dg.MultiPartitionsDefinition):
+        return {d.name: _partitions(d.partitions_def) for d in pd.partitions_defs}
+    if isinstance(pd, dg.DynamicPartitionsDefinition):
+        return f"dynamic:{pd.name}"
+    if isinstance(pd, dg.StaticPartitionsDefinition):
+        return pd.get_partition_keys()
+    if isinstance(pd, dg.TimeWindowPartitionsDefinition):
+        return f"time:{pd.cron_schedule}:{pd.start.isoformat()}"
+    return type(pd).__name__
+
+
+def definitions_snapshot() -> dict:
+    graph = _graph()
+    assets = {}
+    for key in sorted(graph.get_all_asset_keys(), key=lambda k: k.to_user_string()):
+        node = graph.get(key)
+        assets[key.to_user_string()] = {
+            "deps": sorted(k.to_user_string() for k in node.parent_keys),
+            "partition_mappings": {k.to_user_string(): type(m).__name__ for k, m in sorted(
+                node.partition_mappings.items(), key=lambda km: km[0].to_user_string())},
+            "group": node.group_name,
+            "kinds": sorted(node.kinds),
+            "tags": {k: v for k, v in sorted(node.tags.items()) if not k.startswith("dagster/kind/")},  # visibility
+            "partitions": _partitions(node.partitions_def),
+            "checks": sorted(c.name for c in node.check_keys),
+        }
+    jobs = {}
+    for job in sorted(defs.resolve_all_job_defs(), key=lambda j: j.name):
+        if job.name.startswith("__"):  # Dagster's implicit job over every asset
+            continue
+        jobs[job.name] = {"assets": sorted(k.to_user_string() for k in job.asset_layer.executable_asset_keys),
+                          "partitions": _partitions(job.partitions_def)}
+    schedules = {}
+    for s in sorted(defs.schedules or [], key=lambda s: s.name):
+        s = defs.resolve_schedule_def(s.name)
+        schedules[s.name] = {"cron": s.cron_schedule, "timezone": s.execution_timezone, "job": s.job_name,
+                             "default_status": s.default_status.value}
+    sensors = {}
+    for s in sorted(defs.sensors or [], key=lambda s: s.name):
+        s = defs.resolve_sensor_def(s.name)
+        sensors[s.name] = {"jobs": sorted(t.job_name for t in s.targets),
+                           "minimum_interval_seconds": s.minimum_interval_seconds,
+                           "default_status": s.default_status.value}
+    return {"assets": assets, "jobs": jobs, "schedules": schedules, "sensors": sensors}
+
+
+def test_definitions_match_the_checked_in_snapshot():
+    current = json.dumps(definitions_snapshot(), indent=1, sort_keys=True) + "\n"
+    if os.environ.get(UPDATE_ENV):
+        SNAPSHOT.write_text(current)
+    expected = SNAPSHOT.read_text() if SNAPSHOT.exists() else ""
+    if current != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), current.splitlines(True),
+                                            str(SNAPSHOT.name), "the code location now"))
+        pytest.fail(f"the Dagster definitions changed:\n{diff}\nIf the change is intended, update the snapshot with\n"
+                    f"  {UPDATE_ENV}=1 .venv/bin/python -m pytest {Path(__file__).resolve().relative_to(Path(__file__).resolve().parents[2])} -k snapshot\n"
+                    "and commit tests/pipelines/definitions_snapshot.json with the change.", pytrace=False)
+
+
+def test_the_snapshot_catches_a_changed_dependency(monkeypatch):
+    """The snapshot is sensitive to what it claims: a new dependency changes it."""
+    snap = definitions_snapshot()
+    assert snap["assets"]["agent_answers"]["deps"] == ["knowledge_base", "task_ranking"]  # the presented tasks
+    assert snap["assets"]["gold_targets"]["tags"] == {"visibility": "hidden"} and snap["assets"]["tasks"]["tags"] == {}
+    assert snap["jobs"]["release_job"]["partitions"] == {
+        "cutoff": "dynamic:cutoff", "domain": DOMAIN_CUTOFF_PARTITIONS.get_partitions_def_for_dimension(
+            "domain").get_partition_keys()}
+    real = _graph
+
+    class Node:
+        def __init__(self, node):
+            self._node = node
+
+        def __getattr__(self, name):
+            return getattr(self._node, name)
+
+        @property
+        def parent_keys(self):
+            extra = {dg.AssetKey("gold_targets")} if self._node.key == dg.AssetKey("agent_answers") else set()
+            return set(self._node.parent_keys) | extra
+
+    class Graph:
+        def __init__(self, graph):
+            self._graph = graph
+
+        def get_all_asset_keys(self):
+            return self._graph.get_all_asset_keys()
+
+        def get(self, key):
+            return Node(self._graph.get(key))
+
+    monkeypatch.setitem(globals(), "_graph", lambda: Graph(real()))
+    changed = definitions_snapshot()
+    assert changed["assets"]["agent_answers"]["deps"] == ["gold_targets", "knowledge_base", "task_ranking", "tasks"]
+    assert changed != snap

@@ -10,7 +10,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import gzip
 import json
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import dagster as dg
@@ -143,7 +143,7 @@ def test_schedule_requests_the_package_of_the_newest_cutoff_until_it_is_frozen(t
 
 def _schedule_checks(instance, tmp_path):
     storage = StorageResource(root=str(tmp_path / "wh"))
-    when = datetime(2026, 7, 1, 6, tzinfo=timezone.utc)
+    when = datetime(2026, 7, 1, 6, tzinfo=UTC)
     ctx = dg.build_schedule_context(instance=instance, scheduled_execution_time=when, resources={"storage": storage})
     assert isinstance(pr.prospective_refresh_schedule(ctx), dg.SkipReason)  # no cutoff partition yet
     instance.add_dynamic_partitions("cutoff", ["2025-12-31", C, "2026-09-30"])
@@ -252,7 +252,7 @@ def _demo(instance, then, now, storage, base, monkeypatch):
     assert list(added.dynamic_partitions_requests[0].partition_keys) == [C]
     instance.add_dynamic_partitions("cutoff", [C])
     [req] = pr.prospective_refresh_schedule(dg.build_schedule_context(
-        instance=instance, scheduled_execution_time=datetime(2026, 5, 16, 6, tzinfo=timezone.utc),
+        instance=instance, scheduled_execution_time=datetime(2026, 5, 16, 6, tzinfo=UTC),
         resources={"storage": storage}))
     assets = ALL_ASSETS + pr.PROSPECTIVE_ASSETS
 

@@ -22,7 +22,6 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import json
 import shutil
 import threading
-from assets.ranking.presentation import write_presented
 from datetime import date
 from pathlib import Path
 
@@ -31,6 +30,7 @@ import pytest
 
 from assets.audit.definitions import audit_queue
 from assets.partitions import partition_key
+from assets.ranking.presentation import write_presented
 from assets.release.definitions import release_package
 from core.records import (
     EvidenceRecord,

@@ -2,7 +2,7 @@
 paging, polite retries, incremental re-harvest, and every fault as a failure row — all
 through the real client against a loopback server."""
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import dagster as dg
 import pytest
@@ -23,7 +23,7 @@ from tests.loopback import Fault, Loopback
 
 QUERY = '(abs:"LLM agent" OR abs:"tool use")'
 MONTHS = ["2024-07", "2024-08", "2024-09"]
-LATER = datetime(2024, 11, 1, tzinfo=timezone.utc)  # every window of MONTHS is settled
+LATER = datetime(2024, 11, 1, tzinfo=UTC)  # every window of MONTHS is settled
 
 
 def _harvester(server, now=LATER, page_size=3, sleeps=None, retries=2):
@@ -88,7 +88,7 @@ def test_harvest_pages_every_month_and_rerun_fetches_nothing(tmp_path):
 def test_an_open_month_is_fetched_again_but_settled_ones_are_not(tmp_path):
     with Loopback(arxiv_handler(load_records())) as server:
         store = HarvestStore(tmp_path, "llm_agent")
-        mid_september = datetime(2024, 9, 20, tzinfo=timezone.utc)
+        mid_september = datetime(2024, 9, 20, tzinfo=UTC)
         _harvester(server, now=mid_september).harvest(store, "llm_agent", QUERY, MONTHS)
         assert store.state("2024-09")["complete"] is False and store.state("2024-08")["complete"] is True
         n = len(server.requests_to("/api/query"))

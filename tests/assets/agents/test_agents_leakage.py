@@ -17,8 +17,7 @@ from assets.agents.runner import run_method
 from core.records import GoldClaim, GoldSlot, GoldTarget
 from docs.examples import byo_agent
 from tests.factories import AGENT_CUTOFF as CUTOFF
-from tests.factories import sample_tasks
-from tests.factories import TEST_REGISTRY, RecordingClient
+from tests.factories import TEST_REGISTRY, RecordingClient, sample_tasks
 
 
 class RecordingView:

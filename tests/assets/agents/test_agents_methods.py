@@ -16,8 +16,7 @@ from assets.families.direction import DirectionAnswer
 from assets.families.registry import get_family
 from assets.knowledge_base.logic import Hit
 from tests.factories import AGENT_CUTOFF as CUTOFF
-from tests.factories import agent_ctx, make_task, sample_tasks
-from tests.factories import FAKE_ID, TEST_REGISTRY, RecordingClient
+from tests.factories import FAKE_ID, TEST_REGISTRY, RecordingClient, agent_ctx, make_task, sample_tasks
 from tests.factories import MOCK_BACKBONE as MODEL
 
 # -- CoI: chains of ideas along time and relatedness ----------------------------------------

@@ -3,9 +3,9 @@
 import lancedb
 import pytest
 
+from assets.gold.claims import ClaimContext, verify_golds
 from assets.gold.logic import build_gold
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
-from assets.gold.claims import ClaimContext, verify_golds
 from resources.embeddings import load_embedder
 from tests.factories import CUTOFF, WINDOW_END
 from tests.factories import arena_phase_tasks as phase_tasks
@@ -17,8 +17,7 @@ def built(tmp_path_factory):
     records, public, window = world()
     tasks, builds, failures = phase_tasks(records, papers=public, per_family_max=12)
     embed = load_embedder().encode
-    golds = build_gold(tasks, builds, [], [], public, window, embed, cutoff=CUTOFF, window_end=WINDOW_END,
-                       stability_resamples=10)
+    golds = build_gold(tasks, builds, [], [], public, window, embed, cutoff=CUTOFF, window_end=WINDOW_END, stability_resamples=10)
     verify_golds(golds, ClaimContext(public, window, [], CUTOFF))
     table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb_arena", public, embed)
     view = KnowledgeBaseView(table, CUTOFF, embed)

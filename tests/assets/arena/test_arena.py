@@ -16,18 +16,16 @@ from assets.agents.runner import run_method
 from assets.arena import ace as ace_mod
 from assets.arena import kae as kae_mod
 from assets.arena.inspirations import draft_inspirations, extract_inspirations
+from assets.gold.claims import ClaimContext, check_claim
 from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers
+from assets.ranking.gate import gate_reason, gold_answer
 from assets.release.logic import release_files
 from assets.scorers.ace import release_checklists
-from assets.toolbox.building import BuildSettings
-from assets.tasks.logic import build_tasks
-from assets.gold.claims import ClaimContext, check_claim, verify_golds
-from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
-from assets.ranking.gate import gate_reason, gold_answer
 from assets.validity.report import validity_rows
 from core.records import Task, TaskRating
+from core.thresholds import Thresholds
 from resources.embeddings import load_embedder
 from resources.llm import LLMClient
 from tests.factories import CUTOFF, DOMAIN, WINDOW_END

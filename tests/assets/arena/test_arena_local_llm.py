@@ -14,11 +14,11 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import pytest
 
 from assets.agents.runner import run_method
-from assets.scorers.ace import release_checklists
 from assets.arena.inspirations import draft_inspirations
 from assets.judging.scoring import score_answers
-from tests.local_llm import local_client, local_llm_server
+from assets.scorers.ace import release_checklists
 from tests.factories import CUTOFF
+from tests.local_llm import local_client, local_llm_server
 
 pytestmark = pytest.mark.slow
 

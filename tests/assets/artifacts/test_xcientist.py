@@ -22,6 +22,7 @@ from tests.factories import artifact_answer as answer
 from tests.factories import artifact_lookup as lookup
 from tests.loopback import Loopback, Reply
 
+
 def chain_of(art, k):
     return {v.stage: v.outcome for v in art.validations if v.claim_index == k}
 

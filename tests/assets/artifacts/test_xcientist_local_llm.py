@@ -15,10 +15,10 @@ import pytest
 
 from assets.artifacts.logic import build_artifacts
 from assets.artifacts.tuples import verify
-from tests.local_llm import local_client, local_llm_server
 from tests.factories import ARTIFACT_SOURCES as SOURCES
 from tests.factories import artifact_answer as answer
 from tests.factories import artifact_lookup as lookup
+from tests.local_llm import local_client, local_llm_server
 
 pytestmark = pytest.mark.slow
 

@@ -21,7 +21,6 @@ from assets.audit.logic import build_audit_records, content_hash
 from assets.audit.model_review import CRITERIA, ReviewReply, review
 from assets.audit.policy import apply_revision, curate
 from assets.release.logic import release_files, validate_release
-from core.thresholds import Thresholds
 from core.records import (
     AuditRecord,
     EvidenceRecord,
@@ -29,18 +28,17 @@ from core.records import (
     PaperEvidence,
     ScreenedPaper,
     TaskOption,
-    TaskRating,
 )
+from core.thresholds import Thresholds
 from resources.decisions import DecisionError, DecisionStore
 from resources.llm import LLMClient
 from resources.storage import PartitionStore
 from tests.decision_writer import write_many
-from tests.factories import MockedClient
 from tests.factories import RELEASE_GOLDS as GOLDS
 from tests.factories import RELEASE_KB as KB
 from tests.factories import RELEASE_RATINGS as RATINGS
 from tests.factories import RELEASE_TASKS as TASKS
-from tests.factories import materialize_release, seed_store
+from tests.factories import MockedClient, materialize_release, seed_store
 from tests.factories import release_task as task
 
 D, C = "llm_agent", "2025-12-31"

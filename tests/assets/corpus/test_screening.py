@@ -40,7 +40,7 @@ def agent_corpus():
 
 def test_real_near_duplicate_titles_collapse_to_the_earliest_submission(agent_corpus):
     kept, links = deduplicate(agent_corpus)
-    near = {(l.dropped_id, l.kept_id) for l in links if l.method == "near_title"}
+    near = {(k.dropped_id, k.kept_id) for k in links if k.method == "near_title"}
     # the same paper submitted twice under two ids (real shipped records)
     assert ("2608.04311", "2507.06506") in near  # "Pun Intended: Multi-Agent Translation of Wordplay ..."
     assert ("2605.20190", "2604.05547") in near  # "(COSMO-Agent:) Tool-Augmented Agent for Closed-loop ..."
@@ -55,7 +55,7 @@ def test_versions_and_repeats_collapse_to_first_submission():
               _p("2501.00009", "A benchmark for web agents", date(2025, 1, 9))]
     kept, links = deduplicate(papers)
     assert [(p.arxiv_id, p.published) for p in kept] == [("2501.00001", date(2025, 1, 5)), ("2501.00009", date(2025, 1, 9))]
-    assert [(l.dropped_id, l.method) for l in links] == [("2501.00001", "arxiv_id")]
+    assert [(k.dropped_id, k.method) for k in links] == [("2501.00001", "arxiv_id")]
 
 
 def test_different_or_short_titles_are_not_merged():
@@ -86,7 +86,7 @@ def test_prefix_filtering_finds_exactly_the_brute_force_pairs(agent_corpus):
     for i in range(len(ordered)):
         if len(sets[i]) >= 4 and any(jaccard(sets[i], sets[j]) >= 0.9 for j in range(i) if j not in brute_dropped):
             brute_dropped.add(i)
-    assert {l.dropped_id for l in links} == {ordered[i].arxiv_id for i in brute_dropped}
+    assert {k.dropped_id for k in links} == {ordered[i].arxiv_id for i in brute_dropped}
     assert len(links) >= 20
 
 

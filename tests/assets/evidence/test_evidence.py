@@ -17,8 +17,7 @@ from assets.evidence.quotes import (
     verify_quote,
 )
 from core.records import ScreenedPaper, TaxonomyNode
-from tests.factories import screened_paper
-from tests.factories import kmeans_taxonomy
+from tests.factories import kmeans_taxonomy, screened_paper
 from tests.factories import labelled_sample_papers as sample_papers
 
 CUTOFF = date(2025, 12, 31)

@@ -13,11 +13,11 @@ from assets.evidence.logic import build_evidence, rank_by_centrality
 from assets.evidence.quotes import evidence_source_text, extract_paper_evidence
 from assets.evidence.shares import slice_growth, slice_shares
 from assets.evidence.signals import build_signals
-from tests.llm_stub import CountingStubClient
 from core.records import PaperFullText, Section
 from tests.factories import CUTOFF, kmeans_taxonomy
 from tests.factories import labelled_sample_papers as sample_papers
 from tests.factories import screened_paper as screened
+from tests.llm_stub import CountingStubClient
 
 ABSTRACT = ("Agents often fail on long-horizon tasks. However, existing planners lack memory of past errors. "
             "We propose ReMem, a framework that stores reflections. Experiments on WebArena show ReMem "

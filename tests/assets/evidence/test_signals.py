@@ -25,8 +25,7 @@ from assets.evidence.venues import (
     venue_similarity,
 )
 from core.records import EvidenceRecord, PaperEvidence, ScreenedPaper, TaxonomyNode
-from tests.factories import screened_paper
-from tests.factories import kmeans_taxonomy
+from tests.factories import kmeans_taxonomy, screened_paper
 from tests.factories import labelled_sample_papers as sample_papers
 
 CUTOFF = date(2025, 12, 31)

@@ -21,9 +21,9 @@ from assets.export.hf import (
     export_hf,
     kb_papers,
 )
-from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
 from assets.release.logic import kb_manifest_row, release_files
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from core.papers import metadata_licence
 from core.records import GoldTarget
 from tests.factories import AGENT_CUTOFF

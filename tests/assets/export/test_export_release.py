@@ -18,10 +18,10 @@ import pytest
 import yaml
 
 from assets.export.hf import ExportError, ReleaseFiles, cutoff_split, default_private_dir, export_release_hf
-from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from assets.leaderboard.statistics import RELEASE_METRICS, pairwise_text
 from assets.release.card import PartitionData, release_card, release_statistics
 from assets.release.logic import kb_manifest_row, release_files
+from core.leakage import GOLD_ONLY_KEYS, LeakageError
 from core.papers import metadata_licence
 from core.records import GoldClaim, GoldTarget, Score, TaskBuild, TaskOption, TaskRating
 from tests.factories import make_task
@@ -194,7 +194,7 @@ def test_the_dataset_card_shows_the_counts_and_the_statistics(release, exported)
     out = exported[0]
     text = (out / "README.md").read_text()
     # counts: the release card's own tables (per family, per family x domain x cutoff, independent)
-    assert f"# foresci benchmark release test-r" in text
+    assert "# foresci benchmark release test-r" in text
     assert "| direction | 17 | 15 | 2 |" in text  # built / released / dropped over both cutoffs
     assert "| direction | llm_agent | 7 / 8 | 8 / 9 |" in text
     assert "| planning | llm_agent | – | 2 / 3 |" in text

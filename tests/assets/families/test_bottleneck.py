@@ -8,6 +8,7 @@ import pytest
 
 import assets.families.bottleneck as B
 from assets.audit import flags as F
+from assets.evidence.bottlenecks import word_tokens
 from assets.families.bottleneck import (
     bottleneck_problems,
     contribution_statements,
@@ -17,7 +18,6 @@ from assets.families.bottleneck import (
     states_key,
     subject_display,
 )
-from assets.evidence.bottlenecks import word_tokens
 from core.records import GoldTarget, Signal, TaskBuild
 from tests.factories import CUTOFF, DOMAIN, gold_of
 from tests.factories import gold_background as background
@@ -29,7 +29,7 @@ from tests.factories import gold_task as task
 
 @pytest.fixture(autouse=True)
 def fake_semantic(monkeypatch):
-    """The semantic test reads the token embedder of test_gold (no ONNX model in unit tests)."""
+    """The semantic test reads the gold tests' token embedder (factories.gold_embed; no ONNX model in unit tests)."""
     monkeypatch.setattr(B, "semantic_embedder", lambda: fake_embed)
 
 

@@ -27,7 +27,6 @@ from assets.families.registry import (
     unregister_family,
 )
 from assets.gold.logic import build_gold
-from assets.toolbox.measure import GoldContext
 from assets.judging.scoring import score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
 from assets.leaderboard import report
@@ -39,8 +38,9 @@ from assets.scorers.registry import (
     scorers_for,
     unregister_scorer,
 )
-from assets.toolbox.building import Draft, TaskBuilder, direction_name, direction_text
 from assets.tasks.logic import build_tasks
+from assets.toolbox.building import Draft, TaskBuilder, direction_name, direction_text
+from assets.toolbox.measure import GoldContext
 from core.records import (
     GoldClaim,
     GoldTarget,

@@ -7,6 +7,8 @@ from datetime import date, timedelta
 
 import pytest
 
+from assets.families import get_family
+from assets.gold.logic import build_gold
 from core.leakage import (
     GOLD_ONLY_KEYS,
     LeakageError,
@@ -14,8 +16,6 @@ from core.leakage import (
     check_public_tasks,
     future_variants,
 )
-from assets.families import get_family
-from assets.gold.logic import build_gold
 from core.records import (
     TRAJECTORIES,
     ScreenedPaper,
@@ -31,6 +31,7 @@ from tests.factories import gold_candidate as candidate
 from tests.factories import gold_paper as paper
 from tests.factories import gold_task as task
 from tests.fixture_data import fixture_path
+
 
 def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: int = 85):
     """Candidate A "speculative decoding" (dim 0) and B "sparse attention" (dim 1): 5 / 10 of the
@@ -341,8 +342,8 @@ def test_dict_task_with_gold_key_is_flagged():
 
 
 def test_real_sample_end_to_end():
-    from assets.toolbox.building import BuildSettings
     from assets.tasks.logic import build_tasks
+    from assets.toolbox.building import BuildSettings
     from core.papers import read_jsonl
     from core.records import EvidenceRecord, PaperEvidence
     from resources.embeddings import load_embedder

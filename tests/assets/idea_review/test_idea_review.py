@@ -35,8 +35,8 @@ from assets.idea_review.scholareval import (
     scholareval,
 )
 from assets.idea_review.scoring import proxy_coverage
-from assets.scorers.reference import ReferenceValidity, reference_validity
 from assets.knowledge_base.logic import CutoffViolation
+from assets.scorers.reference import ReferenceValidity, reference_validity
 from core.papers import read_jsonl
 from core.records import Paper
 from resources.embeddings import load_embedder
@@ -86,7 +86,7 @@ def test_proxy_scores_a_review_stating_the_rubrics_high_and_non_reviews_near_cha
 
 
 def test_padding_and_order_do_not_raise_coverage():
-    for task, gold in AI[:6]:
+    for _, gold in AI[:6]:
         half = ReviewAnswer(weaknesses=[c.text for c in gold.claims[: max(1, len(gold.claims) // 2)]])
         base = cov(half, gold)
         filler = ("This is an interesting submission and the authors clearly put a lot of effort into it. "

@@ -4,7 +4,6 @@
 from datetime import date
 
 import lancedb
-import numpy as np
 import pytest
 
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb

@@ -127,10 +127,10 @@ def test_run_elo_odd_one_sits_out():
     assert res.comparisons == 2 and len(calls) == 2
     assert res.ratings[sitter] == 1200.0
     x, y = order[0], order[1]
-    w, l = min(x, y), max(x, y)
+    w, lo = min(x, y), max(x, y)
     # c = 0.9 at equal ratings: winner 1200 + 32 * 0.4 = 1212.8, loser 1187.2
     assert res.ratings[w] == pytest.approx(1212.8)
-    assert res.ratings[l] == pytest.approx(1187.2)
+    assert res.ratings[lo] == pytest.approx(1187.2)
 
 
 def _quality_judge(quality: dict[str, float]):

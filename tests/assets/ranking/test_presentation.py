@@ -8,7 +8,6 @@ from collections import Counter
 
 import numpy as np
 
-from core.metrics import fta_ranking
 from assets.judging.scoring import score_answers
 from assets.ranking.presentation import (
     present_gold,
@@ -18,6 +17,7 @@ from assets.ranking.presentation import (
     presented_tasks,
 )
 from assets.validity.controls import control_answers
+from core.metrics import fta_ranking
 from core.records import ClaimBasis, GoldClaim, PlanTarget, TaskRating
 from tests.factories import CUTOFF as CUT
 from tests.factories import validity_gold as gold

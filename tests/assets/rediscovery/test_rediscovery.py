@@ -16,27 +16,27 @@ import pytest
 
 from assets.agents.backbones import BackboneEntry, BackboneRegistry
 from assets.agents.runner import run_method
-from assets.rediscovery.family import RediscoveryFamily
 from assets.families.registry import family_names, register_family, unregister_family
+from assets.gold.claims import ClaimContext, check_claim
 from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers
-from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
-from core import claims as cl
+from assets.knowledge_base.logic import CutoffViolation, KnowledgeBaseView, build_kb
 from assets.rediscovery import report as rd
+from assets.rediscovery.family import RediscoveryFamily
 from assets.rediscovery.scorer import RediscoveryClaims
 from assets.rediscovery.tree import difficulty, problem_tree, roles, target_of
 from assets.scorers.registry import register_scorer, unregister_scorer
 from assets.tasks.logic import build_tasks
-from assets.gold.claims import ClaimContext, check_claim
-from core.thresholds import Thresholds
 from assets.validity.controls import control_answers
 from assets.validity.report import validity_rows
+from core import claims as cl
 from core.records import TaskRating
+from core.thresholds import Thresholds
 from resources.embeddings import load_embedder
-from tests.factories import task_settings
 from tests.factories import REDISCOVERY_TOPICS as TOPICS
 from tests.factories import rediscovery_paper as paper
 from tests.factories import rediscovery_world as world
+from tests.factories import task_settings
 
 GOLD = [
     "Chain-of-thought prompting improves accuracy on multi-step arithmetic word problems by 12%.",
@@ -221,7 +221,7 @@ def test_the_view_is_never_widened(tmp_path):
     table, _ = build_kb(lancedb.connect(tmp_path / "kb"), "kb_w", papers + background, embed)
     view = KnowledgeBaseView(table, date(2025, 12, 1), embed)
     assert view.bound_to(date(2025, 11, 1)).cutoff == date(2025, 11, 1)
-    with pytest.raises(Exception):
+    with pytest.raises(CutoffViolation):
         view.bound_to(date(2025, 12, 31))
     early = view.bound_to(date(2025, 7, 1))
     assert all(h.published <= date(2025, 7, 1) for h in early.search("retry prompting web navigation", k=20))

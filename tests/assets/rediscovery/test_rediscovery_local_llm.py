@@ -19,21 +19,21 @@ import lancedb
 import pytest
 
 from assets.agents.runner import run_method
-from assets.validity.controls import control_answers
-from assets.rediscovery.family import RediscoveryFamily
 from assets.families.registry import register_family, unregister_family
 from assets.gold.logic import build_gold
 from assets.judging.scoring import score_answers
 from assets.knowledge_base.logic import KnowledgeBaseView, build_kb
+from assets.rediscovery.family import RediscoveryFamily
 from assets.rediscovery.llm import draft_tree
 from assets.rediscovery.scorer import RediscoveryClaims
 from assets.scorers.base import JudgeSettings
 from assets.scorers.registry import register_scorer, unregister_scorer
 from assets.tasks.logic import build_tasks
+from assets.validity.controls import control_answers
 from resources.embeddings import load_embedder
+from tests.factories import rediscovery_world as world
 from tests.factories import task_settings
 from tests.local_llm import local_client, local_llm_server
-from tests.factories import rediscovery_world as world
 
 pytestmark = pytest.mark.slow
 

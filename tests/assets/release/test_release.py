@@ -29,12 +29,11 @@ from core.records import (
 )
 from resources.llm import LLMResource
 from resources.storage import PartitionStore, StorageResource
-from tests.factories import sampled_shipped_corpus
 from tests.factories import RELEASE_GOLDS as GOLDS
 from tests.factories import RELEASE_KB as KB
 from tests.factories import RELEASE_RATINGS as RATINGS
 from tests.factories import RELEASE_TASKS as TASKS
-from tests.factories import materialize_release, seed_store
+from tests.factories import materialize_release, sampled_shipped_corpus, seed_store
 
 D, C = "llm_agent", "2025-12-31"
 CUT = date(2025, 12, 31)

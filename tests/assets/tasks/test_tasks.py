@@ -8,9 +8,9 @@ from datetime import date
 import pytest
 
 from assets.families import get_family
-from core.leakage import internal_violations
-from assets.toolbox.building import MIN_SUPPORT_PAPERS, dimension_of
 from assets.tasks.logic import build_tasks
+from assets.toolbox.building import MIN_SUPPORT_PAPERS, dimension_of
+from core.leakage import internal_violations
 from tests.factories import (
     CUTOFF,
     DOMAIN,
@@ -108,8 +108,8 @@ def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_
 
 
 def test_a_planning_task_overlapping_a_released_direction_task_is_not_released():
-    from assets.ranking.selection import rank_and_select
     from assets.ranking.defects import overlap_with_released
+    from assets.ranking.selection import rank_and_select
     from core.records import GoldTarget, TaskOption
 
     signals, records = make_task_inputs()

@@ -18,11 +18,12 @@ from assets.taxonomy.logic import TaxonomyResult, induce_taxonomy
 from assets.taxonomy.slices import slice_index, slice_starts
 from assets.taxonomy.tree import route
 from core.records import ScreenedPaper
-from tests.fixture_data import fixture_path
 from tests.factories import BLOB_CENTERS as CENTERS
 from tests.factories import blob_embed as fake_embed
 from tests.factories import blob_of, blob_papers
 from tests.factories import blob_paper as paper
+from tests.fixture_data import fixture_path
+
 
 def build(papers, cutoff=date(2025, 12, 31), **kw) -> TaxonomyResult:
     kw.setdefault("dimensions", ("methodologies",))

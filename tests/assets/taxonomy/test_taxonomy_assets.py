@@ -12,13 +12,13 @@ from assets.corpus.definitions import corpus_snapshot
 from assets.evidence.definitions import evidence_records, research_signals
 from assets.partitions import partition_key
 from assets.taxonomy.definitions import taxonomy
-from tests.llm_stub import CountingStubClient
 from core.records import EvidenceRecord, Signal, TaxonomyNode
 from resources.corpus_source import CorpusSourceResource
 from resources.embeddings import EmbeddingResource
 from resources.llm import LLMResource
 from resources.storage import StorageResource
 from tests.fixture_data import fixture_path
+from tests.llm_stub import CountingStubClient
 
 DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 _STUB = CountingStubClient()

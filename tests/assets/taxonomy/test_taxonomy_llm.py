@@ -15,7 +15,6 @@ import pytest
 
 from assets.taxonomy.dimensions import ambiguous_dimensions
 from assets.taxonomy.llm_mode import TEMPERATURES, ambiguous_routes
-from tests.llm_stub import CountingStubClient
 from assets.taxonomy.logic import induce_taxonomy
 from assets.taxonomy.slices import (
     growth_markdown,
@@ -23,9 +22,10 @@ from assets.taxonomy.slices import (
     nodes_created_between,
     slice_first_day,
 )
-from tests.fixture_data import fixture_path
 from tests.factories import blob_embed as fake_embed
 from tests.factories import blob_of, blob_papers
+from tests.fixture_data import fixture_path
+from tests.llm_stub import CountingStubClient
 
 
 def build_llm(papers, stub, cutoff=date(2025, 12, 31), **kw):

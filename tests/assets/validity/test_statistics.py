@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from assets.leaderboard import report
-from core.thresholds import Thresholds
 from assets.validity.report import status, validity_rows
 from assets.validity.statistics import gated_size, pooled_control_checks
 from core import statistics as st
 from core.records import Score, TaskRating
+from core.thresholds import Thresholds
 from tests.factories import validity_gold as gold
 from tests.factories import validity_task as task
 

@@ -9,10 +9,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from assets.judging.scoring import score_answers
-from core.thresholds import Thresholds
-from assets.validity.controls import CONTROLS, control_answers
 from assets.ranking.gate import gate_reason
+from assets.validity.controls import CONTROLS, control_answers
 from assets.validity.report import problems
+from core.thresholds import Thresholds
 from tests.factories import validity_gold as gold
 from tests.factories import validity_task as task
 from tests.factories import words_embed as embed
