@@ -214,5 +214,5 @@ def test_the_snapshot_catches_a_changed_dependency(monkeypatch):
 
     monkeypatch.setitem(globals(), "_graph", lambda: Graph(real()))
     changed = definitions_snapshot()
-    assert changed["assets"]["agent_answers"]["deps"] == ["gold_targets", "knowledge_base", "task_ranking", "tasks"]
+    assert changed["assets"]["agent_answers"]["deps"] == ["gold_targets", "knowledge_base", "task_ranking"]
     assert changed != snap
