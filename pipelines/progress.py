@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import resource
+import sys
 import time
 import threading
 from collections.abc import Callable, Sequence
@@ -37,6 +38,16 @@ def on_terminal() -> bool:
     return Console(stderr=True).is_terminal
 
 
+def terminal_console():
+    """A rich console on a duplicate of stderr's file descriptor: an in-process Dagster run points
+    fds 1 and 2 at its compute-log files while it runs (and mirrors them back with `tail`, which
+    loses a live display's redraws), so the bars write to a descriptor it does not touch."""
+    from rich.console import Console
+
+    return Console(file=os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1, encoding="utf-8",
+                                  errors="replace"))
+
+
 def _progress(console=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
@@ -50,14 +61,12 @@ class StageBar:
     `StageProgress`); `close()` stops the display."""
 
     def __init__(self, asset_names: Sequence[str], label: str = "stages", console=None):
-        from rich.console import Console
-
         from pipelines.console import ROW_NOUNS, count_text
 
         self._count_text, self._nouns = count_text, ROW_NOUNS
         self.assets = list(asset_names)
         self.counts: dict[str, str] = {}
-        self.progress = _progress(console or Console(stderr=True))
+        self.progress = _progress(console or terminal_console())
         self.task = self.progress.add_task(label, total=len(self.assets), last="")
         self.progress.start()
 
@@ -111,9 +120,7 @@ class WorkerBars:
     """One bar per partition built by a worker process, fed from its log file's stage lines."""
 
     def __init__(self, partitions: Sequence[tuple[str, str]], log_of: Callable[[str, str], Path], console=None):
-        from rich.console import Console
-
-        self.progress = _progress(console or Console(stderr=True))
+        self.progress = _progress(console or terminal_console())
         self.since = time.time() - 1  # a log older than this is a previous build's (its worker truncates it)
         self.tasks = {p: self.progress.add_task(f"{p[0]} @ {p[1]}", total=None, start=False, last="waiting")
                       for p in partitions}

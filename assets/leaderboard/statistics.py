@@ -131,7 +131,7 @@ def pairwise_text(row: dict) -> str:
 
 
 # -- over a release: the released tasks of many partitions ---------------------------------------
-# `foresci leaderboard` (pipelines/cli.py, task rows from DuckDB) and a release's statistics
+# `foresci leaderboard` (assets/leaderboard/board.py, task rows from DuckDB) and a release's statistics
 # (assets/release/card.py `release_statistics`, task rows from Score records) both compute
 # `method_statistics` over task rows: one row per released task x method, every metric
 # averaged over the task's answers (seeds, backbones; nulls left out), a task being

@@ -81,7 +81,7 @@ def register(app: typer.Typer) -> None:
              workers: Annotated[int, typer.Option(help="partitions built at once, each in its own process with its "
                                                        "stage lines in .foresci/release_logs/ (1: one after another "
                                                        "in this process)")] = 2,
-             keep_going: Annotated[bool, typer.Option(help="exit 0 even when a family misses a validity threshold "
+             keep_going: Annotated[bool, typer.Option("--keep-going", help="exit 0 even when a family misses a validity threshold "
                                                            "(it is still printed)")] = False) -> int:
         return run_demo(cutoff, domains, workers, keep_going)
 
@@ -116,7 +116,7 @@ def register(app: typer.Typer) -> None:
     @command(app, "materialize", "materialize all assets for one partition (a release_job run, one line or bar per stage)",
              ["foresci materialize --domain llm_agent --cutoff 2025-12-31"], PANEL)
     def materialize(domain: Annotated[str, typer.Option()], cutoff: Annotated[str, typer.Option()],
-                    verbose: Annotated[bool, typer.Option(help="Dagster's INFO log lines too")] = False) -> int:
+                    verbose: Annotated[bool, typer.Option("--verbose", help="Dagster's INFO log lines too")] = False) -> int:
         from assets.partitions import validate_cutoff
 
         validate_cutoff(cutoff)

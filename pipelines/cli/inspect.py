@@ -88,7 +88,7 @@ def register(app: typer.Typer) -> None:
             "--domain", metavar="D ...", help="one domain (with one --cutoff: that partition's report); several: pooled")] = None,
         cutoffs: Annotated[list[str] | None, typer.Option(
             "--cutoff", metavar="C ...", help="one cutoff (with one --domain: that partition's report); several: pooled")] = None,
-        pooled: Annotated[bool, typer.Option(help="the control checks per family over the released tasks of every "
+        pooled: Annotated[bool, typer.Option("--pooled", help="the control checks per family over the released tasks of every "
                                                   "matching partition (all with a report when no --domain / --cutoff)")] = False,
         json: Annotated[bool, typer.Option("--json", help="print the rows as JSON")] = False,
         sheet: Annotated[int, typer.Option(metavar="N", help="print a hand-check sheet: N released tasks per family "

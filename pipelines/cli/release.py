@@ -23,7 +23,7 @@ def register(app: typer.Typer, panel: str) -> None:
     def release(
         domain: Annotated[str | None, typer.Option(help="one partition's package only (with --cutoff)")] = None,
         cutoff: Annotated[str | None, typer.Option(help="one partition's package only (with --domain)")] = None,
-        require_approval: Annotated[bool, typer.Option(
+        require_approval: Annotated[bool, typer.Option("--require-approval", 
             help="one partition's package: release only reviewer-approved tasks")] = False,
         name: Annotated[str | None, typer.Option(help="release name (e.g. v1.0); default: the content hash")] = None,
         cutoffs: Annotated[list[str] | None, typer.Option(
@@ -31,11 +31,11 @@ def register(app: typer.Typer, panel: str) -> None:
                                   "the corpus)")] = None,
         domains: Annotated[list[str] | None, typer.Option(metavar="D ...", help="the release's domains (default: all)")] = None,
         workers: Annotated[int, typer.Option(help="partition runs at once, each in its own process")] = 2,
-        rebuild: Annotated[bool, typer.Option(help="rebuild partitions that are already built")] = False,
+        rebuild: Annotated[bool, typer.Option("--rebuild", help="rebuild partitions that are already built")] = False,
         no_build: Annotated[bool, typer.Option(
             "--no-build", help="only (re)write the card from the built partitions (it names the missing ones)")] = False,
-        allow_missing: Annotated[bool, typer.Option(help="write the card even if partitions are missing")] = False,
-        keep_going: Annotated[bool, typer.Option(help="exit 0 even when the release misses its gate")] = False,
+        allow_missing: Annotated[bool, typer.Option("--allow-missing", help="write the card even if partitions are missing")] = False,
+        keep_going: Annotated[bool, typer.Option("--keep-going", help="exit 0 even when the release misses its gate")] = False,
     ) -> int:
         from pipelines.console import UserError
 
