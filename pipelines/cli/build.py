@@ -11,12 +11,12 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import (DEMO_CUTOFF, command, instance, materialize_partition, refresh_views_or_note,
-                                  say_lines, seed_cutoffs, store, variadic)
+from pipelines.cli.common import (DEMO_CUTOFF, CutoffOpt, DomainOpt, command, complete_domain, instance,
+                                  materialize_partition, refresh_views_or_note, say_lines, seed_cutoffs, store, variadic)
 
 PANEL = "Build"
-CutoffOpt = Annotated[str, typer.Option(help="the cutoff date YYYY-MM-DD")]
-DomainsOpt = Annotated[list[str] | None, typer.Option(metavar="D ...", help="domains (default: every registered domain)")]
+DomainsOpt = Annotated[list[str] | None, typer.Option(metavar="D ...", help="domains (default: every registered domain)",
+                                                      autocompletion=complete_domain)]
 
 
 def run_demo(cutoff: str, domains: list[str] | None, workers: int = 1, keep_going: bool = False) -> int:
@@ -81,7 +81,8 @@ def register(app: typer.Typer) -> None:
              workers: Annotated[int, typer.Option(help="partitions built at once, each in its own process with its "
                                                        "stage lines in .foresci/release_logs/ (1: one after another "
                                                        "in this process)")] = 2,
-             keep_going: Annotated[bool, typer.Option("--keep-going", help="exit 0 even when a family misses a validity threshold "
+             keep_going: Annotated[bool, typer.Option(
+                 "--keep-going", help="exit 0 even when a family misses a validity threshold "
                                                            "(it is still printed)")] = False) -> int:
         return run_demo(cutoff, domains, workers, keep_going)
 
@@ -115,7 +116,7 @@ def register(app: typer.Typer) -> None:
 
     @command(app, "materialize", "materialize all assets for one partition (a release_job run, one line or bar per stage)",
              ["foresci materialize --domain llm_agent --cutoff 2025-12-31"], PANEL)
-    def materialize(domain: Annotated[str, typer.Option()], cutoff: Annotated[str, typer.Option()],
+    def materialize(domain: DomainOpt, cutoff: CutoffOpt,
                     verbose: Annotated[bool, typer.Option("--verbose", help="Dagster's INFO log lines too")] = False) -> int:
         from assets.partitions import validate_cutoff
 

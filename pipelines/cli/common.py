@@ -18,6 +18,7 @@ import os
 import sys
 from enum import Enum
 from types import SimpleNamespace
+from typing import Annotated
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -105,6 +106,28 @@ def escape(text: str) -> str:
     from rich.markup import escape as rich_escape
 
     return rich_escape(text)
+
+
+# -- shell completion of domains and cutoffs (`foresci --install-completion`) --------------------
+
+def complete_domain(incomplete: str) -> list[str]:
+    """The registered domains (and the idea-review pseudo-domain) that start with `incomplete`."""
+    from assets.idea_review.family import DOMAIN as IDEAS
+    from core.registry import load_registry
+
+    return [d for d in [*sorted(load_registry().domains), IDEAS] if d.startswith(incomplete)]
+
+
+def complete_cutoff(incomplete: str) -> list[str]:
+    """The registry's default cutoffs and the user's added ones that start with `incomplete`."""
+    from core.registry import load_registry, load_user_cutoffs
+
+    return sorted(c for c in set(load_registry().default_cutoffs) | set(load_user_cutoffs()) if c.startswith(incomplete))
+
+
+DomainOpt = Annotated[str, typer.Option(help="a registered domain (foresci partitions lists the built ones)",
+                                        autocompletion=complete_domain)]
+CutoffOpt = Annotated[str, typer.Option(help="the cutoff date YYYY-MM-DD", autocompletion=complete_cutoff)]
 
 
 # -- output ---------------------------------------------------------------------------------------

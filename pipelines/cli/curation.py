@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import Format, command, print_rows, store, sub_app
+from pipelines.cli.common import CutoffOpt, DomainOpt, Format, command, print_rows, store, sub_app
 
 PANEL = "Curation"
 
@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
     @command(audit, "status", "print the review queue of one partition",
              ["foresci audit status --domain llm_agent --cutoff 2025-12-31",
               "foresci audit status --domain llm_agent --cutoff 2025-12-31 --all"])
-    def status(domain: Annotated[str, typer.Option()], cutoff: Annotated[str, typer.Option()],
+    def status(domain: DomainOpt, cutoff: CutoffOpt,
                all: Annotated[bool, typer.Option("--all", help="list every candidate, not only the selected ones")] = False,
                format: Annotated[Format, typer.Option("--format", help="table, or json for scripts")] = Format.table
                ) -> int:

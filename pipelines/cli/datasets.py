@@ -78,9 +78,9 @@ def register(app: typer.Typer) -> None:
         domain: Annotated[str | None, typer.Option(help="keep only this foresci domain")] = None,
         cutoff: Annotated[str | None, typer.Option(help="keep only this cutoff (YYYY-MM-DD)")] = None,
         format: Annotated[Format, typer.Option("--format", help="table, or json for scripts")] = Format.table,
-        dagster: Annotated[bool, typer.Option("--dagster", help="run it as imported_evaluation_job in the release's own "
-                                                               "partition, recorded in the Dagster instance "
-                                                               "(pipelines/evaluate_job.py); same output and exit codes")] = False,
+        dagster: Annotated[bool, typer.Option(
+            "--dagster", help="run it as imported_evaluation_job in the release's own partition, recorded in the "
+                              "Dagster instance (pipelines/evaluate_job.py); same output and exit codes")] = False,
         partition_key: Annotated[bool, typer.Option("--partition-key", help="print the release's partition key "
                                                                            "(imported_release dimension) and exit")] = False,
         name: Annotated[str, typer.Option(help="the release's name in its partition key (default: the tasks file's "

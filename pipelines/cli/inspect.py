@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import Format, command, is_terminal, print_json, print_rows, say_lines, store, variadic
+from pipelines.cli.common import (CutoffOpt, DomainOpt, Format, command, complete_domain, is_terminal, print_json,
+                                  print_rows, say_lines, store, variadic)
 
 PANEL = "Inspect"
 FormatOpt = Annotated[Format, typer.Option("--format", help="table, or json for scripts")]
@@ -63,7 +64,7 @@ def register(app: typer.Typer) -> None:
 
     @command(app, "report", "print the file:// URL of a partition's HTML leaderboard report",
              ["foresci report --domain llm_agent --cutoff 2025-12-31"], PANEL)
-    def report(domain: Annotated[str, typer.Option()], cutoff: Annotated[str, typer.Option()],
+    def report(domain: DomainOpt, cutoff: CutoffOpt,
                path: Annotated[bool, typer.Option("--path", help="print the plain path instead of a file:// URL")] = False
                ) -> int:
         from pipelines.console import UserError
@@ -85,7 +86,8 @@ def register(app: typer.Typer) -> None:
              PANEL, cls=variadic("--domain", "--cutoff"))
     def validity(
         domains: Annotated[list[str] | None, typer.Option(
-            "--domain", metavar="D ...", help="one domain (with one --cutoff: that partition's report); several: pooled")] = None,
+            "--domain", metavar="D ...", autocompletion=complete_domain,
+            help="one domain (with one --cutoff: that partition's report); several: pooled")] = None,
         cutoffs: Annotated[list[str] | None, typer.Option(
             "--cutoff", metavar="C ...", help="one cutoff (with one --domain: that partition's report); several: pooled")] = None,
         pooled: Annotated[bool, typer.Option("--pooled", help="the control checks per family over the released tasks of every "
@@ -156,7 +158,7 @@ def register(app: typer.Typer) -> None:
 
     @command(app, "reference-validity", "share of cited ids in the KB and before the cutoff, per family x method",
              ["foresci reference-validity --domain llm_agent --cutoff 2025-12-31"], PANEL)
-    def reference_validity(domain: Annotated[str, typer.Option()], cutoff: Annotated[str, typer.Option()]) -> int:
+    def reference_validity(domain: DomainOpt, cutoff: CutoffOpt) -> int:
         from assets.scorers.reference_summary import reference_validity_rows
 
         try:

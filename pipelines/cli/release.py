@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from pipelines.cli.common import command, instance, refresh_views_or_note, seed_cutoffs, variadic
+from pipelines.cli.common import command, complete_domain, instance, refresh_views_or_note, seed_cutoffs, variadic
 
 
 def register(app: typer.Typer, panel: str) -> None:
@@ -29,12 +29,14 @@ def register(app: typer.Typer, panel: str) -> None:
         cutoffs: Annotated[list[str] | None, typer.Option(
             metavar="C ...", help="the release's cutoffs (default: registry defaults whose window has closed in "
                                   "the corpus)")] = None,
-        domains: Annotated[list[str] | None, typer.Option(metavar="D ...", help="the release's domains (default: all)")] = None,
+        domains: Annotated[list[str] | None, typer.Option(metavar="D ...", help="the release's domains (default: all)",
+                                                          autocompletion=complete_domain)] = None,
         workers: Annotated[int, typer.Option(help="partition runs at once, each in its own process")] = 2,
         rebuild: Annotated[bool, typer.Option("--rebuild", help="rebuild partitions that are already built")] = False,
         no_build: Annotated[bool, typer.Option(
             "--no-build", help="only (re)write the card from the built partitions (it names the missing ones)")] = False,
-        allow_missing: Annotated[bool, typer.Option("--allow-missing", help="write the card even if partitions are missing")] = False,
+        allow_missing: Annotated[bool, typer.Option(
+            "--allow-missing", help="write the card even if partitions are missing")] = False,
         keep_going: Annotated[bool, typer.Option("--keep-going", help="exit 0 even when the release misses its gate")] = False,
     ) -> int:
         from pipelines.console import UserError
