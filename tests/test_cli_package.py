@@ -282,3 +282,60 @@ def test_worker_bars_read_the_stage_lines_of_each_log(tmp_path):
     assert other.total is None and other.fields["last"] == "waiting"  # no log yet
     bars.finish(D, C, True)
     assert bars.progress.tasks[bars.tasks[(D, C)]].completed == 20
+
+
+# -- reference validity, the `python -m` entry point, completion -----------------------------------
+
+def test_reference_validity_rows_per_family_and_method(tmp_path, monkeypatch, homes, capsys):
+    from datetime import date
+
+    from assets.scorers.reference_summary import reference_validity_rows
+    from core.records import Answer, ScreenedPaper, Task
+    from resources.storage import PartitionStore
+    from tests.factories import make_task, screened_paper
+
+    monkeypatch.setattr("assets.idea_review.pipeline.shipped_dates", lambda: {})  # known: the snapshot only
+    store = PartitionStore(str(tmp_path / "wh"))
+    with pytest.raises(LookupError, match="no answers for llm_agent @ 2025-12-31"):
+        reference_validity_rows(store, D, C)
+    store.write_records("corpus_snapshot", D, C, [screened_paper("2501.00001"),
+                                                  screened_paper("2508.00003", published=date(2025, 8, 1)),
+                                                  screened_paper("2601.00002", published=date(2026, 2, 1))],
+                        ScreenedPaper)
+    # the task's own cutoff (2025-06-30) bounds it: a paper of 2025-08 is after it, though before the partition's
+    store.write_records("tasks", D, C, [make_task("v1", "venue", "q", ("a", "b"))], Task)
+
+    def answer(i: int, method: str, cited: list[str]) -> Answer:
+        return Answer(answer_id=f"v1::{method}::{i}", task_id="v1", family="venue", method=method, backbone="offline",
+                      seed=i, evidence_ids=cited)
+
+    store.write_records("agent_answers", D, C, [
+        answer(0, "momentum", ["2501.00001", "arXiv:2601.00002"]),  # one valid, one after the cutoff: 0.5
+        answer(1, "momentum", ["2501.00001", "2508.00003"]),        # the second after the task's cutoff: 0.5
+        answer(2, "momentum", []),                                  # cites nothing: left out
+        answer(0, "retrieval", ["9999.99999"]),                     # unknown id: 0.0
+    ], Answer)
+    assert reference_validity_rows(store, D, C) == [
+        {"family": "venue", "method": "momentum", "answers citing": 2, "reference validity": 0.5},
+        {"family": "venue", "method": "retrieval", "answers citing": 1, "reference validity": 0.0}]
+
+
+def test_python_dash_m_is_the_same_command(homes):
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "pipelines.cli", "families", "--format", "json"], capture_output=True,
+                         text=True, env=dict(os.environ, FORESCI_PROGRESS="plain"))
+    assert out.returncode == 0 and [r["family"] for r in json.loads(out.stdout)][:2] == ["direction", "bottleneck"]
+    bad = subprocess.run([sys.executable, "-m", "pipelines.cli", "leaderboard", "--cutoff", "31.12.2025"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("foresci: error: cutoff '31.12.2025' is not a date")
+
+
+def test_completion_offers_registered_domains_and_cutoffs():
+    from pipelines.cli.common import complete_cutoff, complete_domain
+
+    assert complete_domain("llm_") == ["llm_agent", "llm_finetuning_post_training"]
+    assert "ideas" in complete_domain("")
+    assert "2025-12-31" in complete_cutoff("2025-") and all(c.startswith("2025-") for c in complete_cutoff("2025-"))
