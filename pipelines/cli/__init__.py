@@ -49,7 +49,7 @@ EPILOG = ("[b]Examples[/b] (each command's --help has more)\n\n"
           + "\n\nRuns are recorded in the Dagster instance at $DAGSTER_HOME (make ui).")
 
 app = typer.Typer(name="foresci", help=HELP, epilog=EPILOG, cls=Group, rich_markup_mode="rich",
-                  context_settings={"help_option_names": ["-h", "--help"]}, no_args_is_help=False,
+                  context_settings={"help_option_names": ["-h", "--help"]}, no_args_is_help=True,
                   pretty_exceptions_enable=False)
 for _group in (build, partitions, inspect, curation, datasets):
     _group.register(app)

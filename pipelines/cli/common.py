@@ -84,7 +84,7 @@ class Group(TyperGroup):
 def sub_app(parent: typer.Typer, name: str, help: str, examples: list[str] = (), panel: str | None = None
             ) -> typer.Typer:
     """A command group `foresci <name> ...` under `parent`, shown in `panel` of the parent's help."""
-    app = typer.Typer(name=name, help=help, epilog=examples_text(examples), cls=Group, no_args_is_help=False,
+    app = typer.Typer(name=name, help=help, epilog=examples_text(examples), cls=Group, no_args_is_help=True,
                       rich_markup_mode="rich", add_completion=False)
     parent.add_typer(app, rich_help_panel=panel)
     return app
