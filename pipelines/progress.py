@@ -66,6 +66,7 @@ class StageBar:
         self._count_text, self._nouns = count_text, ROW_NOUNS
         self.assets = list(asset_names)
         self.counts: dict[str, str] = {}
+        self.owned = console is None  # the duplicated descriptor is closed with the display
         self.progress = _progress(console or terminal_console())
         self.task = self.progress.add_task(label, total=len(self.assets), last="")
         self.progress.start()
@@ -101,6 +102,8 @@ class StageBar:
     def close(self) -> None:
         self.progress.update(self.task, description="stages done")
         self.progress.stop()
+        if self.owned:
+            self.progress.console.file.close()
 
 
 def stage_listener(asset_names: Sequence[str], indent: str = ""):
@@ -120,6 +123,7 @@ class WorkerBars:
     """One bar per partition built by a worker process, fed from its log file's stage lines."""
 
     def __init__(self, partitions: Sequence[tuple[str, str]], log_of: Callable[[str, str], Path], console=None):
+        self.owned = console is None
         self.progress = _progress(console or terminal_console())
         self.since = time.time() - 1  # a log older than this is a previous build's (its worker truncates it)
         self.tasks = {p: self.progress.add_task(f"{p[0]} @ {p[1]}", total=None, start=False, last="waiting")
@@ -174,6 +178,8 @@ class WorkerBars:
         self.stopping.set()
         self.thread.join()
         self.progress.stop()
+        if self.owned:
+            self.progress.console.file.close()
 
 
 class _NoBars:
