@@ -100,3 +100,12 @@ def metadata_licence(source: str) -> str:
     """SPDX id of the licence under which a paper's title and abstract may be redistributed."""
     kind = source_kind(source)
     return ARXIV_METADATA_LICENCE if kind == "arxiv-api" or kind.startswith("github:") else "unknown"
+
+
+def shipped_dates(folder=SHIPPED_DIR) -> dict[str, date]:
+    """Every shipped paper's date, any date (for reference validity: known vs unknown ids)."""
+    out: dict[str, date] = {}
+    for path in sorted(folder.glob("*.jsonl.gz")):
+        for p in read_jsonl(path)[0]:
+            out.setdefault(p.arxiv_id, p.published)
+    return out

@@ -130,9 +130,18 @@ def run_in_workers(partitions: Sequence[tuple[str, str]], *, workers: int = DEFA
                                                          else f"FAILED after {run.seconds:.0f}s: see {log}"))
         return run
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = [pool.submit(one, i, d, c) for i, (d, c) in enumerate(partitions, start=1)]
-        return [f.result() for f in futures]
+    from pipelines.progress import follow_workers
+
+    # on a terminal, a progress bar per partition from its log's stage lines (pipelines/progress.py)
+    with follow_workers(partitions, lambda d, c: logs / f"{d}@{c}.log") as bars:
+        def tracked(index: int, domain: str, cutoff: str) -> PartitionRun:
+            run = one(index, domain, cutoff)
+            bars.finish(domain, cutoff, run.success)
+            return run
+
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            futures = [pool.submit(tracked, i, d, c) for i, (d, c) in enumerate(partitions, start=1)]
+            return [f.result() for f in futures]
 
 
 def read_partition(store, domain: str, cutoff: str, horizon_months: int) -> PartitionData:

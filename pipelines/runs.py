@@ -41,20 +41,26 @@ def release_job_for(resources=None):
 def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True,
                           progress: bool = False, indent: str = ""):
     """Run `release_job` for one domain x cutoff partition; returns the result. With
-    `progress`, one line per finished stage on stderr ("[3/17] taxonomy … 754 nodes (12.3 s, peak 912 MiB)")."""
+    `progress`, the stages on stderr: a rich progress bar on a terminal, else one line per finished
+    stage ("[3/17] taxonomy … 754 nodes (12.3 s, peak 912 MiB)"; `pipelines.progress.stage_listener`)."""
     import uuid
 
     from assets.partitions import partition_key
-    from pipelines.console import StageProgress
     from pipelines.definitions import ALL_ASSETS
+    from pipelines.progress import close_listener, stage_listener
 
     run_config = {"loggers": {"console": {"config": {"log_level": "WARNING" if quiet else "INFO"}}}}
     run_id = str(uuid.uuid4())
+    listener = None
     if progress:
-        instance.add_event_listener(run_id, StageProgress([a.key.to_user_string() for a in ALL_ASSETS], indent=indent))
-    return release_job_for(resources).execute_in_process(
-        run_config=run_config, instance=instance, partition_key=partition_key(domain, cutoff), run_id=run_id,
-        raise_on_error=False)
+        listener = stage_listener([a.key.to_user_string() for a in ALL_ASSETS], indent=indent)
+        instance.add_event_listener(run_id, listener)
+    try:
+        return release_job_for(resources).execute_in_process(
+            run_config=run_config, instance=instance, partition_key=partition_key(domain, cutoff), run_id=run_id,
+            raise_on_error=False)
+    finally:
+        close_listener(listener)
 
 
 def step_seconds(result) -> dict[str, float]:

@@ -23,7 +23,7 @@ key or gold file. Gold objects are stored as JSON text (one column) because thei
 dicts (slots, numbers) have per-task keys that a Parquet struct cannot hold.
 
 No Dagster import: the asset (assets/export/definitions.py) and the CLI
-(`foresci export hf`, pipelines/export_cli.py) both call `export_hf`.
+(`foresci export hf`, pipelines/cli/datasets.py) both call `export_hf`.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from assets.idea_review.scholareval import IDEA_AGENTS, review_answer
 from assets.idea_review.scoring import judge_coverage, proxy_coverage
 from assets.leaderboard.report import CSS  # the ForeSci report's style
 from assets.scorers.reference import reference_validity
-from core.papers import SHIPPED_DIR, read_jsonl
+from core.papers import shipped_dates
 from core.records import Answer, Failure, GoldTarget, Score, Task, TaskRating
 
 PROXY_NOTE = "rubric_coverage_proxy: embedding proxy (no judge model), not the ScholarEval judge score"
@@ -43,15 +43,6 @@ class IdeaRun:
     validity: dict
     no_literature: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-
-
-def shipped_dates(folder=SHIPPED_DIR) -> dict[str, date]:
-    """Every shipped paper's date, any date (for reference validity: known vs unknown ids)."""
-    out: dict[str, date] = {}
-    for path in sorted(folder.glob("*.jsonl.gz")):
-        for p in read_jsonl(path)[0]:
-            out.setdefault(p.arxiv_id, p.published)
-    return out
 
 
 def score_review(answer: Answer, rubrics: list[dict], embed, judge, known: dict[str, date], cutoff: date) -> Score:

@@ -131,16 +131,27 @@ def pairwise_text(row: dict) -> str:
 
 
 # -- over a release: the released tasks of many partitions ---------------------------------------
-# `foresci leaderboard` (pipelines/cli.py, task rows from DuckDB) and a release's statistics
+# `foresci leaderboard` (assets/leaderboard/board.py, task rows from DuckDB) and a release's statistics
 # (assets/release/card.py `release_statistics`, task rows from Score records) both compute
 # `method_statistics` over task rows: one row per released task x method, every metric
 # averaged over the task's answers (seeds, backbones; nulls left out), a task being
 # (domain, cutoff, task id), so the tasks of several domains and cutoffs are one sample.
 
-# task-row column -> the Score metric it averages (a typed field or a `values` key; the CLI's SQL
-# reads the same ones from judge_scores and its `metrics` map)
-RELEASE_METRICS = {"fta": "fta", "trace_link": "trace_linkage", "fact": "fact", "pers": "pers", "ksr": "ksr",
-                   "kcr": "kcr", "kor": "kor", "ace": "ace", "attrib": "attribution", "ref_valid": "reference_validity"}
+# task-row column -> the Score metric it averages (a typed field or a `values` key), from the scorer
+# registry: `assets.leaderboard.columns.leaderboard_metrics` (the CLI's SQL reads the same columns from
+# judge_scores and its `metrics` map). `RELEASE_METRICS` (module __getattr__) is that mapping now.
+def release_metrics() -> dict[str, str]:
+    from assets.leaderboard.columns import leaderboard_metrics
+
+    return leaderboard_metrics()
+
+
+def __getattr__(name: str):
+    if name == "RELEASE_METRICS":
+        return release_metrics()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 TASK_KEY = ("domain", "cutoff", "task_id")
 
 STATISTICS_NOTE = (
@@ -161,11 +172,11 @@ def release_task_rows(partitions) -> list[dict]:
         for s in scores:
             if s.task_id in released:
                 groups[(domain, str(cutoff), s.task_id, s.family, s.method)].append(s)
-    out = []
+    out, columns = [], release_metrics()
     for (domain, cutoff, task_id, family, method), group in sorted(groups.items()):
         row = {"domain": domain, "cutoff": cutoff, "task_id": task_id, "family": family, "method": method,
                "answers": len(group)}
-        for column, metric in RELEASE_METRICS.items():
+        for column, metric in columns.items():
             vals = [v for v in (s.value(metric) for s in group) if v is not None]
             row[column] = sum(vals) / len(vals) if vals else None
         out.append(row)
@@ -182,7 +193,7 @@ def method_statistics(task_rows: Sequence[dict]) -> tuple[list[dict], list[dict]
     The rows are put in one order first (family, method, then the task key): the bootstrap and the
     sampled sign-flip test resample by position, so any source of the same rows (DuckDB's group
     order is arbitrary) gives the same figures."""
-    metrics = tuple(RELEASE_METRICS)
+    metrics = tuple(release_metrics())
     task_rows = sorted(task_rows, key=lambda r: (r["family"], r["method"], *(str(r[k]) for k in TASK_KEY)))
     figures = group_statistics(task_rows, metrics, system_keys=("method",), task_key=TASK_KEY, with_all=False)
     answers: dict[tuple[str, str], int] = defaultdict(int)

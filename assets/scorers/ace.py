@@ -56,6 +56,7 @@ class ACE(Scorer):
     source = "DeepResearch Arena §4, App. C"
     values = ("ace",)
     labels = {"ace": "ACE"}
+    leaderboard_rank = 50
     families = ("phase", "bottleneck")
 
     def score(self, ctx: ScoringContext) -> ScorerResult:

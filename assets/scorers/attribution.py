@@ -30,6 +30,8 @@ class Attribution(Scorer):
     values = ("attribution", "claim_drift_rate")
     headline = ("attribution",)
     labels = {"attribution": "Attrib", "claim_drift_rate": "Drift rate"}
+    leaderboard = {"attrib": "attribution"}
+    leaderboard_rank = 60
 
     def applies_to(self, family) -> bool:
         return True  # every answer has claims, a decision and cited evidence

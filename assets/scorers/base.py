@@ -93,6 +93,10 @@ class Scorer(ABC):
     reported: ClassVar[tuple[str, ...] | None] = None  # shown in leaderboards (default: values)
     headline: ClassVar[tuple[str, ...] | None] = None  # values charted and compared (None: the first; () none)
     labels: ClassVar[dict[str, str]] = {}  # short display labels of values
+    # the `foresci leaderboard` columns: column name -> the value it averages (None: the headline values,
+    # each under its own name); columns are ordered by `leaderboard_rank`, then registration (assets/leaderboard/board.py)
+    leaderboard: ClassVar[dict[str, str] | None] = None
+    leaderboard_rank: ClassVar[int] = 100
     families: ClassVar[tuple[str, ...]] = ()
     answer_kinds: ClassVar[tuple[AnswerKind, ...]] = ()
     needs_judge: ClassVar[bool] = False  # null without a judge model

@@ -17,6 +17,7 @@ class Fact(Scorer):
     source = "ForeSci Appendix C.1"
     values = ("fact", "fact_precision", "fact_recall")
     labels = {"fact": "Fact", "fact_precision": "Fact-P", "fact_recall": "Fact-R"}
+    leaderboard_rank = 20
     answer_kinds = ("choice", "ranking", "text")
     needs_judge = True
 

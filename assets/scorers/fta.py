@@ -67,6 +67,7 @@ class ReferenceFTA(Scorer):
     source = "ForeSci Appendix C.1, eqs. 6-7 (decision-only, polarity, hedging penalty)"
     values = ("fta",)
     labels = {"fta": "FTA"}
+    leaderboard_rank = 0  # the first column: the statistics (n, MDD, pairwise) are on FTA
     answer_kinds = ("choice", "text", "report")  # report: the phase family's key points vs its reference keypoints
 
     def score(self, ctx: ScoringContext) -> ScorerResult:
@@ -104,6 +105,7 @@ class RankingFTA(Scorer):
     values = ("fta", "fta_precision", "fta_recall")
     reported = ("fta",)
     labels = {"fta": "FTA", "fta_precision": "FTA-P", "fta_recall": "FTA-R"}
+    leaderboard_rank = 0
     answer_kinds = ("ranking",)
 
     def score(self, ctx: ScoringContext) -> ScorerResult:

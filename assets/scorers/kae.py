@@ -51,6 +51,8 @@ class KAE(Scorer):
     values = ("ksr", "kcr", "kor")
     headline = ("ksr",)
     labels = {"ksr": "KSR", "kcr": "KCR", "kor": "KOR"}
+    leaderboard = {"ksr": "ksr", "kcr": "kcr", "kor": "kor"}
+    leaderboard_rank = 40
     families = ("phase", "bottleneck")
 
     def score(self, ctx: ScoringContext) -> ScorerResult:

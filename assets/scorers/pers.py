@@ -16,6 +16,7 @@ class Persuasiveness(Scorer):
     source = "ForeSci Appendix C.1-C.2"
     values = ("pers", "pers_std")
     reported = ("pers",)
+    leaderboard_rank = 30
     labels = {"pers": "Pers", "pers_std": "Pers-SD"}
     answer_kinds = ("choice", "ranking", "text")
     needs_judge = True

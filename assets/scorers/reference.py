@@ -39,6 +39,8 @@ class ReferenceValidity(Scorer):
     values = ("reference_validity",)
     headline = ()  # reported, never charted or diagnosed as a judgement metric
     labels = {"reference_validity": "Ref-valid"}
+    leaderboard = {"ref_valid": "reference_validity"}
+    leaderboard_rank = 70
 
     def applies_to(self, family) -> bool:
         return True

@@ -24,6 +24,8 @@ class Trace(Scorer):
     reported = ("trace", "trace_linkage")
     headline = ("trace", "trace_linkage")  # the linkage is the Trace signal offline
     labels = {"trace": "Trace", "trace_linkage": "Trace-link", "trace_std": "Trace-SD"}
+    leaderboard = {"trace_link": "trace_linkage"}  # the judge's Trace score: in the HTML report
+    leaderboard_rank = 10
     answer_kinds = ("choice", "ranking", "text")
     needs_judge = True  # the full score; the linkage part is computed offline
 

@@ -4,6 +4,7 @@ init file written next to the database (resources/duckdb_views.py)."""
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -102,3 +103,28 @@ def test_sql_formats_and_the_shell(tmp_path):
     text = out.getvalue()
     assert "judge_scores" in text.splitlines()  # .tables: one view a line
     assert "6" in text and "Error:" in text and failed == 1
+
+
+def test_foresci_sql_from_another_folder_and_on_a_moved_copy(tmp_path):
+    home = tmp_path / "project" / ".foresci"
+    _warehouse(home)
+    elsewhere = tmp_path / "somewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "FORESCI_HOME": str(home), "FORESCI_PROGRESS": "plain"}
+
+    def sql(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pipelines.cli", "sql", *args], cwd=elsewhere, env=env,
+                              capture_output=True, text=True, timeout=120)
+
+    out = sql("-c", "SELECT count(*) AS n FROM judge_scores", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [{"n": 6}]
+    moved = tmp_path / "copy"
+    shutil.copytree(home, moved)
+    shutil.rmtree(home)
+    out = sql("--db", str(moved), "-c", "SELECT method FROM judge_scores GROUP BY 1 ORDER BY 1", "--format", "csv")
+    assert out.returncode == 0 and out.stdout.splitlines() == ["method", "momentum", "retrieval"], out.stderr
+    bad = sql("--db", str(moved), "-c", "SELECT * FROM no_such_view")
+    assert bad.returncode == 2 and "foresci: error: DuckDB:" in bad.stderr
+    missing = sql("-c", "SELECT 1")  # FORESCI_HOME's warehouse is gone: say what to do
+    assert missing.returncode == 2 and "make demo" in missing.stderr
