@@ -21,7 +21,7 @@ import json
 import statistics
 from collections import defaultdict
 
-from assets.ranking.presentation import presented_golds, presented_tasks
+from assets.ranking.presentation import PRESENTED_GOLDS, PRESENTED_TASKS
 from assets.validity.report import control_line, summary_line
 from assets.validity.statistics import pooled_control_checks, pooled_line
 from core.records import GoldTarget, Score, Task, TaskRating
@@ -161,10 +161,8 @@ def check_sheet_lines(store, domain: str, cutoff: str, per_family: int) -> list[
 
     ratings = store.read_records("task_ranking", domain, cutoff, TaskRating)
     released = {r.task_id for r in ratings if r.released}
-    built = store.read_records("tasks", domain, cutoff, Task)
-    golds = {g.task_id: g for g in presented_golds(store.read_records("gold_targets", domain, cutoff, GoldTarget),
-                                                   built, ratings)}
-    tasks = [t for t in presented_tasks(built, ratings) if t.task_id in released]
+    golds = {g.task_id: g for g in store.read_records(PRESENTED_GOLDS, domain, cutoff, GoldTarget)}
+    tasks = [t for t in store.read_records(PRESENTED_TASKS, domain, cutoff, Task) if t.task_id in released]
     lines = []
     for fam in dict.fromkeys(t.family for t in tasks):
         for t in [t for t in tasks if t.family == fam][:per_family]:
