@@ -1,0 +1,55 @@
+"""HTML pages from Jinja2 templates: one environment factory for every report page.
+
+The product builds no HTML by string concatenation: a page module keeps its templates in a
+`templates/` folder beside it and renders them with `render(package, name, **context)`.
+
+* Autoescape is on for every template (`select_autoescape(default=True)`, so `.html` files and
+  template strings alike): any value a template prints is escaped, whatever it holds (task
+  titles, answer claims and quotes, method names). No template uses `|safe` on data.
+* `StrictUndefined`: a misspelt variable fails the render instead of printing nothing.
+* The loader looks in the page's package first (`PackageLoader(package)`, its `templates/`
+  folder), then in `core/templates/`, which holds the shared layout (`page.html`: the head,
+  stylesheet and `<h1>`) and the macros (`macros.html`: `table`, `img`). `PackageLoader` finds
+  the folder in a clean clone, an editable install and a wheel (pyproject's package-data ships
+  `templates/*.html`).
+* `cell` filter: how a table cell prints a value — None as "–", a float with 3 decimals, any
+  other value as its `str` (then escaped).
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import cache
+
+import jinja2
+
+
+def cell(value) -> str:
+    """A table cell's text: "–" for None, 3 decimals for a float, else `str(value)`."""
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def b64(data: bytes) -> str:
+    """Bytes as base64 text (a PNG for a `data:` URI)."""
+    return base64.b64encode(data).decode()
+
+
+@cache
+def environment(package: str) -> jinja2.Environment:
+    """The autoescaping environment of a page package (its templates, then core's shared ones)."""
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.PackageLoader(package), jinja2.PackageLoader("core")]),
+        autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["cell"] = cell
+    env.filters["b64"] = b64
+    return env
+
+
+def render(package: str, template: str, **context) -> str:
+    """Render `template` of `package` (e.g. "assets.leaderboard", "report.html") with `context`."""
+    return environment(package).get_template(template).render(**context)
