@@ -14,11 +14,17 @@ The product builds no HTML by string concatenation: a page module keeps its temp
   `templates/*.html`).
 * `cell` filter: how a table cell prints a value — None as "–", a float with 3 decimals, any
   other value as its `str` (then escaped).
+* `numeric_columns` filter: the columns of a table whose every filled cell is a number (int or
+  float, not bool) or a number as text, alone or followed by an interval or a bracket
+  ("0.650 [0.52, 0.78]", "+0.050 (≥ –)", "1.084 (prior sd)"; `NUMBER`); the table macro
+  right-aligns those (class `num`) and left-aligns text.
 """
 
 from __future__ import annotations
 
 import base64
+import re
+from collections.abc import Sequence
 from functools import cache
 
 import jinja2
@@ -31,6 +37,30 @@ def cell(value) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+NUMBER = re.compile(r"^[-+−]?\d+(\.\d+)?%?( \[[^]]*\]| \([^)]*\))?$")  # 0.650, 0.650 [0.52, 0.78], 1.084 (prior sd)
+
+
+def _numeric(value) -> bool | None:
+    """True for a number or a number as text (`NUMBER`), False for other text, None for empty ("–")."""
+    if value is None or value == "–" or value == "":
+        return None
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return bool(NUMBER.match(str(value)))
+
+
+def numeric_columns(rows: Sequence[dict], columns: Sequence[str]) -> set[str]:
+    """The columns whose filled cells are all numbers (at least one filled)."""
+    out = set()
+    for c in columns:
+        kinds = {_numeric(r.get(c)) for r in rows} - {None}
+        if kinds == {True}:
+            out.add(c)
+    return out
 
 
 def b64(data: bytes) -> str:
@@ -47,6 +77,7 @@ def environment(package: str) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["cell"] = cell
     env.filters["b64"] = b64
+    env.filters["numeric_columns"] = numeric_columns
     return env
 
 
