@@ -18,6 +18,9 @@ The product builds no HTML by string concatenation: a page module keeps its temp
   float, not bool) or a number as text, alone or followed by an interval or a bracket
   ("0.650 [0.52, 0.78]", "+0.050 (≥ –)", "1.084 (prior sd)"; `NUMBER`); the table macro
   right-aligns those (class `num`) and left-aligns text.
+* `cell_parts` filter: a number with its interval or bracket ("0.513 [0.51, 0.52]") as two
+  parts; the macro keeps the bracket on one line (class `nb`), so a narrow column wraps
+  between the value and its interval, never inside it.
 """
 
 from __future__ import annotations
@@ -63,6 +66,17 @@ def numeric_columns(rows: Sequence[dict], columns: Sequence[str]) -> set[str]:
     return out
 
 
+BRACKET = re.compile(r"^(\S+) (\[[^]]*\]|\([^)]*\))$")  # "0.513 [0.51, 0.52]", "1.416 (pooled sd)"
+
+
+def cell_parts(value) -> tuple[str, str]:
+    """A cell's text as (value, bracket): "0.513 [0.51, 0.52]" -> ("0.513", "[0.51, 0.52]"), so
+    a narrow column breaks the line between them, never inside the interval; else (text, "")."""
+    text = cell(value)
+    m = BRACKET.match(text)
+    return (m.group(1), m.group(2)) if m else (text, "")
+
+
 def b64(data: bytes) -> str:
     """Bytes as base64 text (a PNG for a `data:` URI)."""
     return base64.b64encode(data).decode()
@@ -78,6 +92,7 @@ def environment(package: str) -> jinja2.Environment:
     env.filters["cell"] = cell
     env.filters["b64"] = b64
     env.filters["numeric_columns"] = numeric_columns
+    env.filters["cell_parts"] = cell_parts
     return env
 
 

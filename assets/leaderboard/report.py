@@ -287,7 +287,10 @@ def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabel
     ax.set_yticks(range(len(ylabels)), ylabels)
     for i in range(len(ylabels)):
         for j in range(len(xlabels)):
-            ax.text(j, i, "–" if np.isnan(data[i, j]) else f"{data[i, j]:.2f}", ha="center", va="center", fontsize=8)
+            v = data[i, j]  # white text on the dark ends of the colour scale
+            dark = not np.isnan(v) and abs(v - (vmin + vmax) / 2) > 0.3 * (vmax - vmin)
+            ax.text(j, i, "–" if np.isnan(v) else f"{v:.2f}", ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black")
     fig.colorbar(im, ax=ax, shrink=0.8)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
