@@ -185,6 +185,24 @@ def test_number_columns_are_right_aligned_and_text_columns_are_not():
     assert numeric_columns(rows, list(rows[0])) == {"fta", "mdd", "n", "ex"}
 
 
+def test_every_template_ships_in_the_wheel():
+    """pyproject's package-data ships `templates/*.html` of every package: no template in a
+    subfolder or with another suffix, and every template compiles."""
+    import tomllib
+
+    from core.html import environment
+
+    root = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
+    assert "templates/*.html" in data
+    for package in ("core", "assets.leaderboard", "assets.idea_review"):
+        folder = root.joinpath(*package.split("."), "templates")
+        files = [p for p in folder.rglob("*") if p.is_file()]
+        assert files and all(p.parent == folder and p.suffix == ".html" for p in files), files
+        for p in files:
+            environment(package).get_template(p.name)
+
+
 def test_a_template_variable_that_is_missing_fails_the_render():
     import jinja2
 
