@@ -34,7 +34,7 @@ from assets.artifacts.tuples import PaperSource
 from assets.leaderboard import chains, report
 from assets.leaderboard.definitions import leaderboard
 from assets.partitions import partition_key
-from core.html import render
+from core.pages import render
 from core.records import Answer, AnswerArtifacts, PairwiseComparison, Score, TaskRating
 from resources.storage import StorageResource
 
@@ -122,10 +122,10 @@ def built(tmp_path_factory):
         for t in ("p1", "p2", "p3")], PairwiseComparison)
     store.write_table("validity_report", D, C, pa.Table.from_pylist(validity_rows()))
     store.write_records("answer_artifacts", D, C, artifacts(), AnswerArtifacts)
-    with dg.DagsterInstance.ephemeral() as instance:
-        instance.add_dynamic_partitions("cutoff", [C])
-        assert dg.materialize([leaderboard], partition_key=partition_key(D, C), instance=instance,
-                              resources={"storage": storage}).success
+    instance = dg.DagsterInstance.ephemeral()
+    instance.add_dynamic_partitions("cutoff", [C])
+    assert dg.materialize([leaderboard], partition_key=partition_key(D, C), instance=instance,
+                          resources={"storage": storage}).success
     pages = {"report": Path(store.artifact_path("leaderboard", D, C, "report.html")),
              "chains": Path(store.artifact_path("leaderboard", D, C, chains.CHAINS_FILE))}
     pages["ideas"] = idea_report(store, root)
@@ -178,7 +178,7 @@ def test_every_value_is_escaped_and_the_layout_is_shared(built):
 
 
 def test_number_columns_are_right_aligned_and_text_columns_are_not():
-    from core.html import numeric_columns
+    from core.pages import numeric_columns
 
     rows = [{"m": "aris", "fta": "0.650 [0.52, 0.78]", "mdd": "1.084 (prior sd)", "n": 3, "x": None, "ok": True,
              "why": "3 shared tasks < 6", "ex": "+0.050 (≥ –)"}, {"m": "b", "fta": "–", "n": 4, "x": None, "ok": False}]
@@ -190,7 +190,7 @@ def test_every_template_ships_in_the_wheel():
     subfolder or with another suffix, and every template compiles."""
     import tomllib
 
-    from core.html import environment
+    from core.pages import environment
 
     root = Path(__file__).resolve().parents[1]
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]

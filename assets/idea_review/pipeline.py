@@ -6,7 +6,7 @@ cutoff is on or before t (each task's KB view is bound to its own idea's cutoff)
 Stage logic only (no Dagster): three stages (`build_idea_tasks`, `answer_idea_tasks`,
 `score_idea_answers`), which the assets of `assets/idea_review/definitions.py` run one by one
 and `foresci demo-ideas` runs in one call (`run_idea_review`). The release report is rendered
-from the autoescaping Jinja2 template `templates/idea_report.html` (`core/html.py`).
+from the autoescaping Jinja2 template `templates/idea_report.html` (`core/pages.py`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from assets.idea_review.kb import IdeaCorpusIndex
 from assets.idea_review.scholareval import IDEA_AGENTS, review_answer
 from assets.idea_review.scoring import judge_coverage, proxy_coverage
 from assets.scorers.reference import reference_validity
-from core.html import render
+from core.pages import render
 from core.papers import SHIPPED_DIR, read_jsonl
 from core.records import Answer, Failure, GoldTarget, Score, Task, TaskRating
 
@@ -236,7 +236,7 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
 
 def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[Score], key: str) -> str:
     """The family's release report: methods against the controls, per discipline, proxy marked
-    (`templates/idea_report.html`, autoescaped; the ForeSci report's layout, `core/html.py`)."""
+    (`templates/idea_report.html`, autoescaped; the ForeSci report's layout, `core/pages.py`)."""
     return render(__package__, "idea_report.html", title=f"Idea review (ScholarEval) — ideas up to {cutoff_key}",
                   row=row, key=key, proxy=key.endswith("proxy"), table=leaderboard_table(row, key))
 

@@ -2,7 +2,7 @@
 drift diagnostics, attribution completeness per method, and a details page where every
 answer's chain (evidence tuples -> validator verdicts per claim -> drifts) opens by anchor
 (`chains.html#<anchor>`). Plain functions over `AnswerArtifacts` (no Dagster); the HTML is
-rendered from the autoescaping Jinja2 templates in `templates/` (`core/html.py`):
+rendered from the autoescaping Jinja2 templates in `templates/` (`core/pages.py`):
 `chains.html` (the page) and `chains_section.html` (the report's section, a macro)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from core.html import render
+from core.pages import render
 from core.records import AnswerArtifacts
 
 DRIFT_KINDS = ("semantic", "experimental", "mechanistic")

@@ -16,7 +16,7 @@ Plain functions over `Score` / `PairwiseComparison` records (no Dagster):
 * `report_html`: one self-contained HTML file (plots embedded as PNG): per-family bars
   with intervals, the metric correlation heatmap, drift effects, the tables, and the
   judge's cost accounting. Rendered from the autoescaping Jinja2 template
-  `templates/report.html` (layout and table/image macros: `core/templates/`, `core/html.py`);
+  `templates/report.html` (layout and table/image macros: `core/templates/`, `core/pages.py`);
   this module only prepares the rows and the plots.
 """
 
@@ -33,7 +33,7 @@ from assets.judging import diagnostics
 from assets.leaderboard import chains
 from assets.leaderboard import statistics as stats
 from assets.scorers.registry import headline_values, reported_values, value_label
-from core.html import render
+from core.pages import render
 from core.records import AnswerArtifacts, PairwiseComparison, Score
 from core.statistics import N_RESAMPLES
 
@@ -403,7 +403,7 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
                 validity: Sequence[dict] = (), artifacts: Sequence[AnswerArtifacts] | None = None,
                 family_tables: Sequence = (), pairwise: Sequence[dict] = ()) -> str:
     """The release report: tables with intervals, plots, diagnostics and judge cost accounting,
-    rendered from `templates/report.html` (autoescaped; `core/html.py`).
+    rendered from `templates/report.html` (autoescaped; `core/pages.py`).
     `artifacts`: the answers' Xcientist artifacts, shown as the claim-drift and attribution
     section (assets/leaderboard/chains.py) right after ForeSci's evidence-to-decision drift
     (None: no section); `family_tables`: the families' own figures (`TaskFamily.report_tables`);
