@@ -5,7 +5,8 @@ cutoff is on or before t (each task's KB view is bound to its own idea's cutoff)
 
 Stage logic only (no Dagster): three stages (`build_idea_tasks`, `answer_idea_tasks`,
 `score_idea_answers`), which the assets of `assets/idea_review/definitions.py` run one by one
-and `foresci demo-ideas` runs in one call (`run_idea_review`).
+and `foresci demo-ideas` runs in one call (`run_idea_review`). The release report is rendered
+from the autoescaping Jinja2 template `templates/idea_report.html` (`core/pages.py`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from assets.idea_review.family import DOMAIN, FAMILY, build_gold, build_tasks, p
 from assets.idea_review.kb import IdeaCorpusIndex
 from assets.idea_review.scholareval import IDEA_AGENTS, review_answer
 from assets.idea_review.scoring import judge_coverage, proxy_coverage
-from assets.leaderboard.report import CSS  # the ForeSci report's style
 from assets.scorers.reference import reference_validity
+from core.pages import render
 from core.papers import shipped_dates
 from core.records import Answer, Failure, GoldTarget, Score, Task, TaskRating
 
@@ -225,40 +226,26 @@ def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = N
 
 
 def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[Score], key: str) -> str:
-    """The family's release report: methods against the controls, per discipline, proxy marked."""
-    import html as h
-
-    proxy = key.endswith("proxy")
-    title = f"Idea review (ScholarEval) — ideas up to {cutoff_key}"
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{h.escape(title)}</title>"
-             f"<style>{CSS}</style></head><body><h1>{h.escape(title)}</h1>",
-             f"<p class='note'>{row['tasks_released']} ideas released, {row['tasks_dropped']} dropped"
-             + (f" ({h.escape(row['drop_reasons'])})" if row["tasks_dropped"] else "") + ". Metric: <b>{h.escape(key)}</b>"
-             + (" — an embedding PROXY for ScholarEval's judge score (no judge model configured; "
-                "docs/idea_review.md)" if proxy else " — judge model scores 1-5, normalised to 0-1") + ".</p>",
-             "<h2>Methods and controls</h2>"]
-    lines = leaderboard_lines(row, scores, key)
-    head = [c.strip() for c in lines[0].strip("|").split("|")]
-    body = "".join("<tr>" + "".join(f"<td>{h.escape(c.strip())}</td>" for c in ln.strip("|").split("|")) + "</tr>"
-                   for ln in lines[2:])
-    parts.append("<table><thead><tr>" + "".join(f"<th>{h.escape(c)}</th>" for c in head)
-                 + f"</tr></thead><tbody>{body}</tbody></table>")
-    parts.append(f"<p class='note'>Validity: {'passed' if row['passed'] else 'FAILED: ' + h.escape(row['problems'])}"
-                 " (gold answer >= 0.9; empty, generic and other-task answers within 0.05 of chance; the plan echo is "
-                 "reported, not thresholded).</p>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    """The family's release report: methods against the controls, per discipline, proxy marked
+    (`templates/idea_report.html`, autoescaped; the ForeSci report's layout, `core/pages.py`)."""
+    return render(__package__, "idea_report.html", title=f"Idea review (ScholarEval) — ideas up to {cutoff_key}",
+                  row=row, key=key, proxy=key.endswith("proxy"), table=leaderboard_table(row, key))
 
 
-def leaderboard_lines(row: dict, scores: list[Score], key: str) -> list[str]:
-    """The family's leaderboard: methods and controls by mean coverage (proxy marked)."""
+def leaderboard_table(row: dict, key: str) -> tuple[list[str], list[list[str]]]:
+    """The family's leaderboard as (header, rows of cell texts): methods and controls by mean
+    coverage, highest first (proxy marked in the header)."""
     label = "rubric coverage (embedding PROXY, no judge)" if key.endswith("proxy") else "rubric coverage (judge)"
     methods = json.loads(row["methods"])
     refs = json.loads(row["reference_validity"])
-    lines = [f"| method | {label} 0-1 | reference validity |", "|---|---|---|"]
     entries = [*methods.items(), *((f"control:{k}", row[f"control_{k}"]) for k in
                                    ("gold", "random", "empty", "generic", "other_gold", "plan_echo"))]
-    for m, v in sorted(entries, key=lambda kv: -(kv[1] if kv[1] is not None else -1)):
-        r = refs.get(m)
-        lines.append(f"| {m} | {'–' if v is None else f'{v:.3f}'} | {'–' if r is None else f'{r:.3f}'} |")
-    return lines
+    fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
+    return (["method", f"{label} 0-1", "reference validity"],
+            [[m, fmt(v), fmt(refs.get(m))] for m, v in sorted(entries, key=lambda kv: -(kv[1] if kv[1] is not None else -1))])
+
+
+def leaderboard_lines(row: dict, scores: list[Score], key: str) -> list[str]:
+    """The family's leaderboard as markdown lines (`leaderboard_table`)."""
+    head, rows = leaderboard_table(row, key)
+    return ["| " + " | ".join(head) + " |", "|---|---|---|", *("| " + " | ".join(r) + " |" for r in rows)]

@@ -102,7 +102,7 @@ def leaderboard(context: dg.AssetExecutionContext, storage: StorageResource) -> 
         report.report_html(title=f"ForeSci leaderboard: {title}", rows=rows, low_rows=low, drift_rows=drift,
                            ratings=ratings, correlations=report.correlation_matrix(scores, released), judge=judge,
                            release=release, validity=validity, family_tables=own_tables, pairwise=pairwise,
-                           artifacts_html=chains.report_section(artifacts)).encode())
+                           artifacts=artifacts).encode())
     # Bind every view on an in-memory DuckDB: a broken view fails this run, yet no step ever
     # writes (or locks) the analysts' views file, which the CLI refreshes (`foresci views`).
     con, views = store.memory_views()

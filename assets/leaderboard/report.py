@@ -15,13 +15,14 @@ Plain functions over `Score` / `PairwiseComparison` records (no Dagster):
   `ratings_table` (Bradley–Terry and Elo from pairwise comparisons).
 * `report_html`: one self-contained HTML file (plots embedded as PNG): per-family bars
   with intervals, the metric correlation heatmap, drift effects, the tables, and the
-  judge's cost accounting.
+  judge's cost accounting. Rendered from the autoescaping Jinja2 template
+  `templates/report.html` (layout and table/image macros: `core/templates/`, `core/pages.py`);
+  this module only prepares the rows and the plots.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 from collections import defaultdict
@@ -30,9 +31,11 @@ from collections.abc import Sequence
 from assets.families.base import FamilyRecords
 from assets.families.registry import family_names
 from assets.judging import diagnostics
+from assets.leaderboard import chains
 from assets.leaderboard import statistics as stats
 from assets.scorers.registry import headline_values, reported_values, value_label
-from core.records import PairwiseComparison, Score
+from core.pages import render
+from core.records import AnswerArtifacts, PairwiseComparison, Score
 from core.statistics import N_RESAMPLES
 
 
@@ -285,7 +288,10 @@ def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabel
     ax.set_yticks(range(len(ylabels)), ylabels)
     for i in range(len(ylabels)):
         for j in range(len(xlabels)):
-            ax.text(j, i, "–" if np.isnan(data[i, j]) else f"{data[i, j]:.2f}", ha="center", va="center", fontsize=8)
+            v = data[i, j]  # white text on the dark ends of the colour scale
+            dark = not np.isnan(v) and abs(v - (vmin + vmax) / 2) > 0.3 * (vmax - vmin)
+            ax.text(j, i, "–" if np.isnan(v) else f"{v:.2f}", ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black")
     fig.colorbar(im, ax=ax, shrink=0.8)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
@@ -312,27 +318,11 @@ def drift_png(drift_rows: Sequence[dict]) -> bytes:
 # --------------------------------------------------------------------------------------
 
 
-def _img(png: bytes, alt: str) -> str:
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
-
-
 def png_markdown(png: bytes, alt: str) -> str:
     """A PNG as a markdown image with a data URI (Dagster's metadata view renders it inline)."""
     if not png:
         return "(no plot: no released task was scored)"
     return f"![{alt}](data:image/png;base64,{base64.b64encode(png).decode()})"
-
-
-def _table(rows: Sequence[dict], columns: Sequence[str], headers: Sequence[str] | None = None) -> str:
-    def cell(v):
-        if v is None:
-            return "–"
-        if isinstance(v, float):
-            return f"{v:.3f}"
-        return html.escape(str(v))
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in (headers or columns))
-    body = "".join("<tr>" + "".join(f"<td>{cell(r.get(c))}</td>" for c in columns) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _ci_rows(rows: Sequence[dict]) -> list[dict]:
@@ -345,11 +335,6 @@ def _ci_rows(rows: Sequence[dict]) -> list[dict]:
         d["pers_sd"] = r.get("mean_pers_std")
         out.append(d)
     return out
-
-
-CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}img{max-width:100%}.note{color:#666;font-size:13px}"""
 
 
 def validity_png(validity: Sequence[dict]) -> bytes:
@@ -414,113 +399,45 @@ def family_tables(families, tasks, builds, golds, scores, controls, released: se
 
 def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
                 ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None,
-                validity: Sequence[dict] = (), artifacts_html: str = "", family_tables: Sequence = (),
-                pairwise: Sequence[dict] = ()) -> str:
-    """The release report: tables with intervals, plots, diagnostics and judge cost accounting.
-    `artifacts_html`: the claim-drift and attribution section (assets/leaderboard/chains.py),
-    placed right after ForeSci's evidence-to-decision drift; `family_tables`: the families'
-    own figures (`TaskFamily.report_tables`); `pairwise`: `pairwise_table` rows."""
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-             f"<style>{CSS}</style></head><body><h1>{html.escape(title)}</h1>"]
-    if release:
-        parts.append("<p class='note'>" + " · ".join(f"{html.escape(str(k))}: {html.escape(str(v))}"
-                                                     for k, v in release.items()) + "</p>")
-    model = judge.get("judge_model") or "none"
-    parts.append(f"<p>Judge model: <b>{html.escape(str(model))}</b>; prompt versions: "
-                 f"{html.escape(str(judge.get('prompt_version') or '–'))}; rubric repeats: {judge.get('repeats', 0)}. "
-                 + ("" if judge.get("judge_model") else "Without a judge model Fact, Trace and Pers are null (–): "
-                    "only FTA and the deterministic evidence linkage are computed.") + "</p>")
-    overall = [r for r in rows if r["family"] == "all"]
-    parts.append("<h2>Overall (Table 2 shape)</h2><p class='note'>Mean over tasks (seeds averaged first) with "
-                 "BCa bootstrap 95% intervals over tasks (scipy.stats.bootstrap); – = not computed or not "
-                 "applicable (one task: no interval). FTA MDD = the smallest FTA difference between two methods "
-                 "that a paired comparison over this many tasks detects with 80% power at two-sided 5% "
-                 "((t<sub>n-1,.975</sub> + t<sub>n-1,.80</sub>) sd<sub>d</sub> / &radic;n; sd<sub>d</sub> of the "
-                 "per-task differences, a pooled or prior sd with fewer than 10 tasks, named in brackets). "
-                 "Differences below it are noise at this release's size (docs/judging.md).</p>")
+                validity: Sequence[dict] = (), artifacts: Sequence[AnswerArtifacts] | None = None,
+                family_tables: Sequence = (), pairwise: Sequence[dict] = ()) -> str:
+    """The release report: tables with intervals, plots, diagnostics and judge cost accounting,
+    rendered from `templates/report.html` (autoescaped; `core/pages.py`).
+    `artifacts`: the answers' Xcientist artifacts, shown as the claim-drift and attribution
+    section (assets/leaderboard/chains.py) right after ForeSci's evidence-to-decision drift
+    (None: no section); `family_tables`: the families' own figures (`TaskFamily.report_tables`);
+    `pairwise`: `pairwise_table` rows."""
     # the ForeSci columns, then every other registered scorer's headline value (e.g. Attribution)
     extra = [m for m in headline_values() if m not in ("fact", "fta", "trace", "pers", "trace_linkage")]
     cols = ["method", "backbone", "n_answers", "n_tasks", "fact", "fta", "fta_mdd", "trace", "pers", "trace_linkage",
             *extra, "pers_sd"]
     heads = ["method", "backbone", "answers", "tasks", "Fact", "FTA", "FTA MDD", "Trace", "Pers", "Trace-link",
              *map(value_label, extra)]
-    parts.append(_table(_ci_rows(overall), cols, [*heads, "Pers SD (repeats)"]))
-    parts.append("<h2>By task family (Table A7 shape)</h2>")
-    parts.append(_table(_ci_rows([r for r in rows if r["family"] != "all"]), ["family"] + cols,
-                        ["family", *heads, "Pers SD"]))
-    if rows:
-        parts.append(_img(family_bars_png(rows), "per-family bars with 95% intervals"))
-    if pairwise:
-        parts.append("<h2>Pairwise method comparisons (FTA)</h2><p class='note'>Every two systems of a family on "
-                     "the tasks both answered: mean difference with its bootstrap 95% interval, the exact paired "
-                     "sign-flip permutation test (scipy.stats.permutation_test; p Holm-adjusted over the family's "
-                     "pairs) and the MDD. <b>differs</b> = at least 6 shared tasks, adjusted p &lt; 0.05 and |difference| "
-                     "&ge; MDD; otherwise <b>cannot tell</b> (the methods' order in this family is not established "
-                     "by this release).</p>")
-        fta_pairs = [{**p, "comparison": stats.pairwise_text(p)} for p in pairwise if p["metric"] == "fta"]
-        parts.append(_table(fta_pairs, ["family", "system_a", "system_b", "n", "diff", "diff_ci_low", "diff_ci_high",
-                                        "p_holm", "mdd", "mdd_sd_source", "verdict", "why"],
-                            ["family", "A", "B", "tasks", "A − B", "95% low", "95% high", "p (Holm)", "MDD",
-                             "sd of MDD", "verdict", "why"]))
-    if validity:
-        parts.append("<h2>Validity: methods against chance and the controls</h2><p class='note'>Mean FTA over the "
-                     "released tasks. Chance = random answers; the gold answer states the hidden target; the "
-                     "controls carry no judgement (empty, every option, first option, another task's gold) and "
-                     "must not beat chance by more than the margin with confidence: a control fails when the lower "
-                     "end of the one-sided 95% bootstrap interval of its per-task excess over chance exceeds the "
-                     "margin, and only in a family with enough released tasks for the test to mean something "
-                     "(gated; docs/validity.md). The excess columns give the mean excess and that lower end.</p>")
-        parts.append(_img(validity_png(validity), "methods vs chance and controls"))
 
-        def excess(v: dict, c: str) -> str:
-            ex, low = v.get(f"{c}_excess"), v.get(f"{c}_excess_low")
-            return "–" if ex is None else f"{ex:+.3f} (≥ {'–' if low is None else format(low, '+.3f')})"
+    def excess(v: dict, c: str) -> str:
+        ex, low = v.get(f"{c}_excess"), v.get(f"{c}_excess_low")
+        return "–" if ex is None else f"{ex:+.3f} (≥ {'–' if low is None else format(low, '+.3f')})"
 
-        shown = [{**v, "first_excess": excess(v, "control_first_option"),
-                  "other_excess": excess(v, "control_other_gold"),
-                  "gated": {True: "yes", False: "no"}.get(v.get("controls_gated"), "–")} for v in validity]
-        parts.append(_table(shown, ["family", "tasks_released", "control_gold", "control_random",
-                                    "control_empty", "control_every_option", "control_first_option", "first_excess",
-                                    "control_other_gold", "other_excess", "methods", "gold_stability",
-                                    "attribution_controls", "gated", "passed", "problems", "notes"],
-                            ["family", "released", "gold answer", "chance", "empty", "every option", "first option",
-                             "first option − chance (95% lower bound)", "other gold",
-                             "other gold − chance (95% lower bound)", "methods", "gold top-1 stability",
-                             "attribution of controls", "controls gated", "passed", "problems", "notes"]))
-        covered = next((v for v in validity if v.get("window_coverage") is not None), None)
-        if covered:  # what the direction/planning option sets cannot ask about (assets/validity/coverage.py)
-            themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
-                               for t in json.loads(covered.get("uncaptured_themes") or "[]"))
-            parts.append(f"<p class='note'>The candidate directions cover {100 * covered['window_coverage']:.1f}% of "
-                         f"the window's papers. Growing themes of the window that no candidate captures: "
-                         f"{html.escape(themes or 'none')}.</p>")
-    for table in family_tables:  # families' own figures (TaskFamily.report_tables)
-        parts.append(f"<h2>{html.escape(table.title)}</h2><p class='note'>{html.escape(table.note)}</p>")
-        parts.append(_table(table.rows, list(dict.fromkeys(k for r in table.rows for k in r)))
-                     if table.rows else "<p class='note'>No rows.</p>")
-    parts.append("<h2>Metric correlations</h2>")
-    if any(v is not None for a in correlations for b, v in correlations[a].items() if a != b):
-        parts.append(_img(correlation_png(correlations), "metric correlation heatmap"))
-    else:
-        parts.append("<p class='note'>Too few metrics with data to correlate.</p>")
-    parts.append("<h2>Low-score rates (Table A10 shape)</h2><p class='note'>Rank-selected bottom 20% of answers per "
-                 "metric; rate = share of a group's answers in that set.</p>")
-    parts.append(_table(low_rows, ["grouping", "unit", "low_fact", "low_fta", "low_pers", "low_trace", "n_rows"],
-                        ["grouping", "unit", "low Fact", "low FTA", "low Pers", "low Trace", "answers"]))
-    parts.append("<h2>Evidence-to-decision drift</h2>")
-    if drift_rows:
-        parts.append(_img(drift_png(drift_rows), "drift effects heatmap"))
-        parts.append(_table([r for r in drift_rows if r["family"] == "all"],
-                            ["drift_type", "metric", "delta_norm", "mean_aligned", "mean_severe", "n_aligned", "n_severe"]))
-    else:
-        parts.append("<p class='note'>No drift labels: they need a judge model.</p>")
-    if artifacts_html:
-        parts.append(artifacts_html)
-    parts.append("<h2>Method ratings from pairwise comparisons</h2><p class='note'>Bradley–Terry (MM, one virtual "
-                 "tie per pair) and Elo (K = 32, averaged over 200 seeded orders); source metric:fta = per-task FTA "
-                 "comparison, llm = judge preference asked in both orders (disagreement = tie).</p>")
-    parts.append(_table(ratings, ["source", "method", "backbone", "wins", "losses", "ties", "bt_rating", "elo"]))
-    parts.append("<h2>Judge cost accounting</h2>")
-    parts.append(_table([judge], [k for k in judge if k not in ("judge_model", "prompt_version")]))
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    shown = [{**v, "first_excess": excess(v, "control_first_option"), "other_excess": excess(v, "control_other_gold"),
+              "gated": {True: "yes", False: "no"}.get(v.get("controls_gated"), "–")} for v in validity]
+    # what the direction/planning option sets cannot ask about (assets/validity/coverage.py)
+    covered = next((v for v in validity if v.get("window_coverage") is not None), None)
+    coverage = covered and {
+        "share": covered["window_coverage"],
+        "themes": ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
+                            for t in json.loads(covered.get("uncaptured_themes") or "[]"))}
+    correlated = any(v is not None for a in correlations for b, v in correlations[a].items() if a != b)
+    return render(
+        __package__, "report.html", title=title, release=release, judge=judge, columns=cols, headers=heads,
+        overall=_ci_rows([r for r in rows if r["family"] == "all"]),
+        by_family=_ci_rows([r for r in rows if r["family"] != "all"]),
+        family_bars=family_bars_png(rows) if rows else None,
+        pairwise=[p for p in pairwise if p["metric"] == "fta"] if pairwise else None,
+        validity=shown, validity_plot=validity_png(validity) if validity else None, coverage=coverage,
+        family_tables=[{"title": t.title, "note": t.note, "rows": t.rows,
+                        "columns": list(dict.fromkeys(k for r in t.rows for k in r))} for t in family_tables],
+        correlation_plot=correlation_png(correlations) if correlated else None,
+        low_rows=low_rows, drift_rows=drift_rows, drift_overall=[r for r in drift_rows if r["family"] == "all"],
+        drift_plot=drift_png(drift_rows) if drift_rows else None,
+        chains=None if artifacts is None else chains.section_context(artifacts),
+        ratings=ratings, judge_columns=[k for k in judge if k not in ("judge_model", "prompt_version")])
