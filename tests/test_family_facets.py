@@ -201,7 +201,6 @@ KNOWN_NAME_USES = {
     "assets/ranking/definitions.py": 4,  # per-family release quotas (configuration)
     "assets/tasks/definitions.py": 5,  # per-family build quotas (configuration)
     "assets/ranking/defects.py": 3,
-    "assets/audit/flags.py": 2,
     "assets/validity/definitions.py": 2,
     "assets/release/authors_format.py": 6,
     "assets/release/independence.py": 11,

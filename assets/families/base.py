@@ -231,6 +231,12 @@ class TaskFamily(ABC):
             return []
         return [f"no post-cutoff evidence: the {self.name} gold cites no paper from the window"]
 
+    # ---- curation (assets/audit) ----------------------------------------------------------
+    def audit_flags(self, task: Task, gold: GoldTarget | None) -> list:
+        """The family's own reviewer flags (`core.records.AuditFlag`) for a task and its gold,
+        after the shared ones of assets/audit/flags.py. Default: none."""
+        return []
+
     # ---- reporting (assets/leaderboard) -------------------------------------------------
     def report_tables(self, records: FamilyRecords) -> list[ReportTable]:
         """The family's own figures for the release report (e.g. error types, a contamination
