@@ -231,6 +231,12 @@ class TaskFamily(ABC):
             return []
         return [f"no post-cutoff evidence: the {self.name} gold cites no paper from the window"]
 
+    # ---- release selection (assets/ranking) ---------------------------------------------
+    def release_conflict(self, task: Task, gold: GoldTarget | None, released: list[Task]) -> tuple[str, str] | None:
+        """A (code, detail) defect of `task` against tasks already released in the partition (the
+        ranking vetoes it; the audit flags it), or None. Default: none."""
+        return None
+
     # ---- curation (assets/audit) ----------------------------------------------------------
     def audit_flags(self, task: Task, gold: GoldTarget | None) -> list:
         """The family's own reviewer flags (`core.records.AuditFlag`) for a task and its gold,
