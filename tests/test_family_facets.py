@@ -200,7 +200,6 @@ KNOWN_NAME_USES = {
     "assets/arena/ace.py": 3,  # ACE checklist item ids and cue groups
     "assets/ranking/definitions.py": 4,  # per-family release quotas (configuration)
     "assets/tasks/definitions.py": 5,  # per-family build quotas (configuration)
-    "assets/validity/definitions.py": 2,
     "assets/release/authors_format.py": 6,
     "assets/release/independence.py": 11,
     "assets/release/card.py": 5,

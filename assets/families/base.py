@@ -99,6 +99,9 @@ class TaskFamily(ABC):
     # The build inputs the family reads beyond signals and records (assets.toolbox.building.
     # BuildInputs: "papers", "fulltext", "embed", "llm"); the tasks stage loads only these.
     needs: ClassVar[frozenset[str]] = frozenset()
+    # The validity report states the candidate directions' coverage of the window (and the
+    # uncaptured growing themes) for a family whose options are drawn from those candidates.
+    candidate_coverage: ClassVar[bool] = False
     # Agents get the KB re-bound to the task's own cutoff when it is before the partition's.
     per_task_cutoff: ClassVar[bool] = False
 

@@ -109,6 +109,7 @@ class PlanningFamily(TaskFamily):
     answer_fields = ("Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, "
                      "go_no_go, claims, cited_ids.")
     offline_reading = "option_trend"
+    candidate_coverage = True  # the validity report states the candidates' coverage of the window
     review_stages = (
         ("problem", "the goals, constraints and dependencies among the candidate directions for {window}",
          ("clarity", "completeness over candidates", "grounding in the evidence", "significance")),
