@@ -240,6 +240,13 @@ class TaskFamily(ABC):
         ranking vetoes it; the audit flags it), or None. Default: none."""
         return None
 
+    def decision_facts(self, task: Task, build: TaskBuild | None, gold: GoldTarget | None) -> dict:
+        """What the release's independence rule compares of a task (assets/release/independence.py):
+        "named" (its options are named research objects), and where the family knows them its
+        "subject", "project" (the one paper it is about) and "gold_texts" (gold sentences).
+        Default: named options unless every task offers the same menu (`fixed_options`)."""
+        return {"named": not self.fixed_options}
+
     # ---- curation (assets/audit) ----------------------------------------------------------
     def audit_flags(self, task: Task, gold: GoldTarget | None) -> list:
         """The family's own reviewer flags (`core.records.AuditFlag`) for a task and its gold,

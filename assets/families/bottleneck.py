@@ -230,6 +230,10 @@ class BottleneckFamily(TaskFamily):
             lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
         return lines
 
+    def decision_facts(self, task: Task, build: TaskBuild | None, gold: GoldTarget | None) -> dict:
+        """The independence rule compares bottleneck tasks by their subject."""
+        return {**super().decision_facts(task, build, gold), "subject": task_subject(task)}
+
     def audit_flags(self, task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
         """`small_gold_margin` and `background_evidence` (docs/curation.md)."""
         return margin_flags(task, gold) + background_flags(gold)
