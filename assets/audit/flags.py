@@ -33,13 +33,11 @@ named in each flag's detail so a reviewer sees why it fired.
   ignored): two options, or two candidates a no-option task's gold ranks (bottleneck
   limitations); or a no-option task's gold counted papers for fewer candidates than it ranks
   (counted keyed by a label, so one candidate's papers overwrote another's);
-* `small_gold_margin` (bottleneck): the gold limitation leads the second by fewer than
-  MIN_MARGIN_PAPERS counted papers, or by less than MIN_RELATIVE_MARGIN of its own count
-  (`assets.families.bottleneck`);
-* `background_evidence`: in a family whose counted sentences are the papers' own claims
-  (OWN_CLAIM_FAMILIES: bottleneck), a counted window-paper sentence reads as background -- no
-  own-work marker, or an opening on prior work or the field before its first first-person
-  marker ("Existing methods ...", "X has emerged ...": `assets.families.bottleneck.is_background`).
+* a family's own flags (`TaskFamily.audit_flags`), e.g. bottleneck's `small_gold_margin` (the
+  gold limitation leads the second by fewer than MIN_MARGIN_PAPERS counted papers, or by less
+  than MIN_RELATIVE_MARGIN of its own count) and `background_evidence` (a counted window-paper
+  sentence reads as background: no own-work marker, or an opening on prior work or the field
+  before its first first-person marker) in `assets/families/bottleneck.py`.
 * `shared_quotes`: the task's question quotes a sentence that another task of the partition
   (any family) also quotes: a double-quoted span of >= QUOTE_MIN_CHARS characters whose words
   (lower-cased, punctuation dropped) equal, contain or are contained in one of the other's
@@ -51,7 +49,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assets.families.bottleneck import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN, is_background
+from assets.families.registry import get_family
 from assets.ranking.defects import option_defects
 from assets.toolbox.building import TITLE_MAX_CHARS
 from core.leakage import check_public_tasks, content_words
@@ -194,52 +192,10 @@ def label_collision_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag
     return out
 
 
-def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
-    """`small_gold_margin` for a bottleneck gold with evidence (module docstring)."""
-    if task.family != "bottleneck" or gold is None or gold.strength <= 0:
-        return []
-
-    papers, rel = gold.numbers.get("margin_papers"), gold.numbers.get("margin", 0.0)
-    if papers is None:  # a gold from before the margin was recorded: count from `counted`
-        counts = sorted((len(v) for v in gold.counted.values()), reverse=True) + [0, 0]
-        papers = counts[0] - counts[1]
-        rel = papers / counts[0] if counts[0] else 0.0
-    if papers < MIN_MARGIN_PAPERS or rel < MIN_RELATIVE_MARGIN:
-        return [AuditFlag(code="small_gold_margin", detail=(
-            f"the gold leads the second candidate by {int(papers)} paper(s), {rel:.2f} of its count "
-            f"(needs >= {MIN_MARGIN_PAPERS} and >= {MIN_RELATIVE_MARGIN})"))]
-    return []
-
-
-_COUNTED_QUOTE = re.compile(r'"([^"]{12,})"')  # the sentence of a counted entry, 'id: "..."'
-
-
-OWN_CLAIM_FAMILIES = frozenset({"bottleneck"})  # families whose counted sentences are the paper's own claims
-
-
-def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
-    """`background_evidence`: counted window-paper sentences that read as background (the
-    first quoted sentence of each counted entry, 'id: "..."'), in the families whose counted
-    sentence is the paper's own claim (OWN_CLAIM_FAMILIES; a phase task counts papers by the
-    problem they state, which is background by design)."""
-    if gold is None or gold.family not in OWN_CLAIM_FAMILIES:
-        return []
-
-    hits = []
-    for key, entries in gold.counted.items():
-        for entry in entries:
-            m = _COUNTED_QUOTE.search(entry)
-            if m and is_background(m.group(1)):
-                hits.append(f"{entry.split(':', 1)[0]} ({key})")
-    if not hits:
-        return []
-    return [AuditFlag(code="background_evidence", detail=(
-        f"{len(hits)} counted sentence(s) read as background, not the paper's own work: {', '.join(hits[:4])}"))]
-
-
 def evidence_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
-    """The gold-evidence flags: `label_collision`, `small_gold_margin`, `background_evidence`."""
-    return label_collision_flags(task, gold) + margin_flags(task, gold) + background_flags(gold)
+    """The gold-evidence flags: `label_collision`, then the family's own (`TaskFamily.audit_flags`;
+    bottleneck: `small_gold_margin`, `background_evidence`)."""
+    return label_collision_flags(task, gold) + get_family(task.family).audit_flags(task, gold)
 
 
 def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids: set[str],

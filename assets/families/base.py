@@ -98,6 +98,9 @@ class TaskFamily(ABC):
     # The build inputs the family reads beyond signals and records (assets.toolbox.building.
     # BuildInputs: "papers", "fulltext", "embed", "llm"); the tasks stage loads only these.
     needs: ClassVar[frozenset[str]] = frozenset()
+    # The validity report states the candidate directions' coverage of the window (and the
+    # uncaptured growing themes) for a family whose options are drawn from those candidates.
+    candidate_coverage: ClassVar[bool] = False
     # Agents get the KB re-bound to the task's own cutoff when it is before the partition's.
     per_task_cutoff: ClassVar[bool] = False
 
@@ -222,6 +225,25 @@ class TaskFamily(ABC):
         if gold.future_paper_ids:
             return []
         return [f"no post-cutoff evidence: the {self.name} gold cites no paper from the window"]
+
+    # ---- release selection (assets/ranking) ---------------------------------------------
+    def release_conflict(self, task: Task, gold: GoldTarget | None, released: list[Task]) -> tuple[str, str] | None:
+        """A (code, detail) defect of `task` against tasks already released in the partition (the
+        ranking vetoes it; the audit flags it), or None. Default: none."""
+        return None
+
+    def decision_facts(self, task: Task, build: TaskBuild | None, gold: GoldTarget | None) -> dict:
+        """What the release's independence rule compares of a task (assets/release/independence.py):
+        "named" (its options are named research objects), and where the family knows them its
+        "subject", "project" (the one paper it is about) and "gold_texts" (gold sentences).
+        Default: named options unless every task offers the same menu (`fixed_options`)."""
+        return {"named": not self.fixed_options}
+
+    # ---- curation (assets/audit) ----------------------------------------------------------
+    def audit_flags(self, task: Task, gold: GoldTarget | None) -> list:
+        """The family's own reviewer flags (`core.records.AuditFlag`) for a task and its gold,
+        after the shared ones of assets/audit/flags.py. Default: none."""
+        return []
 
     # ---- reporting (assets/leaderboard) -------------------------------------------------
     def report_tables(self, records: FamilyRecords) -> list[ReportTable]:

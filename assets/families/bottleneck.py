@@ -130,7 +130,7 @@ from assets.toolbox.measure import (
     pct,
     top_terms,
 )
-from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
+from core.records import AuditFlag, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 from core.text import term_stems, title_phrases
 
 LIMITATION_QUERY = "limitations challenges bottleneck"
@@ -228,6 +228,14 @@ class BottleneckFamily(TaskFamily):
         if parsed.mechanism.strip():
             lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
         return lines
+
+    def decision_facts(self, task: Task, build: TaskBuild | None, gold: GoldTarget | None) -> dict:
+        """The independence rule compares bottleneck tasks by their subject."""
+        return {**super().decision_facts(task, build, gold), "subject": task_subject(task)}
+
+    def audit_flags(self, task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
+        """`small_gold_margin` and `background_evidence` (docs/curation.md)."""
+        return margin_flags(task, gold) + background_flags(gold)
 
     def offline_fields(self, task: Task, found: dict) -> dict:
         """The offline baselines' reading of the subject's limitations, in this family's fields."""
@@ -825,3 +833,45 @@ def bottleneck_problems(gold: GoldTarget) -> list[str]:
     if n.get("measures_agree", 0.0) < 1.0:
         out.append("no window paper is counted by both the lexical and the semantic measure")
     return out
+
+
+# ---- audit flags (the family's `audit_flags` facet; docs/curation.md) ------------------------
+
+def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
+    """`small_gold_margin` for a bottleneck gold with evidence (module docstring)."""
+    if task.family != "bottleneck" or gold is None or gold.strength <= 0:
+        return []
+
+    papers, rel = gold.numbers.get("margin_papers"), gold.numbers.get("margin", 0.0)
+    if papers is None:  # a gold from before the margin was recorded: count from `counted`
+        counts = sorted((len(v) for v in gold.counted.values()), reverse=True) + [0, 0]
+        papers = counts[0] - counts[1]
+        rel = papers / counts[0] if counts[0] else 0.0
+    if papers < MIN_MARGIN_PAPERS or rel < MIN_RELATIVE_MARGIN:
+        return [AuditFlag(code="small_gold_margin", detail=(
+            f"the gold leads the second candidate by {int(papers)} paper(s), {rel:.2f} of its count "
+            f"(needs >= {MIN_MARGIN_PAPERS} and >= {MIN_RELATIVE_MARGIN})"))]
+    return []
+
+
+_COUNTED_QUOTE = re.compile(r'"([^"]{12,})"')  # the sentence of a counted entry, 'id: "..."'
+
+
+def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
+    """`background_evidence`: counted window-paper sentences that read as background (the
+    first quoted sentence of each counted entry, 'id: "..."'), in the families whose counted
+    sentence is the paper's own claim (bottleneck, whose `audit_flags` facet calls this; a phase
+    task counts papers by the problem they state, which is background by design)."""
+    if gold is None:
+        return []
+
+    hits = []
+    for key, entries in gold.counted.items():
+        for entry in entries:
+            m = _COUNTED_QUOTE.search(entry)
+            if m and is_background(m.group(1)):
+                hits.append(f"{entry.split(':', 1)[0]} ({key})")
+    if not hits:
+        return []
+    return [AuditFlag(code="background_evidence", detail=(
+        f"{len(hits)} counted sentence(s) read as background, not the paper's own work: {', '.join(hits[:4])}"))]

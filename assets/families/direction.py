@@ -64,6 +64,7 @@ class DirectionFamily(TaskFamily):
     answer_fields = ("Fields: choice (one option_id), trajectory (accelerating|fragmenting|steady|cooling), "
                      "ranking (ALL option_ids, most momentum first), rationale, claims, cited_ids.")
     offline_reading = "option_trend"
+    candidate_coverage = True  # the validity report states the candidates' coverage of the window
     review_stages = (
         ("problem", "the open problems and pressure points in the pre-cutoff evidence that will drive work in {window}",
          ("clarity", "relevance to the candidates", "grounding in the evidence", "significance")),

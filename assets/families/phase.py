@@ -404,6 +404,22 @@ def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
     return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
 
 
+_PAPER_ID = re.compile(r"\b(\d{4}\.\d{4,5})(?:v\d+)?\b")
+
+
+def primary_paper(curation, task: Task) -> str:
+    """A phase task's primary paper: its first inspiration's paper, else the first arXiv id
+    its question quotes."""
+    try:
+        insp = json.loads(curation.get("inspirations") or "[]")
+    except ValueError:
+        insp = []
+    if insp and isinstance(insp[0], dict) and insp[0].get("paper_id"):
+        return str(insp[0]["paper_id"])
+    m = _PAPER_ID.search(task.question)
+    return m.group(1) if m else ""
+
+
 class PhaseFamily(TaskFamily):
     name = "phase"
     title = "Research Phase Tasks (DeepResearch Arena)"
@@ -622,6 +638,14 @@ class PhaseFamily(TaskFamily):
                           retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
+    def decision_facts(self, task: Task, build: TaskBuild | None, gold: GoldTarget | None) -> dict:
+        """For the independence rule: no named options; the subject, the primary paper (hidden
+        construction facts) and the gold's keypoint sentences."""
+        curation = build.curation if build else {}
+        texts = [v for s in gold.slots if s.slot.startswith("keypoint") for v in s.variants if v.strip()] if gold else []
+        return {"named": False, "subject": curation.get("subject", "") or task.title,
+                "project": primary_paper(curation, task), "gold_texts": texts}
+
     def arena_phase(self, task: Task) -> str:
         return task.subtype or ""
 

@@ -59,7 +59,7 @@ from assets.toolbox.measure import (
     method_sentence,
     pct,
 )
-from core.phrases import names, normal_text, phrase_keys, same_direction
+from core.phrases import names, normal_text, option_name, phrase_keys, same_direction
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
@@ -107,6 +107,7 @@ class PlanningFamily(TaskFamily):
     answer_fields = ("Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, "
                      "go_no_go, claims, cited_ids.")
     offline_reading = "option_trend"
+    candidate_coverage = True  # the validity report states the candidates' coverage of the window
     review_stages = (
         ("problem", "the goals, constraints and dependencies among the candidate directions for {window}",
          ("clarity", "completeness over candidates", "grounding in the evidence", "significance")),
@@ -154,6 +155,21 @@ class PlanningFamily(TaskFamily):
             }
         return {"milestones": [f"{i}. '{t}'" for i, t in enumerate(ranked, 1)],
                 "go_no_go": f"Go on '{top}', which has the most pre-cutoff support."}
+
+    def release_conflict(self, task: Task, gold: GoldTarget | None, released: list[Task]) -> tuple[str, str] | None:
+        """`planning_direction_overlap`: more than one option, or the gold's top option, names
+        the same thing as an option of a released direction task of the partition."""
+        direction_names = [option_name(o.text) for t in released if t.family == "direction" for o in t.options]
+        if not direction_names:
+            return None
+        names = {o.option_id: option_name(o.text) for o in task.options}
+        shared = [n for n in names.values() if any(same_direction(n, d) for d in direction_names)]
+        top = names.get(gold.preferred_ranking[0]) if gold and gold.preferred_ranking else None
+        if len(shared) > 1 or (top is not None and top in shared):
+            return ("planning_direction_overlap",
+                    f"options {shared} also name options of released direction tasks of this partition"
+                    + (f" (including the gold's top option {top!r})" if top in shared else ""))
+        return None
 
     def judge_brief(self, task: Task, gold: GoldTarget) -> list[str]:
         """What the window's papers did per leading option: milestones, dependencies, kill criterion."""

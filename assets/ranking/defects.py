@@ -23,18 +23,18 @@ whose gold carries `prior_count:<option>`; direction and planning):
 * `not_one_subfield`: two options' papers are unrelated (the gold's `subfield_min_cos`, the
   lowest centroid cosine of two options, against `assets.toolbox.building.SUBFIELD_PAIR_MIN`).
 
-Partition rules (`cross_task_defects`):
-
-* `planning_direction_overlap`: a planning task whose top gold option, or more than one of
-  whose options, names the same thing as an option of a RELEASED direction task of the
-  partition (the ranking selects direction before planning and vetoes such a planning task,
-  `overlap_with_released`).
+Partition rules (`cross_task_defects`): a family's own conflicts with the released tasks of
+the partition (`TaskFamily.release_conflict`; the ranking vetoes such a task,
+`overlap_with_released`), e.g. planning's `planning_direction_overlap`: a planning task whose
+top gold option, or more than one of whose options, names the same thing as an option of a
+RELEASED direction task (assets/families/planning.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from assets.families.registry import get_family
 from assets.toolbox.building import NEAR_DUPLICATE_COS, NEAR_DUPLICATE_OVERLAP, SUBFIELD_PAIR_MIN
 from core.phrases import contribution_type, one_word_problem, option_name, same_direction
 from core.records import GoldTarget, Task
@@ -75,41 +75,27 @@ def option_defects(task: Task, gold: GoldTarget | None) -> list[Defect]:
     return out
 
 
-def planning_overlap(task: Task, gold: GoldTarget | None, directions: Sequence[Task]) -> Defect | None:
-    """`planning_direction_overlap` of one planning task against some direction tasks, or None."""
-    direction_names = [option_name(o.text) for t in directions for o in t.options]
-    if task.family != "planning" or not direction_names:
-        return None
-    names = {o.option_id: option_name(o.text) for o in task.options}
-    shared = [n for n in names.values() if any(same_direction(n, d) for d in direction_names)]
-    top = names.get(gold.preferred_ranking[0]) if gold and gold.preferred_ranking else None
-    if len(shared) > 1 or (top is not None and top in shared):
-        return ("planning_direction_overlap",
-                f"options {shared} also name options of released direction tasks of this partition"
-                + (f" (including the gold's top option {top!r})" if top in shared else ""))
-    return None
-
-
 def cross_task_defects(tasks: Sequence[Task], golds: dict[str, GoldTarget],
                        released: set[str] | None = None) -> dict[str, list[Defect]]:
-    """The partition rules of the module docstring, per task id, against the released direction
-    tasks (every direction task when `released` is None)."""
-    directions = [t for t in tasks if t.family == "direction" and (released is None or t.task_id in released)]
+    """The partition rules of the module docstring, per task id: each task's family's
+    `release_conflict` against the released tasks (every task when `released` is None)."""
+    others = [t for t in tasks if released is None or t.task_id in released]
     out: dict[str, list[Defect]] = {}
     for t in tasks:
-        if (d := planning_overlap(t, golds.get(t.task_id), directions)) is not None:
+        if (d := get_family(t.family).release_conflict(t, golds.get(t.task_id), others)) is not None:
             out.setdefault(t.task_id, []).append(d)
     return out
 
 
 def overlap_with_released(tasks: Sequence[Task], golds: dict[str, GoldTarget]):
-    """The ranking's veto (assets/ranking/selection.py): a planning task that overlaps a direction
-    task released before it is not released."""
+    """The ranking's veto (assets/ranking/selection.py): a task whose family finds a conflict with
+    the tasks released before it (`TaskFamily.release_conflict`; planning: a planning task that
+    overlaps a released direction task) is not released."""
     by_id = {t.task_id: t for t in tasks}
 
     def veto(task_id: str, released: set[str]) -> str | None:
-        directions = [by_id[i] for i in released if i in by_id and by_id[i].family == "direction"]
-        d = planning_overlap(by_id[task_id], golds.get(task_id), directions)
+        others = [by_id[i] for i in released if i in by_id]
+        d = get_family(by_id[task_id].family).release_conflict(by_id[task_id], golds.get(task_id), others)
         return None if d is None else f"{d[0]}: {d[1]}"
 
     return veto

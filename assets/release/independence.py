@@ -9,7 +9,8 @@ about an agent; the release card reports, per family, how many released tasks ca
 independent decision (`effective`).
 
 **What is compared.** Each released task becomes a `Decision` (`decision_of`): its option
-names when its options are named research objects (direction, planning; not a fixed menu like
+names when its options are named research objects (each family says what its decision is
+about: `TaskFamily.decision_facts`) (direction, planning; not a fixed menu like
 the venue families), its subject (the direction a planning or bottleneck task is about; a
 phase task's subject), the one paper it is about (a venue task's project, a phase task's
 primary paper: hidden construction facts), its phase subtype, the name of its gold's top
@@ -47,22 +48,17 @@ to the hidden side of a release (`independence.jsonl`); the public card carries 
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from assets.families.answers import task_subject
+from assets.families.registry import get_family
 from core.phrases import option_name, same_direction
 from core.records import GoldTarget, Task, TaskBuild
 
 FAMILY_ORDER = ("direction", "bottleneck", "planning", "venue", "phase")
 RULES = ("same_question", "same_project", "same_gold")
-# families whose options are a fixed menu (the same names in every task): no objects to compare
-FIXED_MENU_FAMILIES = frozenset({"venue"})
-PAPER_ID = re.compile(r"\b(\d{4}\.\d{4,5})(?:v\d+)?\b")
 _same = lru_cache(maxsize=65536)(same_direction)  # names repeat across many pairs
 
 
@@ -96,41 +92,22 @@ def decision_of(task: Task, build: TaskBuild | None, gold: GoldTarget | None,
     `subject`: the direction a planning task's approaches sit in (its approach signals'
     `direction_name`), when the caller knows it."""
     fam = task.family
-    named = bool(task.options) and fam not in FIXED_MENU_FAMILIES and fam != "phase"
+    facts = get_family(fam).decision_facts(task, build, gold)  # what the family says its decision is about
+    named = bool(task.options) and facts.get("named", True)
     objects = tuple(option_name(o.text) for o in task.options) if named else ()
-    curation = build.curation if build else {}
     if not subject:
-        if fam == "bottleneck":
-            subject = task_subject(task)
-        elif fam == "phase":
-            subject = curation.get("subject", "") or task.title
+        subject = facts.get("subject", "")
     project = build.project_paper_id if build and build.project_paper_id else ""
-    if not project and fam == "phase":
-        project = _primary_paper(curation, task)
+    if not project:
+        project = facts.get("project", "")
     gold_top = ""
     if named and gold and gold.preferred_ranking:
         text = {o.option_id: o.text for o in task.options}.get(gold.preferred_ranking[0])
         gold_top = option_name(text) if text else ""
-    gold_texts = frozenset()
-    if fam == "phase" and gold:
-        gold_texts = frozenset(_norm(v) for s in gold.slots if s.slot.startswith("keypoint") for v in s.variants
-                               if v.strip())
+    gold_texts = frozenset(_norm(v) for v in facts.get("gold_texts", ()))
     return Decision(domain=task.domain, cutoff=task.cutoff.isoformat(), task_id=task.task_id, family=fam,
                     subtype=task.subtype, objects=objects, subject=subject.strip(), project=project,
                     gold_top=gold_top, gold_texts=gold_texts)
-
-
-def _primary_paper(curation: Mapping[str, str], task: Task) -> str:
-    """A phase task's primary paper: its first inspiration's paper, else the first arXiv id
-    its question quotes."""
-    try:
-        insp = json.loads(curation.get("inspirations") or "[]")
-    except ValueError:
-        insp = []
-    if insp and isinstance(insp[0], dict) and insp[0].get("paper_id"):
-        return str(insp[0]["paper_id"])
-    m = PAPER_ID.search(task.question)
-    return m.group(1) if m else ""
 
 
 def same_objects(a: Sequence[str], b: Sequence[str]) -> bool:

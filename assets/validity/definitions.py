@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from assets.artifacts.controls import control_attribution
 from assets.artifacts.tuples import sources_from_view
+from assets.families.registry import get_family
 from assets.judging.scoring import score_answers
 from assets.knowledge_base.definitions import open_view
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
@@ -65,7 +66,7 @@ def validity_report(context: dg.AssetExecutionContext, storage: StorageResource,
                                   store.read_records("corpus_snapshot", d, c, ScreenedPaper),
                                   store.read_records("future_window", d, c, ScreenedPaper), part.cutoff)
     for row in rows:  # the candidates' coverage of the window belongs to the families whose options they are
-        options_are_candidates = row["family"] in ("direction", "planning")
+        options_are_candidates = get_family(row["family"]).candidate_coverage
         row["window_coverage"] = coverage["coverage"] if options_are_candidates else None
         row["uncaptured_themes"] = json.dumps(coverage["uncaptured_themes"]) if options_are_candidates else None
     store.write_records("validity_controls", d, c, control_scores, Score)

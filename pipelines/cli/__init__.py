@@ -61,6 +61,15 @@ for _group in (build, partitions, inspect, curation, datasets):
     _group.register(app)
 
 
+@app.callback()
+def _install_plugins() -> None:
+    """Before any command: the optional plugins that $FORESCI_HOME/plugins.yaml enables (the code
+    location does the same on load), so every command sees the families a state directory built."""
+    from assets.plugins import install_configured  # imported here: `foresci --help` stays fast
+
+    install_configured()
+
+
 def __getattr__(name: str):
     if name == "LEADERBOARD_METRICS":  # the leaderboard's metric columns, from the scorer registry
         from assets.leaderboard.columns import leaderboard_metrics

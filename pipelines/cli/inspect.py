@@ -152,9 +152,9 @@ def register(app: typer.Typer) -> None:
              ["foresci agents", "FORESCI_EXTERNAL_AGENTS=mine=my_agent.py:answer foresci agents --format json"], PANEL)
     def agents(format: FormatOpt = Format.table) -> int:
         from assets.agents.external import specs_from
-        from assets.agents.registry import all_agents
+        from assets.plugins import listing
 
-        rows = [a.describe() for a in all_agents()]
+        rows = listing("agents")  # built-ins and every optional plugin's, with whether enabled
         rows += [{"agent": s.method, "needs model": "(its own)", "source": s.target,
                   "summary": "bring-your-own agent from FORESCI_EXTERNAL_AGENTS"} for s in specs_from()]
         print_rows(rows, format.value)
@@ -163,9 +163,9 @@ def register(app: typer.Typer) -> None:
     @command(app, "scorers", "list the registered scorers (metrics), their values and families",
              ["foresci scorers", "foresci scorers --format json"], PANEL)
     def scorers(format: FormatOpt = Format.table) -> int:
-        from assets.scorers.registry import all_scorers, families_of
+        from assets.plugins import listing
 
-        print_rows([s.describe(families_of(s)) for s in all_scorers()], format.value)
+        print_rows(listing("scorers"), format.value)  # built-ins and every optional plugin's, with whether enabled
         return 0
 
     @command(app, "reference-validity", "share of cited ids in the KB and before the cutoff, per family x method",

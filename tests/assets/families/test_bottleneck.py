@@ -90,7 +90,7 @@ def test_a_gold_decided_by_one_paper_is_not_released():
     problems = bottleneck_problems(g)
     assert any("by 1 paper" in p for p in problems) and any("relative gold margin" in p for p in problems)
     t = world()[0]
-    assert [f.code for f in F.margin_flags(t, g)] == ["small_gold_margin"]
+    assert [f.code for f in B.margin_flags(t, g)] == ["small_gold_margin"]
 
 
 def test_mentions_without_an_own_work_addressing_statement_do_not_count():
@@ -173,7 +173,7 @@ def test_background_evidence_flag_reads_the_counted_sentence():
                    preferred_ranking=["a"], counted={"sig:bn:a": [
                        '2601.1: "RAG mitigates limitations of LLMs by introducing external knowledge."',
                        '2601.2: "We propose X, which reduces hallucination."']})
-    [flag] = F.background_flags(g)
+    [flag] = B.background_flags(g)
     assert flag.code == "background_evidence" and "2601.1" in flag.detail and "2601.2" not in flag.detail
 
 

@@ -196,18 +196,15 @@ KNOWN_NAME_USES = {
     "assets/artifacts/text.py": 1,  # a stop word
     "assets/evidence/quotes.py": 1,  # a cue word
     "assets/evidence/signals.py": 2,  # signal kinds / details keys of the evidence stage
-    "assets/evidence/definitions.py": 1,
+    "assets/evidence/definitions.py": 1,  # a signal kind
     "assets/arena/ace.py": 3,  # ACE checklist item ids and cue groups
     "assets/ranking/definitions.py": 4,  # per-family release quotas (configuration)
     "assets/tasks/definitions.py": 5,  # per-family build quotas (configuration)
-    "assets/ranking/defects.py": 3,
-    "assets/audit/flags.py": 2,
-    "assets/validity/definitions.py": 2,
-    "assets/release/authors_format.py": 6,
-    "assets/release/independence.py": 11,
-    "assets/release/card.py": 5,
-    "assets/scorers/ace.py": 2,
-    "assets/scorers/kae.py": 2,
+    "assets/release/authors_format.py": 6,  # the ForeSci authors' format's decision names
+    "assets/release/independence.py": 5,  # FAMILY_ORDER: the order of the release card
+    "assets/release/card.py": 5,  # the ForeSci target families; planning subjects
+    "assets/scorers/ace.py": 2,  # the families the scorer declares it applies to
+    "assets/scorers/kae.py": 2,  # the families the scorer declares it applies to
 }
 
 
