@@ -5,7 +5,10 @@ records; the Dagster assets only load, call and store. Records are stored one ro
 in Parquet (see `core.tables`): scalar and list-of-scalar fields become columns for
 analysts, and the whole record is kept as JSON in `record_json` so nested fields
 round-trip exactly.
-"""
+
+
+Length (over ~500 lines on purpose): every pydantic record of every stage in one module, so a
+stage's inputs and outputs are read in one place (it is definitions only)."""
 
 from __future__ import annotations
 

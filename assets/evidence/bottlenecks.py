@@ -62,7 +62,10 @@ With evidence records given, a theme needs >= 1 paper in one (every signal trace
 record). Recurrence = distinct papers stating the theme. Quotes: one verbatim sentence per paper (the
 first stating sentence), at most `max_quotes`, with the paper ids in the same order. Each
 theme also carries the evidence records and taxonomy nodes that hold its papers.
-"""
+
+
+Length (over ~500 lines on purpose): the limitation extraction: cue rules, themes and their aliases
+share one vocabulary, documented with their constants."""
 
 from __future__ import annotations
 

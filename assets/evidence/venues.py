@@ -30,7 +30,10 @@ files of shared/data/venues (PROVENANCE.md here). No AAAI or IJCAI list with a 2
 decision exists in the shared data, so AAAI/IJCAI is never an outcome family at the
 registry's cutoffs (2025-06-30 ... 2026-05-15). A paper found in no list is "unknown", not
 "rejected".
-"""
+
+
+Length (over ~500 lines on purpose): the venue lists, their matching to arXiv papers and the venue-
+similarity measure share the normalisation of titles and venue names."""
 
 from __future__ import annotations
 

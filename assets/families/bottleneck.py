@@ -84,7 +84,13 @@ limitations without the MIN_FUTURE_MAPPED floor (the original window met it; wit
 3-paper gold that no other limitation approaches read as unstable whenever a resample drew it
 twice instead of three times: evidence size measured twice, not whether another limitation
 overtakes the gold).
-"""
+
+
+Length (over ~500 lines on purpose): the whole family in one place: its build (subjects, linked
+limitations), its two-measure gold (contribution statements, lexical and semantic tests with
+subject-specific null thresholds) and the audit flags that read that gold; the gold's tests and the
+build's subject rules share constants and the statement parser, and the tests monkeypatch them on
+this one module."""
 
 from __future__ import annotations
 

@@ -55,7 +55,10 @@ primary inspiration actually did, in their own words, for this phase.
   papers) does not answer its question and is not released (`validity_problems`).
 FTA is the reference-guided match of the answer's key points to the reference keypoints; KAE
 and ACE (assets/scorers) score the report itself.
-"""
+
+
+Length (over ~500 lines on purpose): the whole family in one place: the phase builder, its quote-
+grounded gold and the reference check, which share the phase vocabulary and the quote parser."""
 
 from __future__ import annotations
 

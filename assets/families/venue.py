@@ -41,7 +41,10 @@ never released (`validity_problems`): measured against the real outcome where bo
 proxy's top family matched it less often than the constant answer "the most common family"
 does, at every cutoff and top-2 gap (docs/validity.md). The builder makes outcome projects only. One
 project text is one task: it never has two golds.
-"""
+
+
+Length (over ~500 lines on purpose): the venue family's build, its real-acceptance gold and its
+proxy gold with the measured proxy accuracy belong together."""
 
 from __future__ import annotations
 

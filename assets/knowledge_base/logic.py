@@ -30,7 +30,11 @@ with the exact cosine from the stored vector (0 BM25 for a candidate the text qu
 not return). Reciprocal-rank fusion (k = 60) is available as `fusion="rrf"`; it measured
 lower recall here because the static embedder's dense ranking is much weaker than BM25
 and RRF weighs the two ranks equally.
-"""
+
+
+Length (over ~500 lines on purpose): the knowledge base's one view type and its build: the cutoff-
+bound view, hybrid retrieval and the index build share the visibility rule that is the product's
+temporal integrity, kept in one reviewable module."""
 
 from __future__ import annotations
 

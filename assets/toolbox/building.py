@@ -26,7 +26,11 @@ stay in `TaskBuild`.
 Whatever a drafter writes is checked by `internal_violations` (internal ids, post-cutoff
 dates) and the family's decision check; a failing LLM draft falls back to the template,
 any other failing draft is dropped, not repaired silently.
-"""
+
+
+Length (over ~500 lines on purpose): the task builder every family uses (option sets, drafts, near-
+duplicate and leakage rules, titles); its rules are documented together because the families rely on
+them jointly."""
 
 from __future__ import annotations
 

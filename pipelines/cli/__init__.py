@@ -46,7 +46,8 @@ EXAMPLES = {
     "Inspect": ["foresci leaderboard --format json", "foresci validity --domain llm_agent --cutoff 2025-12-31",
                 "foresci families"],
     "Curation": ["foresci audit status --domain llm_agent --cutoff 2025-12-31", "foresci review"],
-    "Datasets": ["foresci export hf --release out/foresci-release",
+    "Datasets": ['foresci sql -c "SELECT family, count(*) FROM tasks GROUP BY family"',
+                 "foresci export hf --release out/foresci-release",
                  "foresci evaluate --release tasks.jsonl --hidden hidden.jsonl --agent momentum"],
 }
 EPILOG = ("[b]Examples[/b] (each command's --help has more)\n\n"
