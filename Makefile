@@ -64,9 +64,9 @@ test-llm: install
 test-all: install
 	$(PY) -m pytest -m "slow or not slow"
 
-## Lint (config in pyproject.toml): ruff's rules, mypy over core/ and the plugin APIs, vulture's sure
-## findings (unused imports, variables, unreachable code) in the product code, then the format check,
-## which fails until the whole tree has been through `ruff format` once.
+## Lint (config in pyproject.toml; .ci/run runs it): ruff's rules, mypy over core/ and the plugin APIs,
+## vulture's sure findings (unused imports, variables, unreachable code) in the product code, and
+## the format check (`.venv/bin/ruff format .` formats the tree).
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy

@@ -38,10 +38,20 @@ from resources.storage import StorageResource
 
 # The record model each asset's table is written from (its flat columns must be present).
 ASSET_MODELS = {
-    "corpus_snapshot": ScreenedPaper, "future_window": ScreenedPaper, "corpus_volume": MonthVolume,
-    "paper_metadata": PaperMetadata, "paper_fulltext": PaperFullText, "taxonomy": TaxonomyNode,
-    "evidence_records": EvidenceRecord, "research_signals": Signal, "tasks": Task, "gold_targets": GoldTarget,
-    "task_ranking": TaskRating, "agent_answers": Answer, "answer_artifacts": AnswerArtifacts, "judge_scores": Score,
+    "corpus_snapshot": ScreenedPaper,
+    "future_window": ScreenedPaper,
+    "corpus_volume": MonthVolume,
+    "paper_metadata": PaperMetadata,
+    "paper_fulltext": PaperFullText,
+    "taxonomy": TaxonomyNode,
+    "evidence_records": EvidenceRecord,
+    "research_signals": Signal,
+    "tasks": Task,
+    "gold_targets": GoldTarget,
+    "task_ranking": TaskRating,
+    "agent_answers": Answer,
+    "answer_artifacts": AnswerArtifacts,
+    "judge_scores": Score,
     "audit_queue": AuditRecord,
 }
 # Side tables agents read, checked like an agent-visible table with their asset's check: the
@@ -52,7 +62,8 @@ REQUIRED_NON_EMPTY = {"corpus_snapshot", "corpus_volume", "knowledge_base", "tax
 # Fields only hidden records carry (GoldTarget, TaskBuild, AuditRecord; not shared with any agent-visible
 # record): never in an agent-visible table.
 HIDDEN_FIELDS = (set(GoldTarget.model_fields) | set(TaskBuild.model_fields) | set(AuditRecord.model_fields)) - {
-    f for name, model in ASSET_MODELS.items() if name in AGENT_VISIBLE for f in model.model_fields}
+    f for name, model in ASSET_MODELS.items() if name in AGENT_VISIBLE for f in model.model_fields
+}
 _ARXIV_ID = re.compile(r"\b\d{4}\.\d{4,5}\b")
 
 
@@ -61,9 +72,24 @@ def _flat_fields(model) -> set[str]:
     out = set()
     for name, field in model.model_fields.items():
         text = str(field.annotation)
-        if "dict" in text or any(t in text for t in (
-                "Option", "Slot", "Claim", "Section", "Evidence", "BuildStep", "Task", "GoldTarget", "Flag",
-                "Quote", "Verdict", "Validation", "Drift")):
+        if "dict" in text or any(
+            t in text
+            for t in (
+                "Option",
+                "Slot",
+                "Claim",
+                "Section",
+                "Evidence",
+                "BuildStep",
+                "Task",
+                "GoldTarget",
+                "Flag",
+                "Quote",
+                "Verdict",
+                "Validation",
+                "Drift",
+            )
+        ):
             continue
         out.add(name)
     return out
@@ -78,8 +104,17 @@ def table_problems(asset: str, table: pa.Table, future_ids: set[str]) -> list[st
     if model is not None and table.num_rows:
         missing = sorted(_flat_fields(model) - set(table.column_names))
         # A column that is null in every row may be absent (core.tables drops untyped nulls).
-        missing = [c for c in missing if c in {k for r in table.column("record_json").to_pylist()[:1]
-                                                for k, v in json.loads(r).items() if v not in (None, [], {})}]
+        missing = [
+            c
+            for c in missing
+            if c
+            in {
+                k
+                for r in table.column("record_json").to_pylist()[:1]
+                for k, v in json.loads(r).items()
+                if v not in (None, [], {})
+            }
+        ]
         if missing:
             problems.append(f"schema: columns missing: {missing}")
     if asset in AGENT_VISIBLE:
@@ -101,9 +136,13 @@ warnings.filterwarnings("ignore", category=dg.PreviewWarning)
 
 
 def _check_for(asset: str) -> dg.AssetChecksDefinition:
-    @dg.asset_check(asset=asset, name=f"{asset}_invariants", partitions_def=DOMAIN_CUTOFF_PARTITIONS,
-                    description="non-empty when required, schema columns present; for agent-visible tables "
-                                "also no post-cutoff paper id and no hidden field")
+    @dg.asset_check(
+        asset=asset,
+        name=f"{asset}_invariants",
+        partitions_def=DOMAIN_CUTOFF_PARTITIONS,
+        description="non-empty when required, schema columns present; for agent-visible tables "
+        "also no post-cutoff paper id and no hidden field",
+    )
     def _check(context: dg.AssetCheckExecutionContext, storage: StorageResource) -> dg.AssetCheckResult:
         part = current_partition(context)
         store = storage.store()
@@ -111,15 +150,17 @@ def _check_for(asset: str) -> dg.AssetChecksDefinition:
         future_ids: set[str] = set()
         side = AGENT_READ_SIDE_TABLES.get(asset)
         if (asset in AGENT_VISIBLE or side) and store.exists("future_window", part.domain, part.cutoff_key):
-            future_ids = set(store.read_table("future_window", part.domain, part.cutoff_key)
-                             .column("arxiv_id").to_pylist())
+            future_ids = set(store.read_table("future_window", part.domain, part.cutoff_key).column("arxiv_id").to_pylist())
         problems = table_problems(asset, table, future_ids)
         if side and store.exists(side[0], part.domain, part.cutoff_key):
-            problems += [f"{side[0]}: {p}" for p in
-                         table_problems(side[1], store.read_table(side[0], part.domain, part.cutoff_key), future_ids)]
-        return dg.AssetCheckResult(passed=not problems, metadata={
-            "rows": table.num_rows, "problems": dg.MetadataValue.json(problems),
-            "future_ids_checked": len(future_ids)})
+            problems += [
+                f"{side[0]}: {p}"
+                for p in table_problems(side[1], store.read_table(side[0], part.domain, part.cutoff_key), future_ids)
+            ]
+        return dg.AssetCheckResult(
+            passed=not problems,
+            metadata={"rows": table.num_rows, "problems": dg.MetadataValue.json(problems), "future_ids_checked": len(future_ids)},
+        )
 
     return _check
 

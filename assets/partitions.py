@@ -16,14 +16,10 @@ from core.registry import load_registry, load_user_cutoffs, parse_cutoff
 
 CUTOFF_PARTITIONS = dg.DynamicPartitionsDefinition(name="cutoff")
 DOMAIN_PARTITIONS = dg.StaticPartitionsDefinition(sorted(load_registry().domains))
-DOMAIN_CUTOFF_PARTITIONS = dg.MultiPartitionsDefinition(
-    {"domain": DOMAIN_PARTITIONS, "cutoff": CUTOFF_PARTITIONS}
-)
+DOMAIN_CUTOFF_PARTITIONS = dg.MultiPartitionsDefinition({"domain": DOMAIN_PARTITIONS, "cutoff": CUTOFF_PARTITIONS})
 # Families built from a dataset rather than a corpus domain (idea review: ScholarIdeas) use a
 # pseudo-domain of their own, with the same cutoff dimension.
-IDEA_PARTITIONS = dg.MultiPartitionsDefinition(
-    {"domain": dg.StaticPartitionsDefinition(["ideas"]), "cutoff": CUTOFF_PARTITIONS}
-)
+IDEA_PARTITIONS = dg.MultiPartitionsDefinition({"domain": dg.StaticPartitionsDefinition(["ideas"]), "cutoff": CUTOFF_PARTITIONS})
 
 
 def partition_of(context: dg.AssetExecutionContext) -> tuple[str, str, date, int]:
@@ -38,8 +34,7 @@ def partition_key(domain: str, cutoff: str) -> dg.MultiPartitionKey:
     return dg.MultiPartitionKey({"domain": domain, "cutoff": cutoff})
 
 
-def validate_cutoff(key: str, horizon_months: int | None = None, *, prospective: bool | None = None,
-                    source=None) -> date:
+def validate_cutoff(key: str, horizon_months: int | None = None, *, prospective: bool | None = None, source=None) -> date:
     """Check a cutoff against the corpus before it reaches the instance (`core.cutoffs`);
     raises `CutoffError` with the reason. Horizon and prospective mark default to the
     registered ones (registry, then the user cutoffs file)."""

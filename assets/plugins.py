@@ -83,11 +83,23 @@ def _idea_review_agents() -> list:
 
 
 PLUGINS: dict[str, Plugin] = {
-    "rediscovery": Plugin("rediscovery", "FIRE-Bench insight rediscovery: a family and its claim scorer",
-                          _rediscovery_register, _rediscovery_families, _rediscovery_scorers, lambda: []),
-    "idea_review": Plugin("idea_review", "ScholarIdeas + ScholarEval: a second benchmark in the `ideas` domain",
-                          _idea_review_register, _idea_review_families, lambda: [], _idea_review_agents,
-                          always="idea_review_job"),
+    "rediscovery": Plugin(
+        "rediscovery",
+        "FIRE-Bench insight rediscovery: a family and its claim scorer",
+        _rediscovery_register,
+        _rediscovery_families,
+        _rediscovery_scorers,
+        lambda: [],
+    ),
+    "idea_review": Plugin(
+        "idea_review",
+        "ScholarIdeas + ScholarEval: a second benchmark in the `ideas` domain",
+        _idea_review_register,
+        _idea_review_families,
+        lambda: [],
+        _idea_review_agents,
+        always="idea_review_job",
+    ),
 }
 # Plugins the composition root may install from the configuration (idea review runs in its own job).
 INSTALLABLE = tuple(n for n, p in PLUGINS.items() if not p.always)
@@ -163,8 +175,10 @@ def listing(kind: str) -> list[dict[str, str]]:
         extra = {p: [(f.name, f.describe()) for f in plugin.families()] for p, plugin in PLUGINS.items()}
     elif kind == "scorers":
         rows = {s.name: {**s.describe(families_of(s)), "plugin": "built-in", "enabled": "yes"} for s in all_scorers()}
-        extra = {p: [(s.name, s.describe([f.name for f in plugin.families()] or list(s.families or ())))
-                     for s in plugin.scorers()] for p, plugin in PLUGINS.items()}
+        extra = {
+            p: [(s.name, s.describe([f.name for f in plugin.families()] or list(s.families or ()))) for s in plugin.scorers()]
+            for p, plugin in PLUGINS.items()
+        }
     elif kind == "agents":
         rows = {a.name: {**a.describe(), "plugin": "built-in", "enabled": "yes"} for a in all_agents()}
         extra = {p: [(a.name, a.describe()) for a in plugin.agents()] for p, plugin in PLUGINS.items()}

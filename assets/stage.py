@@ -59,6 +59,5 @@ def write_failures(store: PartitionStore, asset: str, part: Partition, failures:
 
 def md_table(rows: list[dict], columns: list[str], limit: int = 10) -> dg.MetadataValue:
     head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
-    body = "".join("| " + " | ".join(str(r.get(c, ""))[:80].replace("|", "/") for c in columns) + " |\n"
-                   for r in rows[:limit])
+    body = "".join("| " + " | ".join(str(r.get(c, ""))[:80].replace("|", "/") for c in columns) + " |\n" for r in rows[:limit])
     return dg.MetadataValue.md(head + body)

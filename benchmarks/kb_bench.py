@@ -40,8 +40,7 @@ ANCHOR = {  # the ForeSci authors' offline KB (BM25 + TF-IDF, pure Python), meas
     "35k": {"build_s": 16.6, "rss_mb": 1536, "p50_ms": 108, "p95_ms": 145, "qps": 9},
     "21k": {"p95_ms": 80, "qps": 18},
 }
-TARGETS = {"hybrid_qps_35k": 135, "hybrid_p95_ms_35k": 10.0, "hybrid_recall10": 0.95, "build_total_s_35k": 300,
-           "rss_mb": 1536}
+TARGETS = {"hybrid_qps_35k": 135, "hybrid_p95_ms_35k": 10.0, "hybrid_recall10": 0.95, "build_total_s_35k": 300, "rss_mb": 1536}
 
 
 def peak_rss_mb() -> float:
@@ -67,16 +66,20 @@ def load_corpus(limit: int | None = None):
     papers = deduplicate(papers)
     if limit:
         papers = papers[:: max(1, len(papers) // limit)][:limit]
-    return [ScreenedPaper(**p.model_dump(), domain="all", relevance=1.0, label="core", reason="benchmark")
-            for p in papers]
+    return [ScreenedPaper(**p.model_dump(), domain="all", relevance=1.0, label="core", reason="benchmark") for p in papers]
 
 
 def percentiles(latencies_s: list[float]) -> dict:
     import numpy as np
 
     ms = np.asarray(latencies_s) * 1000
-    return {"p50_ms": round(float(np.percentile(ms, 50)), 2), "p95_ms": round(float(np.percentile(ms, 95)), 2),
-            "mean_ms": round(float(ms.mean()), 2), "qps": round(float(1000 / ms.mean()), 1), "n": int(len(ms))}
+    return {
+        "p50_ms": round(float(np.percentile(ms, 50)), 2),
+        "p95_ms": round(float(np.percentile(ms, 95)), 2),
+        "mean_ms": round(float(ms.mean()), 2),
+        "qps": round(float(1000 / ms.mean()), 1),
+        "n": int(len(ms)),
+    }
 
 
 def run_queries(view, queries, mode: str, k: int = 10) -> dict:
@@ -91,8 +94,12 @@ def run_queries(view, queries, mode: str, k: int = 10) -> dict:
         r1 += ids[:1] == [target]
         r10 += target in ids[:10]
     cpu_ms = (time.process_time() - cpu0) * 1000 / len(queries)  # all threads of this process
-    return {**percentiles(latencies), "cpu_ms_per_query": round(cpu_ms, 2),
-            "recall@1": round(r1 / len(queries), 4), "recall@10": round(r10 / len(queries), 4)}
+    return {
+        **percentiles(latencies),
+        "cpu_ms_per_query": round(cpu_ms, 2),
+        "recall@1": round(r1 / len(queries), 4),
+        "recall@10": round(r10 / len(queries), 4),
+    }
 
 
 def scenario(name: str, quick: bool) -> dict:
@@ -128,12 +135,18 @@ def scenario(name: str, quick: bool) -> dict:
         t0 = time.perf_counter()
         table, info = build_kb(db, "kb_bench", papers, timed_embed, with_chunks=False, text_of=lambda p: p.abstract)
         build_s = time.perf_counter() - t0
-        out.update({
-            "embed_s": round(embed_s, 2), "embed_texts_per_s": round(len(papers) / embed_s, 1),
-            "index_build_s": round(build_s - embed_s, 2), "embed_and_index_s": round(build_s, 2),
-            "vector_index": info["vector_index"], "indexes": info["indexes"],
-            "rss_after_build_mb": round(current_rss_mb(), 1), "peak_rss_build_mb": round(peak_rss_mb(), 1),
-        })
+        out.update(
+            {
+                "embed_s": round(embed_s, 2),
+                "embed_texts_per_s": round(len(papers) / embed_s, 1),
+                "index_build_s": round(build_s - embed_s, 2),
+                "embed_and_index_s": round(build_s, 2),
+                "vector_index": info["vector_index"],
+                "indexes": info["indexes"],
+                "rss_after_build_mb": round(current_rss_mb(), 1),
+                "peak_rss_build_mb": round(peak_rss_mb(), 1),
+            }
+        )
         index_dir_mb = sum(f.stat().st_size for f in Path(tmp).rglob("*") if f.is_file()) / 2**20
         out["lance_on_disk_mb"] = round(index_dir_mb, 1)
 
@@ -142,7 +155,7 @@ def scenario(name: str, quick: bool) -> dict:
         order = rng.permutation(len(visible))
         n_test, n_dev, n_warm = (100, 60, 20) if quick else (1000, 300, 50)
         pick = lambda idx: [(visible[i].title, visible[i].arxiv_id) for i in idx]  # noqa: E731
-        test, dev, warm = pick(order[:n_test]), pick(order[n_test:n_test + n_dev]), pick(order[-n_warm:])
+        test, dev, warm = pick(order[:n_test]), pick(order[n_test : n_test + n_dev]), pick(order[-n_warm:])
         # query embeddings are computed per query (no cache), as an agent's new query would be
         view = KnowledgeBaseView(table, cutoff, embedder._compute)
         for mode in ("dense", "text", "hybrid"):
@@ -165,7 +178,7 @@ def scenario(name: str, quick: bool) -> dict:
         if name == "full":
             # the same 35k table queried at the 2025-12-31 cutoff: the prefilter hides ~40% of it
             at_cut = [(p.title, p.arxiv_id) for p in visible if p.published <= CUTOFF]
-            sub = [at_cut[i] for i in np.random.default_rng(7).permutation(len(at_cut))[:n_test // 2]]
+            sub = [at_cut[i] for i in np.random.default_rng(7).permutation(len(at_cut))[: n_test // 2]]
             cut_view = KnowledgeBaseView(table, CUTOFF, embedder._compute)
             out["full_table_filtered_to_2025_12_31"] = {m: run_queries(cut_view, sub, m) for m in ("dense", "hybrid")}
             out["vector_index_comparison"] = compare_vector_indexes(db, table, cutoff, embedder, test[:n_dev])
@@ -197,14 +210,19 @@ def compare_vector_indexes(db, table, cutoff, embedder, queries) -> dict:
         ensure_indexes(copy, kind)
         build = time.perf_counter() - t0
         view = KnowledgeBaseView(copy, cutoff, embedder._compute, engine="lance")  # the index under test
-        overlap = [len({h.arxiv_id for h in view.search(t, k=10, mode="dense")} & e) / 10
-                   for (t, _), e in zip(queries, exact)]
+        overlap = [len({h.arxiv_id for h in view.search(t, k=10, mode="dense")} & e) / 10 for (t, _), e in zip(queries, exact)]
         dense = run_queries(view, queries, "dense")
         hybrid = run_queries(view, queries, "hybrid")
-        results[kind] = {"build_s": round(build, 2), "dense_recall@10_vs_exact": round(float(np.mean(overlap)), 4),
-                         "dense_p50_ms": dense["p50_ms"], "dense_p95_ms": dense["p95_ms"],
-                         "hybrid_p50_ms": hybrid["p50_ms"], "hybrid_p95_ms": hybrid["p95_ms"],
-                         "hybrid_qps": hybrid["qps"], "hybrid_recall@10": hybrid["recall@10"]}
+        results[kind] = {
+            "build_s": round(build, 2),
+            "dense_recall@10_vs_exact": round(float(np.mean(overlap)), 4),
+            "dense_p50_ms": dense["p50_ms"],
+            "dense_p95_ms": dense["p95_ms"],
+            "hybrid_p50_ms": hybrid["p50_ms"],
+            "hybrid_p95_ms": hybrid["p95_ms"],
+            "hybrid_qps": hybrid["qps"],
+            "hybrid_recall@10": hybrid["recall@10"],
+        }
         db.drop_table(f"cmp_{kind.lower()}")
     return results
 
@@ -218,20 +236,25 @@ def embed_throughput(quick: bool) -> dict:
     embedder = Embedder(str(DEFAULT_MODEL), cache_dir=None)
     embedder._compute(["warm up"])
     out = {}
-    for label, texts in (("title_and_abstract", [f"{p.title}. {p.abstract}" for p in papers]),
-                         ("title_only", [p.title for p in papers])):
+    for label, texts in (
+        ("title_and_abstract", [f"{p.title}. {p.abstract}" for p in papers]),
+        ("title_only", [p.title for p in papers]),
+    ):
         t0 = time.perf_counter()
         embedder._compute(texts)
         seconds = time.perf_counter() - t0
-        out[label] = {"texts": len(texts), "seconds": round(seconds, 2), "texts_per_s": round(len(texts) / seconds, 1),
-                      "mean_chars": round(sum(map(len, texts)) / len(texts))}
+        out[label] = {
+            "texts": len(texts),
+            "seconds": round(seconds, 2),
+            "texts_per_s": round(len(texts) / seconds, 1),
+            "mean_chars": round(sum(map(len, texts)) / len(texts)),
+        }
     return out
 
 
 def child(kind: str, name: str, quick: bool) -> dict:
     cmd = [sys.executable, __file__, "--child", kind, "--name", name] + (["--quick"] if quick else [])
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
-                          env=dict(os.environ, LANCE_LOG="error"))
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, LANCE_LOG="error"))
     if proc.returncode != 0:
         raise RuntimeError(f"{kind} {name} failed:\n{proc.stderr[-4000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -240,24 +263,54 @@ def child(kind: str, name: str, quick: bool) -> dict:
 def verdicts(full: dict, cut: dict, emb: dict) -> list[tuple[str, str, str, bool]]:
     h35, q = full["queries"]["hybrid"], full["queries"]
     rows = [
-        ("hybrid queries/s at 35k (sequential, 1 process)", f">= {TARGETS['hybrid_qps_35k']}", f"{h35['qps']}",
-         h35["qps"] >= TARGETS["hybrid_qps_35k"]),
-        ("hybrid p95 at 35k", f"<= {TARGETS['hybrid_p95_ms_35k']} ms", f"{h35['p95_ms']} ms",
-         h35["p95_ms"] <= TARGETS["hybrid_p95_ms_35k"]),
-        ("hybrid recall@10 (title -> paper, titles not indexed), 35k", f">= {TARGETS['hybrid_recall10']}",
-         f"{h35['recall@10']}", h35["recall@10"] >= TARGETS["hybrid_recall10"]),
-        ("hybrid recall@10 > text-only and dense-only (35k)", "strictly better",
-         f"{h35['recall@10']} vs text {q['text']['recall@10']}, dense {q['dense']['recall@10']}",
-         h35["recall@10"] > max(q["text"]["recall@10"], q["dense"]["recall@10"])),
-        ("hybrid recall@1 > text-only and dense-only (35k)", "strictly better",
-         f"{h35['recall@1']} vs text {q['text']['recall@1']}, dense {q['dense']['recall@1']}",
-         h35["recall@1"] > max(q["text"]["recall@1"], q["dense"]["recall@1"])),
-        ("peak memory (35k build + queries)", f"< anchor {TARGETS['rss_mb']} MB", f"{full['peak_rss_mb']} MB",
-         full["peak_rss_mb"] < TARGETS["rss_mb"]),
-        ("full corpus embedded and indexed", f"< {TARGETS['build_total_s_35k']} s",
-         f"{full['embed_and_index_s']} s", full["embed_and_index_s"] < TARGETS["build_total_s_35k"]),
-        ("hybrid p95 at 21k vs anchor 80 ms", "lower", f"{cut['queries']['hybrid']['p95_ms']} ms",
-         cut["queries"]["hybrid"]["p95_ms"] < ANCHOR["21k"]["p95_ms"]),
+        (
+            "hybrid queries/s at 35k (sequential, 1 process)",
+            f">= {TARGETS['hybrid_qps_35k']}",
+            f"{h35['qps']}",
+            h35["qps"] >= TARGETS["hybrid_qps_35k"],
+        ),
+        (
+            "hybrid p95 at 35k",
+            f"<= {TARGETS['hybrid_p95_ms_35k']} ms",
+            f"{h35['p95_ms']} ms",
+            h35["p95_ms"] <= TARGETS["hybrid_p95_ms_35k"],
+        ),
+        (
+            "hybrid recall@10 (title -> paper, titles not indexed), 35k",
+            f">= {TARGETS['hybrid_recall10']}",
+            f"{h35['recall@10']}",
+            h35["recall@10"] >= TARGETS["hybrid_recall10"],
+        ),
+        (
+            "hybrid recall@10 > text-only and dense-only (35k)",
+            "strictly better",
+            f"{h35['recall@10']} vs text {q['text']['recall@10']}, dense {q['dense']['recall@10']}",
+            h35["recall@10"] > max(q["text"]["recall@10"], q["dense"]["recall@10"]),
+        ),
+        (
+            "hybrid recall@1 > text-only and dense-only (35k)",
+            "strictly better",
+            f"{h35['recall@1']} vs text {q['text']['recall@1']}, dense {q['dense']['recall@1']}",
+            h35["recall@1"] > max(q["text"]["recall@1"], q["dense"]["recall@1"]),
+        ),
+        (
+            "peak memory (35k build + queries)",
+            f"< anchor {TARGETS['rss_mb']} MB",
+            f"{full['peak_rss_mb']} MB",
+            full["peak_rss_mb"] < TARGETS["rss_mb"],
+        ),
+        (
+            "full corpus embedded and indexed",
+            f"< {TARGETS['build_total_s_35k']} s",
+            f"{full['embed_and_index_s']} s",
+            full["embed_and_index_s"] < TARGETS["build_total_s_35k"],
+        ),
+        (
+            "hybrid p95 at 21k vs anchor 80 ms",
+            "lower",
+            f"{cut['queries']['hybrid']['p95_ms']} ms",
+            cut["queries"]["hybrid"]["p95_ms"] < ANCHOR["21k"]["p95_ms"],
+        ),
     ]
     return rows
 
@@ -300,9 +353,11 @@ def write_markdown(result: dict) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for sc in (cut, full):
-        lines.append(f"| {sc['scenario']} (filter {sc['cutoff_filter']}) | {sc['papers']} | {sc['embed_s']} | "
-                     f"{sc['index_build_s']} | {sc['embed_and_index_s']} | {sc['vector_index']} | "
-                     f"{sc['lance_on_disk_mb']} | {sc['rss_after_build_mb']} | {sc['peak_rss_mb']} |")
+        lines.append(
+            f"| {sc['scenario']} (filter {sc['cutoff_filter']}) | {sc['papers']} | {sc['embed_s']} | "
+            f"{sc['index_build_s']} | {sc['embed_and_index_s']} | {sc['vector_index']} | "
+            f"{sc['lance_on_disk_mb']} | {sc['rss_after_build_mb']} | {sc['peak_rss_mb']} |"
+        )
     lines += [
         f"| anchor: ForeSci offline KB at 35k | 35k | - | {ANCHOR['35k']['build_s']} | - | - | - | - | "
         f"{ANCHOR['35k']['rss_mb']} |",
@@ -314,16 +369,22 @@ def write_markdown(result: dict) -> str:
     ]
     for sc in (cut, full):
         for mode, row in sc["queries"].items():
-            lines.append(f"| {sc['scenario']} ({sc['papers']}) | {mode} | {row['p50_ms']} | {row['p95_ms']} | "
-                         f"{row['qps']} | {row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | "
-                         f"{row['n']} |")
+            lines.append(
+                f"| {sc['scenario']} ({sc['papers']}) | {mode} | {row['p50_ms']} | {row['p95_ms']} | "
+                f"{row['qps']} | {row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | "
+                f"{row['n']} |"
+            )
         rrf = sc["rrf_test"]
-        lines.append(f"| {sc['scenario']} ({sc['papers']}) | hybrid, RRF k=60 (not default) | {rrf['p50_ms']} | "
-                     f"{rrf['p95_ms']} | {rrf['qps']} | {rrf['cpu_ms_per_query']} | {rrf['recall@1']} | "
-                     f"{rrf['recall@10']} | {rrf['n']} |")
+        lines.append(
+            f"| {sc['scenario']} ({sc['papers']}) | hybrid, RRF k=60 (not default) | {rrf['p50_ms']} | "
+            f"{rrf['p95_ms']} | {rrf['qps']} | {rrf['cpu_ms_per_query']} | {rrf['recall@1']} | "
+            f"{rrf['recall@10']} | {rrf['n']} |"
+        )
     for mode, row in full.get("full_table_filtered_to_2025_12_31", {}).items():
-        lines.append(f"| full table, filter 2025-12-31 | {mode} | {row['p50_ms']} | {row['p95_ms']} | {row['qps']} | "
-                     f"{row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | {row['n']} |")
+        lines.append(
+            f"| full table, filter 2025-12-31 | {mode} | {row['p50_ms']} | {row['p95_ms']} | {row['qps']} | "
+            f"{row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | {row['n']} |"
+        )
     lines += [
         f"| anchor at 35k | BM25 + TF-IDF | {ANCHOR['35k']['p50_ms']} | {ANCHOR['35k']['p95_ms']} | "
         f"{ANCHOR['35k']['qps']} | - | - | - | - |",
@@ -345,9 +406,11 @@ def write_markdown(result: dict) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for kind, row in full["vector_index_comparison"].items():
-        lines.append(f"| {kind} | {row['build_s']} | {row['dense_recall@10_vs_exact']} | {row['dense_p50_ms']} / "
-                     f"{row['dense_p95_ms']} | {row['hybrid_p50_ms']} / {row['hybrid_p95_ms']} | {row['hybrid_qps']} | "
-                     f"{row['hybrid_recall@10']} |")
+        lines.append(
+            f"| {kind} | {row['build_s']} | {row['dense_recall@10_vs_exact']} | {row['dense_p50_ms']} / "
+            f"{row['dense_p95_ms']} | {row['hybrid_p50_ms']} / {row['hybrid_p95_ms']} | {row['hybrid_qps']} | "
+            f"{row['hybrid_recall@10']} |"
+        )
     lines.append("")
     return "\n".join(lines)
 
@@ -367,9 +430,15 @@ def main() -> None:
     import lancedb
 
     t0 = time.perf_counter()
-    result = {"environment": {"cpus": os.cpu_count(), "platform": platform.platform(), "lancedb": lancedb.__version__,
-                              "python": platform.python_version(),
-                              "loadavg_before": " ".join(f"{x:.1f}" for x in os.getloadavg())}}
+    result = {
+        "environment": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "lancedb": lancedb.__version__,
+            "python": platform.python_version(),
+            "loadavg_before": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        }
+    }
     result["embedding"] = child("embedding", "", args.quick)
     print("embedding", json.dumps(result["embedding"]), flush=True)
     for name in ("cutoff", "full"):
@@ -377,8 +446,10 @@ def main() -> None:
         print(name, json.dumps(result[name]["queries"]), flush=True)
     result["environment"]["loadavg_after"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
     result["wall_s"] = round(time.perf_counter() - t0, 1)
-    result["targets"] = [{"target": w, "wanted": want, "measured": got, "met": ok}
-                         for w, want, got, ok in verdicts(result["full"], result["cutoff"], result["embedding"])]
+    result["targets"] = [
+        {"target": w, "wanted": want, "measured": got, "met": ok}
+        for w, want, got, ok in verdicts(result["full"], result["cutoff"], result["embedding"])
+    ]
     markdown = write_markdown(result)
     if args.quick:
         print(markdown)

@@ -64,17 +64,24 @@ def timed(fn, queries):
 
 
 def summary(ids: list[list[str]], targets: list[str], wall_ms: np.ndarray, cpu_ms: np.ndarray) -> dict:
-    return {"p50_ms": round(float(np.percentile(wall_ms, 50)), 2), "p95_ms": round(float(np.percentile(wall_ms, 95)), 2),
-            "mean_ms": round(float(wall_ms.mean()), 3), "qps": round(float(1000 / wall_ms.mean()), 1),
-            "cpu_ms_per_query": round(float(cpu_ms.mean()), 3),
-            "recall@1": round(float(np.mean([r[:1] == [t] for r, t in zip(ids, targets)])), 4),
-            "recall@10": round(float(np.mean([t in r[:10] for r, t in zip(ids, targets)])), 4), "n": len(ids)}
+    return {
+        "p50_ms": round(float(np.percentile(wall_ms, 50)), 2),
+        "p95_ms": round(float(np.percentile(wall_ms, 95)), 2),
+        "mean_ms": round(float(wall_ms.mean()), 3),
+        "qps": round(float(1000 / wall_ms.mean()), 1),
+        "cpu_ms_per_query": round(float(cpu_ms.mean()), 3),
+        "recall@1": round(float(np.mean([r[:1] == [t] for r, t in zip(ids, targets)])), 4),
+        "recall@10": round(float(np.mean([t in r[:10] for r, t in zip(ids, targets)])), 4),
+        "n": len(ids),
+    }
 
 
 def agreement(a: list[list[str]], b: list[list[str]]) -> dict:
-    return {"identical_top10_lists": round(float(np.mean([x == y for x, y in zip(a, b)])), 4),
-            "same_top1": round(float(np.mean([x[:1] == y[:1] for x, y in zip(a, b)])), 4),
-            "top10_overlap": round(float(np.mean([len(set(x) & set(y)) / max(1, len(x)) for x, y in zip(a, b)])), 4)}
+    return {
+        "identical_top10_lists": round(float(np.mean([x == y for x, y in zip(a, b)])), 4),
+        "same_top1": round(float(np.mean([x[:1] == y[:1] for x, y in zip(a, b)])), 4),
+        "top10_overlap": round(float(np.mean([len(set(x) & set(y)) / max(1, len(x)) for x, y in zip(a, b)])), 4),
+    }
 
 
 def main() -> None:
@@ -87,9 +94,14 @@ def main() -> None:
     from resources.embeddings import DEFAULT_MODEL, Embedder
 
     t_start = time.perf_counter()
-    out: dict = {"environment": {"cpus": os.cpu_count(), "platform": platform.platform(),
-                                 "lancedb": lancedb.__version__,
-                                 "loadavg_before": " ".join(f"{x:.1f}" for x in os.getloadavg())}}
+    out: dict = {
+        "environment": {
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "lancedb": lancedb.__version__,
+            "loadavg_before": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        }
+    }
     papers = load_corpus()
     cutoff = max(p.published for p in papers)
     embedder = Embedder(str(DEFAULT_MODEL), cache_dir=None)
@@ -108,8 +120,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        table, info = build_kb(lancedb.connect(tmp), "speed", papers, embed_build, with_chunks=False,
-                               text_of=lambda p: p.abstract)
+        table, info = build_kb(
+            lancedb.connect(tmp), "speed", papers, embed_build, with_chunks=False, text_of=lambda p: p.abstract
+        )
         out["lance_build_s"] = round(time.perf_counter() - t0, 2)
         out["lance_vector_index"] = info["vector_index"]
         t0 = time.perf_counter()
@@ -120,8 +133,7 @@ def main() -> None:
         anchor = AnchorKB([p.arxiv_id for p in papers], [p.abstract for p in papers], [p.published for p in papers])
         out["anchor_build_s"] = round(time.perf_counter() - t0, 2)
 
-        views = {engine: KnowledgeBaseView(table, cutoff, embedder._compute, engine=engine)
-                 for engine in ("lance", "memory")}
+        views = {engine: KnowledgeBaseView(table, cutoff, embedder._compute, engine=engine) for engine in ("lance", "memory")}
         results, ids = {}, {}
         for engine, view in views.items():
             for mode in ("dense", "text", "hybrid"):
@@ -136,22 +148,28 @@ def main() -> None:
         # batched: one search_many call per BATCH queries
         memory = views["memory"]
         c0, t0 = time.process_time(), time.perf_counter()
-        batched = [hs for s in range(0, N_TEST, BATCH) for hs in memory.search_many(titles[s:s + BATCH], 10, "hybrid")]
+        batched = [hs for s in range(0, N_TEST, BATCH) for hs in memory.search_many(titles[s : s + BATCH], 10, "hybrid")]
         wall_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
         batched_ids = [[h.arxiv_id for h in hs] for hs in batched]
-        out["batched_hybrid"] = {"batch": BATCH, "qps": round(N_TEST / wall_s, 1),
-                                 "mean_ms": round(wall_s * 1000 / N_TEST, 3), "cpu_ms_per_query": round(cpu_s * 1000 / N_TEST, 3),
-                                 "recall@10": round(float(np.mean([t in r for r, t in zip(batched_ids, targets)])), 4),
-                                 "same_as_sequential": batched_ids == ids[("memory", "hybrid")]}
+        out["batched_hybrid"] = {
+            "batch": BATCH,
+            "qps": round(N_TEST / wall_s, 1),
+            "mean_ms": round(wall_s * 1000 / N_TEST, 3),
+            "cpu_ms_per_query": round(cpu_s * 1000 / N_TEST, 3),
+            "recall@10": round(float(np.mean([t in r for r, t in zip(batched_ids, targets)])), 4),
+            "same_as_sequential": batched_ids == ids[("memory", "hybrid")],
+        }
         print("batched", out["batched_hybrid"], flush=True)
-        out["agreement_memory_vs_lance"] = {mode: agreement(ids[("memory", mode)], ids[("lance", mode)])
-                                            for mode in ("dense", "text", "hybrid")}
+        out["agreement_memory_vs_lance"] = {
+            mode: agreement(ids[("memory", mode)], ids[("lance", mode)]) for mode in ("dense", "text", "hybrid")
+        }
         # dense: each engine's top 10 against the exact scan (the IVF indexes are approximate)
         query_vectors = embedder._compute(titles)
         exact = np.argsort(-(query_vectors @ index.dense.vectors.T), axis=1)[:, :10]
         exact_ids = [[index.keys[i] for i in row] for row in exact]
-        out["dense_recall_vs_exact"] = {engine: agreement(ids[(engine, "dense")], exact_ids)["top10_overlap"]
-                                        for engine in ("lance", "memory")}
+        out["dense_recall_vs_exact"] = {
+            engine: agreement(ids[(engine, "dense")], exact_ids)["top10_overlap"] for engine in ("lance", "memory")
+        }
 
         # the anchor, interleaved query by query with the in-memory hybrid engine
         pairs = test[:ANCHOR_QUERIES]
@@ -203,16 +221,24 @@ def markdown(r: dict) -> str:
     ]
     for name, row in r["sequential"].items():
         engine, mode = name.split()
-        lines.append(f"| {engine} | {mode} | {row['p50_ms']} | {row['p95_ms']} | {row['qps']} | "
-                     f"{row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | {row['n']} |")
+        lines.append(
+            f"| {engine} | {mode} | {row['p50_ms']} | {row['p95_ms']} | {row['qps']} | "
+            f"{row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | {row['n']} |"
+        )
     b = r["batched_hybrid"]
-    lines.append(f"| memory, batched {b['batch']} | hybrid | - | - | {b['qps']} | {b['cpu_ms_per_query']} | - | "
-                 f"{b['recall@10']} | {N_TEST} |")
-    for name, key in (("anchor (BM25 + TF-IDF, pure Python)", "anchor"),
-                      ("memory, same queries, interleaved", "memory_on_anchor_queries")):
+    lines.append(
+        f"| memory, batched {b['batch']} | hybrid | - | - | {b['qps']} | {b['cpu_ms_per_query']} | - | "
+        f"{b['recall@10']} | {N_TEST} |"
+    )
+    for name, key in (
+        ("anchor (BM25 + TF-IDF, pure Python)", "anchor"),
+        ("memory, same queries, interleaved", "memory_on_anchor_queries"),
+    ):
         row = r[key]
-        lines.append(f"| {name} | hybrid | {row['p50_ms']} | {row['p95_ms']} | {row['qps']} | "
-                     f"{row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | {row['n']} |")
+        lines.append(
+            f"| {name} | hybrid | {row['p50_ms']} | {row['p95_ms']} | {row['qps']} | "
+            f"{row['cpu_ms_per_query']} | {row['recall@1']} | {row['recall@10']} | {row['n']} |"
+        )
     lines += [
         "",
         f"Build: LanceDB table + indexes {r['lance_build_s']} s ({r['lance_vector_index']}); in-memory index "

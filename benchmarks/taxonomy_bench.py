@@ -82,12 +82,19 @@ def stub_run(papers, cutoff, embed, **kw) -> dict:
     wall = time.time() - t0
     sizes = {k.split(".", 1)[1]: round(float(np.mean(v)), 1) for k, v in stub.batch_sizes.items()}
     return {
-        "papers": result.paper_vectors_used, "calls": stub.calls, "calls_match_result": stub.calls == result.llm_calls,
+        "papers": result.paper_vectors_used,
+        "calls": stub.calls,
+        "calls_match_result": stub.calls == result.llm_calls,
         "calls_per_paper": round(stub.calls / result.paper_vectors_used, 4),
-        "by_purpose": result.llm_requests, "mean_batch_size": sizes, "decisions": result.llm_decided,
-        "nodes": len(result.nodes), "nodes_by_creation": dict(Counter(n.created_by for n in result.nodes)),
-        "max_level": max(n.level for n in result.nodes), "failures": len(result.failures),
-        "seconds": round(wall, 1), "result": result,
+        "by_purpose": result.llm_requests,
+        "mean_batch_size": sizes,
+        "decisions": result.llm_decided,
+        "nodes": len(result.nodes),
+        "nodes_by_creation": dict(Counter(n.created_by for n in result.nodes)),
+        "max_level": max(n.level for n in result.nodes),
+        "failures": len(result.failures),
+        "seconds": round(wall, 1),
+        "result": result,
     }
 
 
@@ -109,9 +116,14 @@ def main() -> None:
         density = 40
     screened = screen(raw, DOMAIN, descriptions, embed)
     cutoff = max(date.fromisoformat(c) for c in registry.default_cutoffs)
-    report: dict = {"domain": DOMAIN, "cutoff": str(cutoff), "corpus_papers": len(raw), "quick": args.quick,
-                    "machine": f"{platform.machine()}, {platform.python_version()}",
-                    "params": {"max_depth": 3, "max_density": density, "max_children": 5, "min_votes": 2}}
+    report: dict = {
+        "domain": DOMAIN,
+        "cutoff": str(cutoff),
+        "corpus_papers": len(raw),
+        "quick": args.quick,
+        "machine": f"{platform.machine()}, {platform.python_version()}",
+        "params": {"max_depth": 3, "max_density": density, "max_children": 5, "min_votes": 2},
+    }
 
     # 1-2. offline: three seeds, time of each
     runs, times = {}, {}
@@ -121,16 +133,22 @@ def main() -> None:
         times[seed] = round(time.time() - t0, 1)
     stability = {}
     for s1, s2 in combinations(runs, 2):
-        stability[f"{s1}-{s2}"] = {"leaf": agreement(level_of(runs[s1], 9), level_of(runs[s2], 9)),
-                                   "level1": agreement(level_of(runs[s1], 1), level_of(runs[s2], 1))}
-    mean = {k: {m: round(float(np.mean([v[k][m] for v in stability.values()])), 4) for m in ("ari", "nmi")}
-            for k in ("leaf", "level1")}
+        stability[f"{s1}-{s2}"] = {
+            "leaf": agreement(level_of(runs[s1], 9), level_of(runs[s2], 9)),
+            "level1": agreement(level_of(runs[s1], 1), level_of(runs[s2], 1)),
+        }
+    mean = {
+        k: {m: round(float(np.mean([v[k][m] for v in stability.values()])), 4) for m in ("ari", "nmi")}
+        for k in ("leaf", "level1")
+    }
     r0 = runs[0]
     report["offline"] = {
-        "papers": r0.paper_vectors_used, "seconds_per_seed": times,
+        "papers": r0.paper_vectors_used,
+        "seconds_per_seed": times,
         "nodes_per_seed": {s: len(r.nodes) for s, r in runs.items()},
         "nodes_by_creation_seed0": dict(Counter(n.created_by for n in r0.nodes)),
-        "stability_pairs": stability, "stability_mean": mean,
+        "stability_pairs": stability,
+        "stability_mean": mean,
     }
 
     # 3. LLM mode behind the counting stub
@@ -140,19 +158,24 @@ def main() -> None:
     t0 = time.time()
     records, _ = build_evidence(result.nodes, screened, cutoff, embed, llm_client=stub)
     ev_papers = len({p.arxiv_id for r in records for p in r.papers})
-    partition["evidence"] = {"papers": ev_papers, "calls": stub.calls,
-                             "calls_per_evidence_paper": round(stub.calls / max(ev_papers, 1), 4),
-                             "seconds": round(time.time() - t0, 1)}
+    partition["evidence"] = {
+        "papers": ev_papers,
+        "calls": stub.calls,
+        "calls_per_evidence_paper": round(stub.calls / max(ev_papers, 1), 4),
+        "seconds": round(time.time() - t0, 1),
+    }
     report["llm_stub_partition"] = partition
-    everything = [ScreenedPaper(**p.model_dump(), domain=DOMAIN, relevance=1.0, label="core", reason="all")
-                  for p in raw]
+    everything = [ScreenedPaper(**p.model_dump(), domain=DOMAIN, relevance=1.0, label="core", reason="all") for p in raw]
     last = max(p.published for p in raw)
     full = stub_run(everything, last, embed, max_density=density)
     full.pop("result")
     full["cutoff"] = str(last)
     report["llm_stub_full_corpus"] = full
-    report["foresci_reference"] = {"calls_per_paper": "9-21", "calls_total": "105k-213k",
-                                   "source": "issue 4: the ForeSci authors' temporal TaxoAdapt with a counting stub"}
+    report["foresci_reference"] = {
+        "calls_per_paper": "9-21",
+        "calls_total": "105k-213k",
+        "source": "issue 4: the ForeSci authors' temporal TaxoAdapt with a counting stub",
+    }
 
     OUT.mkdir(parents=True, exist_ok=True)
     name = "taxonomy_quick" if args.quick else "taxonomy"
@@ -181,28 +204,46 @@ def render(r: dict) -> str:
     for pair, v in off["stability_pairs"].items():
         lines.append(f"| {pair} | {v['leaf']['ari']} | {v['leaf']['nmi']} | {v['level1']['ari']} | {v['level1']['nmi']} |")
     m = off["stability_mean"]
-    lines += [f"| **mean** | **{m['leaf']['ari']}** | **{m['leaf']['nmi']}** | **{m['level1']['ari']}** | "
-              f"**{m['level1']['nmi']}** |", "",
-              f"Nodes per seed: {off['nodes_per_seed']}; seed 0 by creation: {off['nodes_by_creation_seed0']}.", "",
-              "## Induction time (one domain, largest cutoff)", "",
-              "| mode | papers | seconds |", "|---|---|---|"]
+    lines += [
+        f"| **mean** | **{m['leaf']['ari']}** | **{m['leaf']['nmi']}** | **{m['level1']['ari']}** | **{m['level1']['nmi']}** |",
+        "",
+        f"Nodes per seed: {off['nodes_per_seed']}; seed 0 by creation: {off['nodes_by_creation_seed0']}.",
+        "",
+        "## Induction time (one domain, largest cutoff)",
+        "",
+        "| mode | papers | seconds |",
+        "|---|---|---|",
+    ]
     lines += [f"| offline, seed {s} | {off['papers']} | {t} |" for s, t in off["seconds_per_seed"].items()]
-    lines += [f"| LLM mode, counting stub (no model latency) | {part['papers']} | {part['seconds']} |",
-              f"| LLM mode, counting stub, whole corpus | {full['papers']} | {full['seconds']} |", "",
-              "## LLM-mode call budget (counting stub behind the LLM client API)", "",
-              "| corpus | papers | calls | calls/paper | by purpose | mean papers (labels) per call |",
-              "|---|---|---|---|---|---|"]
+    lines += [
+        f"| LLM mode, counting stub (no model latency) | {part['papers']} | {part['seconds']} |",
+        f"| LLM mode, counting stub, whole corpus | {full['papers']} | {full['seconds']} |",
+        "",
+        "## LLM-mode call budget (counting stub behind the LLM client API)",
+        "",
+        "| corpus | papers | calls | calls/paper | by purpose | mean papers (labels) per call |",
+        "|---|---|---|---|---|---|",
+    ]
     for name, v in (("partition (screened, <= cutoff)", part), (f"whole shipped corpus (<= {full['cutoff']})", full)):
-        lines.append(f"| {name} | {v['papers']} | {v['calls']} | **{v['calls_per_paper']}** | "
-                     f"{json.dumps(v['by_purpose'])} | {json.dumps(v['mean_batch_size'])} |")
+        lines.append(
+            f"| {name} | {v['papers']} | {v['calls']} | **{v['calls_per_paper']}** | "
+            f"{json.dumps(v['by_purpose'])} | {json.dumps(v['mean_batch_size'])} |"
+        )
     ev = part["evidence"]
-    lines += ["", f"ForeSci authors' temporal TaxoAdapt on the same corpus: {r['foresci_reference']['calls_per_paper']} "
-              f"calls/paper ({r['foresci_reference']['calls_total']} calls). Target: <= 1.5.", "",
-              f"Routing decisions (partition): {json.dumps(part['decisions'])}.", "",
-              f"Whole corpus: {full['nodes']} nodes {json.dumps(full['nodes_by_creation'])}, max level "
-              f"{full['max_level']}; partition: {part['nodes']} nodes.", "",
-              f"Evidence stage, LLM mode, same partition: {ev['calls']} calls for {ev['papers']} evidence papers "
-              f"({ev['calls_per_evidence_paper']} calls per evidence paper, 8 abstracts per call).", ""]
+    lines += [
+        "",
+        f"ForeSci authors' temporal TaxoAdapt on the same corpus: {r['foresci_reference']['calls_per_paper']} "
+        f"calls/paper ({r['foresci_reference']['calls_total']} calls). Target: <= 1.5.",
+        "",
+        f"Routing decisions (partition): {json.dumps(part['decisions'])}.",
+        "",
+        f"Whole corpus: {full['nodes']} nodes {json.dumps(full['nodes_by_creation'])}, max level "
+        f"{full['max_level']}; partition: {part['nodes']} nodes.",
+        "",
+        f"Evidence stage, LLM mode, same partition: {ev['calls']} calls for {ev['papers']} evidence papers "
+        f"({ev['calls_per_evidence_paper']} calls per evidence paper, 8 abstracts per call).",
+        "",
+    ]
     return "\n".join(lines)
 
 

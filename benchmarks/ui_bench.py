@@ -37,8 +37,14 @@ def free_port() -> int:
 
 def cli_run(env: dict, domain: str, cutoff: str) -> float:
     t0 = time.time()
-    subprocess.run([str(BIN / "foresci"), "materialize", "--domain", domain, "--cutoff", cutoff],
-                   env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+    subprocess.run(
+        [str(BIN / "foresci"), "materialize", "--domain", domain, "--cutoff", cutoff],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return time.time() - t0
 
 
@@ -48,15 +54,22 @@ def ui_run(env: dict, domain: str, cutoff: str) -> dict:
     from dagster_graphql import DagsterGraphQLClient
 
     port = free_port()
+
     # default SIGINT/SIGTERM in the server even when this script runs under `&` or nohup
     # (an inherited SIG_IGN would survive exec and SIGTERM would not stop dagster dev)
     def _default_signals():
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
-    server = subprocess.Popen([str(BIN / "dagster"), "dev", "-h", "127.0.0.1", "-p", str(port), "-w", "workspace.yaml"],
-                              env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True, preexec_fn=_default_signals)
+    server = subprocess.Popen(
+        [str(BIN / "dagster"), "dev", "-h", "127.0.0.1", "-p", str(port), "-w", "workspace.yaml"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=_default_signals,
+    )
     try:
         client = DagsterGraphQLClient("127.0.0.1", port_number=port)
         deadline = time.time() + 300
@@ -91,8 +104,12 @@ def ui_run(env: dict, domain: str, cutoff: str) -> dict:
             server.wait(timeout=30)
     if status != "SUCCESS":
         raise RuntimeError(f"UI run {run_id} ended {status}")
-    return {"submit_to_finish_s": round(wall, 1), "run_start_to_end_s": round(stats.end_time - stats.start_time, 1),
-            "steps": len(step_keys), "run_id": run_id}
+    return {
+        "submit_to_finish_s": round(wall, 1),
+        "run_start_to_end_s": round(stats.end_time - stats.start_time, 1),
+        "steps": len(step_keys),
+        "run_id": run_id,
+    }
 
 
 def main() -> None:
@@ -102,8 +119,9 @@ def main() -> None:
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="ui_bench_"))
     try:
-        env = dict(os.environ, FORESCI_HOME=str(tmp / "foresci"), DAGSTER_HOME=str(tmp / "dagster"),
-                   LITELLM_LOCAL_MODEL_COST_MAP="True")
+        env = dict(
+            os.environ, FORESCI_HOME=str(tmp / "foresci"), DAGSTER_HOME=str(tmp / "dagster"), LITELLM_LOCAL_MODEL_COST_MAP="True"
+        )
         Path(env["DAGSTER_HOME"]).mkdir(parents=True)
         shutil.copy(ROOT / "dagster.yaml", Path(env["DAGSTER_HOME"]) / "dagster.yaml")  # as `make ui`
         print("warm-up CLI run ...", flush=True)
@@ -114,14 +132,20 @@ def main() -> None:
         cli = cli_run(env, args.domain, args.cutoff)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    result = {"date": date.today().isoformat(), "domain": args.domain, "cutoff": args.cutoff,
-              "cli_cold_s": round(cold, 1), "cli_warm_s": round(cli, 1), "ui": ui,
-              "ui_over_cli": round(ui["submit_to_finish_s"] / cli, 2)}
+    result = {
+        "date": date.today().isoformat(),
+        "domain": args.domain,
+        "cutoff": args.cutoff,
+        "cli_cold_s": round(cold, 1),
+        "cli_warm_s": round(cli, 1),
+        "ui": ui,
+        "ui_over_cli": round(ui["submit_to_finish_s"] / cli, 2),
+    }
     RESULTS_DIR.mkdir(exist_ok=True)
     (RESULTS_DIR / "operations.json").write_text(json.dumps(result, indent=2))
     (RESULTS_DIR / "operations.md").write_text(f"""## Operations: a release from the UI vs the CLI
 
-Measured {result['date']} with `benchmarks/ui_bench.py` (one partition, {args.domain} @ {args.cutoff},
+Measured {result["date"]} with `benchmarks/ui_bench.py` (one partition, {args.domain} @ {args.cutoff},
 offline, shared 2-core machine; other work was running, so expect a few seconds of noise).
 The UI run is `release_job` submitted through the webserver's GraphQL API (`dagster dev`:
 queued run coordinator, daemon, run worker), as the UI's Materialize button does; the CLI
@@ -130,12 +154,12 @@ Target: UI within 1.5x of the CLI.
 
 | run | wall seconds |
 |---|---|
-| CLI, cold caches (warm-up) | {result['cli_cold_s']} |
-| CLI, warm (`foresci materialize`, after the UI run) | {result['cli_warm_s']} |
-| UI (GraphQL submit to run finished) | {ui['submit_to_finish_s']} |
-| UI run itself (run start to end, {ui['steps']} steps) | {ui['run_start_to_end_s']} |
+| CLI, cold caches (warm-up) | {result["cli_cold_s"]} |
+| CLI, warm (`foresci materialize`, after the UI run) | {result["cli_warm_s"]} |
+| UI (GraphQL submit to run finished) | {ui["submit_to_finish_s"]} |
+| UI run itself (run start to end, {ui["steps"]} steps) | {ui["run_start_to_end_s"]} |
 
-UI / CLI: **{result['ui_over_cli']}x**. Before, `release_job` used Dagster's default
+UI / CLI: **{result["ui_over_cli"]}x**. Before, `release_job` used Dagster's default
 multiprocess executor (a process per step, each re-importing the code location); the
 issue measured ~10x. Every job now runs in process (`RUN_EXECUTOR` in pipelines/definitions.py).
 """)

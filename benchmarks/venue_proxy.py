@@ -78,8 +78,10 @@ def measure(cutoff: date, corpora: dict, embed) -> list[dict]:
         lab_vecs = all_vecs[[i for i, _ in labelled]]
         lab_ids = [(ctx.public + ctx.future)[i].arxiv_id for i, _ in labelled]
         usable = sorted((p for p in public if p.label != "excluded"), key=lambda p: p.arxiv_id)
-        base = [" ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
-                for p in random.Random(0).sample(usable, min(300, len(usable)))]
+        base = [
+            " ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
+            for p in random.Random(0).sample(usable, min(300, len(usable)))
+        ]
         for proj in projects:
             pv = ctx.embed_centred([proj.description])[0]
             sims = ctx.fut_vecs @ pv
@@ -98,10 +100,19 @@ def measure(cutoff: date, corpora: dict, embed) -> list[dict]:
                         break
             rank = lambda sc: sorted(sc, key=lambda k: (-sc[k], k))  # noqa: E731
             ro, rn = rank(old), rank(new)
-            rows.append({"domain": dom, "id": proj.paper.arxiv_id, "real": proj.family,
-                         "old": ro[0], "old_gap": old[ro[0]] - old[ro[1]], "old_on_topic": on_topic,
-                         "offered": rn[0], "offered_gap": new[rn[0]] - new[rn[1]],
-                         "vote": max(offered, key=lambda f: (votes[f], -offered.index(f)))})
+            rows.append(
+                {
+                    "domain": dom,
+                    "id": proj.paper.arxiv_id,
+                    "real": proj.family,
+                    "old": ro[0],
+                    "old_gap": old[ro[0]] - old[ro[1]],
+                    "old_on_topic": on_topic,
+                    "offered": rn[0],
+                    "offered_gap": new[rn[0]] - new[rn[1]],
+                    "vote": max(offered, key=lambda f: (votes[f], -offered.index(f))),
+                }
+            )
     return rows
 
 
@@ -118,20 +129,26 @@ def _balanced(rows: list[dict], key: str) -> float:
 
 
 def report(rows: list[dict]) -> str:
-    lines = ["| domain | projects | old proxy (5 families) | proxy on the offered families | most common family | "
-             "10-NN outcome vote | balanced: old / offered / vote |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| domain | projects | old proxy (5 families) | proxy on the offered families | most common family | "
+        "10-NN outcome vote | balanced: old / offered / vote |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for dom in sorted({r["domain"] for r in rows}) + ["all"]:
         rs = [r for r in rows if dom == "all" or r["domain"] == dom]
         common = collections.Counter(r["real"] for r in rs).most_common(1)[0]
         for r in rs:
             r["majority"] = common[0]
-        lines.append(f"| {dom} | {len(rs)} | {_share(rs, 'old')} | {_share(rs, 'offered')} | "
-                     f"{_share(rs, 'majority')} ({common[0]}) | {_share(rs, 'vote')} | "
-                     f"{_balanced(rs, 'old'):.2f} / {_balanced(rs, 'offered'):.2f} / {_balanced(rs, 'vote'):.2f} |")
+        lines.append(
+            f"| {dom} | {len(rs)} | {_share(rs, 'old')} | {_share(rs, 'offered')} | "
+            f"{_share(rs, 'majority')} ({common[0]}) | {_share(rs, 'vote')} | "
+            f"{_balanced(rs, 'old'):.2f} / {_balanced(rs, 'offered'):.2f} / {_balanced(rs, 'vote'):.2f} |"
+        )
     lines.append("")
     for key in ("old", "offered"):
-        cells = [f"[{lo}, {hi}): {_share([r for r in rows if lo <= r[f'{key}_gap'] < hi], key)}"
-                 for lo, hi in zip(GAPS, GAPS[1:])]
+        cells = [
+            f"[{lo}, {hi}): {_share([r for r in rows if lo <= r[f'{key}_gap'] < hi], key)}" for lo, hi in zip(GAPS, GAPS[1:])
+        ]
         lines.append(f"{key} proxy by top-2 gap: " + "; ".join(cells))
     lines.append("real families: " + json.dumps(collections.Counter(r["real"] for r in rows)))
     lines.append("old proxy's top families: " + json.dumps(collections.Counter(r["old"] for r in rows)))
@@ -146,8 +163,9 @@ def project_yield(corpora: dict, embed) -> str:
         c = date.fromisoformat(cut)
         fams = V.outcome_families(c)
         for dom, screened in corpora.items():
-            projects = select_projects([p for p in screened if p.published <= c], c, dom, fams, embed=embed)[0] \
-                if len(fams) >= 2 else []
+            projects = (
+                select_projects([p for p in screened if p.published <= c], c, dom, fams, embed=embed)[0] if len(fams) >= 2 else []
+            )
             seen.update((cut, p.paper.arxiv_id) for p in projects)
             by = collections.Counter(p.family for p in projects)
             lines.append(f"{cut} {dom}: {len(projects)} {json.dumps(dict(sorted(by.items())))}")

@@ -42,7 +42,8 @@ GOLD_COVER_MIN = 0.3  # share of the gold claim's specific stems the answer clai
 RELATED_MIN = 0.25  # share of specific stems shared: the claims are about the same thing
 
 # Result vocabulary every finding uses; shared alone it says nothing about *which* finding.
-GENERIC = frozenset("""
+GENERIC = frozenset(
+    """
 improve improv improves improved improvement improvements increase increases increased decrease decreases
 decreased reduce reduces reduced reduction outperform outperforms outperformed performance perform performs
 result results baseline baselines method methods approach approaches model models task tasks experiment
@@ -51,27 +52,42 @@ higher lower gain gains effect effects effective effectiveness significant signi
 substantially consistent consistently state-of-the-art sota accuracy benchmark benchmarks evaluation evaluations
 data dataset datasets across compared comparison existing prior work propose proposed framework overall leads
 lead yields yield enhance enhances enhanced strong stronger robust
-""".split())
-UP = frozenset("improve improves improved improving improvement increase increases increased higher better "
-               "outperform outperforms outperformed gain gains boost boosts boosted enhance enhances enhanced "
-               "more faster stronger exceed exceeds surpass surpasses raise raises helps help benefit benefits".split())
-DOWN = frozenset("degrade degrades degraded degrading decrease decreases decreased lower worse hurt hurts harm "
-                 "harms reduce reduces reduced drop drops dropped decline declines less fewer slower weaker fail "
-                 "fails underperform underperforms impair impairs deteriorate deteriorates".split())
+""".split()
+)
+UP = frozenset(
+    "improve improves improved improving improvement increase increases increased higher better "
+    "outperform outperforms outperformed gain gains boost boosts boosted enhance enhances enhanced "
+    "more faster stronger exceed exceeds surpass surpasses raise raises helps help benefit benefits".split()
+)
+DOWN = frozenset(
+    "degrade degrades degraded degrading decrease decreases decreased lower worse hurt hurts harm "
+    "harms reduce reduces reduced drop drops dropped decline declines less fewer slower weaker fail "
+    "fails underperform underperforms impair impairs deteriorate deteriorates".split()
+)
 # 'reduces error/latency/cost/hallucination' is good news: the direction is about the quantity, kept as stated.
-NEGATION = re.compile(r"\b(not|no|never|cannot|can't|doesn't|don't|didn't|isn't|aren't|fails? to|neither|nor|"
-                      r"unable|it is not the case)\b", re.I)
-UNIVERSAL = re.compile(r"\b(all|always|every|any|consistently|universally|in general|generally|regardless|"
-                       r"invariably|across the board|in every|never fails)\b", re.I)
+NEGATION = re.compile(
+    r"\b(not|no|never|cannot|can't|doesn't|don't|didn't|isn't|aren't|fails? to|neither|nor|"
+    r"unable|it is not the case)\b",
+    re.I,
+)
+UNIVERSAL = re.compile(
+    r"\b(all|always|every|any|consistently|universally|in general|generally|regardless|"
+    r"invariably|across the board|in every|never fails)\b",
+    re.I,
+)
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%?")
 LEAD_IN = re.compile(
     r"^(?:(?:our|the|these|experimental|empirical|extensive)\s+)*(?:results?|experiments?|analys[ie]s|evaluations?|"
     r"findings|studies|we)\s+(?:further\s+|also\s+)?(?:show|shows|showed|demonstrate|demonstrates|reveal|reveals|"
     r"find|finds|found|indicate|indicates|suggest|suggests|confirm|confirms|observe|observed)\s+(?:that\s+)?",
-    re.I)
-CONNECTIVE = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|moreover|furthermore|additionally|"
-                        r"in addition|overall|notably|importantly|specifically|besides|also|and|further|thus|hence|"
-                        r"therefore|as a result|consequently)\b,?\s*", re.I)
+    re.I,
+)
+CONNECTIVE = re.compile(
+    r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|moreover|furthermore|additionally|"
+    r"in addition|overall|notably|importantly|specifically|besides|also|and|further|thus|hence|"
+    r"therefore|as a result|consequently)\b,?\s*",
+    re.I,
+)
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
@@ -80,6 +96,8 @@ def clean_text(text: str) -> str:
     text = re.sub(r"\\(?:textbf|textit|emph|texttt|mathrm|mathbf|text)\{([^{}]*)\}", r"\1", str(text))
     text = text.replace("\\%", "%").replace("\\&", "&").replace("\\_", "_").replace("~", " ")
     return " ".join(text.split())
+
+
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-]*")
 
 
@@ -99,7 +117,8 @@ def content_stems(text: str) -> set[str]:
 def all_stems(text: str) -> set[str]:
     """Content stems including the generic result vocabulary (coverage counts both)."""
     return {stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS and len(w) > 2} | {
-        stem(w) for w in _WORD.findall(text.lower()) if w in GENERIC}
+        stem(w) for w in _WORD.findall(text.lower()) if w in GENERIC
+    }
 
 
 def numbers(text: str) -> set[str]:
@@ -210,8 +229,11 @@ def score_claims(answer: list[str], gold: list[str]) -> ClaimScore:
         else:
             fp_types[i] = _worst([(r.related, r.kind) for r in row if r.kind != "entailed"])
     covered = set(matches.values())
-    fn_types = {j: _worst([(rel[i][j].related, rel[i][j].kind) for i in range(len(answer))
-                           if rel[i][j].kind != "entailed"]) for j in range(len(gold)) if j not in covered}
+    fn_types = {
+        j: _worst([(rel[i][j].related, rel[i][j].kind) for i in range(len(answer)) if rel[i][j].kind != "entailed"])
+        for j in range(len(gold))
+        if j not in covered
+    }
     return claim_score(answer, gold, matches, fp_types, fn_types)
 
 
@@ -222,8 +244,9 @@ def claim_score(answer: list[str], gold: list[str], matches: dict, fp_types: dic
     precision = tp / len(answer) if answer else 0.0
     recall = 1 - len(fn_types) / len(gold) if gold else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return ClaimScore(round(precision, 4), round(recall, 4), round(f1, 4), tp, list(answer), list(gold), matches,
-                      fp_types, fn_types)
+    return ClaimScore(
+        round(precision, 4), round(recall, 4), round(f1, 4), tp, list(answer), list(gold), matches, fp_types, fn_types
+    )
 
 
 def gives_away(public_text: str, gold: list[str]) -> list[str]:

@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 8,
-                     max_iter: int = 50) -> np.ndarray:
+def spherical_kmeans(X: np.ndarray, k: int, rng: np.random.Generator, n_init: int = 8, max_iter: int = 50) -> np.ndarray:
     """Cosine k-means (k-means++ seeding, best of `n_init` by total cosine); returns labels.
 
     Plain numpy on purpose: a taxonomy build runs hundreds of small clusterings, where
@@ -63,8 +62,7 @@ NEIGHBOURS = 10  # the neighbour vote: a paper's k nearest papers by embedding
 MEMBER_VOTE = 0.3  # ... vote it into a set when >= 30% of them are the set's members
 
 
-def neighbours(queries: np.ndarray, base: np.ndarray, k: int = NEIGHBOURS,
-               exclude: np.ndarray | None = None) -> np.ndarray:
+def neighbours(queries: np.ndarray, base: np.ndarray, k: int = NEIGHBOURS, exclude: np.ndarray | None = None) -> np.ndarray:
     """Indices into `base` of each query row's k nearest rows by cosine (unit vectors);
     `exclude[i]` (a row of `base`) is never query i's neighbour (leave-one-out)."""
     k = min(k, len(base) - int(exclude is not None))
@@ -72,10 +70,10 @@ def neighbours(queries: np.ndarray, base: np.ndarray, k: int = NEIGHBOURS,
     if k <= 0:
         return out
     for start in range(0, len(queries), 1024):  # chunks bound the similarity matrix's memory
-        sims = queries[start:start + 1024] @ base.T
+        sims = queries[start : start + 1024] @ base.T
         if exclude is not None:
-            sims[np.arange(len(sims)), exclude[start:start + 1024]] = -np.inf
-        out[start:start + len(sims)] = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+            sims[np.arange(len(sims)), exclude[start : start + 1024]] = -np.inf
+        out[start : start + len(sims)] = np.argpartition(-sims, k - 1, axis=1)[:, :k]
     return out
 
 

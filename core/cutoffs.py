@@ -36,11 +36,15 @@ def check_cutoff(key: str, horizon_months: int, span: CorpusSpan, *, prospective
     if cutoff < span.first:
         raise CutoffError(f"cutoff {key} is before the corpus starts ({span.first}): no domain has papers before it")
     if cutoff > span.last:
-        raise CutoffError(f"cutoff {key} is after the corpus ends ({span.last}): no paper after the cutoff "
-                          "could ever be seen; harvest more papers first")
+        raise CutoffError(
+            f"cutoff {key} is after the corpus ends ({span.last}): no paper after the cutoff "
+            "could ever be seen; harvest more papers first"
+        )
     window_end = add_months(cutoff, horizon_months)
     if window_end > span.last and not prospective:
-        raise CutoffError(f"the {horizon_months}-month window of cutoff {key} ends {window_end}, after the corpus "
-                          f"ends ({span.last}), so its gold cannot be measured yet; add it with --prospective to "
-                          "freeze forecasts now and score them once the window is harvested")
+        raise CutoffError(
+            f"the {horizon_months}-month window of cutoff {key} ends {window_end}, after the corpus "
+            f"ends ({span.last}), so its gold cannot be measured yet; add it with --prospective to "
+            "freeze forecasts now and score them once the window is harvested"
+        )
     return cutoff

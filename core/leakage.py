@@ -41,14 +41,23 @@ from core.text import CLAIM_SCAFFOLD_WORDS, TERM_STOP_WORDS
 
 DIMENSIONS = ("tasks", "methodologies", "datasets", "evaluation_methods", "real_world_domains")
 GOLD_ONLY_KEYS = frozenset(
-    {"preferred_ranking", "trajectory", "slots", "claims", "numbers", "future_paper_ids", "strength", "gold",
-     "signal_ids", "node_ids", "option_signal_ids"}
+    {
+        "preferred_ranking",
+        "trajectory",
+        "slots",
+        "claims",
+        "numbers",
+        "future_paper_ids",
+        "strength",
+        "gold",
+        "signal_ids",
+        "node_ids",
+        "option_signal_ids",
+    }
 )
 # Curation's internal fields (audit records and reviewers' decisions, core/records.py): what a
 # reviewer saw, flagged, decided and wrote. None may appear as a key of a public file.
-AUDIT_ONLY_KEYS = frozenset(
-    (set(AuditRecord.model_fields) | set(Decision.model_fields)) - set(Task.model_fields)
-)
+AUDIT_ONLY_KEYS = frozenset((set(AuditRecord.model_fields) | set(Decision.model_fields)) - set(Task.model_fields))
 GOLD_ONLY_CLAIM_TYPES = ("future-realisation", "statistical", "taxonomy")
 MIN_TITLE_CHARS = 20  # shorter future titles ("Agents") would match by coincidence, not leakage
 MIN_VARIANT_CHARS = 12  # same for future-derived slot variants
@@ -65,8 +74,20 @@ _ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
 _ARXIV_OLD = re.compile(r"\b([a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _ISO_MONTH = re.compile(r"\b(\d{4})-(\d{2})\b")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _MONTH_NAME = re.compile(r"\b(" + "|".join(_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(\d{4})\b", re.IGNORECASE)
 
 
@@ -96,7 +117,7 @@ class SubstringIndex:
         self.width = min((len(p) for p in self.patterns), default=0)
         self.by_prefix: dict[str, list[int]] = {}
         for i, pat in enumerate(self.patterns):
-            self.by_prefix.setdefault(pat[:self.width], []).append(i)
+            self.by_prefix.setdefault(pat[: self.width], []).append(i)
 
     def found_in(self, text: str) -> list[str]:
         if not self.patterns:
@@ -104,7 +125,7 @@ class SubstringIndex:
         hits: set[int] = set()
         w, index = self.width, self.by_prefix
         for pos in range(len(text) - w + 1):
-            for i in index.get(text[pos:pos + w], ()):
+            for i in index.get(text[pos : pos + w], ()):
                 if i not in hits and text.startswith(self.patterns[i], pos):
                     hits.add(i)
         return [self.patterns[i] for i in sorted(hits)]
@@ -170,9 +191,7 @@ def dates_in(text: str) -> list[tuple[str, date]]:
     return found
 
 
-def internal_violations(
-    tasks: Iterable[Task | dict], *, cutoff: date, internal_ids: Iterable[str] = ()
-) -> list[str]:
+def internal_violations(tasks: Iterable[Task | dict], *, cutoff: date, internal_ids: Iterable[str] = ()) -> list[str]:
     """Violations that need no future data: internal ids, gold-only keys, post-cutoff dates."""
     ids = SubstringIndex(sorted({i for i in internal_ids if i and len(i) >= 4}, key=len, reverse=True))
     messages: list[str] = []
@@ -262,8 +281,9 @@ def assert_clean(
     novel_terms: Iterable[str] = (),
 ) -> None:
     """Raise `LeakageError` listing all violations, if there is any."""
-    messages = check_public_tasks(tasks, golds, future_paper_ids, future_titles, cutoff=cutoff,
-                                  internal_ids=internal_ids, novel_terms=novel_terms)
+    messages = check_public_tasks(
+        tasks, golds, future_paper_ids, future_titles, cutoff=cutoff, internal_ids=internal_ids, novel_terms=novel_terms
+    )
     if messages:
         raise LeakageError(f"{len(messages)} leakage violation(s):\n" + "\n".join(messages))
 
@@ -292,7 +312,7 @@ def _ngrams(tokens: list[str], max_n: int) -> set[str]:
     out = set()
     for n in range(1, max_n + 1):
         for i in range(len(tokens) - n + 1):
-            gram = tokens[i:i + n]
+            gram = tokens[i : i + n]
             if gram[0] in TERM_STOP_WORDS or gram[-1] in TERM_STOP_WORDS or all(t.isdigit() for t in gram):
                 continue
             if n == 1 and (len(gram[0]) < 4 or gram[0].replace(".", "").isdigit()):
@@ -328,7 +348,7 @@ def future_only_terms(
         for i, tok in enumerate(tokens):
             if tok in firsts:
                 for n in range(1, max_n + 1):
-                    gram = " ".join(tokens[i:i + n])
+                    gram = " ".join(tokens[i : i + n])
                     if gram in candidates:
                         candidates.discard(gram)
     return candidates
@@ -377,14 +397,11 @@ def content_words(text: str) -> set[str]:
     return {t for t in _tokens(text) if t not in TERM_STOP_WORDS and t not in CLAIM_SCAFFOLD_WORDS and not _ISO.match(t)}
 
 
-
-
 def answer_revealing(gold: GoldTarget) -> list[tuple[str, str]]:
     """(text, description) of every piece of a gold that states its outcome."""
     out = []
     for claim in gold.claims:
-        if (claim.type in GOLD_ONLY_CLAIM_TYPES and claim.importance > 0) or (
-                claim.type == "venue" and claim.importance >= 0.5):
+        if (claim.type in GOLD_ONLY_CLAIM_TYPES and claim.importance > 0) or (claim.type == "venue" and claim.importance >= 0.5):
             out.append((claim.text, f"{claim.type} claim {claim.claim_id}"))
     for slot in gold.slots:
         for i, variant in enumerate(slot.variants):
@@ -394,8 +411,9 @@ def answer_revealing(gold: GoldTarget) -> list[tuple[str, str]]:
     return out
 
 
-def cross_task_violations(tasks: Sequence[Task | dict], golds: Sequence[GoldTarget],
-                          containment: float = CROSS_TASK_CONTAINMENT) -> list[str]:
+def cross_task_violations(
+    tasks: Sequence[Task | dict], golds: Sequence[GoldTarget], containment: float = CROSS_TASK_CONTAINMENT
+) -> list[str]:
     """Public fields that restate a task's answer (any task's; another task's is the cross-task case).
 
     Exact substrings are `check_public_tasks`' job; this catches restatements: a field holds
@@ -426,8 +444,10 @@ def cross_task_violations(tasks: Sequence[Task | dict], golds: Sequence[GoldTarg
                 if share >= containment:
                     whose = "its own" if source == task_id else f"task {source}'s"
                     kind = "" if source == task_id else "cross-task leakage: "
-                    messages.append(f"{task_id}: {field}: {kind}reveals {whose} answer ({what}, "
-                                    f"{share:.0%} of its content words): {raw[:80]!r}")
+                    messages.append(
+                        f"{task_id}: {field}: {kind}reveals {whose} answer ({what}, "
+                        f"{share:.0%} of its content words): {raw[:80]!r}"
+                    )
     return messages
 
 

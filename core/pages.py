@@ -88,7 +88,11 @@ def environment(package: str) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.PackageLoader(package), jinja2.PackageLoader("core")]),
         autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
     env.filters["cell"] = cell
     env.filters["b64"] = b64
     env.filters["numeric_columns"] = numeric_columns

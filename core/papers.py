@@ -61,8 +61,9 @@ def parse_paper_line(line: str, where: str, stage: str = "corpus") -> tuple[Pape
     if paper.published < EARLIEST_VALID:
         return None, Failure(stage=stage, item_id=item, reason=f"date {paper.published} predates arXiv (1991)", raw=line[:500])
     if paper.published > latest_valid():  # a typo'd year would otherwise sit beyond every window, unseen
-        return None, Failure(stage=stage, item_id=item, reason=f"date {paper.published} is in the future "
-                             f"(after {latest_valid()})", raw=line[:500])
+        return None, Failure(
+            stage=stage, item_id=item, reason=f"date {paper.published} is in the future (after {latest_valid()})", raw=line[:500]
+        )
     if not paper.title.strip() or not paper.abstract.strip():
         return None, Failure(stage=stage, item_id=item, reason="empty title or abstract", raw=line[:500])
     return paper, None

@@ -44,10 +44,12 @@ from core.text import STOP_WORDS
 MAX_WORDS = 4
 
 # The domains' omnipresent nouns: allowed in a display form, never part of a key.
-GENERIC_WORDS = frozenset("""
+GENERIC_WORDS = frozenset(
+    """
 agent agents agentic ai llm llms lm lms llm-based llm-powered llm-driven language large model models
 foundation mllm mllms vlm-based
-""".split())
+""".split()
+)
 # A key is extended only by a generic run that ends in the domain's object ("GUI agents",
 # "small language models") or starts with its adjective ("agentic RL", "agent skills"): never by
 # a modifier alone ("natural language").
@@ -56,25 +58,32 @@ LEADING_WORDS = frozenset("agent agentic llm model".split())
 BREAK_WORDS = (STOP_WORDS - GENERIC_WORDS - {"use", "uses"}) | frozenset(
     "toward towards via using based improving enhancing leveraging boosting rethinking revisiting unlocking "
     "empowering bridging scaling-up beyond technique techniques strategy strategies paradigm paradigms mechanism "
-    "mechanisms scheme schemes".split())
+    "mechanisms scheme schemes".split()
+)
 # What a paper IS rather than what it is ABOUT: never a research direction by itself. Words of
 # the first list make any phrase a contribution type; words of the second only as its head
 # ("technical report", "empirical study"; "radiology report generation" is a task).
-CONTRIBUTION_TYPES = frozenset("""
+CONTRIBUTION_TYPES = frozenset(
+    """
 benchmark benchmarks benchmarking survey surveys dataset datasets corpus corpora framework frameworks
 toolkit toolkits library libraries tutorial tutorials leaderboard leaderboards testbed testbeds suite suites
 overview overviews position perspective perspectives evaluation evaluations evaluating primer roadmap taxonomy
-""".split())
-CONTRIBUTION_HEADS = frozenset("""
+""".split()
+)
+CONTRIBUTION_HEADS = frozenset(
+    """
 report reports review reviews analysis analyses study studies comparison investigation exploration
-""".split())
+""".split()
+)
 # ... but a head names a contribution only after words that say what kind of contribution it is
 # ("empirical analysis", "systematic review"); after a topic it names the topic ("sentiment
 # analysis", "radiology report"). Measured: "analysis"/"report" as a bare head rejected real topics.
-CONTRIBUTION_MODIFIERS = frozenset("""
+CONTRIBUTION_MODIFIERS = frozenset(
+    """
 empirical comprehensive systematic theoretical comparative technical preliminary critical large-scale
 case pilot user human ablation extensive thorough brief short new our an a the
-""".split())
+""".split()
+)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[\-'][A-Za-z0-9]+)*")
 
 
@@ -190,6 +199,7 @@ def display_forms(keys: Iterable[str], titles: Iterable[str]) -> dict[str, str]:
 def readable_case(form: str) -> str:
     """Lower-case ordinary words, keep acronyms and mixed-case names ("GUI agents", "LoRA"),
     part by part in hyphenated words ("AI-generated", "Text-to-SQL")."""
+
     def part(p: str) -> str:
         return p if is_name(p) or (p.isupper() and len(p) > 1) else p.lower()
 
@@ -249,8 +259,7 @@ def stems(display: str) -> set[str]:
     ("collaborative" and "collaboration" share "collabor")."""
     out: set[str] = set()
     for w in content_words(display):
-        out.update(_STEMMER.stemWord(p.lower()) for p in re.split(r"[\-']", w)
-                   if p and p.lower() not in GENERIC_WORDS)
+        out.update(_STEMMER.stemWord(p.lower()) for p in re.split(r"[\-']", w) if p and p.lower() not in GENERIC_WORDS)
     return out
 
 
@@ -271,8 +280,10 @@ def acronym_of(a: str, b: str) -> bool:
     letters = re.sub(r"[^a-z]", "", a.lower())
     if len(a.split()) != 1 or not is_name(a) or len(b.split()) + b.count("-") < 2:
         return False
-    for words in ([p.lower() for w in b.split() for p in re.split(r"[\-']", w) if p],
-                  [p.lower() for w in content_words(b) for p in re.split(r"[\-']", w) if p]):
+    for words in (
+        [p.lower() for w in b.split() for p in re.split(r"[\-']", w) if p],
+        [p.lower() for w in content_words(b) for p in re.split(r"[\-']", w) if p],
+    ):
         if _abbreviates(letters, words) or _abbreviates(letters.rstrip("s"), words):
             return True
     return False
@@ -284,6 +295,7 @@ def same_direction(a: str, b: str) -> bool:
     "retrieval-augmented generation"). Shared words alone do not make two directions one
     ("legal reasoning" / "LLM reasoning"); nested names ("process reward models" / "reward
     models") share their papers, which the member-overlap rules of the builders catch."""
+
     def bare(x: str) -> str:  # generic words dropped, but "language" stays: "diffusion language models" is no "diffusion model"
         kept = content_words(x)
         return key_of([w for w in x.split() if w in kept or w.lower() == "language"]).replace(" ", "")
@@ -315,25 +327,31 @@ def option_name(text: str) -> str:
 
 
 # Foundation models by name: a backbone a paper runs on, never a research direction or approach.
-MODEL_NAMES = frozenset("""
+MODEL_NAMES = frozenset(
+    """
 gpt gpt-3 gpt-3.5 gpt-4 gpt-4o gpt-4v gpt-5 chatgpt llama llama-2 llama-3 llama2 llama3 bert roberta t5 clip qwen
 qwen2 qwen2.5 qwen3 mistral mixtral gemini gemma claude vicuna deepseek deepseek-r1 palm bloom vit o1 o3 phi
-""".split())
+""".split()
+)
 # Words that make a phrase a kind of model rather than a method ("pre-trained models", "base model").
-BACKBONE_WORDS = frozenset("""
+BACKBONE_WORDS = frozenset(
+    """
 pre-trained pretrained base fine-tuned finetuned foundation large open-source proprietary frontier
 vision-language multimodal neural reference
-""".split())
+""".split()
+)
 # Model kinds by acronym: a backbone a paper runs on or uses as a judge, never an approach ("VLM").
 MODEL_KIND_ACRONYMS = frozenset("llm llms lm lms vlm vlms mllm mllms lvlm lvlms lmm lmms slm slms".split())
 MODEL_HEADS = frozenset("model models llm llms lm lms mllm mllms network networks transformer transformers".split())
 
 
 # Whole fields and generic tasks: the setting work happens in, never an approach inside a direction.
-FIELD_NAMES = frozenset("""
+FIELD_NAMES = frozenset(
+    """
 deep learning|machine learning|artificial intelligence|natural language processing|nlp|computer vision|
 question answering|qa|api|apis|large language models|language models|llms|neural networks
-""".replace("\n", "").split("|"))
+""".replace("\n", "").split("|")
+)
 
 
 def field_problem(display: str) -> str | None:
@@ -343,17 +361,22 @@ def field_problem(display: str) -> str | None:
 
 # Adjectives that with the domain's own object name the whole domain ("autonomous agents",
 # "generative models"): an umbrella over every option, never one direction among them.
-UMBRELLA_ADJECTIVES = frozenset("""
+UMBRELLA_ADJECTIVES = frozenset(
+    """
 autonomous intelligent general generalist general-purpose smart capable powerful advanced modern generative
-""".split())
+""".split()
+)
 
 
 def umbrella_problem(display: str) -> str | None:
     """Why a phrase names the whole domain (umbrella adjectives and the domain's generic words
     only, at least one adjective) rather than a direction or approach inside it, or None."""
     words = [w.lower() for w in display.split()]
-    if words and any(w in UMBRELLA_ADJECTIVES for w in words) and all(
-            w in UMBRELLA_ADJECTIVES or w in GENERIC_WORDS for w in words):
+    if (
+        words
+        and any(w in UMBRELLA_ADJECTIVES for w in words)
+        and all(w in UMBRELLA_ADJECTIVES or w in GENERIC_WORDS for w in words)
+    ):
         return f"{display!r} names the whole domain, not a direction in it"
     return None
 
@@ -380,7 +403,7 @@ def prefer_longer(counts: dict[str, int], share: float = 0.6) -> set[str]:
         words = o.split()
         for n in range(1, len(words)):
             for a in range(len(words) - n + 1):
-                k = " ".join(words[a:a + n])
+                k = " ".join(words[a : a + n])
                 if k in counts and co >= share * counts[k]:
                     out.add(k)
     return out

@@ -125,9 +125,7 @@ class EvidenceRecord(BaseModel):
     rank_basis: str = "centrality"  # how representatives were ranked: "centrality" or "centrality+citations"
 
 
-SignalKind = Literal[
-    "candidate_direction", "method_development", "bottleneck", "feasibility", "venue_profile", "approach"
-]
+SignalKind = Literal["candidate_direction", "method_development", "bottleneck", "feasibility", "venue_profile", "approach"]
 
 
 class Signal(BaseModel):
@@ -416,12 +414,27 @@ class PairwiseComparison(BaseModel):
 # curation: the human-and-model audit of every candidate task (ForeSci App. B.6-B.7)
 # --------------------------------------------------------------------------------------
 
-FlagCode = Literal["weak_support", "near_duplicate", "label_readability", "gold_unstable", "possible_leakage",
-                   "not_selected", "model_review", "repeated_project_text", "small_gold_margin",
-                   "label_collision", "background_evidence", "shared_quotes",
-                   # hard defects (assets/ranking/defects.py): the gate keeps such a task out
-                   "contribution_type_option", "bare_word_option", "dead_option", "duplicate_options",
-                   "not_one_subfield", "planning_direction_overlap"]
+FlagCode = Literal[
+    "weak_support",
+    "near_duplicate",
+    "label_readability",
+    "gold_unstable",
+    "possible_leakage",
+    "not_selected",
+    "model_review",
+    "repeated_project_text",
+    "small_gold_margin",
+    "label_collision",
+    "background_evidence",
+    "shared_quotes",
+    # hard defects (assets/ranking/defects.py): the gate keeps such a task out
+    "contribution_type_option",
+    "bare_word_option",
+    "dead_option",
+    "duplicate_options",
+    "not_one_subfield",
+    "planning_direction_overlap",
+]
 DecisionAction = Literal["approve", "reject", "revise"]
 # Why a reviewer removes a task: a fixed list, so the release can count removals by reason.
 REJECT_REASONS: tuple[str, ...] = (

@@ -66,7 +66,7 @@ MIN_OWN_SD_TASKS = 10
 PRIOR_DIFF_SD = 0.35
 FEW_TASKS = 10
 # the smallest n at which the two-sided sign-flip test can reach p < ALPHA: 2 / 2^n < ALPHA
-MIN_TESTABLE_TASKS = next(n for n in range(1, 64) if 2 / 2 ** n < ALPHA)
+MIN_TESTABLE_TASKS = next(n for n in range(1, 64) if 2 / 2**n < ALPHA)
 
 DIFFERS, CANNOT_TELL = "differs", "cannot tell"
 
@@ -93,8 +93,14 @@ class Interval:
         return (self.mean, self.low, self.high)
 
 
-def mean_ci(values: Iterable[float | None], *, confidence: float = 1 - ALPHA, alternative: str = "two-sided",
-            n_resamples: int = N_RESAMPLES, seed: int = SEED) -> Interval:
+def mean_ci(
+    values: Iterable[float | None],
+    *,
+    confidence: float = 1 - ALPHA,
+    alternative: str = "two-sided",
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+) -> Interval:
     """Mean of `values` (None and NaN dropped) with a `scipy.stats.bootstrap` interval over them.
 
     `alternative`: "two-sided" (low, high), "greater" (a one-sided lower bound; high is None) or
@@ -108,19 +114,26 @@ def mean_ci(values: Iterable[float | None], *, confidence: float = 1 - ALPHA, al
     if n == 1:
         return Interval(mean, None, None, 1, "none")
     if np.ptp(xs) == 0:  # every task the same: no spread to resample
-        return Interval(mean, mean if alternative != "less" else None, mean if alternative != "greater" else None,
-                        n, "degenerate")
+        return Interval(
+            mean, mean if alternative != "less" else None, mean if alternative != "greater" else None, n, "degenerate"
+        )
     for method in ("BCa", "percentile"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # DegenerateDataWarning / BCa NaN: handled below
-            res = stats.bootstrap((xs,), _mean, n_resamples=n_resamples, confidence_level=confidence,
-                                  alternative=alternative, method=method, vectorized=True,
-                                  rng=np.random.default_rng(seed))
+            res = stats.bootstrap(
+                (xs,),
+                _mean,
+                n_resamples=n_resamples,
+                confidence_level=confidence,
+                alternative=alternative,
+                method=method,
+                vectorized=True,
+                rng=np.random.default_rng(seed),
+            )
         lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
         needed = [v for v, side in ((lo, "greater"), (hi, "less")) if alternative in ("two-sided", side)]
         if not any(math.isnan(v) for v in needed):
-            return Interval(mean, None if alternative == "less" else lo, None if alternative == "greater" else hi,
-                            n, method)
+            return Interval(mean, None if alternative == "less" else lo, None if alternative == "greater" else hi, n, method)
     return Interval(mean, None, None, n, "none")
 
 
@@ -165,8 +178,16 @@ def mdd_sd(own_sd: float | None, own_tasks: int, pooled: float | None = None, po
     return max(candidates, key=lambda c: c[0])
 
 
-def min_tasks_for(difference: float, sd: float, *, alpha: float = ALPHA, power: float = POWER, sided: int = 1,
-                  at_least: int = 2, at_most: int = 100_000) -> int:
+def min_tasks_for(
+    difference: float,
+    sd: float,
+    *,
+    alpha: float = ALPHA,
+    power: float = POWER,
+    sided: int = 1,
+    at_least: int = 2,
+    at_most: int = 100_000,
+) -> int:
     """The smallest n (>= `at_least`) whose MDD for `sd` is at most `difference`."""
     n = max(at_least, 2)
     while n < at_most and (m := mdd(n, sd, alpha=alpha, power=power, sided=sided)) is not None and m > difference:
@@ -174,8 +195,9 @@ def min_tasks_for(difference: float, sd: float, *, alpha: float = ALPHA, power: 
     return n
 
 
-def sign_flip_p(diffs: Sequence[float], *, alternative: str = "two-sided", n_resamples: int = N_RESAMPLES,
-                seed: int = SEED) -> float | None:
+def sign_flip_p(
+    diffs: Sequence[float], *, alternative: str = "two-sided", n_resamples: int = N_RESAMPLES, seed: int = SEED
+) -> float | None:
     """p value of the paired sign-flip permutation test of mean(diffs) = 0
     (`scipy.stats.permutation_test`, permutation_type="samples"); None below 2 differences."""
     d = _clean(diffs)
@@ -183,8 +205,15 @@ def sign_flip_p(diffs: Sequence[float], *, alternative: str = "two-sided", n_res
         return None
     if not np.any(d):
         return 1.0
-    res = stats.permutation_test((d,), _mean, permutation_type="samples", vectorized=True, n_resamples=n_resamples,
-                                 alternative=alternative, rng=np.random.default_rng(seed))
+    res = stats.permutation_test(
+        (d,),
+        _mean,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=n_resamples,
+        alternative=alternative,
+        rng=np.random.default_rng(seed),
+    )
     return float(min(1.0, res.pvalue))
 
 
@@ -207,9 +236,16 @@ def paired_diffs(a: Mapping[Hashable, float | None], b: Mapping[Hashable, float 
     return [float(x) - float(y) for x, y in (both[k] for k in sorted(both, key=str))]
 
 
-def paired_comparison(a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None], *,
-                      pooled: float | None = None, pooled_tasks: int = 0, alpha: float = ALPHA,
-                      n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+def paired_comparison(
+    a: Mapping[Hashable, float | None],
+    b: Mapping[Hashable, float | None],
+    *,
+    pooled: float | None = None,
+    pooled_tasks: int = 0,
+    alpha: float = ALPHA,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+) -> dict:
     """Method a against method b over the tasks both answered (per-task values, seeds averaged):
     mean difference a - b with its 95% bootstrap interval, the sign-flip p value, the MDD and the
     sd behind it. The verdict needs the family's Holm adjustment: see `pairwise` / `verdict`."""
@@ -218,11 +254,19 @@ def paired_comparison(a: Mapping[Hashable, float | None], b: Mapping[Hashable, f
     ci = mean_ci(d, confidence=1 - alpha, n_resamples=n_resamples, seed=seed)
     own = sample_sd(d)
     sd, source = mdd_sd(own, n, pooled, pooled_tasks) if n >= 2 else (None, "none")
-    return {"n": n, "mean_a": _avg([a[k] for k in a if a[k] is not None and b.get(k) is not None]),
-            "mean_b": _avg([b[k] for k in b if b[k] is not None and a.get(k) is not None]),
-            "diff": ci.mean, "diff_ci_low": ci.low, "diff_ci_high": ci.high,
-            "p_value": sign_flip_p(d, n_resamples=n_resamples, seed=seed),
-            "mdd": mdd(n, sd, alpha=alpha), "sd_diff": own, "mdd_sd": sd, "mdd_sd_source": source}
+    return {
+        "n": n,
+        "mean_a": _avg([a[k] for k in a if a[k] is not None and b.get(k) is not None]),
+        "mean_b": _avg([b[k] for k in b if b[k] is not None and a.get(k) is not None]),
+        "diff": ci.mean,
+        "diff_ci_low": ci.low,
+        "diff_ci_high": ci.high,
+        "p_value": sign_flip_p(d, n_resamples=n_resamples, seed=seed),
+        "mdd": mdd(n, sd, alpha=alpha),
+        "sd_diff": own,
+        "mdd_sd": sd,
+        "mdd_sd_source": source,
+    }
 
 
 def _avg(xs: list) -> float | None:
@@ -246,17 +290,31 @@ def _g(v: float | None) -> str:
     return "–" if v is None else f"{v:.3g}"
 
 
-def pairwise(per_system: Mapping[str, Mapping[Hashable, float | None]], *, pooled: float | None = None,
-             pooled_tasks: int = 0, alpha: float = ALPHA, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> list[dict]:
+def pairwise(
+    per_system: Mapping[str, Mapping[Hashable, float | None]],
+    *,
+    pooled: float | None = None,
+    pooled_tasks: int = 0,
+    alpha: float = ALPHA,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+) -> list[dict]:
     """Every pair of systems (method or method@backbone -> {task: value}) of ONE family: the
     `paired_comparison` figures, the Holm-adjusted p over the family's pairs, the verdict and, when
     it differs, the better system. Pairs without a shared task are left out."""
     names = sorted(per_system)
     rows = []
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            row = paired_comparison(per_system[a], per_system[b], pooled=pooled, pooled_tasks=pooled_tasks, alpha=alpha,
-                                    n_resamples=n_resamples, seed=seed)
+        for b in names[i + 1 :]:
+            row = paired_comparison(
+                per_system[a],
+                per_system[b],
+                pooled=pooled,
+                pooled_tasks=pooled_tasks,
+                alpha=alpha,
+                n_resamples=n_resamples,
+                seed=seed,
+            )
             if row["n"]:
                 rows.append({"system_a": a, "system_b": b, **row})
     for row, p_adj in zip(rows, holm([r["p_value"] for r in rows])):
@@ -271,19 +329,31 @@ def family_sd(per_system: Mapping[str, Mapping[Hashable, float | None]]) -> tupl
     around its own mean difference, `pooled_sd`), and the number of distinct tasks behind it: the
     sd a family's MDD is computed from."""
     names = sorted(per_system)
-    pairs = [(per_system[a], per_system[b]) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs = [(per_system[a], per_system[b]) for i, a in enumerate(names) for b in names[i + 1 :]]
     sd, _ = pooled_sd(paired_diffs(a, b) for a, b in pairs)
     tasks = {k for a, b in pairs for k in a.keys() & b.keys() if a[k] is not None and b[k] is not None}
     return sd, len(tasks)
 
 
-def control_excess(control: Mapping[Hashable, float | None], random: Mapping[Hashable, float | None], margin: float,
-                   *, alpha: float = ALPHA, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> dict:
+def control_excess(
+    control: Mapping[Hashable, float | None],
+    random: Mapping[Hashable, float | None],
+    margin: float,
+    *,
+    alpha: float = ALPHA,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+) -> dict:
     """A control answer against the chance line over the tasks both scored: the mean excess
     (control - random), the lower end of its one-sided (1 - alpha) bootstrap interval, and whether
     that lower end exceeds `margin` (the control beats chance by more than the margin with
     confidence). `beats_margin` is None when no bound exists (fewer than 2 tasks)."""
     d = paired_diffs(control, random)
     ci = mean_ci(d, confidence=1 - alpha, alternative="greater", n_resamples=n_resamples, seed=seed)
-    return {"n": ci.n, "excess": ci.mean, "excess_low": ci.low, "sd": sample_sd(d),
-            "beats_margin": None if ci.low is None else bool(ci.low > margin)}
+    return {
+        "n": ci.n,
+        "excess": ci.mean,
+        "excess_low": ci.low,
+        "sd": sample_sd(d),
+        "beats_margin": None if ci.low is None else bool(ci.low > margin),
+    }

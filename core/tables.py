@@ -65,8 +65,7 @@ def _column_type(annotation) -> pa.DataType | None:
 
 
 def empty_table(model: type[BaseModel]) -> pa.Table:
-    columns = {name: pa.array([], t) for name, f in model.model_fields.items()
-               if (t := _column_type(f.annotation)) is not None}
+    columns = {name: pa.array([], t) for name, f in model.model_fields.items() if (t := _column_type(f.annotation)) is not None}
     return pa.table({**columns, "record_json": pa.array([], type=pa.string())})
 
 
@@ -80,4 +79,3 @@ def _arrow_type(model: type[BaseModel], name: str) -> pa.DataType:
 
 def table_to_records(table: pa.Table, model: type[M]) -> list[M]:
     return [model.model_validate_json(js) for js in table.column("record_json").to_pylist()]
-

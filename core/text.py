@@ -17,7 +17,9 @@ _WORDS = re.compile(r"[a-z0-9][a-z0-9\-]+")
 # "evaluation", "benchmark", "neural", "system") are kept. Every lexical step (labels, top terms, bottleneck phrases, venue terms,
 # future-only terms, decision signatures) drops these. TF-IDF over titles adds
 # scikit-learn's English list on top (assets/taxonomy).
-STOP_WORDS = frozenset("""
+STOP_WORDS = (
+    frozenset(
+        """
 a abilities ability about above achieve achieves across address addresses after again against agent agentic
 agents ai all also although among an and any approach approaches are as at based be because been before being
 below between beyond both bottleneck bottlenecks but by can capabilities capability challenge challenges
@@ -35,24 +37,31 @@ studies study such suffer suffers task tasks than that the their them then there
 through thus to too toward towards two typically under until up upon use used uses using various versus very
 via vs was we well were what when where whether which while who whom whose why will with within without work
 works would yet you your
-""".split()) | frozenset(
-    # web and release boilerplate of abstracts ("code is publicly available at github"):
-    # never a research direction (issue: readable labels, no generic or web terms)
-    "github https http www com org html io url available publicly release released strong extensive superior"
-    .split()) | frozenset(
-    # filler of complaint sentences that otherwise reaches bottleneck labels ("generalizable / like")
-    "like better fully advances settings".split())
+""".split()
+    )
+    | frozenset(
+        # web and release boilerplate of abstracts ("code is publicly available at github"):
+        # never a research direction (issue: readable labels, no generic or web terms)
+        "github https http www com org html io url available publicly release released strong extensive superior".split()
+    )
+    | frozenset(
+        # filler of complaint sentences that otherwise reaches bottleneck labels ("generalizable / like")
+        "like better fully advances settings".split()
+    )
+)
 # Words that never start or end a term in the leakage checks (core/leakage): function
 # words and the domain's omnipresent nouns only. Deliberately shorter than STOP_WORDS: the
 # check must keep "use" in "tool use", and a shorter list flags more, which is the safe side.
-TERM_STOP_WORDS = frozenset("""
+TERM_STOP_WORDS = frozenset(
+    """
 a about above after again against all also an and any are as at be been before being between both but by can
 could did do does for from further had has have how if in into is it its more most no nor not of off on once
 only or other our out over own same should so some such than that the their them then there these they this
 those through to too under until up very via was we were what when where which while who whom why will with
 within without would you your new towards toward using based vs versus via beyond large language model models
 llm llms agent agents
-""".split())
+""".split()
+)
 # Scaffolding of our own gold claims ("between ... and ...", "share among the options").
 CLAIM_SCAFFOLD_WORDS = frozenset("between before after among options option domain papers paper share".split())
 # Scaffolding of our own option texts ("keywords: ...; e.g. ...", "Feasibility: ...").
@@ -132,5 +141,8 @@ def title_phrases(title: str) -> set[str]:
     """Content unigrams, bigrams and trigrams of a title (stop words removed): the phrases a
     candidate's defining phrases are drawn from and matched against."""
     words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", title.lower()) if w not in STOP_WORDS and len(w) > 2]
-    return (set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])}
-            | {f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])})
+    return (
+        set(words)
+        | {f"{a} {b}" for a, b in zip(words, words[1:])}
+        | {f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])}
+    )

@@ -15,19 +15,23 @@ from typing import Literal
 
 Visibility = Literal["public", "hidden"]
 
-HIDDEN_TABLES = frozenset({
-    "future_window",  # papers after the cutoff
-    "gold_targets",  # hidden targets
-    "presented_golds",  # the gold targets in the presented release's option letters (task_ranking)
-    "task_builds",  # which signals each task came from, build traces
-    "paper_metadata_observed",  # S2 values observed after the cutoff
-    "audit_queue",  # curation: reviewer-facing audit records (gold, flags, model review)
-    "audit_decisions",  # curation: reviewers' decisions, names and notes (resources/decisions.py)
-})
-HIDDEN_ARTIFACTS = frozenset({
-    "gold.jsonl",  # release files meant for a private repository
-    "independence.jsonl",  # a release's duplicate groups: task ids joined by hidden gold and projects
-})
+HIDDEN_TABLES = frozenset(
+    {
+        "future_window",  # papers after the cutoff
+        "gold_targets",  # hidden targets
+        "presented_golds",  # the gold targets in the presented release's option letters (task_ranking)
+        "task_builds",  # which signals each task came from, build traces
+        "paper_metadata_observed",  # S2 values observed after the cutoff
+        "audit_queue",  # curation: reviewer-facing audit records (gold, flags, model review)
+        "audit_decisions",  # curation: reviewers' decisions, names and notes (resources/decisions.py)
+    }
+)
+HIDDEN_ARTIFACTS = frozenset(
+    {
+        "gold.jsonl",  # release files meant for a private repository
+        "independence.jsonl",  # a release's duplicate groups: task ids joined by hidden gold and projects
+    }
+)
 # artifact folders whose every file is hidden: the HF export's gold dataset (assets/export/)
 HIDDEN_ARTIFACT_DIRS = frozenset({"hf_private"})
 
@@ -46,10 +50,20 @@ def visibility_tags(table: str) -> dict[str, str]:
     """Dagster tags of an asset: its visibility, as the UI shows and filters it."""
     return {"visibility": visibility_of(table)}
 
+
 # What an agent may be shown (with the cutoff-bound KB): none of these may have a hidden
 # ancestor in the asset graph (tests/pipelines/test_definitions.py). Evaluation outputs (ranking,
 # scores, leaderboard) are public too but legitimately read gold, so they are not here.
-AGENT_VISIBLE = frozenset({
-    "corpus_snapshot", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy",
-    "evidence_records", "research_signals", "tasks",
-})
+AGENT_VISIBLE = frozenset(
+    {
+        "corpus_snapshot",
+        "corpus_volume",
+        "paper_metadata",
+        "paper_fulltext",
+        "knowledge_base",
+        "taxonomy",
+        "evidence_records",
+        "research_signals",
+        "tasks",
+    }
+)

@@ -44,14 +44,16 @@ from core.records import Answer, GoldTarget, Score, Task
 TOOL_INSTRUCTIONS = (
     "\n\nYou have two tools over the knowledge base of papers published on or before the cutoff: "
     "kb_search(query, k, mode) and kb_get(arxiv_id). Cite in cited_ids only arXiv ids these tools returned. "
-    "When done, reply with the single JSON object and nothing else.")
+    "When done, reply with the single JSON object and nothing else."
+)
 METHOD = "inspect"
 
 
 def messages(task: Task) -> tuple[str, str]:
     """(system, user) prompts: foresci's LLM agents' prompt plus the tool instructions."""
-    system = SYSTEM_PROMPT.format(cutoff=task.cutoff.isoformat(),
-                                  window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}")
+    system = SYSTEM_PROMPT.format(
+        cutoff=task.cutoff.isoformat(), window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}"
+    )
     return system, task_prompt(task) + TOOL_INSTRUCTIONS
 
 
@@ -63,7 +65,7 @@ def parse_reply(text: str) -> dict | None:
     candidates = [m.group(1) for m in _FENCE.finditer(text or "")] + [text or ""]
     start, end = (text or "").find("{"), (text or "").rfind("}")
     if 0 <= start < end:
-        candidates.append(text[start:end + 1])
+        candidates.append(text[start : end + 1])
     for candidate in candidates:
         try:
             value = json.loads(candidate.strip())
@@ -80,8 +82,9 @@ class ExportedRelease:
     def __init__(self, release: str | Path, gold: str | Path | None = None, kb_dir: str | Path | None = None):
         self.release = Path(release)
         if not (self.release / "README.md").exists():
-            raise FileNotFoundError(f"{self.release} is not a foresci HF export (no README.md); "
-                                    "write one with `foresci export hf`")
+            raise FileNotFoundError(
+                f"{self.release} is not a foresci HF export (no README.md); write one with `foresci export hf`"
+            )
         self.gold_dir = Path(gold) if gold else default_private_dir(self.release)
         self.kb_dir = Path(kb_dir) if kb_dir else self.release.parent / f"{self.release.name}-kb"
         self._views: dict[tuple[str, str], KnowledgeBaseView] = {}
@@ -105,8 +108,11 @@ class ExportedRelease:
         unknown = wanted - set(self.cutoffs)
         if unknown:
             raise ValueError(f"cutoff(s) {sorted(unknown)} not in {self.release} (cutoffs: {self.cutoffs})")
-        return [t for t in read_export_tasks(self.release, family)
-                if (not domain or t.domain == domain) and (not wanted or t.cutoff.isoformat() in wanted)]
+        return [
+            t
+            for t in read_export_tasks(self.release, family)
+            if (not domain or t.domain == domain) and (not wanted or t.cutoff.isoformat() in wanted)
+        ]
 
     def golds(self, family: str) -> dict[str, GoldTarget]:
         return {g.task_id: g for g in read_private_golds(self.gold_dir, family)}
@@ -128,8 +134,9 @@ class ExportedRelease:
                 import lancedb
 
                 papers = kb_papers(self._kb_rows, domain, cutoff)
-                table, _ = build_kb(lancedb.connect(self.kb_dir), table_name(domain, cutoff), papers, self.embed,
-                                    with_chunks=False)
+                table, _ = build_kb(
+                    lancedb.connect(self.kb_dir), table_name(domain, cutoff), papers, self.embed, with_chunks=False
+                )
                 self._views[(domain, cutoff)] = KnowledgeBaseView(table, date.fromisoformat(cutoff), self.embed)
             return self._views[(domain, cutoff)]
 
@@ -159,8 +166,9 @@ class ImportedRelease:
 
         self.release = Path(tasks_path)
         if not hidden:
-            raise MissingGoldError(f"{self.release}: an imported release needs its hidden evaluation file: "
-                                   "-T hidden=<tasks_hidden_eval.jsonl>")
+            raise MissingGoldError(
+                f"{self.release}: an imported release needs its hidden evaluation file: -T hidden=<tasks_hidden_eval.jsonl>"
+            )
         self.gold_dir = Path(hidden)  # the hidden file (named like ExportedRelease's private folder)
         self.kb_dir = Path(kb_dir) if kb_dir else state_dir() / "evaluate" / "inspect-kb"  # not beside their files
         self.result = import_release(self.release, self.gold_dir)
@@ -186,8 +194,11 @@ class ImportedRelease:
         unknown = wanted - set(self.cutoffs)
         if unknown:
             raise ValueError(f"cutoff(s) {sorted(unknown)} not in {self.release} (cutoffs: {self.cutoffs})")
-        return [t for t in self._tasks if t.family == family and (not domain or t.domain == domain)
-                and (not wanted or t.cutoff.isoformat() in wanted)]
+        return [
+            t
+            for t in self._tasks
+            if t.family == family and (not domain or t.domain == domain) and (not wanted or t.cutoff.isoformat() in wanted)
+        ]
 
     def golds(self, family: str) -> dict[str, GoldTarget]:
         return {tid: g for tid, g in self._golds.items() if g.family == family}
@@ -205,16 +216,16 @@ class ImportedRelease:
         with self._lock:
             if (domain, cutoff) not in self._views:
                 self.kb_dir.mkdir(parents=True, exist_ok=True)
-                self._views[(domain, cutoff)] = evaluate.cutoff_kb(domain, date.fromisoformat(cutoff), self.embed,
-                                                                   self.kb_dir)
+                self._views[(domain, cutoff)] = evaluate.cutoff_kb(domain, date.fromisoformat(cutoff), self.embed, self.kb_dir)
             return self._views[(domain, cutoff)]
 
     def task_view(self, task: Task) -> KnowledgeBaseView:
         return self.view(task.domain, task.cutoff.isoformat()).bound_to(task.cutoff)
 
 
-def open_release(release: str | Path, gold: str | Path | None = None, kb_dir: str | Path | None = None,
-                 hidden: str | Path | None = None) -> ExportedRelease | ImportedRelease:
+def open_release(
+    release: str | Path, gold: str | Path | None = None, kb_dir: str | Path | None = None, hidden: str | Path | None = None
+) -> ExportedRelease | ImportedRelease:
     """`release` a folder written by `foresci export hf` -> ExportedRelease (gold: its private
     folder); a JSONL file in the ForeSci authors' format -> ImportedRelease (hidden, or gold:
     their hidden evaluation file)."""
@@ -233,8 +244,9 @@ def traced_with(view: KnowledgeBaseView, returned_ids: list[str]) -> TracedKB:
     return traced
 
 
-def answer_from_reply(task: Task, reply: str, view: KnowledgeBaseView, returned_ids: list[str], *,
-                      backbone: str, queries: list[str] = ()) -> Answer:
+def answer_from_reply(
+    task: Task, reply: str, view: KnowledgeBaseView, returned_ids: list[str], *, backbone: str, queries: list[str] = ()
+) -> Answer:
     """The model's reply as a foresci Answer, through the bring-your-own-agent contract. A reply
     with no JSON object, or one the family schema rejects, is scored as foresci's empty control
     answer (it commits to nothing), with `error` saying why."""
@@ -254,8 +266,7 @@ def answer_from_reply(task: Task, reply: str, view: KnowledgeBaseView, returned_
 
 def score(answer: Answer, task: Task, gold: GoldTarget, view: KnowledgeBaseView, embed) -> Score:
     """foresci's scores of one answer (the scorer registry, offline: no judge model)."""
-    scores, failures = score_answers([answer], [task], [gold], embed, view.dates(), cutoff=task.cutoff,
-                                     kb_get=view.get)
+    scores, failures = score_answers([answer], [task], [gold], embed, view.dates(), cutoff=task.cutoff, kb_get=view.get)
     if not scores:
         raise RuntimeError(f"{task.task_id}: not scored: {[f.reason for f in failures]}")
     return scores[0]

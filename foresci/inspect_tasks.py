@@ -172,47 +172,71 @@ def foresci_scorer(bench: ExportedRelease, family: str):
         calls = store().get("kb_calls", [])
         returned = [i for c in calls for i in c["ids"]]
         queries = [c["query"] for c in calls if c["op"] == "search"]
-        answer = answer_from_reply(public, state.output.completion, view, returned, backbone=str(state.model),
-                                   queries=queries)
+        answer = answer_from_reply(public, state.output.completion, view, returned, backbone=str(state.model), queries=queries)
         result = score(answer, public, gold, view, bench.embed)
-        return InspectScore(value=score_values(result), answer=answer.choice or ", ".join(answer.ranking) or answer.text[:200],
-                            explanation=result.note or answer.error,
-                            metadata={"foresci_score": result.model_dump(mode="json"),
-                                      "foresci_answer": answer.model_dump(mode="json")})
+        return InspectScore(
+            value=score_values(result),
+            answer=answer.choice or ", ".join(answer.ranking) or answer.text[:200],
+            explanation=result.note or answer.error,
+            metadata={"foresci_score": result.model_dump(mode="json"), "foresci_answer": answer.model_dump(mode="json")},
+        )
 
     return score_sample
 
 
-def foresci_task(family: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "",
-                 cutoff: str = "", max_messages: int = 20, hidden: str = "") -> InspectTask:
+def foresci_task(
+    family: str,
+    release: str,
+    gold: str = "",
+    kb_dir: str = "",
+    domain: str = "",
+    cutoff: str = "",
+    max_messages: int = 20,
+    hidden: str = "",
+) -> InspectTask:
     bench = load_release(release, gold, kb_dir, hidden)
     samples = []
     for t in bench.tasks(family, domain, cutoff):
         system, user = messages(t)
-        samples.append(Sample(input=[ChatMessageSystem(content=system), ChatMessageUser(content=user)],
-                              id=t.task_id, metadata={"task": t.model_dump(mode="json"), "family": family,
-                                                      "domain": t.domain, "cutoff": t.cutoff.isoformat(),
-                                                      "split": cutoff_split(t.cutoff.isoformat())}))
+        samples.append(
+            Sample(
+                input=[ChatMessageSystem(content=system), ChatMessageUser(content=user)],
+                id=t.task_id,
+                metadata={
+                    "task": t.model_dump(mode="json"),
+                    "family": family,
+                    "domain": t.domain,
+                    "cutoff": t.cutoff.isoformat(),
+                    "split": cutoff_split(t.cutoff.isoformat()),
+                },
+            )
+        )
     return InspectTask(
         dataset=MemoryDataset(samples, name=f"foresci-{family}"),
         solver=[bind_task(), use_tools(kb_search(bench), kb_get(bench)), generate()],
         scorer=foresci_scorer(bench, family),
         message_limit=max_messages,
-        metadata={"family": family, "release": str(release),
-                  "cutoffs": sorted({s.metadata["cutoff"] for s in samples}),
-                  **({"imported": True, "missing_gold": bench.missing_gold}
-                     if isinstance(bench, ImportedRelease) else {})},
+        metadata={
+            "family": family,
+            "release": str(release),
+            "cutoffs": sorted({s.metadata["cutoff"] for s in samples}),
+            **({"imported": True, "missing_gold": bench.missing_gold} if isinstance(bench, ImportedRelease) else {}),
+        },
     )
 
 
 @task
-def direction(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
+def direction(
+    release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = ""
+) -> InspectTask:
     """Direction Forecasting: choose the candidate most likely to gain momentum, with a trajectory."""
     return foresci_task("direction", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
 
 @task
-def bottleneck(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
+def bottleneck(
+    release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = ""
+) -> InspectTask:
     """Bottleneck-Opportunity Discovery."""
     return foresci_task("bottleneck", release, gold, kb_dir, domain, cutoff, hidden=hidden)
 
@@ -236,6 +260,8 @@ def phase(release: str, gold: str = "", kb_dir: str = "", domain: str = "", cuto
 
 
 @task
-def family(name: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = "") -> InspectTask:
+def family(
+    name: str, release: str, gold: str = "", kb_dir: str = "", domain: str = "", cutoff: str = "", hidden: str = ""
+) -> InspectTask:
     """Any registered family present in the export (e.g. an opt-in one): -T name=<family>."""
     return foresci_task(name, release, gold, kb_dir, domain, cutoff, hidden=hidden)

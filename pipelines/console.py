@@ -97,8 +97,10 @@ class StageProgress:
             count = self.counts.get(event.step_key, "")
             # the process's peak memory so far: steps run in process, so the stage that raised it shows
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-            self._say(f"[{len(self.done)}/{len(self.assets)}] {event.step_key} … "
-                      f"{count + ' ' if count else ''}({seconds:.1f} s, peak {peak:,.0f} MiB)")
+            self._say(
+                f"[{len(self.done)}/{len(self.assets)}] {event.step_key} … "
+                f"{count + ' ' if count else ''}({seconds:.1f} s, peak {peak:,.0f} MiB)"
+            )
         elif kind == "STEP_FAILURE":
             error = event.event_specific_data.error
             self._say(f"FAILED {event.step_key}: {error.message.strip().splitlines()[-1] if error else ''}")
@@ -114,11 +116,23 @@ class StageProgress:
 # The materialization metadata entry that says how much a stage produced, by preference.
 COUNT_KEYS = ("rows", "nodes", "papers", "tasks", "records", "signals", "answers")
 # What one stored row of each asset is (docs/architecture.md, "What each asset holds").
-ROW_NOUNS = {"corpus_snapshot": "papers", "future_window": "papers", "paper_metadata": "papers",
-             "paper_fulltext": "papers", "knowledge_base": "papers", "taxonomy": "nodes",
-             "evidence_records": "records", "research_signals": "signals", "tasks": "tasks",
-             "gold_targets": "gold targets", "task_ranking": "tasks", "agent_answers": "answers",
-             "judge_scores": "scores", "validity_report": "families", "corpus_volume": "months x labels"}
+ROW_NOUNS = {
+    "corpus_snapshot": "papers",
+    "future_window": "papers",
+    "paper_metadata": "papers",
+    "paper_fulltext": "papers",
+    "knowledge_base": "papers",
+    "taxonomy": "nodes",
+    "evidence_records": "records",
+    "research_signals": "signals",
+    "tasks": "tasks",
+    "gold_targets": "gold targets",
+    "task_ranking": "tasks",
+    "agent_answers": "answers",
+    "judge_scores": "scores",
+    "validity_report": "families",
+    "corpus_volume": "months x labels",
+}
 
 
 def count_text(metadata: dict, row_noun: str = "rows") -> str:

@@ -46,9 +46,26 @@ from pipelines.resources import default_resources
 install_configured()
 
 ALL_ASSETS = [
-    corpus_snapshot, future_window, corpus_volume, paper_metadata, paper_fulltext, knowledge_base, taxonomy, evidence_records, research_signals,
-    tasks, gold_targets, task_ranking, audit_queue, agent_answers, answer_artifacts, judge_scores, validity_report,
-    release_package, hf_export, leaderboard,
+    corpus_snapshot,
+    future_window,
+    corpus_volume,
+    paper_metadata,
+    paper_fulltext,
+    knowledge_base,
+    taxonomy,
+    evidence_records,
+    research_signals,
+    tasks,
+    gold_targets,
+    task_ranking,
+    audit_queue,
+    agent_answers,
+    answer_artifacts,
+    judge_scores,
+    validity_report,
+    release_package,
+    hf_export,
+    leaderboard,
 ]
 # The idea-review family (ScholarIdeas + ScholarEval) in its `ideas` pseudo-domain: own job.
 SEED_ASSETS = IDEA_REVIEW_ASSETS

@@ -79,8 +79,18 @@ def _file_sha(path: str) -> str:
 def evaluation_metadata(ev, config: ImportedEvaluationConfig) -> dict:
     """The materialization metadata of an Evaluation (assets/release/evaluate.py)."""
     score_cols = ["family", "agent", "n", "fta", "fta_precision", "fta_recall", "trace_linkage", "reference_validity"]
-    control_cols = ["family", "n", "gold", "other_gold", "empty", "first_option", "every_option", "random",
-                    "ref_wins", "problems"]
+    control_cols = [
+        "family",
+        "n",
+        "gold",
+        "other_gold",
+        "empty",
+        "first_option",
+        "every_option",
+        "random",
+        "ref_wins",
+        "problems",
+    ]
     meta: dict = {
         "evaluation": dg.MetadataValue.json(ev.document()),  # what `foresci evaluate --format json` prints
         "scores": md_table(ev.rows, score_cols, limit=len(ev.rows) or 1),
@@ -114,13 +124,21 @@ def evaluation_metadata(ev, config: ImportedEvaluationConfig) -> dict:
     group_name="evaluation",
     kinds={"python", "json"},
     tags=visibility_tags(ASSET),
-    check_specs=[dg.AssetCheckSpec(CHECK, asset=ASSET, description=(
-        "Every family's release controls hold (stated reference >= gold_min, the reference beats another "
-        "task's reference on >= 90% of pairs, no judgement-free control above the chance line) and every "
-        "task has gold: where `foresci evaluate` exits 3."))],
+    check_specs=[
+        dg.AssetCheckSpec(
+            CHECK,
+            asset=ASSET,
+            description=(
+                "Every family's release controls hold (stated reference >= gold_min, the reference beats another "
+                "task's reference on >= 90% of pairs, no judgement-free control above the chance line) and every "
+                "task has gold: where `foresci evaluate` exits 3."
+            ),
+        )
+    ],
 )
-def imported_evaluation(context: dg.AssetExecutionContext, config: ImportedEvaluationConfig,
-                        embeddings: EmbeddingResource) -> dg.MaterializeResult:
+def imported_evaluation(
+    context: dg.AssetExecutionContext, config: ImportedEvaluationConfig, embeddings: EmbeddingResource
+) -> dg.MaterializeResult:
     """Agents scored on a release in the ForeSci authors' format, in a partition of its own
     (`imported_release`, keyed by the release's name and file hash): the `foresci evaluate`
     path (import without rebuilding the tasks, each cutoff's knowledge base from the shipped
@@ -130,20 +148,35 @@ def imported_evaluation(context: dg.AssetExecutionContext, config: ImportedEvalu
 
     expected = release_partition_key(config.release, config.hidden or None, config.name)
     if context.partition_key != expected:
-        raise dg.Failure(description=f"partition {context.partition_key!r} is not this release's: its files' key is "
-                                     f"{expected!r} (add that partition, or run `foresci evaluate ... --dagster`)")
-    ev = evaluate_release(config.release, config.hidden or None, list(config.agents), no_gold=config.no_gold,
-                          domain=config.domain or None, cutoff=config.cutoff or None,
-                          embed=embeddings.embedder().encode)
+        raise dg.Failure(
+            description=f"partition {context.partition_key!r} is not this release's: its files' key is "
+            f"{expected!r} (add that partition, or run `foresci evaluate ... --dagster`)"
+        )
+    ev = evaluate_release(
+        config.release,
+        config.hidden or None,
+        list(config.agents),
+        no_gold=config.no_gold,
+        domain=config.domain or None,
+        cutoff=config.cutoff or None,
+        embed=embeddings.embedder().encode,
+    )
     missing = [] if ev.result.answers_only else ev.result.missing_gold
     problems = {r["family"]: r["problems"] for r in ev.controls if r.get("problems")}
-    context.log.info(f"{len(ev.result.tasks)} tasks, {len(ev.rows)} family x agent rows; controls fail for "
-                     f"{sorted(problems) or 'no family'}; {len(missing)} task(s) without gold")
+    context.log.info(
+        f"{len(ev.result.tasks)} tasks, {len(ev.rows)} family x agent rows; controls fail for "
+        f"{sorted(problems) or 'no family'}; {len(missing)} task(s) without gold"
+    )
     return dg.MaterializeResult(
         metadata=evaluation_metadata(ev, config),
-        check_results=[dg.AssetCheckResult(
-            check_name=CHECK, passed=not problems and not missing, severity=dg.AssetCheckSeverity.ERROR,
-            metadata={"failed_families": json.dumps(problems), "missing_gold": json.dumps(missing[:50])})],
+        check_results=[
+            dg.AssetCheckResult(
+                check_name=CHECK,
+                passed=not problems and not missing,
+                severity=dg.AssetCheckSeverity.ERROR,
+                metadata={"failed_families": json.dumps(problems), "missing_gold": json.dumps(missing[:50])},
+            )
+        ],
     )
 
 
@@ -152,7 +185,7 @@ imported_evaluation_job = dg.define_asset_job(
     selection=dg.AssetSelection.assets(imported_evaluation),
     partitions_def=IMPORTED_RELEASE_PARTITIONS,
     description="Score agents on a release in the ForeSci authors' format (foresci evaluate), one partition per "
-                "release (name + file hash).",
+    "release (name + file hash).",
     executor_def=dg.in_process_executor,
 )
 
@@ -171,9 +204,8 @@ def run_imported_evaluation(instance: dg.DagsterInstance, config: ImportedEvalua
     key = release_partition_key(config.release, config.hidden or None, config.name)
     if key not in instance.get_dynamic_partitions(IMPORTED_RELEASE_PARTITIONS.name):
         instance.add_dynamic_partitions(IMPORTED_RELEASE_PARTITIONS.name, [key])
-    job = dg.Definitions(assets=[imported_evaluation], jobs=[imported_evaluation_job],
-                         resources=resources or default_resources()).resolve_job_def("imported_evaluation_job")
-    run_config = {"ops": {ASSET: {"config": config.model_dump()}},
-                  "loggers": {"console": {"config": {"log_level": "WARNING"}}}}
-    return key, job.execute_in_process(run_config=run_config, instance=instance, partition_key=key,
-                                       raise_on_error=False)
+    job = dg.Definitions(
+        assets=[imported_evaluation], jobs=[imported_evaluation_job], resources=resources or default_resources()
+    ).resolve_job_def("imported_evaluation_job")
+    run_config = {"ops": {ASSET: {"config": config.model_dump()}}, "loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+    return key, job.execute_in_process(run_config=run_config, instance=instance, partition_key=key, raise_on_error=False)

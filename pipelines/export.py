@@ -17,9 +17,11 @@ def read_release_card(store, name: str = "") -> dict:
 
     path = card_path(store, "card.json", name or None)
     if store.fs.get_file_info(path).type != pafs.FileType.File:
-        raise ExportError(f"no release card at {path}: write one with `foresci release` "
-                          "(or `foresci release --no-build --allow-missing` over what is built)"
-                          + (f"; is {name!r} the release's name (or r-<card version>)?" if name else ""))
+        raise ExportError(
+            f"no release card at {path}: write one with `foresci release` "
+            "(or `foresci release --no-build --allow-missing` over what is built)"
+            + (f"; is {name!r} the release's name (or r-<card version>)?" if name else "")
+        )
     return json.loads(store.read_bytes(path))
 
 

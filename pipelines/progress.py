@@ -44,16 +44,22 @@ def terminal_console():
     loses a live display's redraws), so the bars write to a descriptor it does not touch."""
     from rich.console import Console
 
-    return Console(file=os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1, encoding="utf-8",
-                                  errors="replace"))
+    return Console(file=os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1, encoding="utf-8", errors="replace"))
 
 
 def _progress(console=None):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("{task.fields[last]}", style="dim"), console=console,
-                    transient=False)
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[last]}", style="dim"),
+        console=console,
+        transient=False,
+    )
 
 
 class StageBar:
@@ -86,18 +92,20 @@ class StageBar:
             seconds = event.event_specific_data.duration_ms / 1000
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             count = self.counts.get(event.step_key, "")
-            self.progress.update(self.task, advance=1,
-                                 last=f"{event.step_key}: {count + ', ' if count else ''}{seconds:.1f} s, "
-                                      f"peak {peak:,.0f} MiB")
+            self.progress.update(
+                self.task,
+                advance=1,
+                last=f"{event.step_key}: {count + ', ' if count else ''}{seconds:.1f} s, peak {peak:,.0f} MiB",
+            )
         elif kind == "STEP_FAILURE":
             error = event.event_specific_data.error
-            self.progress.console.print(f"FAILED {event.step_key}: "
-                                        f"{error.message.strip().splitlines()[-1] if error else ''}", markup=False)
+            self.progress.console.print(
+                f"FAILED {event.step_key}: {error.message.strip().splitlines()[-1] if error else ''}", markup=False
+            )
         elif kind == "ASSET_CHECK_EVALUATION":
             check = event.event_specific_data
             if not check.passed:
-                self.progress.console.print(f"  check {check.asset_key.to_user_string()}:{check.check_name} failed",
-                                            markup=False)
+                self.progress.console.print(f"  check {check.asset_key.to_user_string()}:{check.check_name} failed", markup=False)
 
     def close(self) -> None:
         self.progress.update(self.task, description="stages done")
@@ -126,8 +134,7 @@ class WorkerBars:
         self.owned = console is None
         self.progress = _progress(console or terminal_console())
         self.since = time.time() - 1  # a log older than this is a previous build's (its worker truncates it)
-        self.tasks = {p: self.progress.add_task(f"{p[0]} @ {p[1]}", total=None, start=False, last="waiting")
-                      for p in partitions}
+        self.tasks = {p: self.progress.add_task(f"{p[0]} @ {p[1]}", total=None, start=False, last="waiting") for p in partitions}
         self.logs = {p: log_of(*p) for p in partitions}
         self.offsets = {p: 0 for p in partitions}
         self.finished: set[tuple[str, str]] = set()
@@ -166,8 +173,11 @@ class WorkerBars:
             self.read_logs()
             self.finished.add(p)
             task = self.progress.tasks[self.tasks[p]]
-            self.progress.update(self.tasks[p], completed=task.total if success and task.total else task.completed,
-                                 last="done" if success else "FAILED (see its log)")
+            self.progress.update(
+                self.tasks[p],
+                completed=task.total if success and task.total else task.completed,
+                last="done" if success else "FAILED (see its log)",
+            )
 
     def __enter__(self):
         self.progress.start()
@@ -195,5 +205,3 @@ def follow_workers(partitions: Sequence[tuple[str, str]], log_of: Callable[[str,
         return
     with WorkerBars(partitions, log_of) as bars:
         yield bars
-
-

@@ -31,7 +31,6 @@ the shipped corpus, which already holds the window) is marked `frozen_before_win
 false`; its scores carry `replay = true` and are not prospective evidence.
 """
 
-
 import json
 import os
 from collections import defaultdict
@@ -82,8 +81,11 @@ def latest_harvested_date(source: CorpusSourceResource, domains: list[str]) -> d
     latest = []
     registry = load_registry()
     for d in domains:
-        papers, _ = source.load(registry.domain(d).shipped_file) if source.kind == "shipped" else (
-            source.load_domain(registry.domain(d), today()).papers, None)
+        papers, _ = (
+            source.load(registry.domain(d).shipped_file)
+            if source.kind == "shipped"
+            else (source.load_domain(registry.domain(d), today()).papers, None)
+        )
         if not papers:
             return None
         latest.append(max(p.published for p in papers))
@@ -140,9 +142,13 @@ def prospective_forecasts(
     existing = read_frozen(store, d, c)
     if existing is not None:
         freeze = verify_package(existing)
-        return dg.MaterializeResult(metadata={"status": "already frozen (not overwritten)",
-                                              "package_sha256": freeze["package_sha256"],
-                                              "created_at": freeze["created_at"]})
+        return dg.MaterializeResult(
+            metadata={
+                "status": "already frozen (not overwritten)",
+                "package_sha256": freeze["package_sha256"],
+                "created_at": freeze["created_at"],
+            }
+        )
     embed = embeddings.embedder().encode
     tasks = store.read_records("tasks", d, c, Task)
     by_family: dict[str, list[Task]] = defaultdict(list)
@@ -157,24 +163,38 @@ def prospective_forecasts(
     before = client.snapshot()
     answers, failures = [], []
     for method in config.methods or available_methods(client):
-        got, failed = run_method(method, chosen, kb, llm_client=client, embed=embed, seed=config.seed,
-                                 backbone=client.model or "offline")
+        got, failed = run_method(
+            method, chosen, kb, llm_client=client, embed=embed, seed=config.seed, backbone=client.model or "offline"
+        )
         answers += got
         failures += failed
-    files = freeze_package(chosen, answers, domain=d, cutoff=c, window_start=str(part.window_start),
-                           window_end=str(part.window_end),
-                           created_at=datetime.now(UTC).isoformat(timespec="seconds"))
+    files = freeze_package(
+        chosen,
+        answers,
+        domain=d,
+        cutoff=c,
+        window_start=str(part.window_start),
+        window_end=str(part.window_end),
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
     freeze, _ = write_frozen(store, d, c, files)
     store.write_records("prospective_forecasts", d, c, answers, Answer)
     write_failures(store, "prospective_forecasts", part, failures)
-    return dg.MaterializeResult(metadata={
-        "status": "frozen", "tasks": len(chosen), "forecasts": len(answers), "failures": len(failures),
-        "by_family": dg.MetadataValue.json(freeze["by_family"]), "window": f"{part.window_start} .. {part.window_end}",
-        "package_sha256": freeze["package_sha256"], "created_at": freeze["created_at"],
-        "frozen_before_window": freeze["frozen_before_window"],
-        "preview": md_table([t.model_dump() for t in chosen], ["task_id", "family", "title"], 12),
-        **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "status": "frozen",
+            "tasks": len(chosen),
+            "forecasts": len(answers),
+            "failures": len(failures),
+            "by_family": dg.MetadataValue.json(freeze["by_family"]),
+            "window": f"{part.window_start} .. {part.window_end}",
+            "package_sha256": freeze["package_sha256"],
+            "created_at": freeze["created_at"],
+            "frozen_before_window": freeze["frozen_before_window"],
+            "preview": md_table([t.model_dump() for t in chosen], ["task_id", "family", "title"], 12),
+            **client.usage_since(before).as_metadata(),
+        }
+    )
 
 
 class ProspectiveScoringConfig(dg.Config):
@@ -211,19 +231,23 @@ def prospective_scores(
     freeze = verify_package(files)
     latest = latest_harvested_date(corpus_source, [d])
     if config.require_closed_window and (latest is None or latest.isoformat() < freeze["window_end"]):
-        raise FrozenForecastError(f"window {freeze['window_start']} .. {freeze['window_end']} not closed in the "
-                                  f"harvested corpus (latest paper {latest}); nothing scored")
+        raise FrozenForecastError(
+            f"window {freeze['window_start']} .. {freeze['window_end']} not closed in the "
+            f"harvested corpus (latest paper {latest}); nothing scored"
+        )
     frozen_tasks = [Task.model_validate_json(line) for line in files["tasks.jsonl"].decode().splitlines() if line]
     current = {t.task_id: t for t in store.read_records("tasks", d, c, Task)}
-    changed = [t.task_id for t in frozen_tasks
-               if t.task_id not in current or current[t.task_id].model_dump(mode="json") != t.model_dump(mode="json")]
+    changed = [
+        t.task_id
+        for t in frozen_tasks
+        if t.task_id not in current or current[t.task_id].model_dump(mode="json") != t.model_dump(mode="json")
+    ]
     if changed:
         raise FrozenForecastError(f"public tasks changed after freezing: {', '.join(changed[:5])}")
     answers = [Answer.model_validate_json(line) for line in files["forecasts.jsonl"].decode().splitlines() if line]
     golds = store.read_records("gold_targets", d, c, GoldTarget)
     kb_dates = {r["arxiv_id"]: r["published"] for r in store.read_table("knowledge_base", d, c).to_pylist()}
-    scores, failures = score_answers(answers, frozen_tasks, golds, embeddings.embedder().encode, kb_dates,
-                                     cutoff=part.cutoff)
+    scores, failures = score_answers(answers, frozen_tasks, golds, embeddings.embedder().encode, kb_dates, cutoff=part.cutoff)
     replay = not freeze["frozen_before_window"]
     table = records_table(scores, freeze, replay)
     path = store.write_table("prospective_scores", d, c, table)
@@ -232,13 +256,18 @@ def prospective_scores(
     for s in scores:
         if s.fta is not None:
             means.setdefault(f"{s.family}/{s.method}", []).append(s.fta)
-    return dg.MaterializeResult(metadata={
-        "rows": len(scores), "failures": len(failures), "replay": replay,
-        "package_sha256": freeze["package_sha256"], "frozen_at": freeze["created_at"],
-        "window": f"{freeze['window_start']} .. {freeze['window_end']}",
-        "mean_fta": dg.MetadataValue.json({k: round(sum(v) / len(v), 4) for k, v in sorted(means.items())}),
-        "path": dg.MetadataValue.path(path),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(scores),
+            "failures": len(failures),
+            "replay": replay,
+            "package_sha256": freeze["package_sha256"],
+            "frozen_at": freeze["created_at"],
+            "window": f"{freeze['window_start']} .. {freeze['window_end']}",
+            "mean_fta": dg.MetadataValue.json({k: round(sum(v) / len(v), 4) for k, v in sorted(means.items())}),
+            "path": dg.MetadataValue.path(path),
+        }
+    )
 
 
 def records_table(scores: list[Score], freeze: dict, replay: bool) -> pa.Table:
@@ -246,9 +275,13 @@ def records_table(scores: list[Score], freeze: dict, replay: bool) -> pa.Table:
 
     table = records_to_table(scores, Score)
     n = table.num_rows
-    for name, value in (("package_sha256", freeze["package_sha256"]), ("frozen_at", freeze["created_at"]),
-                        ("window_end", freeze["window_end"]), ("replay", replay),
-                        ("scored_at", datetime.now(UTC).isoformat(timespec="seconds"))):
+    for name, value in (
+        ("package_sha256", freeze["package_sha256"]),
+        ("frozen_at", freeze["created_at"]),
+        ("window_end", freeze["window_end"]),
+        ("replay", replay),
+        ("scored_at", datetime.now(UTC).isoformat(timespec="seconds")),
+    ):
         table = table.append_column(name, pa.array([value] * n))
     return table
 
@@ -293,8 +326,12 @@ def prospective_cutoff_sensor(context: dg.SensorEvaluationContext, corpus_source
     return dg.SensorResult(dynamic_partitions_requests=requests, cursor=key)
 
 
-@dg.schedule(cron_schedule=QUARTERLY_CRON, job=prospective_package_job, execution_timezone="UTC",
-             default_status=dg.DefaultScheduleStatus.RUNNING)
+@dg.schedule(
+    cron_schedule=QUARTERLY_CRON,
+    job=prospective_package_job,
+    execution_timezone="UTC",
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+)
 def prospective_refresh_schedule(context: dg.ScheduleEvaluationContext, storage: StorageResource):
     """Quarterly: build and freeze the prediction-only package of the newest cutoff partition
     (added by `prospective_cutoff_sensor`) for every prospective domain without one."""
@@ -305,15 +342,20 @@ def prospective_refresh_schedule(context: dg.ScheduleEvaluationContext, storage:
         return dg.SkipReason("no cutoff partition yet: prospective_cutoff_sensor adds one")
     newest = cutoffs[-1]
     store = storage.store()
-    requests = [dg.RunRequest(partition_key=partition_key(d, newest), run_key=f"prospective:{d}:{newest}",
-                              tags={"foresci/prospective": "package"})
-                for d in prospective_domains() if read_frozen(store, d, newest) is None]
+    requests = [
+        dg.RunRequest(
+            partition_key=partition_key(d, newest), run_key=f"prospective:{d}:{newest}", tags={"foresci/prospective": "package"}
+        )
+        for d in prospective_domains()
+        if read_frozen(store, d, newest) is None
+    ]
     return requests or dg.SkipReason(f"every prospective domain already has a frozen package at {newest}")
 
 
 @dg.sensor(minimum_interval_seconds=3600, default_status=dg.DefaultSensorStatus.STOPPED, job=prospective_scoring_job)
-def prospective_scoring_sensor(context: dg.SensorEvaluationContext, storage: StorageResource,
-                               corpus_source: CorpusSourceResource):
+def prospective_scoring_sensor(
+    context: dg.SensorEvaluationContext, storage: StorageResource, corpus_source: CorpusSourceResource
+):
     """Scores each frozen, unscored package once the harvested corpus reaches its window end."""
     store = storage.store()
     requests, waiting = [], []
@@ -328,9 +370,13 @@ def prospective_scoring_sensor(context: dg.SensorEvaluationContext, storage: Sto
                 latest_by_domain[d] = latest_harvested_date(corpus_source, [d])
             latest = latest_by_domain[d]
             if latest is not None and latest.isoformat() >= freeze["window_end"]:
-                requests.append(dg.RunRequest(partition_key=partition_key(d, cutoff),
-                                              run_key=f"prospective-score:{d}:{cutoff}:{freeze['package_sha256'][:12]}",
-                                              tags={"foresci/prospective": "score"}))
+                requests.append(
+                    dg.RunRequest(
+                        partition_key=partition_key(d, cutoff),
+                        run_key=f"prospective-score:{d}:{cutoff}:{freeze['package_sha256'][:12]}",
+                        tags={"foresci/prospective": "score"},
+                    )
+                )
             else:
                 waiting.append(f"{d}@{cutoff} (window ends {freeze['window_end']}, harvested to {latest})")
     if requests:

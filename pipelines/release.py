@@ -69,8 +69,12 @@ class PartitionRun:
 
 def window_of(cutoff: str, horizon_months: int) -> dict:
     day = parse_cutoff(cutoff)
-    return {"cutoff": cutoff, "horizon_months": horizon_months,
-            "window_start": (day + timedelta(days=1)).isoformat(), "window_end": add_months(day, horizon_months).isoformat()}
+    return {
+        "cutoff": cutoff,
+        "horizon_months": horizon_months,
+        "window_start": (day + timedelta(days=1)).isoformat(),
+        "window_end": add_months(day, horizon_months).isoformat(),
+    }
 
 
 def release_cutoffs(span=None, registry=None) -> tuple[list[dict], dict[str, str]]:
@@ -93,6 +97,7 @@ def release_cutoffs(span=None, registry=None) -> tuple[list[dict], dict[str, str
 def is_built(store, domain: str, cutoff: str) -> bool:
     """A partition whose release package and validity report exist and are not older than its
     tasks (a run that failed after rebuilding the tasks leaves an older package behind)."""
+
     def mtime(asset: str):
         info = store.fs.get_file_info(store.parquet_path(asset, domain, cutoff))
         return info.mtime if info.type.name == "File" else None
@@ -105,8 +110,9 @@ def log_dir():
     return state_dir() / "release_logs"
 
 
-def run_in_workers(partitions: Sequence[tuple[str, str]], *, workers: int = DEFAULT_WORKERS,
-                   say: Callable[[str], None] = print) -> list[PartitionRun]:
+def run_in_workers(
+    partitions: Sequence[tuple[str, str]], *, workers: int = DEFAULT_WORKERS, say: Callable[[str], None] = print
+) -> list[PartitionRun]:
     """Each partition in its own process (`python -m pipelines.runs DOMAIN CUTOFF`), at most
     `workers` at once, in the given order; its stage lines go to a log file."""
     logs = log_dir()
@@ -119,21 +125,37 @@ def run_in_workers(partitions: Sequence[tuple[str, str]], *, workers: int = DEFA
         say(f"[{index}/{total}] {domain} @ {cutoff} started (log: {log})")
         t0 = time.time()
         with open(log, "w") as err:
-            proc = subprocess.run([sys.executable, "-m", "pipelines.runs", domain, cutoff], cwd=REPO_ROOT, env=env,
-                                  stdout=subprocess.PIPE, stderr=err, text=True)
+            proc = subprocess.run(
+                [sys.executable, "-m", "pipelines.runs", domain, cutoff],
+                cwd=REPO_ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+            )
         lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
         out = json.loads(lines[-1]) if proc.returncode == 0 and lines else {"success": False}
-        run = PartitionRun(domain, cutoff, bool(out.get("success")), round(time.time() - t0, 1), out.get("steps", {}),
-                           out.get("run_id", ""), str(log))
+        run = PartitionRun(
+            domain,
+            cutoff,
+            bool(out.get("success")),
+            round(time.time() - t0, 1),
+            out.get("steps", {}),
+            out.get("run_id", ""),
+            str(log),
+        )
         steps = ", ".join(f"{k} {v:.0f}s" for k, v in sorted(run.steps.items(), key=lambda kv: -kv[1])[:3])
-        say(f"[{index}/{total}] {domain} @ {cutoff} " + (f"done in {run.seconds:.0f}s (slowest: {steps})" if run.success
-                                                         else f"FAILED after {run.seconds:.0f}s: see {log}"))
+        say(
+            f"[{index}/{total}] {domain} @ {cutoff} "
+            + (f"done in {run.seconds:.0f}s (slowest: {steps})" if run.success else f"FAILED after {run.seconds:.0f}s: see {log}")
+        )
         return run
 
     from pipelines.progress import follow_workers
 
     # on a terminal, a progress bar per partition from its log's stage lines (pipelines/progress.py)
     with follow_workers(partitions, lambda d, c: logs / f"{d}@{c}.log") as bars:
+
         def tracked(index: int, domain: str, cutoff: str) -> PartitionRun:
             run = one(index, domain, cutoff)
             bars.finish(domain, cutoff, run.success)
@@ -152,22 +174,30 @@ def read_partition(store, domain: str, cutoff: str, horizon_months: int) -> Part
     `FileNotFoundError` when one is missing."""
     d, c = domain, cutoff
     manifest = json.loads(store.read_table("release_package", d, c).column("manifest_json")[0].as_py())
-    files = {name: store.read_bytes(store.artifact_path("release", d, c, name)).decode()
-             for name in ("tasks.jsonl", "gold.jsonl")}
+    files = {
+        name: store.read_bytes(store.artifact_path("release", d, c, name)).decode() for name in ("tasks.jsonl", "gold.jsonl")
+    }
     released = [Task.model_validate_json(line) for line in files["tasks.jsonl"].splitlines() if line.strip()]
     golds = [GoldTarget.model_validate_json(line) for line in files["gold.jsonl"].splitlines() if line.strip()]
     builds = {b.task_id: b for b in store.read_records("task_builds", d, c, TaskBuild)}
     approaches = {s.signal_id: s for s in store.read_records("research_signals", d, c, Signal) if s.kind == "approach"}
     window = manifest.get("windows") or [{}]
     return PartitionData(
-        domain=d, cutoff=c, horizon_months=int(manifest.get("horizon_months") or horizon_months),
-        window_start=str(window[0].get("start", "")), window_end=str(manifest.get("window_end", "")),
-        manifest=manifest, built=store.read_records("tasks", d, c, Task), released=released,
-        golds={g.task_id: g for g in golds}, builds=builds,
+        domain=d,
+        cutoff=c,
+        horizon_months=int(manifest.get("horizon_months") or horizon_months),
+        window_start=str(window[0].get("start", "")),
+        window_end=str(manifest.get("window_end", "")),
+        manifest=manifest,
+        built=store.read_records("tasks", d, c, Task),
+        released=released,
+        golds={g.task_id: g for g in golds},
+        builds=builds,
         validity=store.read_table("validity_report", d, c).to_pylist(),
         controls=store.read_records("validity_controls", d, c, Score),
         scores=store.read_records("judge_scores", d, c, Score),
-        planning_subjects=planning_subjects(released, builds, approaches))
+        planning_subjects=planning_subjects(released, builds, approaches),
+    )
 
 
 @dataclass
@@ -179,9 +209,18 @@ class ReleaseResult:
     seconds: float
 
 
-def build_release(store, *, cutoffs: Sequence[str] = (), domains: Sequence[str] = (), build: bool = True,
-                  rebuild: bool = False, workers: int = DEFAULT_WORKERS, name: str = "", allow_missing: bool = False,
-                  say: Callable[[str], None] = print) -> ReleaseResult:
+def build_release(
+    store,
+    *,
+    cutoffs: Sequence[str] = (),
+    domains: Sequence[str] = (),
+    build: bool = True,
+    rebuild: bool = False,
+    workers: int = DEFAULT_WORKERS,
+    name: str = "",
+    allow_missing: bool = False,
+    say: Callable[[str], None] = print,
+) -> ReleaseResult:
     """Build the release's partitions that need it (all with `rebuild`; none without `build`)
     and write its card. `cutoffs` / `domains` default to `release_cutoffs()` / every domain.
     Raises `RuntimeError` naming the partitions that are not built, unless `allow_missing`."""
@@ -210,8 +249,10 @@ def build_release(store, *, cutoffs: Sequence[str] = (), domains: Sequence[str] 
     # a partition whose run failed now is missing even if an older build of it is still there
     missing = [f"{d}@{c}" for d, c in parts if not is_built(store, d, c) or f"{d}@{c}" in failed]
     if missing and not allow_missing:
-        raise RuntimeError(f"release incomplete: {len(missing)} partitions not built ({', '.join(missing)})"
-                           + (f"; failed runs: {', '.join(failed)}" if failed else ""))
+        raise RuntimeError(
+            f"release incomplete: {len(missing)} partitions not built ({', '.join(missing)})"
+            + (f"; failed runs: {', '.join(failed)}" if failed else "")
+        )
     data = [read_partition(store, d, c, registry.horizon_months(c)) for d, c in parts if f"{d}@{c}" not in missing]
     card, hidden = make_card(data, cutoffs=windows, domains=domains, name=name, missing=missing)
     paths = write_card(store, card, hidden)
@@ -219,6 +260,7 @@ def build_release(store, *, cutoffs: Sequence[str] = (), domains: Sequence[str] 
 
 
 # -- Dagster: the release card asset and the job the UI launches -----------------------------------
+
 
 class ReleaseCardConfig(dg.Config):
     """Materialized on its own (the asset graph, "materialize all") the card is only rewritten
@@ -243,44 +285,59 @@ FULL_RELEASE_CONFIG = {"build": True, "allow_missing": False}
     deps=["release_package", "tasks", "research_signals", "validity_report", "judge_scores"],
     tags=visibility_tags("release_card"),
 )
-def release_card(context: dg.AssetExecutionContext, config: ReleaseCardConfig,
-                 storage: StorageResource) -> dg.MaterializeResult:
+def release_card(context: dg.AssetExecutionContext, config: ReleaseCardConfig, storage: StorageResource) -> dg.MaterializeResult:
     """The benchmark release over every domain x release cutoff: builds the partitions that are
     not built (two worker processes; each a `release_job` run of its own), then writes the card
     (tasks per family x domain x cutoff, built / released / dropped with reasons, validity per
     family, the effective number of independent tasks) under
     public/_artifacts/releases/benchmark/<version>/ and .../release/benchmark/ (docs/releases.md)."""
+
     def say(line: str) -> None:
         context.log.info(line)
         print(line, file=sys.stderr, flush=True)
 
-    res = build_release(storage.store(), cutoffs=config.cutoffs, domains=config.domains, build=config.build,
-                        rebuild=config.rebuild, workers=config.workers, name=config.name,
-                        allow_missing=config.allow_missing, say=say)
+    res = build_release(
+        storage.store(),
+        cutoffs=config.cutoffs,
+        domains=config.domains,
+        build=config.build,
+        rebuild=config.rebuild,
+        workers=config.workers,
+        name=config.name,
+        allow_missing=config.allow_missing,
+        say=say,
+    )
     card = res.card
     for line in summary_lines(card):
         context.log.info(line)
-    return dg.MaterializeResult(metadata={
-        "card_version": card["card_version"],
-        "cutoffs": dg.MetadataValue.json([c["cutoff"] for c in card["cutoffs"]]),
-        "left_out_cutoffs": dg.MetadataValue.json(res.left_out),
-        "partitions": len(card["partitions"]), "missing_partitions": dg.MetadataValue.json(card["missing_partitions"]),
-        "released": card["totals"]["released"], "independent": card["totals"]["effective"],
-        "by_family": dg.MetadataValue.json({f: {k: x[k] for k in ("built", "released", "duplicates", "effective")}
-                                            for f, x in card["families"].items()}),
-        "gate_passed": card["gate"]["passed"], "target_met": card["target"]["met"],
-        "partition_runs": dg.MetadataValue.json({r.label: ("reused" if r.reused else f"{r.seconds}s" if r.success
-                                                           else "FAILED") for r in res.runs}),
-        "seconds": res.seconds,
-        "card": dg.MetadataValue.path(res.paths["card.md"]),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "card_version": card["card_version"],
+            "cutoffs": dg.MetadataValue.json([c["cutoff"] for c in card["cutoffs"]]),
+            "left_out_cutoffs": dg.MetadataValue.json(res.left_out),
+            "partitions": len(card["partitions"]),
+            "missing_partitions": dg.MetadataValue.json(card["missing_partitions"]),
+            "released": card["totals"]["released"],
+            "independent": card["totals"]["effective"],
+            "by_family": dg.MetadataValue.json(
+                {f: {k: x[k] for k in ("built", "released", "duplicates", "effective")} for f, x in card["families"].items()}
+            ),
+            "gate_passed": card["gate"]["passed"],
+            "target_met": card["target"]["met"],
+            "partition_runs": dg.MetadataValue.json(
+                {r.label: ("reused" if r.reused else f"{r.seconds}s" if r.success else "FAILED") for r in res.runs}
+            ),
+            "seconds": res.seconds,
+            "card": dg.MetadataValue.path(res.paths["card.md"]),
+        }
+    )
 
 
 full_release_job = dg.define_asset_job(
     "full_release_job",
     selection=dg.AssetSelection.assets(release_card),
     description="The benchmark release: every domain x the release cutoffs (partitions not yet built are built, "
-                "two at a time, each as its own release_job run), then the release card.",
+    "two at a time, each as its own release_job run), then the release card.",
     executor_def=dg.in_process_executor,
     config={"ops": {"release_card": {"config": FULL_RELEASE_CONFIG}}},  # the Launchpad's default, editable
 )

@@ -23,6 +23,7 @@ def default_resources() -> dict:
         "grobid": GrobidResource(),
         "semantic_scholar": SemanticScholarResource(),
         # The judge is configured apart from the agents, so no model grades itself by accident.
-        "judge_llm": LLMResource(model=os.environ.get("FORESCI_JUDGE_MODEL", ""),
-                                 api_base=os.environ.get("FORESCI_JUDGE_API_BASE") or None),
+        "judge_llm": LLMResource(
+            model=os.environ.get("FORESCI_JUDGE_MODEL", ""), api_base=os.environ.get("FORESCI_JUDGE_API_BASE") or None
+        ),
     }

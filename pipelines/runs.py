@@ -34,12 +34,14 @@ def release_job_for(resources=None):
     from pipelines.definitions import ALL_ASSETS, ALL_CHECKS, release_job
     from pipelines.resources import default_resources
 
-    return dg.Definitions(assets=ALL_ASSETS, asset_checks=ALL_CHECKS, jobs=[release_job],
-                          resources=resources or default_resources()).resolve_job_def("release_job")
+    return dg.Definitions(
+        assets=ALL_ASSETS, asset_checks=ALL_CHECKS, jobs=[release_job], resources=resources or default_resources()
+    ).resolve_job_def("release_job")
 
 
-def materialize_partition(instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True,
-                          progress: bool = False, indent: str = ""):
+def materialize_partition(
+    instance, domain: str, cutoff: str, *, resources=None, quiet: bool = True, progress: bool = False, indent: str = ""
+):
     """Run `release_job` for one domain x cutoff partition; returns the result. With
     `progress`, the stages on stderr: a rich progress bar on a terminal, else one line per finished
     stage ("[3/17] taxonomy … 754 nodes (12.3 s, peak 912 MiB)"; `pipelines.progress.stage_listener`)."""
@@ -57,24 +59,37 @@ def materialize_partition(instance, domain: str, cutoff: str, *, resources=None,
         instance.add_event_listener(run_id, listener)
     try:
         return release_job_for(resources).execute_in_process(
-            run_config=run_config, instance=instance, partition_key=partition_key(domain, cutoff), run_id=run_id,
-            raise_on_error=False)
+            run_config=run_config,
+            instance=instance,
+            partition_key=partition_key(domain, cutoff),
+            run_id=run_id,
+            raise_on_error=False,
+        )
     finally:
         close_listener(listener)
 
 
 def step_seconds(result) -> dict[str, float]:
     """Seconds per asset step of a finished in-process run."""
-    return {ev.step_key: round(ev.event_specific_data.duration_ms / 1000, 2)
-            for ev in result.all_events if ev.event_type_value == "STEP_SUCCESS"}
+    return {
+        ev.step_key: round(ev.event_specific_data.duration_ms / 1000, 2)
+        for ev in result.all_events
+        if ev.event_type_value == "STEP_SUCCESS"
+    }
 
 
 def slowest(steps: dict[str, float], n: int = 3) -> str:
     return ", ".join(f"{k} {v:.0f}s" for k, v in sorted(steps.items(), key=lambda kv: -kv[1])[:n])
 
 
-def build_partitions(instance, partitions: Sequence[tuple[str, str]], *, workers: int = 1,
-                     say: Callable[[str], None] | None = None, stop_on_failure: bool = False) -> list[PartitionRun]:
+def build_partitions(
+    instance,
+    partitions: Sequence[tuple[str, str]],
+    *,
+    workers: int = 1,
+    say: Callable[[str], None] | None = None,
+    stop_on_failure: bool = False,
+) -> list[PartitionRun]:
     """Build `partitions` ((domain, cutoff) pairs, in order); one `PartitionRun` each.
 
     `workers=1`: one after another in this process, each stage's line under the partition's
@@ -90,8 +105,7 @@ def build_partitions(instance, partitions: Sequence[tuple[str, str]], *, workers
         t0 = time.time()
         say(f"[{i}/{len(partitions)}] {domain} @ {cutoff} ...")
         result = materialize_partition(instance, domain, cutoff, progress=True, indent="    ")
-        run = PartitionRun(domain, cutoff, result.success, round(time.time() - t0, 1), step_seconds(result),
-                           result.run_id)
+        run = PartitionRun(domain, cutoff, result.success, round(time.time() - t0, 1), step_seconds(result), result.run_id)
         runs.append(run)
         if not run.success:
             warn("    FAILED: see the run in the UI (make ui)")
@@ -110,8 +124,14 @@ def worker_main(domain: str, cutoff: str) -> dict:
     start = time.time()
     instance, _ = init_instance([cutoff])
     result = materialize_partition(instance, domain, cutoff, progress=True)
-    return {"domain": domain, "cutoff": cutoff, "success": result.success, "run_id": result.run_id,
-            "seconds": round(time.time() - start, 1), "steps": step_seconds(result)}
+    return {
+        "domain": domain,
+        "cutoff": cutoff,
+        "success": result.success,
+        "run_id": result.run_id,
+        "seconds": round(time.time() - start, 1),
+        "steps": step_seconds(result),
+    }
 
 
 if __name__ == "__main__":

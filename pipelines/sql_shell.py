@@ -48,13 +48,16 @@ def _json_value(value):
     return str(value)
 
 
-def shell(con: duckdb.DuckDBPyConnection, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-          interactive: bool | None = None) -> int:
+def shell(
+    con: duckdb.DuckDBPyConnection, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout, interactive: bool | None = None
+) -> int:
     """A small read-eval-print loop over `con`; returns the number of failed statements."""
     interactive = stdin.isatty() if interactive is None else interactive
     if interactive:
-        print("foresci sql: DuckDB views of the warehouse. End statements with ';'. "
-              ".tables lists the views, .quit leaves.", file=stdout)
+        print(
+            "foresci sql: DuckDB views of the warehouse. End statements with ';'. .tables lists the views, .quit leaves.",
+            file=stdout,
+        )
     failed, buffer = 0, []
     while True:
         if interactive:
@@ -67,8 +70,9 @@ def shell(con: duckdb.DuckDBPyConnection, stdin: TextIO = sys.stdin, stdout: Tex
         if not buffer and text in (".quit", ".exit"):
             break
         if not buffer and text == ".tables":
-            names = [r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal "
-                                               "ORDER BY view_name").fetchall()]
+            names = [
+                r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name").fetchall()
+            ]
             print("\n".join(names), file=stdout)
             continue
         buffer.append(line)

@@ -49,6 +49,7 @@ _WS = re.compile(r"\s+")
 
 # -- months -----------------------------------------------------------------------------
 
+
 def month_of(day: date) -> str:
     return f"{day.year:04d}-{day.month:02d}"
 
@@ -74,6 +75,7 @@ def window_query(query: str, month: str) -> str:
 
 
 # -- Atom parsing -------------------------------------------------------------------------
+
 
 @dataclass
 class AtomPage:
@@ -143,12 +145,21 @@ def parse_entry(entry: ET.Element, source: str, harvested_at: str, where: str) -
     if primary is not None and primary.get("term"):
         cats = [primary.get("term")] + [c for c in cats if c != primary.get("term")]
     authors = [_text(a.find("atom:name", NS)) for a in entry.findall("atom:author", NS)]
-    return Paper(arxiv_id=arxiv_id, title=title, abstract=abstract, published=day, published_precision="exact",
-                 categories=cats, authors=[a for a in authors if a], source=source,
-                 harvested_at=harvested_at), None
+    return Paper(
+        arxiv_id=arxiv_id,
+        title=title,
+        abstract=abstract,
+        published=day,
+        published_precision="exact",
+        categories=cats,
+        authors=[a for a in authors if a],
+        source=source,
+        harvested_at=harvested_at,
+    ), None
 
 
 # -- the per-window store -------------------------------------------------------------------
+
 
 def _atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +197,7 @@ class HarvestStore:
 
 # -- the harvester --------------------------------------------------------------------------
 
+
 @dataclass
 class HarvestReport:
     papers: list[Paper]
@@ -196,18 +208,29 @@ class HarvestReport:
     requests: int = 0
 
     def as_metadata(self) -> dict:
-        return {"windows_fetched": len(self.fetched), "windows_skipped": len(self.skipped),
-                "windows_failed": len(self.failed), "failed_windows": ",".join(self.failed),
-                "http_requests": self.requests}
+        return {
+            "windows_fetched": len(self.fetched),
+            "windows_skipped": len(self.skipped),
+            "windows_failed": len(self.failed),
+            "failed_windows": ",".join(self.failed),
+            "http_requests": self.requests,
+        }
 
 
 class ArxivHarvester:
     """Fetch a domain query month by month into a `HarvestStore`; see the module docstring."""
 
-    def __init__(self, base_url: str = "https://export.arxiv.org/api/query", page_size: int = 100,
-                 delay_s: float = 3.0, policy: RetryPolicy | None = None, user_agent: str = "foresci-harvester",
-                 session: requests.Session | None = None, now: Callable[[], datetime] | None = None,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        base_url: str = "https://export.arxiv.org/api/query",
+        page_size: int = 100,
+        delay_s: float = 3.0,
+        policy: RetryPolicy | None = None,
+        user_agent: str = "foresci-harvester",
+        session: requests.Session | None = None,
+        now: Callable[[], datetime] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.base_url, self.page_size, self.delay_s = base_url, page_size, delay_s
         self.policy = policy or RetryPolicy()
         self.session = session or requests.Session()
@@ -228,17 +251,37 @@ class ArxivHarvester:
                 papers, failures, n_requests = self._fetch_window(domain, query, month, fetched_at)
             except FetchError as exc:
                 report.failed.append(month)
-                store.save_failed(month, {"status": "failed", "complete": False, "query": query, "n": 0,
-                                          "harvested_at": fetched_at.isoformat(), "reason": exc.reason})
-                report.failures.append(Failure(stage=STAGE, item_id=f"arxiv:{domain}:{month}",
-                                               reason=f"window {month} not harvested: {exc.reason}"))
+                store.save_failed(
+                    month,
+                    {
+                        "status": "failed",
+                        "complete": False,
+                        "query": query,
+                        "n": 0,
+                        "harvested_at": fetched_at.isoformat(),
+                        "reason": exc.reason,
+                    },
+                )
+                report.failures.append(
+                    Failure(stage=STAGE, item_id=f"arxiv:{domain}:{month}", reason=f"window {month} not harvested: {exc.reason}")
+                )
                 continue
             report.requests += n_requests
             _, last = month_bounds(month)
             complete = fetched_at.date() > last + timedelta(days=SETTLE_DAYS)
-            store.save(month, papers, failures, {"status": "ok", "complete": complete, "query": query,
-                                                 "n": len(papers), "harvested_at": fetched_at.isoformat(),
-                                                 "reason": ""})
+            store.save(
+                month,
+                papers,
+                failures,
+                {
+                    "status": "ok",
+                    "complete": complete,
+                    "query": query,
+                    "n": len(papers),
+                    "harvested_at": fetched_at.isoformat(),
+                    "reason": "",
+                },
+            )
             report.fetched.append(month)
         papers, failures = store.load(months)
         report.papers = papers
@@ -259,8 +302,13 @@ class ArxivHarvester:
         failures: list[Failure] = []
         start, total, n_requests = 0, None, 0
         while total is None or start < total:
-            params = {"search_query": search, "start": start, "max_results": self.page_size,
-                      "sortBy": "submittedDate", "sortOrder": "ascending"}
+            params = {
+                "search_query": search,
+                "start": start,
+                "max_results": self.page_size,
+                "sortBy": "submittedDate",
+                "sortOrder": "ascending",
+            }
             where = f"{domain}:{month}@{start}"
 
             def validate(response, where=where, start=start):

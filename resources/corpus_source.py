@@ -96,6 +96,10 @@ class CorpusSourceResource(dg.ConfigurableResource):
         today = datetime.now(UTC).date()
         months = month_windows(arxiv.start_month, min(until, today))
         report = arxiv.harvester().harvest(arxiv.store(spec.name), spec.name, spec.query, months)
-        info = {"source": "arxiv", "query": spec.query, "months": f"{months[0]}..{month_of(min(until, today))}"
-                if months else "", **report.as_metadata()}
+        info = {
+            "source": "arxiv",
+            "query": spec.query,
+            "months": f"{months[0]}..{month_of(min(until, today))}" if months else "",
+            **report.as_metadata(),
+        }
         return SourceLoad(report.papers, report.failures, info)

@@ -49,8 +49,11 @@ def validate(action: str, reviewer: str, reason: str, revision: dict[str, str]) 
         raise DecisionError("a decision needs the reviewer's name")
     if action == "reject" and reason not in REJECT_REASONS:
         raise DecisionError(f"a rejection needs a reason from {', '.join(REJECT_REASONS)} (got {reason!r})")
-    bad = [k for k in revision if k.split(":")[0] not in ("title", "question", "option") or
-           (k.startswith("option") and not k.startswith("option:"))]
+    bad = [
+        k
+        for k in revision
+        if k.split(":")[0] not in ("title", "question", "option") or (k.startswith("option") and not k.startswith("option:"))
+    ]
     if bad:
         raise DecisionError(f"only {', '.join(REVISABLE_FIELDS)} may be revised, not {bad}")
     if action == "revise" and not any(v.strip() for v in revision.values()):
@@ -81,8 +84,19 @@ class DecisionStore:
         con.execute("PRAGMA journal_mode = WAL")  # readers never block the writer
         return con
 
-    def record(self, *, domain: str, cutoff: str, task_id: str, content_hash: str, action: str, reviewer: str,
-               reason: str = "", note: str = "", revision: dict[str, str] | None = None) -> Decision:
+    def record(
+        self,
+        *,
+        domain: str,
+        cutoff: str,
+        task_id: str,
+        content_hash: str,
+        action: str,
+        reviewer: str,
+        reason: str = "",
+        note: str = "",
+        revision: dict[str, str] | None = None,
+    ) -> Decision:
         """Append one decision and return it (with its id and UTC time)."""
         revision = {k: v.strip() for k, v in (revision or {}).items()}
         validate(action, reviewer, reason, revision)
@@ -93,8 +107,19 @@ class DecisionStore:
             cur = con.execute(
                 "INSERT INTO decisions (domain, cutoff, task_id, content_hash, action, reviewer, decided_at, reason, "
                 "note, revision_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (domain, cutoff, task_id, content_hash, action, reviewer.strip(), decided_at,
-                 reason if action == "reject" else "", note.strip(), json.dumps(revision, sort_keys=True)))
+                (
+                    domain,
+                    cutoff,
+                    task_id,
+                    content_hash,
+                    action,
+                    reviewer.strip(),
+                    decided_at,
+                    reason if action == "reject" else "",
+                    note.strip(),
+                    json.dumps(revision, sort_keys=True),
+                ),
+            )
             con.execute("COMMIT")
             decision_id = cur.lastrowid
         except BaseException:
@@ -102,21 +127,46 @@ class DecisionStore:
             raise
         finally:
             con.close()
-        return Decision(decision_id=decision_id, domain=domain, cutoff=cutoff, task_id=task_id,
-                        content_hash=content_hash, action=action, reviewer=reviewer.strip(), decided_at=decided_at,
-                        reason=reason if action == "reject" else "", note=note.strip(), revision=revision)
+        return Decision(
+            decision_id=decision_id,
+            domain=domain,
+            cutoff=cutoff,
+            task_id=task_id,
+            content_hash=content_hash,
+            action=action,
+            reviewer=reviewer.strip(),
+            decided_at=decided_at,
+            reason=reason if action == "reject" else "",
+            note=note.strip(),
+            revision=revision,
+        )
 
     def _rows(self, where: str, params: tuple) -> list[Decision]:
         con = self._connect()
         try:
             rows = con.execute(
                 "SELECT decision_id, domain, cutoff, task_id, content_hash, action, reviewer, decided_at, reason, note, "
-                f"revision_json FROM decisions WHERE {where} ORDER BY decision_id", params).fetchall()
+                f"revision_json FROM decisions WHERE {where} ORDER BY decision_id",
+                params,
+            ).fetchall()
         finally:
             con.close()
-        return [Decision(decision_id=r[0], domain=r[1], cutoff=r[2], task_id=r[3], content_hash=r[4], action=r[5],
-                         reviewer=r[6], decided_at=r[7], reason=r[8], note=r[9], revision=json.loads(r[10]))
-                for r in rows]
+        return [
+            Decision(
+                decision_id=r[0],
+                domain=r[1],
+                cutoff=r[2],
+                task_id=r[3],
+                content_hash=r[4],
+                action=r[5],
+                reviewer=r[6],
+                decided_at=r[7],
+                reason=r[8],
+                note=r[9],
+                revision=json.loads(r[10]),
+            )
+            for r in rows
+        ]
 
     def history(self, domain: str, cutoff: str, task_id: str | None = None) -> list[Decision]:
         """Every decision of a partition (or of one task), oldest first."""

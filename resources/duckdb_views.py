@@ -39,8 +39,9 @@ def open_views(path: str | Path, read_only: bool = True) -> duckdb.DuckDBPyConne
     if path.is_dir():
         path = path / "foresci.duckdb"
     if not path.exists():
-        raise FileNotFoundError(f"no DuckDB views file at {path}: build a partition first (`make demo`) "
-                                "or write the views with `foresci views`")
+        raise FileNotFoundError(
+            f"no DuckDB views file at {path}: build a partition first (`make demo`) or write the views with `foresci views`"
+        )
     con = duckdb.connect(str(path), read_only=read_only)
     con.execute(INIT_SQL)
     return con

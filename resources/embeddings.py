@@ -47,8 +47,9 @@ def embedder_kind(kind: str | None = None) -> str:
     """The embedder to use: `kind` if given, else $FORESCI_EMBEDDER, else the static default."""
     chosen = (kind or os.environ.get(EMBEDDER_ENV, "") or STATIC).strip()
     if chosen not in EMBEDDER_KINDS:
-        raise ValueError(f"unknown embedder {chosen!r}: choose one of {EMBEDDER_KINDS} "
-                         f"(EmbeddingResource.kind or ${EMBEDDER_ENV})")
+        raise ValueError(
+            f"unknown embedder {chosen!r}: choose one of {EMBEDDER_KINDS} (EmbeddingResource.kind or ${EMBEDDER_ENV})"
+        )
     return chosen
 
 
@@ -128,7 +129,7 @@ class OnnxMiniLM:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), ONNX_BATCH):
-            batch = order[start:start + ONNX_BATCH]
+            batch = order[start : start + ONNX_BATCH]
             out[batch] = self._run([texts[i] for i in batch])
         return out
 
@@ -241,8 +242,7 @@ class EmbeddingResource(dg.ConfigurableResource):
     """The embedding model: the shipped static model (default) or the int8 ONNX MiniLM."""
 
     kind: str = Field(default="", description=f"one of {EMBEDDER_KINDS}; empty: ${EMBEDDER_ENV}, else 'static'")
-    model_path: str = Field(default="", description="model2vec model folder (kind 'static'); empty: shipped "
-                                                    "minilm-static")
+    model_path: str = Field(default="", description="model2vec model folder (kind 'static'); empty: shipped minilm-static")
 
     def embedder(self) -> Embedder:
         return load_embedder(self.model_path or str(DEFAULT_MODEL), kind=self.kind or None)

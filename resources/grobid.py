@@ -16,8 +16,9 @@ class GrobidResource(dg.ConfigurableResource):
     """Empty `url` (and no FORESCI_GROBID_URL): no server, full text degrades to abstracts."""
 
     url: str = Field(default="", description="GROBID base URL, e.g. http://localhost:8070; empty: FORESCI_GROBID_URL")
-    pdf_url_template: str = Field(default="https://arxiv.org/pdf/{arxiv_id}v1",
-                                  description="where PDFs are downloaded; v1 = the text as first submitted")
+    pdf_url_template: str = Field(
+        default="https://arxiv.org/pdf/{arxiv_id}v1", description="where PDFs are downloaded; v1 = the text as first submitted"
+    )
     timeout_s: int = Field(default=180, description="GROBID request timeout")
     max_busy_retries: int = Field(default=3, description="retries when GROBID answers 503 (busy)")
     busy_sleep_s: int = 5
@@ -33,7 +34,13 @@ class GrobidResource(dg.ConfigurableResource):
     def service(self) -> GrobidService | None:
         if not self.resolved_url():
             return None
-        return GrobidService(self.resolved_url(), self.pdf_url_template, self.cache_dir or str(state_dir() / "grobid_tei"),
-                             self.timeout_s, self.max_busy_retries, self.busy_sleep_s,
-                             RetryPolicy(max_retries=self.max_retries, backoff_s=self.backoff_s, timeout_s=120.0),
-                             segment_sentences=self.segment_sentences)
+        return GrobidService(
+            self.resolved_url(),
+            self.pdf_url_template,
+            self.cache_dir or str(state_dir() / "grobid_tei"),
+            self.timeout_s,
+            self.max_busy_retries,
+            self.busy_sleep_s,
+            RetryPolicy(max_retries=self.max_retries, backoff_s=self.backoff_s, timeout_s=120.0),
+            segment_sentences=self.segment_sentences,
+        )

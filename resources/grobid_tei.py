@@ -29,11 +29,22 @@ SECTION_RULES: list[tuple[str, re.Pattern]] = [
     ("limitations", re.compile(r"limitation|broader impact|threats to validity|ethic", re.I)),
     ("conclusion", re.compile(r"conclu|future work|future direction|summary|closing remarks|outlook", re.I)),
     ("introduction", re.compile(r"introduc|background|motivation|overview of the problem", re.I)),
-    ("experiments", re.compile(r"experiment|evaluation|result|ablation|empirical|analys|benchmark|case stud|"
-                               r"comparison|performance|findings|discussion", re.I)),
-    ("method", re.compile(r"method|approach|model|framework|architecture|algorithm|our system|proposed|"
-                          r"pretraining objective|training|design|formulation|preliminar|problem (?:setup|definition)",
-                          re.I)),
+    (
+        "experiments",
+        re.compile(
+            r"experiment|evaluation|result|ablation|empirical|analys|benchmark|case stud|"
+            r"comparison|performance|findings|discussion",
+            re.I,
+        ),
+    ),
+    (
+        "method",
+        re.compile(
+            r"method|approach|model|framework|architecture|algorithm|our system|proposed|"
+            r"pretraining objective|training|design|formulation|preliminar|problem (?:setup|definition)",
+            re.I,
+        ),
+    ),
     ("other", re.compile(r"related work|prior work|literature review|acknowledg|appendix|supplement", re.I)),
 ]
 
@@ -145,11 +156,16 @@ def references_of(root: ET.Element) -> list[ET.Element]:
 
 def abstract_only(arxiv_id: str, abstract: str, reason: str | None = None) -> PaperFullText:
     """The degraded full text when no GROBID server is reachable: the abstract only."""
-    return PaperFullText(arxiv_id=arxiv_id, source="abstract_only",
-                         sections=[Section(name="abstract", heading="Abstract", text=abstract)], error=reason)
+    return PaperFullText(
+        arxiv_id=arxiv_id,
+        source="abstract_only",
+        sections=[Section(name="abstract", heading="Abstract", text=abstract)],
+        error=reason,
+    )
 
 
 # -- fetching: PDF download + GROBID ---------------------------------------------------------
+
 
 class GrobidService:
     """Download a paper's PDF and have a GROBID server turn it into TEI, caching good TEI.
@@ -160,9 +176,18 @@ class GrobidService:
     revision made after the cutoff never enters the full text).
     """
 
-    def __init__(self, url: str, pdf_url_template: str = "https://arxiv.org/pdf/{arxiv_id}v1",
-                 cache_dir: str | None = None, timeout_s: int = 180, max_busy_retries: int = 3,
-                 busy_sleep_s: int = 5, policy=None, session=None, segment_sentences: bool = False):
+    def __init__(
+        self,
+        url: str,
+        pdf_url_template: str = "https://arxiv.org/pdf/{arxiv_id}v1",
+        cache_dir: str | None = None,
+        timeout_s: int = 180,
+        max_busy_retries: int = 3,
+        busy_sleep_s: int = 5,
+        policy=None,
+        session=None,
+        segment_sentences: bool = False,
+    ):
         import requests
 
         from core.http import RetryPolicy
@@ -184,7 +209,8 @@ class GrobidService:
             return "no GROBID url configured"
         try:
             client = _bounded_client_class(GrobidClient)(
-                grobid_server=self.url, timeout=self.timeout_s, sleep_time=self.busy_sleep_s, check_server=False)
+                grobid_server=self.url, timeout=self.timeout_s, sleep_time=self.busy_sleep_s, check_server=False
+            )
             client.max_busy_retries = self.max_busy_retries
             alive, status = client._test_server_connection()
         except ServerUnavailableException as exc:
@@ -217,13 +243,19 @@ class GrobidService:
                 raise ValueError(f"not a PDF ({response.headers.get('Content-Type', '?')}, {len(response.content)} bytes)")
             return response.content
 
-        pdf, attempts = request(self.session, "GET", self.pdf_url_template.format(arxiv_id=arxiv_id), self.policy,
-                                validate=is_pdf)
+        pdf, attempts = request(
+            self.session, "GET", self.pdf_url_template.format(arxiv_id=arxiv_id), self.policy, validate=is_pdf
+        )
         self.requests["pdf"] += attempts
         self._client.busy_retries = 0
         _, status, text = self._client.process_pdf(
-            "processFulltextDocument", pdf, generate_ids=False, consolidate_header=False,
-            consolidate_citations=False, segment_sentences=self.segment_sentences)
+            "processFulltextDocument",
+            pdf,
+            generate_ids=False,
+            consolidate_header=False,
+            consolidate_citations=False,
+            segment_sentences=self.segment_sentences,
+        )
         self.requests["grobid"] += 1 + self._client.busy_retries
         if status != 200:
             raise FetchError(f"GROBID HTTP {status}: {(text or '')[:200]}", status)
@@ -276,8 +308,15 @@ def build_fulltext(papers, service: GrobidService | None, limit: int | None = No
             why = exc.reason if isinstance(exc, FetchError) else str(exc)
             failures.append(Failure(stage="grobid", item_id=paper.arxiv_id, reason=why[:300]))
             rows.append(abstract_only(paper.arxiv_id, paper.abstract, reason=why[:300]))
-    rows.extend(abstract_only(p.arxiv_id, p.abstract, reason="over the GROBID paper limit")
-                for p in list(papers)[len(todo):])
+    rows.extend(abstract_only(p.arxiv_id, p.abstract, reason="over the GROBID paper limit") for p in list(papers)[len(todo) :])
     n_grobid = sum(r.source == "grobid" for r in rows)
-    return rows, failures, {"grobid": f"ok: {service.url}", "grobid_papers": n_grobid,
-                            "abstract_only": len(rows) - n_grobid, **{f"grobid_{k}": v for k, v in service.requests.items()}}
+    return (
+        rows,
+        failures,
+        {
+            "grobid": f"ok: {service.url}",
+            "grobid_papers": n_grobid,
+            "abstract_only": len(rows) - n_grobid,
+            **{f"grobid_{k}": v for k, v in service.requests.items()},
+        },
+    )

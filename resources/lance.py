@@ -18,8 +18,10 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 class LanceResource(dg.ConfigurableResource):
     """A LanceDB database (local folder, or an object-store URI)."""
 
-    uri: str = Field(default="", description="LanceDB URI (folder or s3://bucket/prefix); empty: $FORESCI_LANCE_URI, "
-                                             "else <FORESCI_HOME>/lancedb")
+    uri: str = Field(
+        default="",
+        description="LanceDB URI (folder or s3://bucket/prefix); empty: $FORESCI_LANCE_URI, else <FORESCI_HOME>/lancedb",
+    )
     # Lance's object-store options (endpoint, allow_http, region, ...); unset ones come from the
     # standard AWS_* environment variables, which is where credentials belong (docs/scaling.md).
     storage_options: dict[str, str] = Field(default_factory=dict, description="LanceDB object-store options")

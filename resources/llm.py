@@ -129,11 +129,7 @@ class LLMUsage:
     by_purpose: dict[str, int] = field(default_factory=dict)  # requests per purpose
 
     def minus(self, earlier: LLMUsage) -> LLMUsage:
-        purposes = {
-            k: v - earlier.by_purpose.get(k, 0)
-            for k, v in self.by_purpose.items()
-            if v - earlier.by_purpose.get(k, 0)
-        }
+        purposes = {k: v - earlier.by_purpose.get(k, 0) for k, v in self.by_purpose.items() if v - earlier.by_purpose.get(k, 0)}
         return LLMUsage(
             model=self.model,
             calls=self.calls - earlier.calls,
@@ -160,10 +156,7 @@ class LLMUsage:
 
 
 def _chars(messages: list[dict]) -> int:
-    return sum(
-        len(c) if isinstance(c := m.get("content"), str) else len(json.dumps(c, default=str))
-        for m in messages
-    )
+    return sum(len(c) if isinstance(c := m.get("content"), str) else len(json.dumps(c, default=str)) for m in messages)
 
 
 class LLMClient:
@@ -207,16 +200,31 @@ class LLMClient:
     def usage_since(self, snapshot: LLMUsage) -> LLMUsage:
         return self.snapshot().minus(snapshot)
 
-    def structured(self, messages: list[dict] | str, schema: type[BaseModel], *, purpose: str,
-                   temperature: float | None = None, seed: int | None = None,
-                   max_tokens: int | None = None, mock_response: str | None = None) -> BaseModel:
+    def structured(
+        self,
+        messages: list[dict] | str,
+        schema: type[BaseModel],
+        *,
+        purpose: str,
+        temperature: float | None = None,
+        seed: int | None = None,
+        max_tokens: int | None = None,
+        mock_response: str | None = None,
+    ) -> BaseModel:
         """Ask for a JSON reply and return it parsed into ``schema``."""
         data = self._request(messages, schema, purpose, temperature, seed, max_tokens, mock_response)
         return schema.model_validate(data)
 
-    def text(self, messages: list[dict] | str, *, purpose: str, temperature: float | None = None,
-             seed: int | None = None, max_tokens: int | None = None,
-             mock_response: str | None = None) -> str:
+    def text(
+        self,
+        messages: list[dict] | str,
+        *,
+        purpose: str,
+        temperature: float | None = None,
+        seed: int | None = None,
+        max_tokens: int | None = None,
+        mock_response: str | None = None,
+    ) -> str:
         """Ask for a free-text reply."""
         return self._request(messages, None, purpose, temperature, seed, max_tokens, mock_response)
 
@@ -234,9 +242,13 @@ class LLMClient:
         with self._lock:
             self.usage.by_purpose[purpose] = self.usage.by_purpose.get(purpose, 0) + 1
         key_doc = {
-            "model": self.model, "api_base": self.api_base, "messages": messages,
+            "model": self.model,
+            "api_base": self.api_base,
+            "messages": messages,
             "schema": schema.model_json_schema() if schema else None,
-            "temperature": temperature, "seed": seed, "max_tokens": max_tokens,
+            "temperature": temperature,
+            "seed": seed,
+            "max_tokens": max_tokens,
         }
         if mock_response is not None:  # keep mocked replies apart from real ones
             key_doc["mock_response"] = mock_response
@@ -265,17 +277,23 @@ class LLMClient:
 
     def _call_model(self, messages, schema, purpose, temperature, seed, max_tokens, mock_response):
         kwargs: dict[str, Any] = {
-            "model": self.model, "temperature": temperature,
-            "max_retries": 0, "drop_params": True,  # retries are ours; drop unsupported params
+            "model": self.model,
+            "temperature": temperature,
+            "max_retries": 0,
+            "drop_params": True,  # retries are ours; drop unsupported params
         }
-        for name, value in (("api_base", self.api_base), ("api_key", self.api_key), ("seed", seed),
-                            ("max_tokens", max_tokens), ("mock_response", mock_response)):
+        for name, value in (
+            ("api_base", self.api_base),
+            ("api_key", self.api_key),
+            ("seed", seed),
+            ("max_tokens", max_tokens),
+            ("mock_response", mock_response),
+        ):
             if value is not None:
                 kwargs[name] = value
         if schema is not None:
             kwargs["response_format"] = (
-                {"type": "json_object", "schema": schema.model_json_schema()}
-                if self.json_mode == "json_object" else schema
+                {"type": "json_object", "schema": schema.model_json_schema()} if self.json_mode == "json_object" else schema
             )
 
         attempt = _Attempt(self, purpose, list(messages), kwargs, schema, Deadline(self.timeout_s))
@@ -309,14 +327,19 @@ class LLMClient:
                 return True
             left = attempt.deadline.remaining()
             if state.upcoming_sleep >= left:
-                attempt.stop_note = (f" (next attempt would start after {state.upcoming_sleep:.1f}s, "
-                                     f"{left:.1f}s left of timeout_s={self.timeout_s})")
+                attempt.stop_note = (
+                    f" (next attempt would start after {state.upcoming_sleep:.1f}s, "
+                    f"{left:.1f}s left of timeout_s={self.timeout_s})"
+                )
                 return True
             return False
 
         return tenacity.Retrying(
             retry=tenacity.retry_if_exception_type((*TRANSIENT_ERRORS, InvalidReply)),
-            wait=wait, stop=stop, sleep=lambda seconds: self._sleep(seconds, attempt.stage), reraise=True,
+            wait=wait,
+            stop=stop,
+            sleep=lambda seconds: self._sleep(seconds, attempt.stage),
+            reraise=True,
         )
 
     def _call(self, convo: list[dict], kwargs: dict[str, Any], stage: str):
@@ -358,8 +381,15 @@ class _Attempt:
     budget), and validates the reply; an invalid reply is fed back to the model in the
     conversation of the next attempt."""
 
-    def __init__(self, client: LLMClient, purpose: str, convo: list[dict], kwargs: dict[str, Any],
-                 schema: type[BaseModel] | None, deadline: Deadline):
+    def __init__(
+        self,
+        client: LLMClient,
+        purpose: str,
+        convo: list[dict],
+        kwargs: dict[str, Any],
+        schema: type[BaseModel] | None,
+        deadline: Deadline,
+    ):
         self.client, self.stage, self.convo, self.kwargs = client, stage_of(purpose), convo, kwargs
         self.schema, self.deadline = schema, deadline
         self.number, self.stop_note, self._started = 0, "", time.monotonic()
@@ -399,8 +429,11 @@ class _Attempt:
         except ValueError as exc:  # InvalidReply, or no JSON object in the reply
             self.convo = self.convo + [
                 {"role": "assistant", "content": content or ""},
-                {"role": "user", "content": f"That reply was not valid: {exc}\n"
-                 "Reply again with only a JSON object that matches the requested schema."},
+                {
+                    "role": "user",
+                    "content": f"That reply was not valid: {exc}\n"
+                    "Reply again with only a JSON object that matches the requested schema.",
+                },
             ]
             raise InvalidReply(str(exc)) from exc
 
@@ -440,7 +473,6 @@ class LLMResource(dg.ConfigurableResource):
                 cache_uri=self.cache_uri or env("FORESCI_LLM_CACHE_URI"),
                 json_mode=self.json_mode,
                 backoff_s=self.backoff_s,
-                budget=StageBudget(self.max_calls_per_stage, self.max_seconds_per_stage,
-                                   self.max_cost_usd_per_stage),
+                budget=StageBudget(self.max_calls_per_stage, self.max_seconds_per_stage, self.max_cost_usd_per_stage),
             )
         return self._client

@@ -65,8 +65,7 @@ def retry_after_s(exc: BaseException, *, now: float | None = None) -> float | No
     openai-style ``response.headers`` as a fallback). ``retry-after-ms`` (OpenAI) wins over
     ``retry-after``, which is either delta-seconds or an HTTP date (RFC 9110 §10.2.3).
     """
-    for headers in (getattr(exc, "litellm_response_headers", None),
-                    getattr(getattr(exc, "response", None), "headers", None)):
+    for headers in (getattr(exc, "litellm_response_headers", None), getattr(getattr(exc, "response", None), "headers", None)):
         ms = _header(headers, "retry-after-ms")
         if ms is not None:
             try:
@@ -96,8 +95,9 @@ def validate_reply(schema: type[BaseModel], data: Any) -> dict:
         raise InvalidReply(f"expected a JSON object, got {type(data).__name__}")
     fields = set(schema.model_fields)
     if fields and not fields & set(data):
-        raise InvalidReply(f"the reply names none of the schema's fields {sorted(fields)}; "
-                           f"got keys {sorted(map(str, data))[:10]}")
+        raise InvalidReply(
+            f"the reply names none of the schema's fields {sorted(fields)}; got keys {sorted(map(str, data))[:10]}"
+        )
     try:
         return schema.model_validate(data, extra="forbid").model_dump(mode="json")
     except ValidationError as exc:

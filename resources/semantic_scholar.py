@@ -33,8 +33,9 @@ class SemanticScholarResource(dg.ConfigurableResource):
 
     def client(self) -> S2Client:
         policy = RetryPolicy(max_retries=self.max_retries, backoff_s=self.backoff_s, timeout_s=self.timeout_s)
-        return S2Client(self.base_url, self.api_key or os.environ.get("S2_API_KEY") or None, self.batch_size, policy,
-                        delay_s=self.delay_s)
+        return S2Client(
+            self.base_url, self.api_key or os.environ.get("S2_API_KEY") or None, self.batch_size, policy, delay_s=self.delay_s
+        )
 
     def observations(self) -> ObservationStore:
         return ObservationStore(self.observations_dir or state_dir() / "semantic_scholar")

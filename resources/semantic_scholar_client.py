@@ -40,9 +40,16 @@ CUTOFF_SENSITIVE = ("citation_count", "venue", "publication_date")
 
 
 class S2Client:
-    def __init__(self, base_url: str = "https://api.semanticscholar.org/graph/v1", api_key: str | None = None,
-                 batch_size: int = 100, policy: RetryPolicy | None = None, session: requests.Session | None = None,
-                 delay_s: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        base_url: str = "https://api.semanticscholar.org/graph/v1",
+        api_key: str | None = None,
+        batch_size: int = 100,
+        policy: RetryPolicy | None = None,
+        session: requests.Session | None = None,
+        delay_s: float = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         if not 1 <= batch_size <= 500:
             raise ValueError("Semantic Scholar batch_size must be in 1..500")
         self.base_url, self.batch_size = base_url.rstrip("/"), batch_size
@@ -63,8 +70,10 @@ class S2Client:
             except ValueError as exc:
                 raise ValueError(f"malformed JSON from /paper/batch: {str(exc)[:120]}") from exc
             if not isinstance(data, list) or len(data) != len(ids):
-                raise ValueError(f"/paper/batch returned {type(data).__name__} of length "
-                                 f"{len(data) if isinstance(data, list) else '-'} for {len(ids)} ids")
+                raise ValueError(
+                    f"/paper/batch returned {type(data).__name__} of length "
+                    f"{len(data) if isinstance(data, list) else '-'} for {len(ids)} ids"
+                )
             if any(x is not None and not isinstance(x, dict) for x in data):
                 raise ValueError("/paper/batch returned a non-object record")
             return data
@@ -73,8 +82,15 @@ class S2Client:
         if wait > 0:
             self.sleep(wait)
         self._last = time.monotonic()
-        data, attempts = request(self.session, "POST", f"{self.base_url}/paper/batch", self.policy,
-                                 validate=validate, params={"fields": FIELDS}, json={"ids": ids})
+        data, attempts = request(
+            self.session,
+            "POST",
+            f"{self.base_url}/paper/batch",
+            self.policy,
+            validate=validate,
+            params={"fields": FIELDS},
+            json={"ids": ids},
+        )
         self.requests += attempts
         return data
 
@@ -115,11 +131,14 @@ def metadata_from_record(arxiv_id: str, record: dict | None, fetched_at: str) ->
     pdf = (record.get("openAccessPdf") or {}).get("url") or None
     count = record.get("citationCount")
     return PaperMetadata(
-        arxiv_id=arxiv_id, s2_paper_id=record.get("paperId"), venue=venue,
+        arxiv_id=arxiv_id,
+        s2_paper_id=record.get("paperId"),
+        venue=venue,
         publication_date=_day(record.get("publicationDate")),
         citation_count=int(count) if isinstance(count, int) else None,
         citation_count_as_of=_day(fetched_at) if isinstance(count, int) else None,
-        open_access_pdf=pdf, observed_at=fetched_at,
+        open_access_pdf=pdf,
+        observed_at=fetched_at,
         source="semantic_scholar" if record else "semantic_scholar:not_found",
     )
 
@@ -132,8 +151,9 @@ def as_of_cutoff(arxiv_id: str, observations: list[dict], cutoff: date) -> tuple
     ordered = sorted(observations, key=lambda o: o["fetched_at"])
     before = [o for o in ordered if _day(o["fetched_at"]) <= cutoff]
     newest = ordered[-1]
-    hidden = None if _day(newest["fetched_at"]) <= cutoff else metadata_from_record(
-        arxiv_id, newest["record"], newest["fetched_at"])
+    hidden = (
+        None if _day(newest["fetched_at"]) <= cutoff else metadata_from_record(arxiv_id, newest["record"], newest["fetched_at"])
+    )
     if before:
         pub = metadata_from_record(arxiv_id, before[-1]["record"], before[-1]["fetched_at"])
         if pub.publication_date and pub.publication_date > cutoff:  # a scheduled future date
@@ -144,10 +164,15 @@ def as_of_cutoff(arxiv_id: str, observations: list[dict], cutoff: date) -> tuple
     keep_date = full.publication_date if full.publication_date and full.publication_date <= cutoff else None
     if full.publication_date and keep_date:
         withheld.remove("publication_date")
-    pub = full.model_copy(update={
-        "venue": None, "citation_count": None, "citation_count_as_of": None, "publication_date": keep_date,
-        "withheld": withheld,
-    })
+    pub = full.model_copy(
+        update={
+            "venue": None,
+            "citation_count": None,
+            "citation_count_as_of": None,
+            "publication_date": keep_date,
+            "withheld": withheld,
+        }
+    )
     return pub, hidden
 
 
@@ -162,14 +187,23 @@ class EnrichReport:
     extra: dict = field(default_factory=dict)
 
 
-def enrich(arxiv_ids: list[str], cutoff: date, client: S2Client, store: ObservationStore,
-           now: Callable[[], datetime] | None = None, refresh_days: int | None = None) -> EnrichReport:
+def enrich(
+    arxiv_ids: list[str],
+    cutoff: date,
+    client: S2Client,
+    store: ObservationStore,
+    now: Callable[[], datetime] | None = None,
+    refresh_days: int | None = None,
+) -> EnrichReport:
     now = now or (lambda: datetime.now(UTC))
     todo, cached = [], 0
     for aid in arxiv_ids:
         obs = store.get(aid)
-        stale = refresh_days is not None and obs and (
-            _day(max(o["fetched_at"] for o in obs)) < now().date() - timedelta(days=refresh_days))
+        stale = (
+            refresh_days is not None
+            and obs
+            and (_day(max(o["fetched_at"] for o in obs)) < now().date() - timedelta(days=refresh_days))
+        )
         if obs and not stale:
             cached += 1
         else:
@@ -177,13 +211,14 @@ def enrich(arxiv_ids: list[str], cutoff: date, client: S2Client, store: Observat
     failures: list[Failure] = []
     requests_before = client.requests
     for i in range(0, len(todo), client.batch_size):
-        chunk = todo[i:i + client.batch_size]
+        chunk = todo[i : i + client.batch_size]
         fetched_at = now().isoformat()
         try:
             records = client.batch(chunk)
         except FetchError as exc:
-            failures.extend(Failure(stage=STAGE, item_id=aid, reason=f"Semantic Scholar batch failed: {exc.reason}")
-                            for aid in chunk)
+            failures.extend(
+                Failure(stage=STAGE, item_id=aid, reason=f"Semantic Scholar batch failed: {exc.reason}") for aid in chunk
+            )
             continue
         for aid, record in zip(chunk, records):
             store.add(aid, fetched_at, record)
@@ -194,5 +229,6 @@ def enrich(arxiv_ids: list[str], cutoff: date, client: S2Client, store: Observat
             public.append(pub)
         if hid is not None:
             hidden.append(hid)
-    return EnrichReport(public, hidden, failures, fetched=len(todo) - len(failures), cached=cached,
-                        requests=client.requests - requests_before)
+    return EnrichReport(
+        public, hidden, failures, fetched=len(todo) - len(failures), cached=cached, requests=client.requests - requests_before
+    )

@@ -81,15 +81,16 @@ class PartitionStore:
         self._atomic_write(path, lambda tmp: pq.write_table(table, tmp, filesystem=self.fs))
         return self.uri(path)
 
-    def write_records(self, asset: str, domain: str, cutoff: str, records: list[BaseModel],
-                      model: type[BaseModel]) -> str:
+    def write_records(self, asset: str, domain: str, cutoff: str, records: list[BaseModel], model: type[BaseModel]) -> str:
         return self.write_table(asset, domain, cutoff, records_to_table(records, model))
 
     def write_bytes(self, path: str, data: bytes) -> str:
         """Write an artifact file (release files, plots) atomically; `path` is absolute in fs."""
+
         def _write(tmp: str) -> None:
             with self.fs.open_output_stream(tmp) as out:
                 out.write(data)
+
         self._atomic_write(path, _write)
         return self.uri(path)
 
@@ -136,8 +137,10 @@ class PartitionStore:
         try:
             con = create_views_file(self.duckdb_path)
         except duckdb.IOException as exc:  # another process holds the file (an analyst's session)
-            raise RuntimeError(f"cannot write the DuckDB views in {self.duckdb_path}: {exc}. Close the other "
-                               "session, or read through `store.memory_views()`, which needs no file") from exc
+            raise RuntimeError(
+                f"cannot write the DuckDB views in {self.duckdb_path}: {exc}. Close the other "
+                "session, or read through `store.memory_views()`, which needs no file"
+            ) from exc
         with con:
             con.execute(f"SET file_search_path = '{self._views_dir()}'")
             created = self._create_views(self._with_filesystem(con), relative=True)
@@ -189,6 +192,7 @@ class PartitionStore:
                 folder = os.path.relpath(f"{self.base}/{visibility}/{asset}", self._views_dir())
                 glob = f"{folder}/*/*/data.parquet"
             return f"read_parquet('{glob}', hive_partitioning=true, union_by_name=true)"
+
         return re.sub(r"\{\{\s*(public|hidden)\.(\w+)\s*\}\}", repl, statement)
 
 
@@ -205,8 +209,9 @@ def _view_name(statement: str) -> str | None:
 class StorageResource(dg.ConfigurableResource):
     """The warehouse: Parquet partitions under `root` and DuckDB views in `duckdb_path`."""
 
-    root: str = Field(default="", description="Local folder or s3:// URI; empty: $FORESCI_STORAGE_ROOT, "
-                                              "else <FORESCI_HOME>/warehouse")
+    root: str = Field(
+        default="", description="Local folder or s3:// URI; empty: $FORESCI_STORAGE_ROOT, else <FORESCI_HOME>/warehouse"
+    )
     duckdb_path: str = Field(default="", description="DuckDB file for the views; empty: <FORESCI_HOME>/foresci.duckdb")
 
     def store(self) -> PartitionStore:

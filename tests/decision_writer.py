@@ -7,5 +7,6 @@ from resources.decisions import DecisionStore
 def write_many(path: str, reviewer: str, n: int) -> None:
     store = DecisionStore(path)
     for i in range(n):
-        store.record(domain="llm_agent", cutoff="2025-12-31", task_id=f"t{i % 5}", content_hash="h",
-                     action="approve", reviewer=reviewer)
+        store.record(
+            domain="llm_agent", cutoff="2025-12-31", task_id=f"t{i % 5}", content_hash="h", action="approve", reviewer=reviewer
+        )

@@ -65,8 +65,7 @@ class MockedClient:
         return getattr(self._client, name)
 
     def structured(self, messages, schema, *, purpose: str, **kw):
-        return self._client.structured(messages, schema, purpose=purpose,
-                                       mock_response=self._mock(purpose, messages), **kw)
+        return self._client.structured(messages, schema, purpose=purpose, mock_response=self._mock(purpose, messages), **kw)
 
     def text(self, messages, *, purpose: str, **kw):
         return self._client.text(messages, purpose=purpose, mock_response=self._mock(purpose, messages), **kw)
@@ -90,8 +89,7 @@ def agent_ctx(task, kb, llm=None, *, seed: int = 0, backbone: str = "", embed=No
     """An `AgentContext` for calling one agent directly (the runner builds these per task)."""
     from assets.agents.context import AgentContext
 
-    return AgentContext(task=task, kb=kb, llm=llm, seed=seed, backbone=backbone, embed=embed, volume=volume,
-                        config=config)
+    return AgentContext(task=task, kb=kb, llm=llm, seed=seed, backbone=backbone, embed=embed, volume=volume, config=config)
 
 
 # -- task-building inputs: candidates, evidence, bottlenecks, feasibility, venue profiles ------
@@ -100,20 +98,36 @@ DOMAIN = "llm_agent"
 CUTOFF = date(2025, 12, 31)
 WINDOW_END = date(2026, 6, 30)
 VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD", 0)]
-BOTTLENECKS = [("hallucination", "However, agents suffer from hallucination of tool outputs."),
-               ("high latency", "Planning suffers from high latency."),
-               ("prompt injection", "Agents are vulnerable to prompt injection."),
-               ("lack of annotated data", "Training is limited by the scarcity of annotated data.")]
-TOPICS = ["tool use", "web navigation", "memory", "planning", "reflection", "multi-agent debate",
-          "code repair", "gui control", "theorem proving", "travel booking", "negotiation", "data analysis"]
+BOTTLENECKS = [
+    ("hallucination", "However, agents suffer from hallucination of tool outputs."),
+    ("high latency", "Planning suffers from high latency."),
+    ("prompt injection", "Agents are vulnerable to prompt injection."),
+    ("lack of annotated data", "Training is limited by the scarcity of annotated data."),
+]
+TOPICS = [
+    "tool use",
+    "web navigation",
+    "memory",
+    "planning",
+    "reflection",
+    "multi-agent debate",
+    "code repair",
+    "gui control",
+    "theorem proving",
+    "travel booking",
+    "negotiation",
+    "data analysis",
+]
 
 
 def node(dim: str, k: int) -> str:
     return f"{DOMAIN}:{dim}:n{k}"
 
 
-APPROACHES = {0: ("reinforcement learning", "tree search", "world models", "synthetic data", "self-reflection"),
-              7: ("visual grounding", "screen parsing", "trajectory replay", "action verification", "UI graphs")}
+APPROACHES = {
+    0: ("reinforcement learning", "tree search", "world models", "synthetic data", "self-reflection"),
+    7: ("visual grounding", "screen parsing", "trajectory replay", "action verification", "UI graphs"),
+}
 
 
 def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
@@ -124,52 +138,132 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
         dim = "methodologies" if k < 6 else "tasks"
         nid = node(dim, k)
         pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
-        signals.append(Signal(
-            signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
-            title=f"{topic} / agents", summary=f"Agents for {topic}.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
-            paper_ids=pids, stats={"n_papers": n_papers, "share_recent": 0.01 * (k + 1), "share_prior": 0.05,
-                                   "growth": 0.2 * (k % 6 + 1), "age_months": 12, "slope": 0.0},
-            details={"keywords": [topic.split()[0], "llm", "benchmark"],
-                     "representative_titles": [f"A Study of {topic.title()} Agents"]}))
-        records.append(EvidenceRecord(
-            record_id=f"ev:{nid}", node_id=nid, domain=DOMAIN, cutoff=CUTOFF, node_label=topic,
-            representative_ids=pids[:3], supporting_ids=pids,
-            papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1 + i % 12, 1),
-                                  problem=f"Agents for {topic} fail on long horizons (case {i}).",
-                                  method=f"We propose a {topic} planner with verification (variant {i}).",
-                                  limitation=f"The {topic} planner is costly (case {i}).")
-                    for i, p in enumerate(pids)]))
-        signals.append(Signal(
-            signal_id=f"sig:feas:{k}", kind="feasibility", domain=DOMAIN, cutoff=CUTOFF, title="f", summary="f",
-            node_ids=[nid], stats={"support": n_papers, "maturity_months": 14, "n_bottlenecks": 1},
-            details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]}))
+        signals.append(
+            Signal(
+                signal_id=f"sig:cand:{k}",
+                kind="candidate_direction",
+                domain=DOMAIN,
+                cutoff=CUTOFF,
+                title=f"{topic} / agents",
+                summary=f"Agents for {topic}.",
+                node_ids=[nid],
+                evidence_ids=[f"ev:{nid}"],
+                paper_ids=pids,
+                stats={
+                    "n_papers": n_papers,
+                    "share_recent": 0.01 * (k + 1),
+                    "share_prior": 0.05,
+                    "growth": 0.2 * (k % 6 + 1),
+                    "age_months": 12,
+                    "slope": 0.0,
+                },
+                details={
+                    "keywords": [topic.split()[0], "llm", "benchmark"],
+                    "representative_titles": [f"A Study of {topic.title()} Agents"],
+                },
+            )
+        )
+        records.append(
+            EvidenceRecord(
+                record_id=f"ev:{nid}",
+                node_id=nid,
+                domain=DOMAIN,
+                cutoff=CUTOFF,
+                node_label=topic,
+                representative_ids=pids[:3],
+                supporting_ids=pids,
+                papers=[
+                    PaperEvidence(
+                        arxiv_id=p,
+                        published=date(2025, 1 + i % 12, 1),
+                        problem=f"Agents for {topic} fail on long horizons (case {i}).",
+                        method=f"We propose a {topic} planner with verification (variant {i}).",
+                        limitation=f"The {topic} planner is costly (case {i}).",
+                    )
+                    for i, p in enumerate(pids)
+                ],
+            )
+        )
+        signals.append(
+            Signal(
+                signal_id=f"sig:feas:{k}",
+                kind="feasibility",
+                domain=DOMAIN,
+                cutoff=CUTOFF,
+                title="f",
+                summary="f",
+                node_ids=[nid],
+                stats={"support": n_papers, "maturity_months": 14, "n_bottlenecks": 1},
+                details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]},
+            )
+        )
     for k in (0, 7):  # approaches inside two directions (the planning family's options)
         nid = node("methodologies" if k < 6 else "tasks", k)
         pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
         for j, name in enumerate(APPROACHES[k]):
-            signals.append(Signal(
-                signal_id=f"sig:approach:{k}:{j}", kind="approach", domain=DOMAIN, cutoff=CUTOFF, title=name,
-                summary=f"{name} in {TOPICS[k]}.", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
-                paper_ids=pids[2 * j:2 * j + 2], stats={"n_papers": 2, "n_members": 2, "n_recent_members": 2},
-                details={"direction": [f"sig:cand:{k}"], "direction_name": [f"{TOPICS[k]} / agents"],
-                         "direction_phrases": [TOPICS[k]], "defining_phrases": [name], "member_ids": pids[2 * j:2 * j + 2],
-                         "representative_titles": [f"{name.title()} for {TOPICS[k].title()} Agents"]}))
+            signals.append(
+                Signal(
+                    signal_id=f"sig:approach:{k}:{j}",
+                    kind="approach",
+                    domain=DOMAIN,
+                    cutoff=CUTOFF,
+                    title=name,
+                    summary=f"{name} in {TOPICS[k]}.",
+                    node_ids=[nid],
+                    evidence_ids=[f"ev:{nid}"],
+                    paper_ids=pids[2 * j : 2 * j + 2],
+                    stats={"n_papers": 2, "n_members": 2, "n_recent_members": 2},
+                    details={
+                        "direction": [f"sig:cand:{k}"],
+                        "direction_name": [f"{TOPICS[k]} / agents"],
+                        "direction_phrases": [TOPICS[k]],
+                        "defining_phrases": [name],
+                        "member_ids": pids[2 * j : 2 * j + 2],
+                        "representative_titles": [f"{name.title()} for {TOPICS[k].title()} Agents"],
+                    },
+                )
+            )
     # four limitation themes, each mentioned by the papers of candidates 0, 3 and 7 (their subjects)
     subject_papers = [f"2501.{k:02d}{i:03d}" for k in (0, 3, 7) for i in range(n_papers)]
     for j, (name, quote) in enumerate(BOTTLENECKS):
-        signals.append(Signal(
-            signal_id=f"sig:bn:{j}", kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=name,
-            summary=quote, node_ids=[node("methodologies", 0)], evidence_ids=[f"ev:{node('methodologies', 0)}"],
-            paper_ids=[f"2501.00{j:03d}"], stats={"recurrence": 3, "n_nodes": 1},
-            details={"quotes": [quote], "category": ["technical_risk"], "nodes": [node("methodologies", 0)],
-                     "key": [name], "aliases": [name], "mention_ids": subject_papers}))
+        signals.append(
+            Signal(
+                signal_id=f"sig:bn:{j}",
+                kind="bottleneck",
+                domain=DOMAIN,
+                cutoff=CUTOFF,
+                title=name,
+                summary=quote,
+                node_ids=[node("methodologies", 0)],
+                evidence_ids=[f"ev:{node('methodologies', 0)}"],
+                paper_ids=[f"2501.00{j:03d}"],
+                stats={"recurrence": 3, "n_nodes": 1},
+                details={
+                    "quotes": [quote],
+                    "category": ["technical_risk"],
+                    "nodes": [node("methodologies", 0)],
+                    "key": [name],
+                    "aliases": [name],
+                    "mention_ids": subject_papers,
+                },
+            )
+        )
     if with_duplicate:  # a second candidate on exactly the same papers as candidate 0
         dup = signals[0].model_copy(update={"signal_id": "sig:cand:dup", "node_ids": [node("methodologies", 99)]})
         signals.append(dup)
     for i, (fam, n) in enumerate(VENUES):
-        signals.append(Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=fam,
-                              summary="", stats={"n_papers": n, "domain_share": 0.1},
-                              details={"contribution_styles": ["empirical systems"], "top_terms": ["agents"]}))
+        signals.append(
+            Signal(
+                signal_id=f"sig:venue:{i}",
+                kind="venue_profile",
+                domain=DOMAIN,
+                cutoff=CUTOFF,
+                title=fam,
+                summary="",
+                stats={"n_papers": n, "domain_share": 0.1},
+                details={"contribution_styles": ["empirical systems"], "top_terms": ["agents"]},
+            )
+        )
     return signals, records
 
 
@@ -177,44 +271,87 @@ def task_settings(**kw):
     """The task builder's settings for the `make_task_inputs` world."""
     from assets.toolbox.building import BuildSettings
 
-    return BuildSettings(**{"domain": DOMAIN, "domain_title": "LLM Agents", "cutoff": CUTOFF, "window_end": WINDOW_END,
-                            "horizon_months": 6, **kw})
+    return BuildSettings(
+        **{"domain": DOMAIN, "domain_title": "LLM Agents", "cutoff": CUTOFF, "window_end": WINDOW_END, "horizon_months": 6, **kw}
+    )
 
 
 # -- the agent tests' world: public tasks of every family over the real llm_agent sample ----
 
 AGENT_CUTOFF = date(2025, 6, 30)  # the agent tests' knowledge-base world
-SUBDIRS = ["GUI and web navigation agents", "multi-agent collaboration and debate",
-           "tool use and function calling", "memory and reflection for agents"]
-VENUE_OPTIONS = ["ICLR/ICML/NeurIPS: machine learning methods, learning theory and large-scale training",
-          "ACL/EMNLP/NAACL: natural language processing, language model behaviour and evaluation",
-          "CVPR/ICCV/ECCV: computer vision, images and video"]
+SUBDIRS = [
+    "GUI and web navigation agents",
+    "multi-agent collaboration and debate",
+    "tool use and function calling",
+    "memory and reflection for agents",
+]
+VENUE_OPTIONS = [
+    "ICLR/ICML/NeurIPS: machine learning methods, learning theory and large-scale training",
+    "ACL/EMNLP/NAACL: natural language processing, language model behaviour and evaluation",
+    "CVPR/ICCV/ECCV: computer vision, images and video",
+]
 
 
 def make_task(task_id, family, question, options=(), cutoff=AGENT_CUTOFF):
-    return Task(task_id=task_id, family=family, domain="llm_agent", cutoff=cutoff,
-                window_start=cutoff + timedelta(days=1), window_end=date(cutoff.year + 1, 1, 1) - timedelta(days=1),
-                horizon="6 months", title=f"{family} task {task_id}", question=question,
-                instructions="Answer from pre-cutoff evidence only.", answer_requirements=["rank all options"],
-                options=[TaskOption(option_id=f"o{i}", text=t) for i, t in enumerate(options)])
+    return Task(
+        task_id=task_id,
+        family=family,
+        domain="llm_agent",
+        cutoff=cutoff,
+        window_start=cutoff + timedelta(days=1),
+        window_end=date(cutoff.year + 1, 1, 1) - timedelta(days=1),
+        horizon="6 months",
+        title=f"{family} task {task_id}",
+        question=question,
+        instructions="Answer from pre-cutoff evidence only.",
+        answer_requirements=["rank all options"],
+        options=[TaskOption(option_id=f"o{i}", text=t) for i, t in enumerate(options)],
+    )
 
 
 def sample_tasks(cutoff=AGENT_CUTOFF):
     return [
         make_task("dir1", "direction", "Which subdirection of LLM agents will gain the most momentum?", SUBDIRS, cutoff),
         make_task("plan1", "planning", "Order these directions for a 6-month research agenda.", SUBDIRS[:3], cutoff),
-        make_task("bot1", "bottleneck", "What is the root bottleneck in 'GUI and web navigation agents', "
-                                        "and what opportunity opens if it is reduced?", (), cutoff),
-        make_task("ven1", "venue", "We build an agent that calls external tools and APIs, with a new benchmark "
-                                   "of function-calling accuracy for language models.", VENUE_OPTIONS, cutoff),
+        make_task(
+            "bot1",
+            "bottleneck",
+            "What is the root bottleneck in 'GUI and web navigation agents', and what opportunity opens if it is reduced?",
+            (),
+            cutoff,
+        ),
+        make_task(
+            "ven1",
+            "venue",
+            "We build an agent that calls external tools and APIs, with a new benchmark "
+            "of function-calling accuracy for language models.",
+            VENUE_OPTIONS,
+            cutoff,
+        ),
     ]
 
 
-def screened_paper(arxiv_id: str, title: str = "t", abstract: str = "a", published: date = date(2025, 1, 10), *,
-                   domain: str = "d", label: str = "core", relevance: float = 0.1) -> ScreenedPaper:
+def screened_paper(
+    arxiv_id: str,
+    title: str = "t",
+    abstract: str = "a",
+    published: date = date(2025, 1, 10),
+    *,
+    domain: str = "d",
+    label: str = "core",
+    relevance: float = 0.1,
+) -> ScreenedPaper:
     """A screened paper with test defaults."""
-    return ScreenedPaper(arxiv_id=arxiv_id, title=title, abstract=abstract, published=published, domain=domain,
-                         relevance=relevance, label=label, reason="test")
+    return ScreenedPaper(
+        arxiv_id=arxiv_id,
+        title=title,
+        abstract=abstract,
+        published=published,
+        domain=domain,
+        relevance=relevance,
+        label=label,
+        reason="test",
+    )
 
 
 def sampled_shipped_corpus(corpus_dir, every: int, extra_lines: tuple[str, ...] = ()):
@@ -225,8 +362,7 @@ def sampled_shipped_corpus(corpus_dir, every: int, extra_lines: tuple[str, ...] 
     from core.papers import SHIPPED_DIR
 
     corpus_dir.mkdir(parents=True, exist_ok=True)
-    with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, \
-            gzip.open(corpus_dir / "llm_agent.jsonl.gz", "wt") as dst:
+    with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, gzip.open(corpus_dir / "llm_agent.jsonl.gz", "wt") as dst:
         for i, line in enumerate(src):
             if i % every == 0:
                 dst.write(line)
@@ -254,37 +390,70 @@ def snapshot_partition(tmp_path, papers, domain: str = "llm_agent", cutoff: str 
 # -- venue projects: real titles from the shipped 2026 accepted-paper lists -----------------------
 
 VENUE_PROJECT_TITLES = {  # decided after CUTOFF (2025-12-31): ICLR 2026 (January), CVPR 2026 (February), ACL 2026 (April)
-    "ICLR/ICML/NeurIPS": ["Seeing Through Deception: Uncovering Misleading Creator Intent in Multimodal News with "
-                          "Vision-Language Models", "Provably Explaining Neural Additive Models",
-                          "ImageDoctor: Diagnosing Text-to-Image Generation via Grounded Image Reasoning"],
-    "CVPR/ICCV/ECCV": ["3D Space as a Scratchpad for Editable Text-to-Image Generation", "3D-IDE: 3D Implicit Depth Emergent",
-                       "4D-RGPT: Toward Region-level 4D Understanding via Perceptual Distillation"],
-    "ACL/EMNLP/NAACL": ["OctoTools: A Multi-Agent Framework with Extensible Tools for Complex Reasoning",
-                        "No Reader Left Behind: Multi-Agent Summaries Everyone Can Understand",
-                        "Discover and Prove: An Open-source Agentic Framework for Hard Mode Automated Theorem Proving "
-                        "in Lean 4"],
+    "ICLR/ICML/NeurIPS": [
+        "Seeing Through Deception: Uncovering Misleading Creator Intent in Multimodal News with Vision-Language Models",
+        "Provably Explaining Neural Additive Models",
+        "ImageDoctor: Diagnosing Text-to-Image Generation via Grounded Image Reasoning",
+    ],
+    "CVPR/ICCV/ECCV": [
+        "3D Space as a Scratchpad for Editable Text-to-Image Generation",
+        "3D-IDE: 3D Implicit Depth Emergent",
+        "4D-RGPT: Toward Region-level 4D Understanding via Perceptual Distillation",
+    ],
+    "ACL/EMNLP/NAACL": [
+        "OctoTools: A Multi-Agent Framework with Extensible Tools for Complex Reasoning",
+        "No Reader Left Behind: Multi-Agent Summaries Everyone Can Understand",
+        "Discover and Prove: An Open-source Agentic Framework for Hard Mode Automated Theorem Proving in Lean 4",
+    ],
 }
 
 
 VENUE_PROJECT_TEXT = [  # (problem, gap, approach) per project: distinct words, so no two decisions are duplicates
-    ("often fail when dozens of external APIs return malformed outputs", "ignore schema validation of responses",
-     "repairs malformed calls with typed contracts"),
-    ("lose track of page state across long browsing sessions", "replay entire histories at every click",
-     "summarises the visited pages into a compact map"),
-    ("forget user preferences after a few conversation turns", "store raw transcripts without any forgetting policy",
-     "consolidates episodic traces into stable profiles"),
-    ("commit to brittle plans before observing environment feedback", "search exhaustively over action sequences",
-     "revises subgoals after every observation"),
-    ("repeat the same mistakes across successive attempts", "reflect only in free text that nobody grades",
-     "scores critiques against executable unit checks"),
-    ("converge to a shared wrong answer during group discussion", "weight every debater equally regardless of track record",
-     "assigns votes by calibrated historical accuracy"),
-    ("patch failing repositories with edits that break other tests", "localise faults from stack traces alone",
-     "ranks candidate patches by regression coverage"),
-    ("misclick on dense desktop screens with tiny widgets", "ground instructions on screenshots at a single resolution",
-     "zooms into candidate regions before acting"),
-    ("stall on olympiad proofs that need long lemma chains", "sample whole proofs without checking intermediate lemmas",
-     "verifies each lemma with a formal kernel"),
+    (
+        "often fail when dozens of external APIs return malformed outputs",
+        "ignore schema validation of responses",
+        "repairs malformed calls with typed contracts",
+    ),
+    (
+        "lose track of page state across long browsing sessions",
+        "replay entire histories at every click",
+        "summarises the visited pages into a compact map",
+    ),
+    (
+        "forget user preferences after a few conversation turns",
+        "store raw transcripts without any forgetting policy",
+        "consolidates episodic traces into stable profiles",
+    ),
+    (
+        "commit to brittle plans before observing environment feedback",
+        "search exhaustively over action sequences",
+        "revises subgoals after every observation",
+    ),
+    (
+        "repeat the same mistakes across successive attempts",
+        "reflect only in free text that nobody grades",
+        "scores critiques against executable unit checks",
+    ),
+    (
+        "converge to a shared wrong answer during group discussion",
+        "weight every debater equally regardless of track record",
+        "assigns votes by calibrated historical accuracy",
+    ),
+    (
+        "patch failing repositories with edits that break other tests",
+        "localise faults from stack traces alone",
+        "ranks candidate patches by regression coverage",
+    ),
+    (
+        "misclick on dense desktop screens with tiny widgets",
+        "ground instructions on screenshots at a single resolution",
+        "zooms into candidate regions before acting",
+    ),
+    (
+        "stall on olympiad proofs that need long lemma chains",
+        "sample whole proofs without checking intermediate lemmas",
+        "verifies each lemma with a formal kernel",
+    ),
 ]
 
 
@@ -296,17 +465,36 @@ def make_venue_papers(records=None) -> list[ScreenedPaper]:
     for f, titles in enumerate(VENUE_PROJECT_TITLES.values()):
         for i, title in enumerate(titles):
             topic, (problem, gap, fix) = TOPICS[3 * f + i], VENUE_PROJECT_TEXT[3 * f + i]
-            out.append(ScreenedPaper(
-                arxiv_id=f"2512.{f}{i}001", title=title, published=date(2025, 12 - i, 10 + f), domain=DOMAIN,
-                relevance=0.1, label="core", reason="test",
-                abstract=(f"Agents for {topic} {problem}. However, existing {topic} systems {gap}. "
-                          f"We propose a verified {topic} planner that {fix}. Experiments on three benchmarks "
-                          "show consistent gains.")))
+            out.append(
+                ScreenedPaper(
+                    arxiv_id=f"2512.{f}{i}001",
+                    title=title,
+                    published=date(2025, 12 - i, 10 + f),
+                    domain=DOMAIN,
+                    relevance=0.1,
+                    label="core",
+                    reason="test",
+                    abstract=(
+                        f"Agents for {topic} {problem}. However, existing {topic} systems {gap}. "
+                        f"We propose a verified {topic} planner that {fix}. Experiments on three benchmarks "
+                        "show consistent gains."
+                    ),
+                )
+            )
     for r in records or []:
         for ev in r.papers:
-            out.append(ScreenedPaper(arxiv_id=ev.arxiv_id, title=f"A Study of {r.node_label.title()} Agents {ev.arxiv_id}",
-                                     abstract=f"{ev.problem} {ev.method}", published=ev.published, domain=DOMAIN,
-                                     relevance=0.1, label="core", reason="test"))
+            out.append(
+                ScreenedPaper(
+                    arxiv_id=ev.arxiv_id,
+                    title=f"A Study of {r.node_label.title()} Agents {ev.arxiv_id}",
+                    abstract=f"{ev.problem} {ev.method}",
+                    published=ev.published,
+                    domain=DOMAIN,
+                    relevance=0.1,
+                    label="core",
+                    reason="test",
+                )
+            )
     return out
 
 
@@ -337,8 +525,9 @@ def materialize_offline_partition(root, domain: str, cutoff: str, shipped_dir: s
     }
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
-    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(domain, cutoff), instance=instance,
-                            resources=resources)
+    result = dg.materialize(
+        ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(domain, cutoff), instance=instance, resources=resources
+    )
     assert result.success
     return result, resources
 
@@ -359,7 +548,8 @@ BYO_AGENT_SOURCE = (
     "        a = {'bottleneck': hits[0]['title'], 'opportunity': hits[1]['title']}\n"
     "    else:\n"
     "        a = {'ranking': opts or [h['title'] for h in hits]}\n"
-    "    return {'answer': {**a, 'cited_ids': [h['arxiv_id'] for h in hits][:2]}, 'backbone': 'none'}\n")
+    "    return {'answer': {**a, 'cited_ids': [h['arxiv_id'] for h in hits][:2]}, 'backbone': 'none'}\n"
+)
 
 
 def small_kb_factory(root: Path):
@@ -376,8 +566,7 @@ def small_kb_factory(root: Path):
         if (domain, cutoff) not in built:
             papers, _ = read_jsonl(SHIPPED_DIR / f"{domain}.jsonl.gz")
             visible = [p for p in papers if p.published <= cutoff][::10]
-            screened = [ScreenedPaper(**p.model_dump(), domain=domain, relevance=0.5, label="core", reason="t")
-                        for p in visible]
+            screened = [ScreenedPaper(**p.model_dump(), domain=domain, relevance=0.5, label="core", reason="t") for p in visible]
             table, _ = build_kb(lancedb.connect(str(root)), table_name(domain, cutoff.isoformat()), screened, embed)
             built[(domain, cutoff)] = KnowledgeBaseView(table, cutoff, embed)
         return built[(domain, cutoff)]
@@ -410,27 +599,53 @@ def gold_paper(pid: str, text: str, day: date, title: str | None = None, label: 
 
 def gold_background(prefix: str, n: int, start: date, span_days: int) -> list[ScreenedPaper]:
     """Unrelated papers, each on its own pair of dimensions 20..89 (never near a gold_candidate)."""
-    return [gold_paper(f"{prefix}.{i:05d}", f"t{20 + i % 70} t{20 + (i * 7 + 3) % 70} noisy {i}",
-                  start + timedelta(days=i % span_days)) for i in range(n)]
+    return [
+        gold_paper(
+            f"{prefix}.{i:05d}", f"t{20 + i % 70} t{20 + (i * 7 + 3) % 70} noisy {i}", start + timedelta(days=i % span_days)
+        )
+        for i in range(n)
+    ]
 
 
 GOLD_PHRASES = ("speculative decoding", "sparse attention")  # the candidates' names (core.phrases keys)
 
 
 def gold_candidate(k: int, dim: int, paper_ids: list[str], **stats) -> Signal:
-    return Signal(signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
-                  title=GOLD_PHRASES[k], summary="", node_ids=[f"{DOMAIN}:methodologies:n{k}"],
-                  evidence_ids=[f"ev:{DOMAIN}:methodologies:n{k}"], paper_ids=paper_ids,
-                  stats={"n_papers": len(paper_ids), **stats},
-                  details={"keywords": [f"kw{k}"], "representative_titles": [], "defining_phrases": [GOLD_PHRASES[k]],
-                           "member_ids": sorted(paper_ids)})
+    return Signal(
+        signal_id=f"sig:cand:{k}",
+        kind="candidate_direction",
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        title=GOLD_PHRASES[k],
+        summary="",
+        node_ids=[f"{DOMAIN}:methodologies:n{k}"],
+        evidence_ids=[f"ev:{DOMAIN}:methodologies:n{k}"],
+        paper_ids=paper_ids,
+        stats={"n_papers": len(paper_ids), **stats},
+        details={
+            "keywords": [f"kw{k}"],
+            "representative_titles": [],
+            "defining_phrases": [GOLD_PHRASES[k]],
+            "member_ids": sorted(paper_ids),
+        },
+    )
 
 
 def gold_task(family: str, options: list[str], n: int = 1, question: str = "Which direction gains momentum?") -> Task:
-    return Task(task_id=f"{DOMAIN}-{CUTOFF}-{family}-{n:02d}", family=family, domain=DOMAIN, cutoff=CUTOFF,
-                window_start=CUTOFF + timedelta(days=1), window_end=WINDOW_END, horizon="6-month",
-                title="t", question=question, instructions="i", answer_requirements=["r"],
-                options=[TaskOption(option_id=o, text=f"Option {o} text") for o in options])
+    return Task(
+        task_id=f"{DOMAIN}-{CUTOFF}-{family}-{n:02d}",
+        family=family,
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        window_start=CUTOFF + timedelta(days=1),
+        window_end=WINDOW_END,
+        horizon="6-month",
+        title="t",
+        question=question,
+        instructions="i",
+        answer_requirements=["r"],
+        options=[TaskOption(option_id=o, text=f"Option {o} text") for o in options],
+    )
 
 
 def gold_of(t, b, signals, public, future, nodes=(), **kw) -> GoldTarget:
@@ -444,26 +659,57 @@ RELEASE_C = "2025-12-31"
 
 
 def release_task(i: int, family: str, horizon: str = "6-month") -> Task:
-    return Task(task_id=f"{DOMAIN}-{RELEASE_C}-{family}-{i:02d}", family=family, domain=DOMAIN, cutoff=CUTOFF,
-                window_start=CUTOFF + timedelta(days=1), window_end=date(2026, 6, 30), horizon=horizon,
-                title=f"{family} {i}", question=f"Which option of set {i} gains momentum? Rank them.",
-                instructions="Use pre-cutoff evidence only.", answer_requirements=["one option"],
-                options=[TaskOption(option_id="A", text=f"alpha {i}"), TaskOption(option_id="B", text=f"beta {i}")],
-                support_paper_ids=["2501.00001"])
+    return Task(
+        task_id=f"{DOMAIN}-{RELEASE_C}-{family}-{i:02d}",
+        family=family,
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        window_start=CUTOFF + timedelta(days=1),
+        window_end=date(2026, 6, 30),
+        horizon=horizon,
+        title=f"{family} {i}",
+        question=f"Which option of set {i} gains momentum? Rank them.",
+        instructions="Use pre-cutoff evidence only.",
+        answer_requirements=["one option"],
+        options=[TaskOption(option_id="A", text=f"alpha {i}"), TaskOption(option_id="B", text=f"beta {i}")],
+        support_paper_ids=["2501.00001"],
+    )
 
 
 def release_gold(t: Task) -> GoldTarget:
-    return GoldTarget(task_id=t.task_id, family=t.family, domain=DOMAIN, cutoff=CUTOFF, preferred_ranking=["B", "A"],
-                      trajectory="accelerating", slots=[GoldSlot(slot="primary_direction", variants=["beta"])],
-                      claims=[GoldClaim(claim_id=f"{t.task_id}-c01", text=f"beta {t.task_id} gained the largest share "
-                                        "of the window's papers", type="future-realisation", time_scope="w",
-                                        importance=1.0)],
-                      numbers={"momentum:B": 1.5}, future_paper_ids=["2602.00001"], strength=0.7)
+    return GoldTarget(
+        task_id=t.task_id,
+        family=t.family,
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        preferred_ranking=["B", "A"],
+        trajectory="accelerating",
+        slots=[GoldSlot(slot="primary_direction", variants=["beta"])],
+        claims=[
+            GoldClaim(
+                claim_id=f"{t.task_id}-c01",
+                text=f"beta {t.task_id} gained the largest share of the window's papers",
+                type="future-realisation",
+                time_scope="w",
+                importance=1.0,
+            )
+        ],
+        numbers={"momentum:B": 1.5},
+        future_paper_ids=["2602.00001"],
+        strength=0.7,
+    )
 
 
-RELEASE_TASKS = [release_task(1, "direction"), release_task(2, "direction"), release_task(1, "planning"), release_task(1, "venue", "venue cycle")]
-RELEASE_RATINGS = [TaskRating(task_id=t.task_id, family=t.family, elo=1200.0 + i, rank_in_family=1, released=i != 1,
-                      quality=0.5) for i, t in enumerate(RELEASE_TASKS)]
+RELEASE_TASKS = [
+    release_task(1, "direction"),
+    release_task(2, "direction"),
+    release_task(1, "planning"),
+    release_task(1, "venue", "venue cycle"),
+]
+RELEASE_RATINGS = [
+    TaskRating(task_id=t.task_id, family=t.family, elo=1200.0 + i, rank_in_family=1, released=i != 1, quality=0.5)
+    for i, t in enumerate(RELEASE_TASKS)
+]
 RELEASE_GOLDS = [release_gold(t) for t in RELEASE_TASKS]
 RELEASE_KB = [{"arxiv_id": "2501.00001", "title": "A paper", "published": "2025-01-05"}]
 
@@ -476,16 +722,46 @@ def seed_store(root: Path, tasks=RELEASE_TASKS) -> StorageResource:
     store.write_records("task_ranking", DOMAIN, RELEASE_C, RELEASE_RATINGS, TaskRating)
     store.write_records("gold_targets", DOMAIN, RELEASE_C, RELEASE_GOLDS, GoldTarget)
     write_presented(store, DOMAIN, RELEASE_C, tasks, RELEASE_GOLDS, RELEASE_RATINGS)  # what task_ranking writes
-    store.write_records("corpus_snapshot", DOMAIN, RELEASE_C, [ScreenedPaper(arxiv_id="2501.00001", title="A paper",
-                                                                published=date(2025, 1, 5), **paper)], ScreenedPaper)
-    store.write_records("future_window", DOMAIN, RELEASE_C, [ScreenedPaper(arxiv_id="2602.00001", title="A future paper",
-                                                              published=date(2026, 2, 5), **paper)], ScreenedPaper)
-    store.write_records("taxonomy", DOMAIN, RELEASE_C, [TaxonomyNode(node_id=f"{DOMAIN}:tasks:root", domain=DOMAIN, dimension="tasks",
-                                                        label="root", description="", parent_id=None, level=0,
-                                                        created_slice="2025-Q1", created_by="initial",
-                                                        paper_ids=["2501.00001"])], TaxonomyNode)
-    store.write_table("knowledge_base", DOMAIN, RELEASE_C, pa.table({"arxiv_id": ["2501.00001"], "title": ["A paper"],
-                                                        "published": pa.array([date(2025, 1, 5)], pa.date32())}))
+    store.write_records(
+        "corpus_snapshot",
+        DOMAIN,
+        RELEASE_C,
+        [ScreenedPaper(arxiv_id="2501.00001", title="A paper", published=date(2025, 1, 5), **paper)],
+        ScreenedPaper,
+    )
+    store.write_records(
+        "future_window",
+        DOMAIN,
+        RELEASE_C,
+        [ScreenedPaper(arxiv_id="2602.00001", title="A future paper", published=date(2026, 2, 5), **paper)],
+        ScreenedPaper,
+    )
+    store.write_records(
+        "taxonomy",
+        DOMAIN,
+        RELEASE_C,
+        [
+            TaxonomyNode(
+                node_id=f"{DOMAIN}:tasks:root",
+                domain=DOMAIN,
+                dimension="tasks",
+                label="root",
+                description="",
+                parent_id=None,
+                level=0,
+                created_slice="2025-Q1",
+                created_by="initial",
+                paper_ids=["2501.00001"],
+            )
+        ],
+        TaxonomyNode,
+    )
+    store.write_table(
+        "knowledge_base",
+        DOMAIN,
+        RELEASE_C,
+        pa.table({"arxiv_id": ["2501.00001"], "title": ["A paper"], "published": pa.array([date(2025, 1, 5)], pa.date32())}),
+    )
     return storage
 
 
@@ -498,23 +774,36 @@ def materialize_release(storage, root: Path, config: dict | None = None) -> tupl
 
     with dg.DagsterInstance.ephemeral() as instance:
         instance.add_dynamic_partitions("cutoff", [RELEASE_C])
-        result = dg.materialize([release_package], partition_key=partition_key(DOMAIN, RELEASE_C), instance=instance,
-                                resources={"storage": storage, "llm": LLMResource(model="", cache_dir=str(root / "cache"))},
-                                run_config={"ops": {"release_package": {"config": config or {}}}}, raise_on_error=False)
+        result = dg.materialize(
+            [release_package],
+            partition_key=partition_key(DOMAIN, RELEASE_C),
+            instance=instance,
+            resources={"storage": storage, "llm": LLMResource(model="", cache_dir=str(root / "cache"))},
+            run_config={"ops": {"release_package": {"config": config or {}}}},
+            raise_on_error=False,
+        )
         errors = [str(e.event_specific_data.error) for e in result.all_events if e.event_type_value == "STEP_FAILURE"]
         return result.success, "\n".join(errors)
 
 
 # -- the evidence tests' sample: the llm_agent sample with deterministic labels, a KMeans taxonomy ---
 
+
 def labelled_sample_papers(domain: str = "llm_agent") -> list[ScreenedPaper]:
     papers, failures = read_jsonl(fixture_path(f"arxiv/samples/{domain}.sample.jsonl"))
     assert not failures
     papers = [p for p in papers if p.published <= CUTOFF]  # the public snapshot
     # every third paper "support", one in ten "excluded": deterministic labels without the screen
-    return [ScreenedPaper(**p.model_dump(), domain=domain, relevance=0.1,
-                          label="excluded" if i % 10 == 9 else "support" if i % 3 == 2 else "core", reason="test")
-            for i, p in enumerate(papers)]
+    return [
+        ScreenedPaper(
+            **p.model_dump(),
+            domain=domain,
+            relevance=0.1,
+            label="excluded" if i % 10 == 9 else "support" if i % 3 == 2 else "core",
+            reason="test",
+        )
+        for i, p in enumerate(papers)
+    ]
 
 
 def kmeans_taxonomy(papers: list[ScreenedPaper], embed, domain="llm_agent", k1=3, k2=2) -> list[TaxonomyNode]:
@@ -526,34 +815,70 @@ def kmeans_taxonomy(papers: list[ScreenedPaper], embed, domain="llm_agent", k1=3
     nodes = []
     for dim, seed in (("methodologies", 0), ("tasks", 1)):
         root = f"{domain}:{dim}"
-        nodes.append(TaxonomyNode(node_id=root, domain=domain, dimension=dim, label=dim, description=dim,
-                                  parent_id=None, level=0, created_slice="2023-Q1", created_by="initial",
-                                  paper_ids=[p.arxiv_id for p in usable]))
+        nodes.append(
+            TaxonomyNode(
+                node_id=root,
+                domain=domain,
+                dimension=dim,
+                label=dim,
+                description=dim,
+                parent_id=None,
+                level=0,
+                created_slice="2023-Q1",
+                created_by="initial",
+                paper_ids=[p.arxiv_id for p in usable],
+            )
+        )
         labels = KMeans(k1, random_state=seed, n_init=2).fit_predict(vecs)
         for c in range(k1):
             idx = np.where(labels == c)[0]
             nid = f"{root}/{c}"
             words = Counter(w for i in idx for w in usable[i].title.lower().split() if len(w) > 5)
-            nodes.append(TaxonomyNode(node_id=nid, domain=domain, dimension=dim, label=" ".join(w for w, _ in words.most_common(3)),
-                                      description=f"cluster {c}", parent_id=root, level=1, created_slice="2024-Q1",
-                                      created_by="initial", paper_ids=[usable[i].arxiv_id for i in idx],
-                                      keywords=[w for w, _ in words.most_common(3)]))
+            nodes.append(
+                TaxonomyNode(
+                    node_id=nid,
+                    domain=domain,
+                    dimension=dim,
+                    label=" ".join(w for w, _ in words.most_common(3)),
+                    description=f"cluster {c}",
+                    parent_id=root,
+                    level=1,
+                    created_slice="2024-Q1",
+                    created_by="initial",
+                    paper_ids=[usable[i].arxiv_id for i in idx],
+                    keywords=[w for w, _ in words.most_common(3)],
+                )
+            )
             sub = KMeans(k2, random_state=seed, n_init=2).fit_predict(vecs[idx]) if len(idx) >= k2 else np.zeros(len(idx), int)
             for c2 in range(k2):
                 idx2 = idx[sub == c2]
                 words2 = Counter(w for i in idx2 for w in usable[i].title.lower().split() if len(w) > 5)
-                nodes.append(TaxonomyNode(node_id=f"{nid}/{c2}", domain=domain, dimension=dim,
-                                          label=" ".join(w for w, _ in words2.most_common(3)), description=f"sub {c2}",
-                                          parent_id=nid, level=2, created_slice="2025-Q1", created_by="depth",
-                                          paper_ids=[usable[i].arxiv_id for i in idx2],
-                                          keywords=[w for w, _ in words2.most_common(3)]))
+                nodes.append(
+                    TaxonomyNode(
+                        node_id=f"{nid}/{c2}",
+                        domain=domain,
+                        dimension=dim,
+                        label=" ".join(w for w, _ in words2.most_common(3)),
+                        description=f"sub {c2}",
+                        parent_id=nid,
+                        level=2,
+                        created_slice="2025-Q1",
+                        created_by="depth",
+                        paper_ids=[usable[i].arxiv_id for i in idx2],
+                        keywords=[w for w, _ in words2.most_common(3)],
+                    )
+                )
     return nodes
 
 
 # -- the validity tests' tasks: four direction options in a rotating order, a bag-of-words embedder ---
 
-VALIDITY_OPTIONS = ["Tool use and function calling", "GUI and web navigation agents", "Memory and reflection",
-           "Multi-agent debate"]
+VALIDITY_OPTIONS = [
+    "Tool use and function calling",
+    "GUI and web navigation agents",
+    "Memory and reflection",
+    "Multi-agent debate",
+]
 
 
 def words_embed(texts):
@@ -569,21 +894,41 @@ def words_embed(texts):
 
 
 def validity_task(i: int, family: str = "direction") -> Task:
-    opts = VALIDITY_OPTIONS[i % 4:] + VALIDITY_OPTIONS[: i % 4]  # a different order per validity_task
-    return Task(task_id=f"t{i}", family=family, domain="d", cutoff=CUTOFF, window_start=date(2026, 1, 1),
-                window_end=date(2026, 6, 30), horizon="6-month", title=f"t{i}",
-                question="Which direction gains momentum? rank", instructions="", answer_requirements=[],
-                options=[TaskOption(option_id="ABCD"[j], text=t) for j, t in enumerate(opts)])
+    opts = VALIDITY_OPTIONS[i % 4 :] + VALIDITY_OPTIONS[: i % 4]  # a different order per validity_task
+    return Task(
+        task_id=f"t{i}",
+        family=family,
+        domain="d",
+        cutoff=CUTOFF,
+        window_start=date(2026, 1, 1),
+        window_end=date(2026, 6, 30),
+        horizon="6-month",
+        title=f"t{i}",
+        question="Which direction gains momentum? rank",
+        instructions="",
+        answer_requirements=[],
+        options=[TaskOption(option_id="ABCD"[j], text=t) for j, t in enumerate(opts)],
+    )
 
 
 def validity_gold(t: Task, top: str = "B") -> GoldTarget:
     text = {o.option_id: o.text for o in t.options}
     ranking = [top] + [o for o in "ABCD" if o != top]
-    return GoldTarget(task_id=t.task_id, family=t.family, domain="d", cutoff=CUTOFF, preferred_ranking=ranking,
-                      trajectory="accelerating", strength=1.0, future_paper_ids=["2601.00001"],
-                      slots=[GoldSlot(slot="primary_direction", variants=[text[top]]),
-                             GoldSlot(slot="trajectory", variants=[f"{text[top]} is accelerating"])],
-                      claims=[GoldClaim(claim_id=f"{t.task_id}-c01", text="x", type="historical", time_scope="p")])
+    return GoldTarget(
+        task_id=t.task_id,
+        family=t.family,
+        domain="d",
+        cutoff=CUTOFF,
+        preferred_ranking=ranking,
+        trajectory="accelerating",
+        strength=1.0,
+        future_paper_ids=["2601.00001"],
+        slots=[
+            GoldSlot(slot="primary_direction", variants=[text[top]]),
+            GoldSlot(slot="trajectory", variants=[f"{text[top]} is accelerating"]),
+        ],
+        claims=[GoldClaim(claim_id=f"{t.task_id}-c01", text="x", type="historical", time_scope="p")],
+    )
 
 
 # -- the taxonomy tests' blobs: papers whose token blobK an embedder maps to axis K ------------------
@@ -607,9 +952,14 @@ def blob_embed(texts: list[str]) -> np.ndarray:
 
 def blob_paper(i: int, blob: int, published: date, label: str = "core") -> ScreenedPaper:
     return ScreenedPaper(
-        arxiv_id=f"2401.{i:05d}", title=f"Paper {i} on topic{blob} blob{blob}",
+        arxiv_id=f"2401.{i:05d}",
+        title=f"Paper {i} on topic{blob} blob{blob}",
         abstract=f"We study topic{blob} alpha{blob} beta{blob} gamma{blob} with item {i}. blob{blob}",
-        published=published, domain="synthetic", relevance=0.1, label=label, reason="test",
+        published=published,
+        domain="synthetic",
+        relevance=0.1,
+        label=label,
+        reason="test",
     )
 
 
@@ -623,52 +973,94 @@ def blob_of(arxiv_id: str, papers: list[ScreenedPaper]) -> int:
 
 # -- the rediscovery tests' world: six topics, each a pre-cutoff paper with findings and older work ---
 
+
 def rediscovery_paper(pid: str, abstract: str, day: date, title: str = "Agents and tool errors") -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=pid, title=title, abstract=abstract, published=day, domain="llm_agent",
-                         relevance=1.0, label="core", reason="test")
+    return ScreenedPaper(
+        arxiv_id=pid,
+        title=title,
+        abstract=abstract,
+        published=day,
+        domain="llm_agent",
+        relevance=1.0,
+        label="core",
+        reason="test",
+    )
 
 
-REDISCOVERY_TOPICS = [("tool errors", "retry prompting", "web navigation"), ("memory", "episodic summaries", "long dialogues"),
-          ("planning", "tree search", "household tasks"), ("code agents", "unit-test feedback", "repository repair"),
-          ("multi-agent debate", "role prompts", "math word problems"), ("web search", "query rewriting",
-                                                                          "open-domain questions")]
+REDISCOVERY_TOPICS = [
+    ("tool errors", "retry prompting", "web navigation"),
+    ("memory", "episodic summaries", "long dialogues"),
+    ("planning", "tree search", "household tasks"),
+    ("code agents", "unit-test feedback", "repository repair"),
+    ("multi-agent debate", "role prompts", "math word problems"),
+    ("web search", "query rewriting", "open-domain questions"),
+]
 
 
 def rediscovery_abstract(topic, method, setting, k):
-    return (f"Agents for {topic} are widely deployed. In this rediscovery_paper, we investigate whether {method} helps agents on "
-            f"{setting}. We collect {100 + k} episodes from four environments and compare against plain prompting. "
-            f"We find that {method} raises success on {setting} by {5 + k}% for small open models. "
-            f"The benefit of {method} shrinks for agents with larger context windows on {setting}.")
+    return (
+        f"Agents for {topic} are widely deployed. In this rediscovery_paper, we investigate whether {method} helps agents on "
+        f"{setting}. We collect {100 + k} episodes from four environments and compare against plain prompting. "
+        f"We find that {method} raises success on {setting} by {5 + k}% for small open models. "
+        f"The benefit of {method} shrinks for agents with larger context windows on {setting}."
+    )
 
 
 def rediscovery_world():
     cutoff = date(2025, 12, 31)
     papers, background = [], []
     for k, (topic, method, setting) in enumerate(REDISCOVERY_TOPICS):
-        papers.append(rediscovery_paper(f"2512.{k:05d}", rediscovery_abstract(topic, method, setting, k),
-                            cutoff - timedelta(days=5 + 9 * k), title=f"{method.title()} for {topic}"))
+        papers.append(
+            rediscovery_paper(
+                f"2512.{k:05d}",
+                rediscovery_abstract(topic, method, setting, k),
+                cutoff - timedelta(days=5 + 9 * k),
+                title=f"{method.title()} for {topic}",
+            )
+        )
         for i in range(4):  # older papers the KB can find
-            background.append(rediscovery_paper(f"2506.{k:03d}{i:02d}", f"Prior work on {topic}. We show that {method} "
-                                    f"improves {setting} accuracy for agents by {i + 2}%.", date(2025, 6, 1 + i),
-                                    title=f"{topic} study {i}"))
+            background.append(
+                rediscovery_paper(
+                    f"2506.{k:03d}{i:02d}",
+                    f"Prior work on {topic}. We show that {method} improves {setting} accuracy for agents by {i + 2}%.",
+                    date(2025, 6, 1 + i),
+                    title=f"{topic} study {i}",
+                )
+            )
     return cutoff, papers, background
 
 
 # -- the artifact tests' one source paper and an answer citing it ------------------------------------
 
 ARTIFACT_PID = "2501.00001"
-ARTIFACT_ABSTRACT = ("Agents that retrieve tool documentation reduce hallucinated API calls. "
-            "We evaluate on ToolBench and improve accuracy by 12 points over the baseline. "
-            "The gain comes from filtering redundant tools before planning.")
-ARTIFACT_SOURCES = {ARTIFACT_PID: PaperSource(ARTIFACT_PID, "Retrieval of tool documentation for agents", date(2025, 1, 1),
-                            [("abstract", ARTIFACT_ABSTRACT)])}
+ARTIFACT_ABSTRACT = (
+    "Agents that retrieve tool documentation reduce hallucinated API calls. "
+    "We evaluate on ToolBench and improve accuracy by 12 points over the baseline. "
+    "The gain comes from filtering redundant tools before planning."
+)
+ARTIFACT_SOURCES = {
+    ARTIFACT_PID: PaperSource(
+        ARTIFACT_PID, "Retrieval of tool documentation for agents", date(2025, 1, 1), [("abstract", ARTIFACT_ABSTRACT)]
+    )
+}
 artifact_lookup = ARTIFACT_SOURCES.get
 
 
-def artifact_answer(claims, *, decision=("tool documentation retrieval for agents",), cited=(ARTIFACT_PID,), artifacts=None, **kw):
-    return Answer(answer_id="t1::m::b::0", task_id="t1", family="direction", method="m", backbone="b",
-                  claims=list(claims), decision=list(decision), evidence_ids=list(cited),
-                  artifacts=artifacts or {}, **kw)
+def artifact_answer(
+    claims, *, decision=("tool documentation retrieval for agents",), cited=(ARTIFACT_PID,), artifacts=None, **kw
+):
+    return Answer(
+        answer_id="t1::m::b::0",
+        task_id="t1",
+        family="direction",
+        method="m",
+        backbone="b",
+        claims=list(claims),
+        decision=list(decision),
+        evidence_ids=list(cited),
+        artifacts=artifacts or {},
+        **kw,
+    )
 
 
 # -- the arena tests' world: four topics with evidence records, public papers and window papers ------
@@ -682,8 +1074,17 @@ ARENA_TOPICS = [  # (node label, subject words, method, metric)
 
 
 def arena_paper(pid: str, title: str, abstract: str, day: date, label: str = "core") -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=pid, title=title, abstract=abstract, published=day, categories=["cs.CL"], domain=DOMAIN,
-                         relevance=0.9, label=label, reason="test")
+    return ScreenedPaper(
+        arxiv_id=pid,
+        title=title,
+        abstract=abstract,
+        published=day,
+        categories=["cs.CL"],
+        domain=DOMAIN,
+        relevance=0.9,
+        label=label,
+        reason="test",
+    )
 
 
 def arena_world():
@@ -696,36 +1097,60 @@ def arena_world():
         evid = []
         for i, pid in enumerate(pids):
             day = date(2025, 5 + i, 3)
-            evid.append(PaperEvidence(
-                arxiv_id=pid, published=day,
-                problem=f"Existing {subject} agents fail to handle long horizons and remain brittle in complex arena_settings.",
-                method=(f"We propose a novel {method} for {subject} agents that is inspired by human cognition and "
-                        "could scale beyond them." if i % 2 == 0 else
-                        f"We propose a novel {method} for {subject} agents that could scale beyond them (variant {i})."),
-                evaluation_focus=f"Our {method} improves {metric} by {10 + i}% over strong baselines on {subject} "
-                                 "benchmarks, a gain that may generalize.",
-                limitation=f"The {method} remains costly and its generalization to unseen {subject} tasks is an "
-                           f"open question ({i})."))
-            public.append(arena_paper(pid, f"{method.title()} for {subject} v{i}",
-                                 f"We study {subject} agents. We propose a {method} for {subject} agents. Our "
-                                 f"{method} improves {metric} by {10 + i}% over strong baselines on {subject} benchmarks.",
-                                 day))
-        records.append(EvidenceRecord(record_id=f"ev:{DOMAIN}:methodologies:n{k}", node_id=f"{DOMAIN}:methodologies:n{k}",
-                                      domain=DOMAIN, cutoff=CUTOFF, node_label=label, representative_ids=pids[:3],
-                                      supporting_ids=pids, papers=evid))
+            evid.append(
+                PaperEvidence(
+                    arxiv_id=pid,
+                    published=day,
+                    problem=f"Existing {subject} agents fail to handle long horizons and remain brittle in complex arena_settings.",
+                    method=(
+                        f"We propose a novel {method} for {subject} agents that is inspired by human cognition and "
+                        "could scale beyond them."
+                        if i % 2 == 0
+                        else f"We propose a novel {method} for {subject} agents that could scale beyond them (variant {i})."
+                    ),
+                    evaluation_focus=f"Our {method} improves {metric} by {10 + i}% over strong baselines on {subject} "
+                    "benchmarks, a gain that may generalize.",
+                    limitation=f"The {method} remains costly and its generalization to unseen {subject} tasks is an "
+                    f"open question ({i}).",
+                )
+            )
+            public.append(
+                arena_paper(
+                    pid,
+                    f"{method.title()} for {subject} v{i}",
+                    f"We study {subject} agents. We propose a {method} for {subject} agents. Our "
+                    f"{method} improves {metric} by {10 + i}% over strong baselines on {subject} benchmarks.",
+                    day,
+                )
+            )
+        records.append(
+            EvidenceRecord(
+                record_id=f"ev:{DOMAIN}:methodologies:n{k}",
+                node_id=f"{DOMAIN}:methodologies:n{k}",
+                domain=DOMAIN,
+                cutoff=CUTOFF,
+                node_label=label,
+                representative_ids=pids[:3],
+                supporting_ids=pids,
+                papers=evid,
+            )
+        )
         for j in range(6):  # a direction (synthesize, design), an evaluation (evaluate) and a gap (synthesize)
-            window.append(arena_paper(
-                f"2602.{k:02d}{j:03d}", f"Cheaper {subject} agents with {method} generalization {j}",
-                f"We propose a cheaper {method} for {subject} agents that handles long horizons in complex arena_settings "
-                f"(variant {j}). Experiments show our {method} variant improves {metric} by {j + 5}% on {subject} "
-                f"benchmarks at {j + 2}x lower cost. Existing {subject} agents remain brittle on long horizons ({j}).",
-                date(2026, 2, 1 + j)))
+            window.append(
+                arena_paper(
+                    f"2602.{k:02d}{j:03d}",
+                    f"Cheaper {subject} agents with {method} generalization {j}",
+                    f"We propose a cheaper {method} for {subject} agents that handles long horizons in complex arena_settings "
+                    f"(variant {j}). Experiments show our {method} variant improves {metric} by {j + 5}% on {subject} "
+                    f"benchmarks at {j + 2}x lower cost. Existing {subject} agents remain brittle on long horizons ({j}).",
+                    date(2026, 2, 1 + j),
+                )
+            )
     return records, public, window
 
 
 def arena_settings(**kw) -> BuildSettings:
-    return BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END,
-                         horizon_months=6, **kw)
+    return BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=CUTOFF, window_end=WINDOW_END, horizon_months=6, **kw)
 
 
 def arena_phase_tasks(records, papers=None, **kw):
@@ -738,7 +1163,8 @@ def arena_phase_tasks(records, papers=None, **kw):
 
 MOCK_BACKBONE = "openai/mock-backbone"
 TEST_REGISTRY = BackboneRegistry.load().with_entries(
-    BackboneEntry(model="mock-backbone", knowledge_cutoff=date(2024, 1, 31), source="test double"))
+    BackboneEntry(model="mock-backbone", knowledge_cutoff=date(2024, 1, 31), source="test double")
+)
 FAKE_ID = "9999.99999"
 _ARXIV_ID = re.compile(r"\b(\d{4}\.\d{4,5})\b")
 
@@ -749,8 +1175,15 @@ class RecordingClient(LLMClient):
     first family answer per prompt uses an unknown option id (ARIS repair path); with
     `fabricate` family answers also cite an id that was never shown (FAKE_ID)."""
 
-    def __init__(self, tmp_path, *, review_overall: int = 5, break_contract: bool = False, model: str = MOCK_BACKBONE,
-                 fabricate: bool = True):
+    def __init__(
+        self,
+        tmp_path,
+        *,
+        review_overall: int = 5,
+        break_contract: bool = False,
+        model: str = MOCK_BACKBONE,
+        fabricate: bool = True,
+    ):
         super().__init__(model, api_key="k", cache_dir=str(tmp_path / "llm_cache"), backoff_s=0.0, max_retries=1)
         self.review_overall = review_overall
         self.break_contract = break_contract
@@ -764,16 +1197,26 @@ class RecordingClient(LLMClient):
         ids = list(dict.fromkeys(_ARXIV_ID.findall(user)))
         options = re.findall(r"^- (o\d+): ", user, flags=re.M)
         if schema is ChainAnalysis:
-            return {"evolution": "from planning to acting", "frontier": "tool use", "next_step": "self-correction",
-                    "momentum": "rising", "claims": ["The chain keeps rising."]}
+            return {
+                "evolution": "from planning to acting",
+                "frontier": "tool use",
+                "next_step": "self-correction",
+                "momentum": "rising",
+                "claims": ["The chain keeps rising."],
+            }
         if schema is StageDraft:
             return {"summary": f"stage summary ({purpose})", "points": ["point one"], "cited_ids": ids[:1]}
         if schema is Review:
-            return {"overall": self.review_overall, "criteria": [{"criterion": "clarity", "score": self.review_overall}],
-                    "feedback": ["Name the candidate explicitly."]}
+            return {
+                "overall": self.review_overall,
+                "criteria": [{"criterion": "clarity", "score": self.review_overall}],
+                "feedback": ["Name the candidate explicitly."],
+            }
         if schema is EvidenceCards:
-            return {"cards": [{"statement": "evidence statement", "cited_ids": ids[:2], "bears_on": "o0"}],
-                    "uncertainties": ["small sample"]}
+            return {
+                "cards": [{"statement": "evidence statement", "cited_ids": ids[:2], "bears_on": "o0"}],
+                "uncertainties": ["small sample"],
+            }
         family = schema.__name__.replace("Answer", "").lower()
         repairing = "breaks the contract" in messages[-1]["content"]
         ranking = list(reversed(options))
@@ -781,22 +1224,45 @@ class RecordingClient(LLMClient):
             ranking = ["o_unknown"] + ranking[:1]
         cited = ids[:1] + ([FAKE_ID] if self.fabricate and not repairing else [])
         return {
-            "direction": {"choice": ranking[0] if ranking else "o0", "trajectory": "accelerating", "ranking": ranking,
-                          "rationale": "trend", "claims": ["It will keep rising."], "cited_ids": cited},
-            "bottleneck": {"bottleneck": "grounding actions in unseen interfaces",
-                           "opportunity": "general-purpose GUI agents", "mechanism": "m", "claims": ["c"],
-                           "cited_ids": cited},
-            "planning": {"ranking": ranking, "milestones": ["m1"], "dependencies": [], "risks": ["r"],
-                         "go_no_go": "go", "claims": ["Start now."], "cited_ids": cited},
-            "venue": {"ranking": ranking, "framing": "f", "reviewer_risks": ["r"], "evidence_upgrades": [],
-                      "claims": ["c"], "cited_ids": cited},
+            "direction": {
+                "choice": ranking[0] if ranking else "o0",
+                "trajectory": "accelerating",
+                "ranking": ranking,
+                "rationale": "trend",
+                "claims": ["It will keep rising."],
+                "cited_ids": cited,
+            },
+            "bottleneck": {
+                "bottleneck": "grounding actions in unseen interfaces",
+                "opportunity": "general-purpose GUI agents",
+                "mechanism": "m",
+                "claims": ["c"],
+                "cited_ids": cited,
+            },
+            "planning": {
+                "ranking": ranking,
+                "milestones": ["m1"],
+                "dependencies": [],
+                "risks": ["r"],
+                "go_no_go": "go",
+                "claims": ["Start now."],
+                "cited_ids": cited,
+            },
+            "venue": {
+                "ranking": ranking,
+                "framing": "f",
+                "reviewer_risks": ["r"],
+                "evidence_upgrades": [],
+                "claims": ["c"],
+                "cited_ids": cited,
+            },
         }[family]
 
-    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None,
-                   mock_response=None):
+    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None, mock_response=None):
         with self._rec_lock:
             self.seen.append(messages)
             self.purposes.append(purpose)
         reply = json.dumps(self.reply(messages, schema, purpose))
-        return super().structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
-                                  max_tokens=max_tokens, mock_response=reply)
+        return super().structured(
+            messages, schema, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens, mock_response=reply
+        )

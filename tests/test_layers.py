@@ -78,8 +78,11 @@ def test_stage_logic_imports_no_dagster():
             continue
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else ([node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            )
             if any(n == "dagster" or n.startswith("dagster.") or n.startswith("dagster_") for n in names):
                 offenders.append(str(path.relative_to(ROOT)))
     assert offenders == [], f"stage logic must not import Dagster: {sorted(set(offenders))}"

@@ -89,15 +89,22 @@ def test_the_contract_holds_on_the_real_tree_and_its_copy(clean_copy):
         assert "assets: stage packages in DAG order KEPT" in result.stdout
 
 
-@pytest.mark.parametrize(("module", "statement", "local"), [
-    # upward: the family toolbox reaching up into the judging stage
-    ("assets.toolbox.measure", "from assets.judging.scoring import score_answers  # noqa", False),
-    # cyclic and hidden in a function (how cycles used to be dodged): the families importing the
-    # agents, which import the families
-    ("assets.families.answers", "from assets.agents.render import render_answer  # noqa", True),
-    # a type-only import counts too
-    ("assets.families.base", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from assets.agents.context import AgentContext", False),
-])
+@pytest.mark.parametrize(
+    ("module", "statement", "local"),
+    [
+        # upward: the family toolbox reaching up into the judging stage
+        ("assets.toolbox.measure", "from assets.judging.scoring import score_answers  # noqa", False),
+        # cyclic and hidden in a function (how cycles used to be dodged): the families importing the
+        # agents, which import the families
+        ("assets.families.answers", "from assets.agents.render import render_answer  # noqa", True),
+        # a type-only import counts too
+        (
+            "assets.families.base",
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from assets.agents.context import AgentContext",
+            False,
+        ),
+    ],
+)
 def test_the_contract_breaks_on_a_bad_import(tmp_path, module, statement, local):
     tree = _copy_tree(tmp_path)
     _add_import(tree, module, statement, local=local)
@@ -110,11 +117,19 @@ def test_the_contract_breaks_on_a_bad_import(tmp_path, module, statement, local)
 def test_the_cycle_check_sees_a_cycle_the_bad_import_makes(tmp_path):
     tree = _copy_tree(tmp_path)
     _add_import(tree, "assets.families.answers", "from assets.agents.render import render_answer  # noqa", local=True)
-    code = ("import grimp, json, sys; sys.path.insert(0, '.');"
-            f"g = grimp.build_graph(*{PACKAGES!r}, include_external_packages=False, exclude_type_checking_imports=False);"
-            "sys.path.insert(0, %r); from test_stage_layers import package_cycles;"
-            "print(json.dumps(sorted(sorted(c) for c in package_cycles(g))))") % str(Path(__file__).parent)
-    out = subprocess.run([sys.executable, "-c", code], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                         capture_output=True, text=True, check=True).stdout
+    code = (
+        "import grimp, json, sys; sys.path.insert(0, '.');"
+        f"g = grimp.build_graph(*{PACKAGES!r}, include_external_packages=False, exclude_type_checking_imports=False);"
+        "sys.path.insert(0, %r); from test_stage_layers import package_cycles;"
+        "print(json.dumps(sorted(sorted(c) for c in package_cycles(g))))"
+    ) % str(Path(__file__).parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     cycles = __import__("json").loads(out)
     assert cycles and any({"agents", "families"} <= set(c) for c in cycles)

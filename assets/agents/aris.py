@@ -91,25 +91,29 @@ def build_packet(task: Task, kb, *, k: int = 10, volume: dict[str, int] | None =
     elif family.offline_reading == "subject_limitations":
         subject = task_subject(task)
         queries = [q for _, q in family.evidence_queries(task)]
-        found = _merge(_ordered(kb.search(queries[0], k=3 * k, mode="hybrid")),
-                       _ordered(kb.search(queries[1], k=k, mode="hybrid")))
+        found = _merge(
+            _ordered(kb.search(queries[0], k=3 * k, mode="hybrid")), _ordered(kb.search(queries[1], k=k, mode="hybrid"))
+        )
         limits = [(h, s) for h in found for s in sentences(h.snippet) if is_limitation(s)]
         root = root_bottleneck(subject, found, {})
         rising = emerging_method_terms(found, set(terms(subject)) | set(root["terms"]), kb.cutoff)
-        sections["stated limitations"] = [f"{h.arxiv_id}: \"{_trim(s, 200)}\"" for h, s in limits[:10]]
+        sections["stated limitations"] = [f'{h.arxiv_id}: "{_trim(s, 200)}"' for h, s in limits[:10]]
         sections["most recurrent limitation"] = (
-            [f"{root['support']} papers ({', '.join(root['paper_ids'][:6])}): \"{_trim(root['sentence'], 200)}\""]
-            if root["sentence"] else ["none found"])
+            [f'{root["support"]} papers ({", ".join(root["paper_ids"][:6])}): "{_trim(root["sentence"], 200)}"']
+            if root["sentence"]
+            else ["none found"]
+        )
         sections["rising in the latest papers"] = [", ".join(rising) or "nothing clear"]
-        hits = _merge([h for h, _ in limits[:10]], [h for h in found if h.arxiv_id in root["paper_ids"]],
-                      _recent_first(found, 4))
+        hits = _merge([h for h, _ in limits[:10]], [h for h in found if h.arxiv_id in root["paper_ids"]], _recent_first(found, 4))
     else:  # option_fit, or a family with no offline reading: the fit of each evidence query
         for o, (_, q) in zip(task.options, family.evidence_queries(task)):
             queries.append(q)
             dense = kb.search(q, k=5, mode="dense")
             fit = float(np.mean([h.score for h in dense])) if dense else 0.0
-            sections[f"{o.option_id}: {o.text}"] = [f"mean similarity of the closest work: {fit:.3f}",
-                                                    *[f"closest: {_line(h)}" for h in dense[:3]]]
+            sections[f"{o.option_id}: {o.text}"] = [
+                f"mean similarity of the closest work: {fit:.3f}",
+                *[f"closest: {_line(h)}" for h in dense[:3]],
+            ]
             hits = _merge(hits, dense[:3])
     return {"sections": sections, "hits": hits, "queries": queries}
 
@@ -123,8 +127,10 @@ def packet_text(packet: dict) -> str:
 
 
 def contract_text(task: Task) -> str:
-    rules = ["cited_ids: only arXiv ids that appear in the evidence packet",
-             "claims: 3-6 short atomic statements, each checkable after the forecast window"]
+    rules = [
+        "cited_ids: only arXiv ids that appear in the evidence packet",
+        "claims: 3-6 short atomic statements, each checkable after the forecast window",
+    ]
     rules += get_family(task.family).contract_rules(task)
     return "Answer contract:\n" + "\n".join(f"- {r}" for r in rules)
 
@@ -146,12 +152,18 @@ def aris(ctx: AgentContext) -> Answer:
     if not packet["hits"]:
         raise ValueError(f"{task.task_id}: empty evidence packet")
     text = packet_text(packet)
-    cards = ask(llm_client, task,
-                f"Task: {task.question.strip()}\n\nFamily-specific evidence packet (pre-cutoff knowledge base, "
-                f"forecast window {window_phrase(task)}):\n{text}\n\nWrite evidence cards: each a statement the packet "
-                "supports, the ids it rests on, and the option_id or aspect it bears on; then list the main "
-                "uncertainties. Reply with JSON: cards, uncertainties.",
-                EvidenceCards, method=METHOD, step="evidence", seed=seed)
+    cards = ask(
+        llm_client,
+        task,
+        f"Task: {task.question.strip()}\n\nFamily-specific evidence packet (pre-cutoff knowledge base, "
+        f"forecast window {window_phrase(task)}):\n{text}\n\nWrite evidence cards: each a statement the packet "
+        "supports, the ids it rests on, and the option_id or aspect it bears on; then list the main "
+        "uncertainties. Reply with JSON: cards, uncertainties.",
+        EvidenceCards,
+        method=METHOD,
+        step="evidence",
+        seed=seed,
+    )
     cards_text = "\n".join(f"- [{c.bears_on}] {c.statement} ({', '.join(c.cited_ids)})" for c in cards.cards)
     cards_text += "".join(f"\n- uncertainty: {u}" for u in cards.uncertainties)
     messages = messages_for(task, text)
@@ -161,15 +173,38 @@ def aris(ctx: AgentContext) -> Answer:
     violations = contract_violations(task, parsed, {h.arxiv_id for h in packet["hits"]})
     draft = parsed.model_dump()
     if violations:
-        repair = messages + [{"role": "assistant", "content": json.dumps(draft)},
-                             {"role": "user", "content": "That answer breaks the contract:\n"
-                              + "\n".join(f"- {v}" for v in violations) + "\nReply again with the corrected JSON."}]
+        repair = messages + [
+            {"role": "assistant", "content": json.dumps(draft)},
+            {
+                "role": "user",
+                "content": "That answer breaks the contract:\n"
+                + "\n".join(f"- {v}" for v in violations)
+                + "\nReply again with the corrected JSON.",
+            },
+        ]
         parsed = llm_client.structured(repair, schema, purpose=f"agent:{METHOD}:repair", seed=seed)
-    return render_answer(task, parsed, method=METHOD, backbone=ctx.backbone_name, seed=seed,
-                         retrieved=packet["hits"], retrieval_queries=packet["queries"], has_support_artifact=True,
-                         artifacts={"evidence_packet": packet["sections"], "evidence_cards": cards.model_dump(),
-                                    "contract_violations": violations, "draft": draft})
+    return render_answer(
+        task,
+        parsed,
+        method=METHOD,
+        backbone=ctx.backbone_name,
+        seed=seed,
+        retrieved=packet["hits"],
+        retrieval_queries=packet["queries"],
+        has_support_artifact=True,
+        artifacts={
+            "evidence_packet": packet["sections"],
+            "evidence_cards": cards.model_dump(),
+            "contract_violations": violations,
+            "draft": draft,
+        },
+    )
 
 
-ARIS = Agent("aris", "family-specific evidence packet, evidence cards, contract-checked answer with one repair",
-             aris, needs_llm=True, source="ForeSci §4.2, App. D (ARIS, offline-adapted)")
+ARIS = Agent(
+    "aris",
+    "family-specific evidence packet, evidence cards, contract-checked answer with one repair",
+    aris,
+    needs_llm=True,
+    source="ForeSci §4.2, App. D (ARIS, offline-adapted)",
+)

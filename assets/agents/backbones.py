@@ -93,24 +93,35 @@ class BackboneRegistry:
             return BackboneCheck(backbone, True, None, False, "no language model")
         entry = self.lookup(backbone)
         if entry is None or entry.effective_date is None:
-            return BackboneCheck(backbone, False, None, True,
-                                 f"backbone {backbone!r} is not in the backbone registry (its knowledge date "
-                                 "cannot be checked); add it to backbones.yaml or FORESCI_BACKBONES_FILE")
+            return BackboneCheck(
+                backbone,
+                False,
+                None,
+                True,
+                f"backbone {backbone!r} is not in the backbone registry (its knowledge date "
+                "cannot be checked); add it to backbones.yaml or FORESCI_BACKBONES_FILE",
+            )
         what = "knowledge cutoff" if entry.knowledge_cutoff else "release date"
         if entry.effective_date > task_cutoff:
-            return BackboneCheck(backbone, True, entry.effective_date, True,
-                                 f"backbone {backbone!r} ({what} {entry.effective_date}) postdates the task "
-                                 f"cutoff {task_cutoff}")
-        return BackboneCheck(backbone, True, entry.effective_date, False,
-                             f"{what} {entry.effective_date} <= task cutoff {task_cutoff}")
+            return BackboneCheck(
+                backbone,
+                True,
+                entry.effective_date,
+                True,
+                f"backbone {backbone!r} ({what} {entry.effective_date}) postdates the task cutoff {task_cutoff}",
+            )
+        return BackboneCheck(
+            backbone, True, entry.effective_date, False, f"{what} {entry.effective_date} <= task cutoff {task_cutoff}"
+        )
 
     def enforce(self, backbone: str, task_cutoff: date, *, allow_post_cutoff: bool = False) -> bool:
         """Raise `BackboneRefused` for a post-cutoff or unknown backbone unless allowed;
         return whether the answers must be marked `backbone_postdates_cutoff`."""
         result = self.check(backbone, task_cutoff)
         if result.postdates_cutoff and not allow_post_cutoff:
-            raise BackboneRefused(result.reason + " (set allow_post_cutoff_backbones to run it anyway; "
-                                  "its answers are then marked)")
+            raise BackboneRefused(
+                result.reason + " (set allow_post_cutoff_backbones to run it anyway; its answers are then marked)"
+            )
         return result.postdates_cutoff
 
 

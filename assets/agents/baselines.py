@@ -42,9 +42,25 @@ RECENT_MONTHS = 3
 PRIOR_MONTHS = 6
 ACCELERATING_AT = 1.25
 COOLING_AT = 0.8
-LIMITATION_CUES = ("however", "limited", "limitation", "fail", "challenge", "bottleneck", "costly",
-                   "hallucinat", "struggle", "lack", "insufficient", "expensive", "brittle",
-                   "unreliable", "suffer", "difficult", "remain")
+LIMITATION_CUES = (
+    "however",
+    "limited",
+    "limitation",
+    "fail",
+    "challenge",
+    "bottleneck",
+    "costly",
+    "hallucinat",
+    "struggle",
+    "lack",
+    "insufficient",
+    "expensive",
+    "brittle",
+    "unreliable",
+    "suffer",
+    "difficult",
+    "remain",
+)
 LIMITATION_QUERY = "limitation challenge bottleneck fails costly"
 _PROPOSAL = re.compile(r"\b(we|this paper|this work|our)\b.*\b(propose|present|introduce|develop|design)", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
@@ -79,8 +95,15 @@ def momentum_stats(dates: list[date], volume: dict[str, int], cutoff: date) -> d
     r_share = (r_hits + 0.5) / r_vol if r_vol else 0.0
     p_share = (p_hits + 0.5) / p_vol if p_vol else 0.0
     ratio = r_share / p_share if r_vol and p_vol else 1.0
-    return {"recent_hits": float(r_hits), "prior_hits": float(p_hits), "recent_volume": float(r_vol),
-            "prior_volume": float(p_vol), "recent_share": r_share, "prior_share": p_share, "ratio": ratio}
+    return {
+        "recent_hits": float(r_hits),
+        "prior_hits": float(p_hits),
+        "recent_volume": float(r_vol),
+        "prior_volume": float(p_vol),
+        "recent_share": r_share,
+        "prior_share": p_share,
+        "ratio": ratio,
+    }
 
 
 def trajectory_from_ratio(ratio: float) -> str:
@@ -112,7 +135,7 @@ def sentences(text: str) -> list[str]:
     """Complete sentences only: a search snippet is cut at 400 characters, and a cut-off
     sentence ("these benchmarks lack fine-grained") would read as a claim it never made."""
     parts = [s.strip() for s in _SENTENCE.split(" ".join(text.split()))]
-    return [s for s in parts if len(s) > 20 and s[-1] in '.!?"\')']
+    return [s for s in parts if len(s) > 20 and s[-1] in ".!?\"')"]
 
 
 def terms(text: str, exclude: frozenset[str] = frozenset()) -> set[str]:
@@ -180,14 +203,18 @@ def _recent_first(hits, n: int):
 def _trend_claim(row, cutoff: date) -> str:
     s = row["stats"]
     recent, prior = window_months(cutoff)
-    return (f"Among the {len(row['hits'])} knowledge-base papers closest to '{row['option'].text}', the share of "
-            f"each month's papers in {recent[0]}..{recent[-1]} was {s['ratio']:.2f}x that of {prior[0]}..{prior[-1]} "
-            f"({int(s['recent_hits'])} vs {int(s['prior_hits'])} papers).")
+    return (
+        f"Among the {len(row['hits'])} knowledge-base papers closest to '{row['option'].text}', the share of "
+        f"each month's papers in {recent[0]}..{recent[-1]} was {s['ratio']:.2f}x that of {prior[0]}..{prior[-1]} "
+        f"({int(s['recent_hits'])} vs {int(s['prior_hits'])} papers)."
+    )
 
 
 def _no_reading(task: Task) -> ValueError:
-    return ValueError(f"{task.task_id}: family {task.family!r} declares no offline reading "
-                      "(TaskFamily.offline_reading), so the offline baselines cannot answer it")
+    return ValueError(
+        f"{task.task_id}: family {task.family!r} declares no offline reading "
+        "(TaskFamily.offline_reading), so the offline baselines cannot answer it"
+    )
 
 
 def momentum_forecaster(ctx: AgentContext) -> Answer:
@@ -231,19 +258,41 @@ def _momentum_options(ctx: AgentContext, *, k: int) -> Answer:
     queries = [r["option"].text for r in sorted(rows, key=lambda r: r["index"])]
     window = window_phrase(task)
     # the shared option-ranking fields; the family adds its own from what the trend read found
-    found = {"method": "momentum", "top": top["option"].text, "ranked": [r["option"].text for r in rows],
-             "ratios": [r["stats"]["ratio"] for r in rows],
-             "labels": [trajectory_from_ratio(r["stats"]["ratio"]) for r in rows], "cooling_at": COOLING_AT,
-             "recent_work": [(h.title, h.arxiv_id) for h in _recent_first(top["hits"], 2)], "window": window}
-    parsed = ctx.family.answer_schema.model_validate({
-        "choice": ranking[0], "trajectory": trajectory, "ranking": ranking,
-        "rationale": (f"'{top['option'].text}' has the steepest volume-normalised rise "
-                      f"({top['stats']['ratio']:.2f}x recent vs prior share); "
-                      f"'{last['option'].text}' the weakest ({last['stats']['ratio']:.2f}x)."),
-        **ctx.family.offline_fields(task, found),
-        "claims": claims, "cited_ids": cited})
-    return render_answer(task, parsed, method="momentum", backbone=ctx.backbone_name, seed=ctx.seed, retrieved=retrieved,
-                         retrieval_queries=queries, has_support_artifact=True)
+    found = {
+        "method": "momentum",
+        "top": top["option"].text,
+        "ranked": [r["option"].text for r in rows],
+        "ratios": [r["stats"]["ratio"] for r in rows],
+        "labels": [trajectory_from_ratio(r["stats"]["ratio"]) for r in rows],
+        "cooling_at": COOLING_AT,
+        "recent_work": [(h.title, h.arxiv_id) for h in _recent_first(top["hits"], 2)],
+        "window": window,
+    }
+    parsed = ctx.family.answer_schema.model_validate(
+        {
+            "choice": ranking[0],
+            "trajectory": trajectory,
+            "ranking": ranking,
+            "rationale": (
+                f"'{top['option'].text}' has the steepest volume-normalised rise "
+                f"({top['stats']['ratio']:.2f}x recent vs prior share); "
+                f"'{last['option'].text}' the weakest ({last['stats']['ratio']:.2f}x)."
+            ),
+            **ctx.family.offline_fields(task, found),
+            "claims": claims,
+            "cited_ids": cited,
+        }
+    )
+    return render_answer(
+        task,
+        parsed,
+        method="momentum",
+        backbone=ctx.backbone_name,
+        seed=ctx.seed,
+        retrieved=retrieved,
+        retrieval_queries=queries,
+        has_support_artifact=True,
+    )
 
 
 def root_bottleneck(subject: str, hits, full_text: dict[str, str]) -> dict:
@@ -295,16 +344,18 @@ def bottleneck_phrase(sentence: str, chosen: list[str], max_words: int = 8) -> s
     words = sentence.split()
     idx = [i for i, w in enumerate(words) if terms(w) & set(chosen)]
     if idx and idx[-1] - idx[0] < max_words and set().union(*(terms(words[i]) for i in idx)) >= set(chosen):
-        return " ".join(words[idx[0]: idx[-1] + 1]).strip(" ,.;:()")
+        return " ".join(words[idx[0] : idx[-1] + 1]).strip(" ,.;:()")
     return _phrase(chosen)
 
 
 def _title_terms(title: str, exclude: set[str]) -> set[str]:
     words = re.findall(r"[a-z][a-z0-9\-]+", title.lower())
     keep = [w for w in words if w not in STOP_WORDS and len(w) >= 3 and w not in exclude]
-    grams = {f"{a} {b}" for a, b in zip(words, words[1:])
-             if a not in STOP_WORDS and b not in STOP_WORDS and len(a) >= 3 and len(b) >= 3
-             and a not in exclude and b not in exclude}
+    grams = {
+        f"{a} {b}"
+        for a, b in zip(words, words[1:])
+        if a not in STOP_WORDS and b not in STOP_WORDS and len(a) >= 3 and len(b) >= 3 and a not in exclude and b not in exclude
+    }
     return set(keep) | grams
 
 
@@ -335,8 +386,9 @@ def emerging_method_terms(hits, exclude: set[str], cutoff: date, n: int = 3) -> 
 def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
     subject = task_subject(task)
     queries = [subject, f"{subject} {LIMITATION_QUERY}"]
-    hits = _merge(_ordered(kb.search(queries[0], k=k, mode="dense")),
-                  _ordered(kb.search(queries[1], k=max(1, k // 2), mode="hybrid")))
+    hits = _merge(
+        _ordered(kb.search(queries[0], k=k, mode="dense")), _ordered(kb.search(queries[1], k=max(1, k // 2), mode="hybrid"))
+    )
     full = {}
     for h in hits[:40]:  # search snippets are cut at 400 chars; limitations often come later
         got = kb.get(h.arxiv_id)
@@ -345,24 +397,46 @@ def _momentum_bottleneck(task, kb, *, k, seed, backbone) -> Answer:
     root = root_bottleneck(subject, hits, full)
     methods = emerging_method_terms(hits, set(terms(subject)) | set(root["terms"]), kb.cutoff)
     recent = [h for h in _recent_first(hits, len(hits)) if any(m in h.title.lower() for m in methods)][:3]
-    bottleneck = (bottleneck_phrase(root["sentence"], root["terms"]) if root["terms"]
-                  else "unclear (no recurring limitation in the pre-cutoff papers)")
+    bottleneck = (
+        bottleneck_phrase(root["sentence"], root["terms"])
+        if root["terms"]
+        else "unclear (no recurring limitation in the pre-cutoff papers)"
+    )
     opportunity = _phrase(methods) or "no clear emerging method"
     claims = []
     if root["terms"]:
-        claims.append(f"{root['support']} pre-cutoff papers on {subject} state a limitation involving "
-                      f"{_phrase(root['terms'])}, e.g. \"{_trim(strip_connective(root['sentence']), 200)}\"")
+        claims.append(
+            f"{root['support']} pre-cutoff papers on {subject} state a limitation involving "
+            f'{_phrase(root["terms"])}, e.g. "{_trim(strip_connective(root["sentence"]), 200)}"'
+        )
     if methods:
         claims.append(f"Recent pre-cutoff papers on {subject} increasingly mention {opportunity}.")
     family = get_family(task.family)
-    found = {"limitation": bottleneck, "next_step": opportunity,
-             "rationale": (f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
-                           f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}.")}
-    parsed = family.answer_schema.model_validate({
-        **family.offline_fields(task, found),
-        "claims": claims, "cited_ids": root["paper_ids"][:6] + [h.arxiv_id for h in recent]})
-    return render_answer(task, parsed, method="momentum", backbone=backbone, seed=seed, retrieved=hits,
-                         retrieval_queries=queries, has_support_artifact=True)
+    found = {
+        "limitation": bottleneck,
+        "next_step": opportunity,
+        "rationale": (
+            f"The limitation recurs across {root['support']} papers; the most recent papers on {subject} "
+            f"({', '.join(h.arxiv_id for h in recent) or 'none'}) turn to {opportunity}."
+        ),
+    }
+    parsed = family.answer_schema.model_validate(
+        {
+            **family.offline_fields(task, found),
+            "claims": claims,
+            "cited_ids": root["paper_ids"][:6] + [h.arxiv_id for h in recent],
+        }
+    )
+    return render_answer(
+        task,
+        parsed,
+        method="momentum",
+        backbone=backbone,
+        seed=seed,
+        retrieved=hits,
+        retrieval_queries=queries,
+        has_support_artifact=True,
+    )
 
 
 def _venue_by_similarity(ctx: AgentContext, *, method: str, k: int = 5) -> Answer:
@@ -386,16 +460,36 @@ def _venue_by_similarity(ctx: AgentContext, *, method: str, k: int = 5) -> Answe
     ranking = [task.options[i].option_id for i in order]
     hits = _ordered(kb.search(task.question, k=k, mode="hybrid"))
     top = task.options[order[0]]
-    claims = [f"The project description is closer to the {top.text} profile (similarity {sims[order[0]]:.2f}) "
-              f"than to {task.options[order[-1]].text} ({sims[order[-1]]:.2f})."]
+    claims = [
+        f"The project description is closer to the {top.text} profile (similarity {sims[order[0]]:.2f}) "
+        f"than to {task.options[order[-1]].text} ({sims[order[-1]]:.2f})."
+    ]
     claims += [f"Closest pre-cutoff work: '{h.title}' ({h.arxiv_id}, {h.published.isoformat()})." for h in hits[:2]]
-    found = {"method": method, "top": top.text, "ranked": [task.options[i].text for i in order],
-             "closest": [(h.title, h.arxiv_id) for h in hits]}
-    parsed = ctx.family.answer_schema.model_validate({
-        "choice": ranking[0], "ranking": ranking, **ctx.family.offline_fields(task, found),
-        "claims": claims, "cited_ids": [h.arxiv_id for h in hits]})
-    return render_answer(task, parsed, method=method, backbone=ctx.backbone_name, seed=ctx.seed, retrieved=hits,
-                         retrieval_queries=[task.question], has_support_artifact=bool(hits))
+    found = {
+        "method": method,
+        "top": top.text,
+        "ranked": [task.options[i].text for i in order],
+        "closest": [(h.title, h.arxiv_id) for h in hits],
+    }
+    parsed = ctx.family.answer_schema.model_validate(
+        {
+            "choice": ranking[0],
+            "ranking": ranking,
+            **ctx.family.offline_fields(task, found),
+            "claims": claims,
+            "cited_ids": [h.arxiv_id for h in hits],
+        }
+    )
+    return render_answer(
+        task,
+        parsed,
+        method=method,
+        backbone=ctx.backbone_name,
+        seed=ctx.seed,
+        retrieved=hits,
+        retrieval_queries=[task.question],
+        has_support_artifact=bool(hits),
+    )
 
 
 # -- retrieval forecaster -----------------------------------------------------------------
@@ -438,21 +532,38 @@ def retrieval_forecaster(ctx: AgentContext) -> Answer:
     top = rows[0]
     about = "the project" if family.offline_reading == "option_fit" else f"'{top['option'].text}'"
     claims = [f"Pre-cutoff work close to {about} reports: {_first_sentence(h.snippet)}" for h in top["hits"][:2]]
-    claims.append(f"'{top['option'].text}' has the strongest pre-cutoff support in the knowledge base "
-                  f"(mean top-5 similarity {top['score']:.3f} vs {rows[-1]['score']:.3f} for '{rows[-1]['option'].text}').")
+    claims.append(
+        f"'{top['option'].text}' has the strongest pre-cutoff support in the knowledge base "
+        f"(mean top-5 similarity {top['score']:.3f} vs {rows[-1]['score']:.3f} for '{rows[-1]['option'].text}')."
+    )
     cited = [h.arxiv_id for h in top["hits"][:5]] + [h.arxiv_id for r in rows[1:] for h in r["hits"][:1]]
     retrieved = _merge(question_hits, *[r["hits"] for r in rows], *[r["dense"] for r in rows])
     queries = [task.question] + option_queries
-    fields = {"choice": ranking[0], "ranking": ranking, "claims": claims, "cited_ids": cited,
-              **family.offline_fields(task, {"method": "retrieval", "top": top["option"].text,
-                                             "ranked": [r["option"].text for r in rows]})}
+    fields = {
+        "choice": ranking[0],
+        "ranking": ranking,
+        "claims": claims,
+        "cited_ids": cited,
+        **family.offline_fields(
+            task, {"method": "retrieval", "top": top["option"].text, "ranked": [r["option"].text for r in rows]}
+        ),
+    }
     if "trajectory" in family.answer_schema.model_fields:  # only then is the trend worth a volume read
         ratio = momentum_stats([h.published for h in top["hits"]], ctx.monthly_volume(), kb.cutoff)["ratio"]
-        fields.update(trajectory=trajectory_from_ratio(ratio),
-                      rationale=f"Strongest retrieved support; trend of its hits {ratio:.2f}x.")
+        fields.update(
+            trajectory=trajectory_from_ratio(ratio), rationale=f"Strongest retrieved support; trend of its hits {ratio:.2f}x."
+        )
     parsed = family.answer_schema.model_validate(fields)
-    return render_answer(task, parsed, method="retrieval", backbone=ctx.backbone_name, seed=ctx.seed, retrieved=retrieved,
-                         retrieval_queries=queries, has_support_artifact=True)
+    return render_answer(
+        task,
+        parsed,
+        method="retrieval",
+        backbone=ctx.backbone_name,
+        seed=ctx.seed,
+        retrieved=retrieved,
+        retrieval_queries=queries,
+        has_support_artifact=True,
+    )
 
 
 def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answer:
@@ -467,20 +578,39 @@ def _retrieval_bottleneck(task, kb, *, k, question_hits, seed, backbone) -> Answ
     else:
         h0, sentence = None, ""
     recent = _recent_first(hits, 5)
-    opportunity = (f"the approach of '{recent[0].title}'" if recent else "no clear opportunity")
+    opportunity = f"the approach of '{recent[0].title}'" if recent else "no clear opportunity"
     claims = [f"Pre-cutoff work on {subject} reports: {_trim(s)}" for _, s in limiting[:3]]
     cited = list(dict.fromkeys([h.arxiv_id for h, _ in limiting[:3]] + [h.arxiv_id for h in recent[:1]]))
     family = get_family(task.family)
-    found = {"limitation": _trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
-             "next_step": opportunity,
-             "rationale": f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else ""}
-    parsed = family.answer_schema.model_validate({
-        **family.offline_fields(task, found), "claims": claims, "cited_ids": cited if h0 else []})
-    return render_answer(task, parsed, method="retrieval", backbone=backbone, seed=seed, retrieved=hits,
-                         retrieval_queries=[task.question, query], has_support_artifact=True)
+    found = {
+        "limitation": _trim(strip_connective(sentence)) if sentence else "unclear: nothing retrieved",
+        "next_step": opportunity,
+        "rationale": f"Most recent retrieved work: {recent[0].title} ({recent[0].arxiv_id})." if recent else "",
+    }
+    parsed = family.answer_schema.model_validate(
+        {**family.offline_fields(task, found), "claims": claims, "cited_ids": cited if h0 else []}
+    )
+    return render_answer(
+        task,
+        parsed,
+        method="retrieval",
+        backbone=backbone,
+        seed=seed,
+        retrieved=hits,
+        retrieval_queries=[task.question, query],
+        has_support_artifact=True,
+    )
 
 
-MOMENTUM = Agent("momentum", "offline: extrapolates each option's volume-normalised publication trend",
-                 momentum_forecaster, source="foresci baseline (no model)")
-RETRIEVAL = Agent("retrieval", "offline: ranks options by the strength of their pre-cutoff KB support",
-                  retrieval_forecaster, source="foresci baseline (no model)")
+MOMENTUM = Agent(
+    "momentum",
+    "offline: extrapolates each option's volume-normalised publication trend",
+    momentum_forecaster,
+    source="foresci baseline (no model)",
+)
+RETRIEVAL = Agent(
+    "retrieval",
+    "offline: ranks options by the strength of their pre-cutoff KB support",
+    retrieval_forecaster,
+    source="foresci baseline (no model)",
+)

@@ -43,8 +43,7 @@ def _text(hit) -> str:
     return f"{hit.title}. {' '.join(hit.snippet.split())[:300]}"
 
 
-def build_chain(kb, anchor, *, length: int = 5, pool: int = 20, exclude: set[str] | None = None,
-                min_score: float = 0.35) -> list:
+def build_chain(kb, anchor, *, length: int = 5, pool: int = 20, exclude: set[str] | None = None, min_score: float = 0.35) -> list:
     """A chronological chain of related papers through `anchor`.
 
     From the anchor, step backward to the most related strictly earlier paper and
@@ -63,9 +62,13 @@ def build_chain(kb, anchor, *, length: int = 5, pool: int = 20, exclude: set[str
             if dead[side] or len(back) + len(fwd) - 1 >= length:
                 continue
             end = back[-1] if side == "back" else fwd[-1]
-            cands = [h for h in kb.search(_text(end), k=pool, mode="dense")
-                     if h.arxiv_id not in used and h.score > min_score
-                     and (h.published < end.published if side == "back" else h.published > end.published)]
+            cands = [
+                h
+                for h in kb.search(_text(end), k=pool, mode="dense")
+                if h.arxiv_id not in used
+                and h.score > min_score
+                and (h.published < end.published if side == "back" else h.published > end.published)
+            ]
             if not cands:
                 dead[side] = True
                 continue
@@ -97,12 +100,14 @@ def build_chains(task: Task, kb, *, length: int = 5, max_chains: int = 5) -> lis
 def chain_prompt(task: Task, chain: dict) -> str:
     option = {o.option_id: o.text for o in task.options}.get(chain["label"])
     about = f"candidate {chain['label']}: {option}" if option else f"{chain['label']} of the task"
-    return (f"Task: {task.question.strip()}\n\nThis is a chain of ideas for {about}, oldest first, built from the "
-            f"pre-cutoff knowledge base (each paper is the most related earlier/later work of its neighbour):\n"
-            + evidence_block(chain["papers"])
-            + "\n\nRead the chain as one line of research. Reply with JSON: evolution (how the idea developed), "
-              "frontier (where it stands at the cutoff), next_step (the most likely next development in the "
-              "forecast window), momentum (rising|steady|fading), claims (short atomic statements).")
+    return (
+        f"Task: {task.question.strip()}\n\nThis is a chain of ideas for {about}, oldest first, built from the "
+        f"pre-cutoff knowledge base (each paper is the most related earlier/later work of its neighbour):\n"
+        + evidence_block(chain["papers"])
+        + "\n\nRead the chain as one line of research. Reply with JSON: evolution (how the idea developed), "
+        "frontier (where it stands at the cutoff), next_step (the most likely next development in the "
+        "forecast window), momentum (rising|steady|fading), claims (short atomic statements)."
+    )
 
 
 def coi(ctx: AgentContext) -> Answer:
@@ -112,28 +117,56 @@ def coi(ctx: AgentContext) -> Answer:
     chains = build_chains(task, kb, length=length, max_chains=max_chains)
     if not chains:
         raise ValueError(f"{task.task_id}: the knowledge base returned nothing to build a chain from")
-    analyses = [ask(llm_client, task, chain_prompt(task, c), ChainAnalysis, method=METHOD, step="chain", seed=seed)
-                for c in chains]
+    analyses = [
+        ask(llm_client, task, chain_prompt(task, c), ChainAnalysis, method=METHOD, step="chain", seed=seed) for c in chains
+    ]
     papers = []
     for c in chains:
         papers += [h for h in c["papers"] if h.arxiv_id not in {p.arxiv_id for p in papers}]
     notes = "\n\n".join(
-        f"Chain {i} ({c['label']}): " + " -> ".join(f"{h.arxiv_id} ({h.published.isoformat()})" for h in c["papers"])
+        f"Chain {i} ({c['label']}): "
+        + " -> ".join(f"{h.arxiv_id} ({h.published.isoformat()})" for h in c["papers"])
         + f"\n  evolution: {a.evolution}\n  frontier: {a.frontier}\n  next step: {a.next_step}\n  momentum: {a.momentum}"
         + "".join(f"\n  - {cl}" for cl in a.claims)
-        for i, (c, a) in enumerate(zip(chains, analyses), 1))
-    parsed, _ = final_answer(task, llm_client, method=METHOD, evidence=evidence_block(papers), notes=notes, seed=seed,
-                             extra="Combine the chains: compare where each is heading and decide from that.")
+        for i, (c, a) in enumerate(zip(chains, analyses), 1)
+    )
+    parsed, _ = final_answer(
+        task,
+        llm_client,
+        method=METHOD,
+        evidence=evidence_block(papers),
+        notes=notes,
+        seed=seed,
+        extra="Combine the chains: compare where each is heading and decide from that.",
+    )
     artifacts = {
-        "chains": [{"label": c["label"], "query": c["query"],
-                    "papers": [{"arxiv_id": h.arxiv_id, "published": h.published.isoformat(), "title": h.title}
-                               for h in c["papers"]]} for c in chains],
+        "chains": [
+            {
+                "label": c["label"],
+                "query": c["query"],
+                "papers": [{"arxiv_id": h.arxiv_id, "published": h.published.isoformat(), "title": h.title} for h in c["papers"]],
+            }
+            for c in chains
+        ],
         "chain_analyses": [a.model_dump() for a in analyses],
     }
-    return render_answer(task, parsed, method=METHOD, backbone=ctx.backbone_name, seed=seed,
-                         retrieved=papers, retrieval_queries=[c["query"] for c in chains],
-                         has_support_artifact=True, artifacts=artifacts)
+    return render_answer(
+        task,
+        parsed,
+        method=METHOD,
+        backbone=ctx.backbone_name,
+        seed=seed,
+        retrieved=papers,
+        retrieval_queries=[c["query"] for c in chains],
+        has_support_artifact=True,
+        artifacts=artifacts,
+    )
 
 
-COI = Agent("coi", "Chain of Ideas: chains of related papers through time, extrapolated by the model", coi,
-            needs_llm=True, source="ForeSci §4.2, App. D (CoI, offline-adapted)")
+COI = Agent(
+    "coi",
+    "Chain of Ideas: chains of related papers through time, extrapolated by the model",
+    coi,
+    needs_llm=True,
+    source="ForeSci §4.2, App. D (CoI, offline-adapted)",
+)

@@ -67,5 +67,9 @@ class Agent:
 
     def describe(self) -> dict[str, str]:
         """One row of `foresci agents`."""
-        return {"agent": self.name, "needs model": "yes" if self.needs_llm else "no",
-                "source": self.source, "summary": self.summary}
+        return {
+            "agent": self.name,
+            "needs model": "yes" if self.needs_llm else "no",
+            "source": self.source,
+            "summary": self.summary,
+        }

@@ -1,7 +1,6 @@
 """Agent answers asset: research agents answer released public tasks from the
 cutoff-bound knowledge base only."""
 
-
 from collections import Counter
 
 import dagster as dg
@@ -55,8 +54,7 @@ def agent_answers(
     ratings = store.read_records("task_ranking", part.domain, part.cutoff_key, TaskRating)
     released = {r.task_id for r in ratings if r.released}
     # the released tasks as the release presents them (options in the presentation order)
-    tasks = [t for t in store.read_records("presented_tasks", part.domain, part.cutoff_key, Task)
-             if t.task_id in released]
+    tasks = [t for t in store.read_records("presented_tasks", part.domain, part.cutoff_key, Task) if t.task_id in released]
     kb = open_view(part, lance, embeddings)
     client = llm.client()
     registry = BackboneRegistry.load(config.backbones_file)
@@ -65,29 +63,47 @@ def agent_answers(
     methods = config.methods or available_methods(client)
     answers: list[Answer] = []
     failures = []
-    common = {"registry": registry, "allow_post_cutoff_backbones": config.allow_post_cutoff_backbones,
-              "max_concurrency": config.max_concurrency}
+    common = {
+        "registry": registry,
+        "allow_post_cutoff_backbones": config.allow_post_cutoff_backbones,
+        "max_concurrency": config.max_concurrency,
+    }
     for seed in range(config.seeds):
         for method in methods:
             context.log.info(f"{method} (seed {seed}) on {len(tasks)} tasks")
-            got, failed = run_method(method, tasks, kb, llm_client=client, embed=embeddings.embedder().encode,
-                                     seed=seed, backbone=client.model or "offline", **common)
+            got, failed = run_method(
+                method,
+                tasks,
+                kb,
+                llm_client=client,
+                embed=embeddings.embedder().encode,
+                seed=seed,
+                backbone=client.model or "offline",
+                **common,
+            )
             answers += got
             failures += failed
         for spec in externals:
             context.log.info(f"{spec.method} ({spec.target}, seed {seed}) on {len(tasks)} tasks")
-            got, failed = run_external(spec, tasks, kb, seed=seed, timeout_s=config.external_timeout_s,
-                                       evidence_k=config.external_evidence_k, **common)
+            got, failed = run_external(
+                spec, tasks, kb, seed=seed, timeout_s=config.external_timeout_s, evidence_k=config.external_evidence_k, **common
+            )
             answers += got
             failures += failed
     path = store.write_records("agent_answers", part.domain, part.cutoff_key, answers, Answer)
     write_failures(store, "agent_answers", part, failures)
     latencies = sorted(a.latency_s for a in answers)
-    return dg.MaterializeResult(metadata={
-        "rows": len(answers), "failures": len(failures), "tasks": len(tasks), "seeds": config.seeds,
-        "by_method": dg.MetadataValue.json(dict(Counter(a.method for a in answers))),
-        "backbone_refusals": sum("BackboneRefused" in f.reason for f in failures),
-        "backbone_postdates_cutoff": sum(a.backbone_postdates_cutoff for a in answers),
-        "median_latency_s": latencies[len(latencies) // 2] if latencies else 0.0,
-        **client.usage_since(before).as_metadata(), "path": dg.MetadataValue.path(path),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(answers),
+            "failures": len(failures),
+            "tasks": len(tasks),
+            "seeds": config.seeds,
+            "by_method": dg.MetadataValue.json(dict(Counter(a.method for a in answers))),
+            "backbone_refusals": sum("BackboneRefused" in f.reason for f in failures),
+            "backbone_postdates_cutoff": sum(a.backbone_postdates_cutoff for a in answers),
+            "median_latency_s": latencies[len(latencies) // 2] if latencies else 0.0,
+            **client.usage_since(before).as_metadata(),
+            "path": dg.MetadataValue.path(path),
+        }
+    )

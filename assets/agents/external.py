@@ -79,8 +79,7 @@ class AgentRequest(BaseModel):
     task: dict[str, Any]
     seed: int = 0
     kb: KBEndpoint
-    evidence: list[dict[str, Any]] = Field(default_factory=list,
-                                           description="top hybrid hits of the question, pre-retrieved")
+    evidence: list[dict[str, Any]] = Field(default_factory=list, description="top hybrid hits of the question, pre-retrieved")
 
 
 @dataclass(frozen=True)
@@ -143,8 +142,9 @@ def public_task(task: Task) -> dict:
 
 
 def post_json(url: str, payload: dict, timeout_s: float) -> dict:
-    req = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(req, timeout=timeout_s) as resp:
             return json.loads(resp.read())
@@ -165,29 +165,57 @@ def response_to_answer(task: Task, raw: Any, kb: TracedKB, *, method: str, seed:
     for key, value in resp.artifacts.items():
         text = value if isinstance(value, str) else json.dumps(value, default=str)
         artifacts[f"agent:{key}"] = text[:MAX_ARTIFACT_CHARS]
-    answer = render_answer(task, parsed, method=method, backbone=resp.backbone or "none", seed=seed,
-                           retrieved=list(kb.returned.values()), retrieval_queries=resp.retrieval_queries,
-                           has_support_artifact=bool(kb.returned), prompt_tokens=resp.usage.prompt_tokens,
-                           completion_tokens=resp.usage.completion_tokens, cost_usd=resp.usage.cost_usd,
-                           artifacts=artifacts)
+    answer = render_answer(
+        task,
+        parsed,
+        method=method,
+        backbone=resp.backbone or "none",
+        seed=seed,
+        retrieved=list(kb.returned.values()),
+        retrieval_queries=resp.retrieval_queries,
+        has_support_artifact=bool(kb.returned),
+        prompt_tokens=resp.usage.prompt_tokens,
+        completion_tokens=resp.usage.completion_tokens,
+        cost_usd=resp.usage.cost_usd,
+        artifacts=artifacts,
+    )
     return answer
 
 
-def run_external(spec: ExternalAgentSpec | str, tasks: list[Task], kb, *, seed: int = 0,
-                 registry: BackboneRegistry | None = None, allow_post_cutoff_backbones: bool = False,
-                 max_concurrency: int = 1, timeout_s: float = 300.0, evidence_k: int = 10,
-                 kb_host: str = "127.0.0.1") -> tuple[list[Answer], list[Failure]]:
+def run_external(
+    spec: ExternalAgentSpec | str,
+    tasks: list[Task],
+    kb,
+    *,
+    seed: int = 0,
+    registry: BackboneRegistry | None = None,
+    allow_post_cutoff_backbones: bool = False,
+    max_concurrency: int = 1,
+    timeout_s: float = 300.0,
+    evidence_k: int = 10,
+    kb_host: str = "127.0.0.1",
+) -> tuple[list[Answer], list[Failure]]:
     """Answer every task with an external agent; (answers, failures) in task_id order."""
     spec = parse_spec(spec) if isinstance(spec, str) else spec
-    common = {"seed": seed, "registry": registry, "allow_post_cutoff_backbones": allow_post_cutoff_backbones,
-              "max_concurrency": max_concurrency}
+    common = {
+        "seed": seed,
+        "registry": registry,
+        "allow_post_cutoff_backbones": allow_post_cutoff_backbones,
+        "max_concurrency": max_concurrency,
+    }
     if not spec.is_http:
         try:
             fn = load_entry_point(spec.target)
         except Exception as exc:  # noqa: BLE001 - a broken entry point fails every task, visibly
-            return [], [Failure(stage="agent_runs", item_id=t.task_id, raw=spec.target,
-                                reason=f"{spec.method}: cannot load {spec.target}: {type(exc).__name__}: {exc}")
-                        for t in sorted(tasks, key=lambda t: t.task_id)]
+            return [], [
+                Failure(
+                    stage="agent_runs",
+                    item_id=t.task_id,
+                    raw=spec.target,
+                    reason=f"{spec.method}: cannot load {spec.target}: {type(exc).__name__}: {exc}",
+                )
+                for t in sorted(tasks, key=lambda t: t.task_id)
+            ]
         return run_method(python_agent(spec, fn), tasks, kb, **common)
     with KBServer(host=kb_host) as server:
         return run_method(http_agent(spec, server, timeout_s=timeout_s, evidence_k=evidence_k), tasks, kb, **common)
@@ -200,8 +228,7 @@ def python_agent(spec: ExternalAgentSpec, fn) -> Agent:
         raw = fn(public_task(ctx.task), KBTool(ctx.kb))
         return response_to_answer(ctx.task, raw, ctx.kb, method=spec.method, seed=ctx.seed)
 
-    return Agent(spec.method, f"bring-your-own agent (Python entry point {spec.target})", run,
-                 source=spec.target, external=True)
+    return Agent(spec.method, f"bring-your-own agent (Python entry point {spec.target})", run, source=spec.target, external=True)
 
 
 def http_agent(spec: ExternalAgentSpec, server: KBServer, *, timeout_s: float, evidence_k: int) -> Agent:
@@ -212,12 +239,15 @@ def http_agent(spec: ExternalAgentSpec, server: KBServer, *, timeout_s: float, e
         url = server.open_session(traced)
         try:
             evidence = [hit_dict(h) for h in traced.search(task.question, k=evidence_k)] if evidence_k else []
-            request = AgentRequest(task=public_task(task), seed=ctx.seed, evidence=evidence,
-                                   kb=KBEndpoint(endpoint=url, cutoff=traced.cutoff.isoformat()))
+            request = AgentRequest(
+                task=public_task(task),
+                seed=ctx.seed,
+                evidence=evidence,
+                kb=KBEndpoint(endpoint=url, cutoff=traced.cutoff.isoformat()),
+            )
             raw = post_json(spec.target, request.model_dump(mode="json"), timeout_s)
         finally:
             server.close_session(url)
         return response_to_answer(task, raw, traced, method=spec.method, seed=ctx.seed)
 
-    return Agent(spec.method, f"bring-your-own agent (HTTP endpoint {spec.target})", run,
-                 source=spec.target, external=True)
+    return Agent(spec.method, f"bring-your-own agent (HTTP endpoint {spec.target})", run, source=spec.target, external=True)

@@ -73,8 +73,9 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stuck client never blocks shutdown
     block_on_close = False
 
-    def __init__(self, address, sessions: dict[str, TracedKB], lock: threading.Lock, *,
-                 read_timeout_s: float, max_body_bytes: int):
+    def __init__(
+        self, address, sessions: dict[str, TracedKB], lock: threading.Lock, *, read_timeout_s: float, max_body_bytes: int
+    ):
         self.sessions, self.lock = sessions, lock
         self.read_timeout_s, self.max_body_bytes = read_timeout_s, max_body_bytes
         super().__init__(address, _Handler)
@@ -181,12 +182,19 @@ class _Handler(BaseHTTPRequestHandler):
 class KBServer:
     """Serves cutoff-bound KB sessions on a loopback port for the duration of a run."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, read_timeout_s: float = READ_TIMEOUT_S,
-                 max_body_bytes: int = MAX_BODY_BYTES):
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        read_timeout_s: float = READ_TIMEOUT_S,
+        max_body_bytes: int = MAX_BODY_BYTES,
+    ):
         self._sessions: dict[str, TracedKB] = {}
         self._lock = threading.Lock()
-        self._server = _Server((host, port), self._sessions, self._lock, read_timeout_s=read_timeout_s,
-                               max_body_bytes=max_body_bytes)
+        self._server = _Server(
+            (host, port), self._sessions, self._lock, read_timeout_s=read_timeout_s, max_body_bytes=max_body_bytes
+        )
         self._thread: threading.Thread | None = None
 
     @property

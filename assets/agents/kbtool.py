@@ -21,8 +21,13 @@ MAX_K = 50
 
 
 def hit_dict(hit) -> dict:
-    return {"arxiv_id": hit.arxiv_id, "title": hit.title, "published": hit.published.isoformat(),
-            "snippet": hit.snippet, "score": round(float(hit.score), 6)}
+    return {
+        "arxiv_id": hit.arxiv_id,
+        "title": hit.title,
+        "published": hit.published.isoformat(),
+        "snippet": hit.snippet,
+        "score": round(float(hit.score), 6),
+    }
 
 
 class TracedKB:

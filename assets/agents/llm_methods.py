@@ -22,6 +22,8 @@ SYSTEM_PROMPT = (
     "Forecast what will happen in {window}. Reply with a single JSON object matching the requested "
     "schema and nothing else. Claims must be short, atomic, checkable statements."
 )
+
+
 def task_prompt(task: Task) -> str:
     """The public task as the model sees it: question, instructions, requirements, options."""
     lines = [f"# {task.title}", "", task.question.strip(), ""]
@@ -36,48 +38,64 @@ def task_prompt(task: Task) -> str:
 
 
 def messages_for(task: Task, evidence_block: str | None = None) -> list[dict]:
-    system = SYSTEM_PROMPT.format(cutoff=task.cutoff.isoformat(),
-                                  window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}")
+    system = SYSTEM_PROMPT.format(
+        cutoff=task.cutoff.isoformat(), window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}"
+    )
     user = task_prompt(task)
     if evidence_block is None:
         user += "\nAnswer from your own knowledge; leave cited_ids empty (you have no documents)."
     else:
-        user += ("\n\nEvidence from the pre-cutoff knowledge base (cite ONLY these arXiv ids in cited_ids, "
-                 "and rely on them for your claims):\n" + evidence_block)
+        user += (
+            "\n\nEvidence from the pre-cutoff knowledge base (cite ONLY these arXiv ids in cited_ids, "
+            "and rely on them for your claims):\n" + evidence_block
+        )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def system_message(task: Task) -> dict:
-    return {"role": "system", "content": SYSTEM_PROMPT.format(
-        cutoff=task.cutoff.isoformat(), window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}")}
+    return {
+        "role": "system",
+        "content": SYSTEM_PROMPT.format(
+            cutoff=task.cutoff.isoformat(), window=f"{task.window_start.isoformat()} to {task.window_end.isoformat()}"
+        ),
+    }
 
 
 def ask(llm_client, task: Task, user: str, schema, *, method: str, step: str, seed: int):
     """One intermediate reasoning step of an agentic method (purpose `agent:<method>:<step>`)."""
-    return llm_client.structured([system_message(task), {"role": "user", "content": user}], schema,
-                                 purpose=f"agent:{method}:{step}", seed=seed)
+    return llm_client.structured(
+        [system_message(task), {"role": "user", "content": user}], schema, purpose=f"agent:{method}:{step}", seed=seed
+    )
 
 
-def final_answer(task: Task, llm_client, *, method: str, evidence: str, notes: str, seed: int,
-                 extra: str = ""):
+def final_answer(task: Task, llm_client, *, method: str, evidence: str, notes: str, seed: int, extra: str = ""):
     """The common final step: the family schema, from the public task, the evidence shown
     and the method's own working notes (its chains, drafts, reviews or evidence cards)."""
     messages = messages_for(task, evidence)
-    messages[-1]["content"] += ("\n\nYour working notes from earlier steps (built only from the evidence above):\n"
-                                + notes.strip() + (("\n\n" + extra.strip()) if extra.strip() else ""))
-    return llm_client.structured(messages, get_family(task.family).answer_schema, purpose=f"agent:{method}:{task.family}",
-                                 seed=seed), messages
+    messages[-1]["content"] += (
+        "\n\nYour working notes from earlier steps (built only from the evidence above):\n"
+        + notes.strip()
+        + (("\n\n" + extra.strip()) if extra.strip() else "")
+    )
+    return llm_client.structured(
+        messages, get_family(task.family).answer_schema, purpose=f"agent:{method}:{task.family}", seed=seed
+    ), messages
 
 
 def _call(task: Task, llm_client, messages: list[dict], method: str, seed: int):
     snap = llm_client.snapshot()
     start = time.perf_counter()
-    parsed = llm_client.structured(messages, get_family(task.family).answer_schema, purpose=f"agent:{method}:{task.family}",
-                                   seed=seed)
+    parsed = llm_client.structured(
+        messages, get_family(task.family).answer_schema, purpose=f"agent:{method}:{task.family}", seed=seed
+    )
     latency = time.perf_counter() - start
     usage = llm_client.usage_since(snap)
-    return parsed, {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens,
-                    "cost_usd": usage.cost_usd, "latency_s": latency}
+    return parsed, {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "cost_usd": usage.cost_usd,
+        "latency_s": latency,
+    }
 
 
 def native_llm(ctx: AgentContext) -> Answer:
@@ -85,8 +103,17 @@ def native_llm(ctx: AgentContext) -> Answer:
     "cites" is dropped by the renderer (nothing was retrieved)."""
     task, llm_client, seed = ctx.task, ctx.llm, ctx.seed
     parsed, usage = _call(task, llm_client, messages_for(task), "native_llm", seed)
-    return render_answer(task, parsed, method="native_llm", backbone=ctx.backbone_name, seed=seed,
-                         retrieved=(), retrieval_queries=[], has_support_artifact=False, **usage)
+    return render_answer(
+        task,
+        parsed,
+        method="native_llm",
+        backbone=ctx.backbone_name,
+        seed=seed,
+        retrieved=(),
+        retrieval_queries=[],
+        has_support_artifact=False,
+        **usage,
+    )
 
 
 def rag_queries(task: Task) -> list[str]:
@@ -108,8 +135,9 @@ def retrieve(kb, queries: list[str], k: int) -> list:
 
 
 def evidence_block(hits) -> str:
-    return "\n".join(f"[{i}] {h.arxiv_id} ({h.published.isoformat()}) {h.title} — {' '.join(h.snippet.split())}"
-                     for i, h in enumerate(hits, 1))
+    return "\n".join(
+        f"[{i}] {h.arxiv_id} ({h.published.isoformat()}) {h.title} — {' '.join(h.snippet.split())}" for i, h in enumerate(hits, 1)
+    )
 
 
 def hybrid_rag(ctx: AgentContext) -> Answer:
@@ -120,11 +148,26 @@ def hybrid_rag(ctx: AgentContext) -> Answer:
     queries = rag_queries(task)
     hits = retrieve(kb, queries, k)
     parsed, usage = _call(task, llm_client, messages_for(task, evidence_block(hits)), "hybrid_rag", seed)
-    return render_answer(task, parsed, method="hybrid_rag", backbone=ctx.backbone_name, seed=seed,
-                         retrieved=hits, retrieval_queries=queries, has_support_artifact=True, **usage)
+    return render_answer(
+        task,
+        parsed,
+        method="hybrid_rag",
+        backbone=ctx.backbone_name,
+        seed=seed,
+        retrieved=hits,
+        retrieval_queries=queries,
+        has_support_artifact=True,
+        **usage,
+    )
 
 
-NATIVE_LLM = Agent("native_llm", "the backbone alone: the public task, no retrieval", native_llm, needs_llm=True,
-                   source="ForeSci §4.2")
-HYBRID_RAG = Agent("hybrid_rag", "hybrid (sparse + dense) retrieval of the question and options, cited evidence",
-                   hybrid_rag, needs_llm=True, source="ForeSci §4.2")
+NATIVE_LLM = Agent(
+    "native_llm", "the backbone alone: the public task, no retrieval", native_llm, needs_llm=True, source="ForeSci §4.2"
+)
+HYBRID_RAG = Agent(
+    "hybrid_rag",
+    "hybrid (sparse + dense) retrieval of the question and options, cited evidence",
+    hybrid_rag,
+    needs_llm=True,
+    source="ForeSci §4.2",
+)

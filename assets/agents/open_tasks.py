@@ -43,7 +43,10 @@ def answer_open_task(ctx: AgentContext, forecaster) -> Answer:
         raise ValueError(f"{ctx.task.task_id}: no options, and fewer than two candidates derivable from the KB")
     inner = forecaster(dataclasses.replace(ctx, task=ctx.task.model_copy(update={"options": options})))
     text = {o.option_id: o.text for o in options}
-    return inner.model_copy(update={
-        "choice": text.get(inner.choice) if inner.choice else None,
-        "ranking": [text[r] for r in inner.ranking if r in text],
-        "artifacts": {**inner.artifacts, "derived_options": json.dumps([o.text for o in options])}})
+    return inner.model_copy(
+        update={
+            "choice": text.get(inner.choice) if inner.choice else None,
+            "ranking": [text[r] for r in inner.ranking if r in text],
+            "artifacts": {**inner.artifacts, "derived_options": json.dumps([o.text for o in options])},
+        }
+    )

@@ -85,26 +85,50 @@ def render_answer(
 
     trajectory = getattr(parsed, "trajectory", None)
     if open_fields is not None:
-        decision_claims, decision = open_fields["claims"], open_fields["decision"] or family.decision_texts(
-            task, parsed, [], None)
+        decision_claims, decision = (
+            open_fields["claims"],
+            open_fields["decision"] or family.decision_texts(task, parsed, [], None),
+        )
     else:
         decision_claims = family.decision_claims(task, parsed, ranking, choice)
         decision = family.decision_texts(task, parsed, ranking, choice)
     claims = _dedupe(decision_claims + list(parsed.claims))
-    text = render_text(task, parsed, method=method, backbone=backbone, ranking=ranking, choice=choice,
-                       claims=claims, evidence_ids=evidence_ids, hits=hits,
-                       dropped_options=dropped_options, dropped_ids=dropped_ids)
+    text = render_text(
+        task,
+        parsed,
+        method=method,
+        backbone=backbone,
+        ranking=ranking,
+        choice=choice,
+        claims=claims,
+        evidence_ids=evidence_ids,
+        hits=hits,
+        dropped_options=dropped_options,
+        dropped_ids=dropped_ids,
+    )
     return Answer(
         answer_id=answer_id(task.task_id, method, backbone, seed),
-        task_id=task.task_id, family=task.family, method=method, backbone=backbone, seed=seed,
-        choice=choice, ranking=ranking, trajectory=trajectory, claims=claims,
-        decision=decision, text=text,
-        evidence_ids=evidence_ids, retrieval_queries=list(retrieval_queries or []),
+        task_id=task.task_id,
+        family=task.family,
+        method=method,
+        backbone=backbone,
+        seed=seed,
+        choice=choice,
+        ranking=ranking,
+        trajectory=trajectory,
+        claims=claims,
+        decision=decision,
+        text=text,
+        evidence_ids=evidence_ids,
+        retrieval_queries=list(retrieval_queries or []),
         has_support_artifact=bool(hits) if has_support_artifact is None else has_support_artifact,
-        prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost_usd=cost_usd,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        cost_usd=cost_usd,
         latency_s=latency_s,
-        artifacts={k: (v if isinstance(v, str) else json.dumps(v, default=str, ensure_ascii=False))
-                   for k, v in (artifacts or {}).items()},
+        artifacts={
+            k: (v if isinstance(v, str) else json.dumps(v, default=str, ensure_ascii=False)) for k, v in (artifacts or {}).items()
+        },
     )
 
 
@@ -134,21 +158,35 @@ def open_decision(task: Task, parsed: BaseModel) -> dict | None:
         claims.append(f"'{choice}' is the decision for {window}.")
         if trajectory:
             claims.append(f"'{choice}' will be {trajectory} in {window}.")
-    return {"choice": choice or None, "ranking": ranking if "ranking" in fields else [], "decision": decision,
-            "claims": claims}
+    return {"choice": choice or None, "ranking": ranking if "ranking" in fields else [], "decision": decision, "claims": claims}
 
 
 def answer_id(task_id: str, method: str, backbone: str, seed: int) -> str:
     return f"{task_id}::{method}::{backbone}::{seed}"
 
 
-def render_text(task: Task, parsed: BaseModel, *, method: str, backbone: str, ranking: list[str],
-                choice: str | None, claims: list[str], evidence_ids: list[str], hits: dict,
-                dropped_options: list[str], dropped_ids: list[str]) -> str:
+def render_text(
+    task: Task,
+    parsed: BaseModel,
+    *,
+    method: str,
+    backbone: str,
+    ranking: list[str],
+    choice: str | None,
+    claims: list[str],
+    evidence_ids: list[str],
+    hits: dict,
+    dropped_options: list[str],
+    dropped_ids: list[str],
+) -> str:
     """Readable markdown: decision first, then the family's fields, claims and evidence."""
-    lines = [f"## {task.title or task.task_id}", "",
-             f"*{task.family} answer by `{method}` ({backbone}); knowledge cutoff {task.cutoff.isoformat()}, "
-             f"forecast window {window_phrase(task)}.*", ""]
+    lines = [
+        f"## {task.title or task.task_id}",
+        "",
+        f"*{task.family} answer by `{method}` ({backbone}); knowledge cutoff {task.cutoff.isoformat()}, "
+        f"forecast window {window_phrase(task)}.*",
+        "",
+    ]
     if task.options:
         lines += get_family(task.family).answer_lines(task, parsed, ranking, choice)
     else:  # open task: the family's lines without option ids, then the ranked texts

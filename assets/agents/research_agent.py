@@ -26,6 +26,7 @@ from core.records import Answer, Task
 METHOD = "research_agent"
 ACCEPT_AT = 4  # a reviewer's overall score (1-5) at or above which a draft is kept
 
+
 class StageDraft(BaseModel):
     summary: str = Field(default="", description="the stage's conclusion in 1-3 sentences")
     points: list[str] = Field(default_factory=list, description="supporting points, each citing evidence ids")
@@ -73,36 +74,73 @@ def research_agent(ctx: AgentContext) -> Answer:
     for stage, goal, criteria in ctx.family.review_stages:
         goal = goal.format(**fill)
         context = "".join("\n\n" + _stage_text(s, d) for s, d in done)
-        base = (f"Task: {task.question.strip()}{(chr(10) + 'Candidates:' + options) if options else ''}\n\n"
-                f"Evidence (pre-cutoff knowledge base; cite only these ids):\n{evidence}{context}\n\n"
-                f"Stage '{stage}': write {goal}. Reply with JSON: summary, points, cited_ids.")
+        base = (
+            f"Task: {task.question.strip()}{(chr(10) + 'Candidates:' + options) if options else ''}\n\n"
+            f"Evidence (pre-cutoff knowledge base; cite only these ids):\n{evidence}{context}\n\n"
+            f"Stage '{stage}': write {goal}. Reply with JSON: summary, points, cited_ids."
+        )
         draft = ask(llm_client, task, base, StageDraft, method=METHOD, step=f"{stage}_draft", seed=seed)
         entry = {"stage": stage, "draft": draft.model_dump(), "reviews": [], "refinements": []}
         for _ in range(review_rounds):
-            review = ask(llm_client, task,
-                         f"You are a reviewing agent for the '{stage}' stage of a research judgement.\n"
-                         f"Task: {task.question.strip()}{(chr(10) + 'Candidates:' + options) if options else ''}\n\n"
-                         f"Evidence:\n{evidence}\n\nDraft:\n{_stage_text(stage, draft)}\n\n"
-                         f"Score it 1-5 on each criterion ({', '.join(criteria)}) and overall, and list concrete "
-                         "feedback. Reply with JSON: overall, criteria, feedback.",
-                         Review, method=METHOD, step=f"{stage}_review", seed=seed)
+            review = ask(
+                llm_client,
+                task,
+                f"You are a reviewing agent for the '{stage}' stage of a research judgement.\n"
+                f"Task: {task.question.strip()}{(chr(10) + 'Candidates:' + options) if options else ''}\n\n"
+                f"Evidence:\n{evidence}\n\nDraft:\n{_stage_text(stage, draft)}\n\n"
+                f"Score it 1-5 on each criterion ({', '.join(criteria)}) and overall, and list concrete "
+                "feedback. Reply with JSON: overall, criteria, feedback.",
+                Review,
+                method=METHOD,
+                step=f"{stage}_review",
+                seed=seed,
+            )
             entry["reviews"].append(review.model_dump())
             if review.overall >= ACCEPT_AT:
                 break
-            draft = ask(llm_client, task,
-                        base + "\n\nYour previous draft:\n" + _stage_text(stage, draft)
-                        + "\n\nReviewer feedback to address:\n" + "\n".join(f"- {f}" for f in review.feedback),
-                        StageDraft, method=METHOD, step=f"{stage}_refine", seed=seed)
+            draft = ask(
+                llm_client,
+                task,
+                base
+                + "\n\nYour previous draft:\n"
+                + _stage_text(stage, draft)
+                + "\n\nReviewer feedback to address:\n"
+                + "\n".join(f"- {f}" for f in review.feedback),
+                StageDraft,
+                method=METHOD,
+                step=f"{stage}_refine",
+                seed=seed,
+            )
             entry["refinements"].append(draft.model_dump())
         done.append((stage, draft))
         log.append(entry)
     notes = "\n\n".join(_stage_text(s, d) for s, d in done)
-    parsed, _ = final_answer(task, llm_client, method=METHOD, evidence=evidence, notes=notes, seed=seed,
-                             extra="Turn the reviewed problem / method / experiment stages into the final answer.")
-    return render_answer(task, parsed, method=METHOD, backbone=ctx.backbone_name, seed=seed,
-                         retrieved=packet, retrieval_queries=queries, has_support_artifact=True,
-                         artifacts={"stages": log, "support_packet": [h.arxiv_id for h in packet]})
+    parsed, _ = final_answer(
+        task,
+        llm_client,
+        method=METHOD,
+        evidence=evidence,
+        notes=notes,
+        seed=seed,
+        extra="Turn the reviewed problem / method / experiment stages into the final answer.",
+    )
+    return render_answer(
+        task,
+        parsed,
+        method=METHOD,
+        backbone=ctx.backbone_name,
+        seed=seed,
+        retrieved=packet,
+        retrieval_queries=queries,
+        has_support_artifact=True,
+        artifacts={"stages": log, "support_packet": [h.arxiv_id for h in packet]},
+    )
 
 
-RESEARCH_AGENT = Agent("research_agent", "staged problem / method / experiment drafts, each reviewed and refined",
-                       research_agent, needs_llm=True, source="ForeSci §4.2, App. D (research agent)")
+RESEARCH_AGENT = Agent(
+    "research_agent",
+    "staged problem / method / experiment drafts, each reviewed and refined",
+    research_agent,
+    needs_llm=True,
+    source="ForeSci §4.2, App. D (research agent)",
+)

@@ -82,8 +82,12 @@ def merge_usage(parent, child) -> None:
 def run_record(*, seed: int, backbone: str, traced: TracedKB, usage=None, extra: dict | None = None) -> str:
     rec = {"seed": seed, "backbone": backbone, "kb_calls": len(traced.calls), "kb_cutoff": traced.cutoff.isoformat()}
     if usage is not None:
-        rec["llm"] = {"requests": usage.by_purpose, "calls": usage.calls, "cache_hits": usage.cache_hits,
-                      "prompt_chars": usage.prompt_chars}
+        rec["llm"] = {
+            "requests": usage.by_purpose,
+            "calls": usage.calls,
+            "cache_hits": usage.cache_hits,
+            "prompt_chars": usage.prompt_chars,
+        }
     rec.update(extra or {})
     return json.dumps(rec, sort_keys=True)
 
@@ -92,9 +96,19 @@ def _failure(task: Task, method: str, aid: str, exc: Exception) -> Failure:
     return Failure(stage=STAGE, item_id=task.task_id, reason=f"{method}: {type(exc).__name__}: {exc}"[:1000], raw=aid)
 
 
-def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: str | None, seed: int,
-              registry: BackboneRegistry | None = None, allow_post_cutoff_backbones: bool = False,
-              max_concurrency: int = 1, llm_client=None) -> tuple[list[Answer], list[Failure]]:
+def run_tasks(
+    tasks: list[Task],
+    kb,
+    work: Callable,
+    *,
+    method: str,
+    backbone: str | None,
+    seed: int,
+    registry: BackboneRegistry | None = None,
+    allow_post_cutoff_backbones: bool = False,
+    max_concurrency: int = 1,
+    llm_client=None,
+) -> tuple[list[Answer], list[Failure]]:
     """The shared per-task loop (built-in and external methods).
 
     `work(task, traced_kb, client)` returns an `Answer` (or raises). `backbone=None` means
@@ -112,8 +126,11 @@ def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: s
                 view = kb.bound_to(task.cutoff)  # a family whose tasks carry their own, earlier cutoff (rediscovery)
             if view.cutoff > task.cutoff:
                 raise ValueError(f"knowledge-base view cutoff {kb.cutoff} is after the task cutoff {task.cutoff}")
-            postdates = (registry.enforce(backbone, task.cutoff, allow_post_cutoff=allow_post_cutoff_backbones)
-                         if backbone is not None else False)
+            postdates = (
+                registry.enforce(backbone, task.cutoff, allow_post_cutoff=allow_post_cutoff_backbones)
+                if backbone is not None
+                else False
+            )
         except Exception as exc:  # noqa: BLE001
             return None, _failure(task, method, aid, exc)
         traced = TracedKB(view)
@@ -133,14 +150,22 @@ def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: s
         latency = round(time.perf_counter() - start, 4)
         usage = client.snapshot() if client is not None else None
         extra = json.loads(answer.artifacts.get("run", "{}"))
-        artifacts = {**answer.artifacts, "kb_trace": json.dumps(traced.trace()),
-                     "run": run_record(seed=seed, backbone=used, traced=traced, usage=usage, extra=extra)}
-        update = {"answer_id": aid, "backbone": used, "seed": seed, "latency_s": latency, "artifacts": artifacts,
-                  "retrieval_queries": answer.retrieval_queries or traced.queries,
-                  "backbone_postdates_cutoff": bool(postdates)}
+        artifacts = {
+            **answer.artifacts,
+            "kb_trace": json.dumps(traced.trace()),
+            "run": run_record(seed=seed, backbone=used, traced=traced, usage=usage, extra=extra),
+        }
+        update = {
+            "answer_id": aid,
+            "backbone": used,
+            "seed": seed,
+            "latency_s": latency,
+            "artifacts": artifacts,
+            "retrieval_queries": answer.retrieval_queries or traced.queries,
+            "backbone_postdates_cutoff": bool(postdates),
+        }
         if usage is not None:
-            update.update(prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens,
-                          cost_usd=usage.cost_usd)
+            update.update(prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cost_usd=usage.cost_usd)
         return answer.model_copy(update=update), None
 
     ordered = sorted(tasks, key=lambda t: t.task_id)
@@ -152,10 +177,20 @@ def run_tasks(tasks: list[Task], kb, work: Callable, *, method: str, backbone: s
     return [a for a, _ in results if a is not None], [f for _, f in results if f is not None]
 
 
-def run_method(method: str | Agent, tasks: list[Task], kb, *, llm_client=None, embed=None, seed: int = 0,
-               backbone: str = "offline", max_concurrency: int = 1, registry: BackboneRegistry | None = None,
-               allow_post_cutoff_backbones: bool = False,
-               config: dict | None = None) -> tuple[list[Answer], list[Failure]]:
+def run_method(
+    method: str | Agent,
+    tasks: list[Task],
+    kb,
+    *,
+    llm_client=None,
+    embed=None,
+    seed: int = 0,
+    backbone: str = "offline",
+    max_concurrency: int = 1,
+    registry: BackboneRegistry | None = None,
+    allow_post_cutoff_backbones: bool = False,
+    config: dict | None = None,
+) -> tuple[list[Answer], list[Failure]]:
     """Answer every task with a registered agent (by name) or an `Agent`; returns
     (answers, failures), both in task_id order. `config`: the agent's settings.
 
@@ -174,11 +209,29 @@ def run_method(method: str | Agent, tasks: list[Task], kb, *, llm_client=None, e
     volume = kb.monthly_volume()  # once per run, not per task
 
     def work(task, traced, client):
-        return agent.run(AgentContext(task=task, kb=traced, llm=client, seed=seed, backbone=backbone, embed=embed,
-                                      volume=volume, config=dict(config or {})))
+        return agent.run(
+            AgentContext(
+                task=task,
+                kb=traced,
+                llm=client,
+                seed=seed,
+                backbone=backbone,
+                embed=embed,
+                volume=volume,
+                config=dict(config or {}),
+            )
+        )
 
     # a bring-your-own agent declares its backbone in its answer; it is checked after the call
-    return run_tasks(tasks, kb, work, method=agent.name, backbone=None if agent.external else backbone, seed=seed,
-                     registry=registry,
-                     allow_post_cutoff_backbones=allow_post_cutoff_backbones, max_concurrency=max_concurrency,
-                     llm_client=llm_client if agent.needs_llm else None)
+    return run_tasks(
+        tasks,
+        kb,
+        work,
+        method=agent.name,
+        backbone=None if agent.external else backbone,
+        seed=seed,
+        registry=registry,
+        allow_post_cutoff_backbones=allow_post_cutoff_backbones,
+        max_concurrency=max_concurrency,
+        llm_client=llm_client if agent.needs_llm else None,
+    )

@@ -57,60 +57,99 @@ class Checklist(BaseModel):
 
     def normalised(self) -> Checklist:
         total = sum(max(0.0, i.weight) for i in self.items)
-        items = [i.model_copy(update={"weight": round(max(0.0, i.weight) / total, 6) if total else
-                                      round(1 / len(self.items), 6)}) for i in self.items]
+        items = [
+            i.model_copy(update={"weight": round(max(0.0, i.weight) / total, 6) if total else round(1 / len(self.items), 6)})
+            for i in self.items
+        ]
         return self.model_copy(update={"items": items})
 
 
 # item: (id, title, description, check, weight); check names a cue test below
-_GROUND = ("grounding", "Grounded in prior work", "cites pre-cutoff papers of the knowledge base for its statements",
-           "cites")
+_GROUND = ("grounding", "Grounded in prior work", "cites pre-cutoff papers of the knowledge base for its statements", "cites")
 _SUBJECT = ("subject", "Addresses the task's subject", "uses the subject of the task: {terms}", "subject")
 PHASE_ITEMS: dict[str, list[tuple[str, str, str, str, float]]] = {
     "synthesize": [
-        (*_GROUND, 0.25), (*_SUBJECT, 0.25),
-        ("gap", "Identifies the gap", "names an open problem, limitation or missing piece in the prior work", "gap",
-         0.2),
-        ("integration", "Integrates several works", "states several distinct key points drawn from different works",
-         "keypoints", 0.15),
-        ("direction", "States the direction", "says which research direction the synthesis points to", "direction",
-         0.15),
+        (*_GROUND, 0.25),
+        (*_SUBJECT, 0.25),
+        ("gap", "Identifies the gap", "names an open problem, limitation or missing piece in the prior work", "gap", 0.2),
+        (
+            "integration",
+            "Integrates several works",
+            "states several distinct key points drawn from different works",
+            "keypoints",
+            0.15,
+        ),
+        ("direction", "States the direction", "says which research direction the synthesis points to", "direction", 0.15),
     ],
     "design": [
-        (*_GROUND, 0.2), (*_SUBJECT, 0.2),
-        ("method", "Proposes a concrete method", "describes the method, model, pipeline or algorithm it proposes",
-         "method", 0.25),
-        ("experiments", "Specifies the experiments", "names datasets, baselines or ablations that would test it",
-         "experiments", 0.2),
+        (*_GROUND, 0.2),
+        (*_SUBJECT, 0.2),
+        (
+            "method",
+            "Proposes a concrete method",
+            "describes the method, model, pipeline or algorithm it proposes",
+            "method",
+            0.25,
+        ),
+        (
+            "experiments",
+            "Specifies the experiments",
+            "names datasets, baselines or ablations that would test it",
+            "experiments",
+            0.2,
+        ),
         ("risks", "States assumptions and risks", "says what the design assumes and where it may fail", "risks", 0.15),
     ],
     "evaluate": [
-        (*_GROUND, 0.15), (*_SUBJECT, 0.2),
-        ("benchmarks", "Names benchmarks", "names the benchmarks, datasets or settings of the evaluation",
-         "experiments", 0.2),
+        (*_GROUND, 0.15),
+        (*_SUBJECT, 0.2),
+        ("benchmarks", "Names benchmarks", "names the benchmarks, datasets or settings of the evaluation", "experiments", 0.2),
         ("metrics", "Defines metrics", "defines the metrics the claim is measured with", "metrics", 0.2),
-        ("rigour", "Baselines and statistics", "compares against baselines with a statistical test or repeats",
-         "rigour", 0.25),
+        ("rigour", "Baselines and statistics", "compares against baselines with a statistical test or repeats", "rigour", 0.25),
     ],
 }
-GENERIC_ITEMS = [(*_GROUND, 0.3), (*_SUBJECT, 0.4),
-                 ("keypoints", "Commits to key points", "states concrete key points", "keypoints", 0.3)]
+GENERIC_ITEMS = [
+    (*_GROUND, 0.3),
+    (*_SUBJECT, 0.4),
+    ("keypoints", "Commits to key points", "states concrete key points", "keypoints", 0.3),
+]
 
 CUES: dict[str, re.Pattern] = {
-    "gap": re.compile(r"\b(gap|limitation\w*|limited|lack\w*|open (?:problem|question)|missing|fail\w*|struggl\w*|"
-                      r"unclear|unsolved|bottleneck\w*|challenge\w*)\b", re.I),
-    "direction": re.compile(r"\b(direction\w*|future|next step\w*|should|opportunit\w*|promising|we propose|"
-                            r"research agenda|point\w* to)\b", re.I),
-    "method": re.compile(r"\b(method|model|pipeline|algorithm|architecture|framework|module|train\w*|"
-                         r"propos\w*|design\w*|approach)\b", re.I),
-    "experiments": re.compile(r"\b(experiment\w*|dataset\w*|benchmark\w*|baseline\w*|ablation\w*|test set|"
-                              r"evaluat\w* on|task suite)\b", re.I),
-    "risks": re.compile(r"\b(risk\w*|assum\w*|limitation\w*|fail\w*|threat\w*|cost\w*|trade-?off\w*|"
-                        r"may not|caveat\w*)\b", re.I),
-    "metrics": re.compile(r"\b(metric\w*|accuracy|f1|precision|recall|success rate|score\w*|latency|error rate|"
-                          r"auc|bleu|rouge|win rate|pass@\d+)\b", re.I),
-    "rigour": re.compile(r"\b(baseline\w*|significan\w*|confidence interval\w*|bootstrap\w*|p-value\w*|"
-                         r"statistical\w*|variance|seeds?|repeat\w*|ablation\w*)\b", re.I),
+    "gap": re.compile(
+        r"\b(gap|limitation\w*|limited|lack\w*|open (?:problem|question)|missing|fail\w*|struggl\w*|"
+        r"unclear|unsolved|bottleneck\w*|challenge\w*)\b",
+        re.I,
+    ),
+    "direction": re.compile(
+        r"\b(direction\w*|future|next step\w*|should|opportunit\w*|promising|we propose|"
+        r"research agenda|point\w* to)\b",
+        re.I,
+    ),
+    "method": re.compile(
+        r"\b(method|model|pipeline|algorithm|architecture|framework|module|train\w*|"
+        r"propos\w*|design\w*|approach)\b",
+        re.I,
+    ),
+    "experiments": re.compile(
+        r"\b(experiment\w*|dataset\w*|benchmark\w*|baseline\w*|ablation\w*|test set|"
+        r"evaluat\w* on|task suite)\b",
+        re.I,
+    ),
+    "risks": re.compile(
+        r"\b(risk\w*|assum\w*|limitation\w*|fail\w*|threat\w*|cost\w*|trade-?off\w*|"
+        r"may not|caveat\w*)\b",
+        re.I,
+    ),
+    "metrics": re.compile(
+        r"\b(metric\w*|accuracy|f1|precision|recall|success rate|score\w*|latency|error rate|"
+        r"auc|bleu|rouge|win rate|pass@\d+)\b",
+        re.I,
+    ),
+    "rigour": re.compile(
+        r"\b(baseline\w*|significan\w*|confidence interval\w*|bootstrap\w*|p-value\w*|"
+        r"statistical\w*|variance|seeds?|repeat\w*|ablation\w*)\b",
+        re.I,
+    ),
 }
 
 
@@ -124,9 +163,13 @@ def prompt_terms(task: Task, k: int = SUBJECT_TERMS) -> list[str]:
     so the family's fixed instructions do not count), ties in text order."""
     toks = content_tokens(f"{task.title} {task.question}")
     counts = Counter(toks)
-    boiler = set(content_tokens("synthesize design evaluate published cutoff prior work research direction "
-                                "experiments evaluation protocol benchmarks metrics baselines statistical tests "
-                                "knowledge base window paper reported claim approach inspiration"))
+    boiler = set(
+        content_tokens(
+            "synthesize design evaluate published cutoff prior work research direction "
+            "experiments evaluation protocol benchmarks metrics baselines statistical tests "
+            "knowledge base window paper reported claim approach inspiration"
+        )
+    )
     order = {t: i for i, t in reversed(list(enumerate(toks)))}
     ranked = sorted((t for t in counts if t not in boiler and not t.isdigit()), key=lambda t: (-counts[t], order[t]))
     return ranked[:k]
@@ -135,11 +178,18 @@ def prompt_terms(task: Task, k: int = SUBJECT_TERMS) -> list[str]:
 def offline_checklist(task: Task, phase: str) -> Checklist:
     """Stage one offline: the phase's items, the subject item naming the prompt's terms."""
     terms = prompt_terms(task)
-    items = [ChecklistItem(item_id=i, title=t, description=d.format(terms=", ".join(terms) or "(none)"), weight=w,
-                           check=c, terms=terms if c == "subject" else [])
-             for i, t, d, c, w in PHASE_ITEMS.get(phase, GENERIC_ITEMS)]
-    return Checklist(task_id=task.task_id, family=task.family, phase=phase, items=items,
-                     prompt_sha=prompt_sha(task)).normalised()
+    items = [
+        ChecklistItem(
+            item_id=i,
+            title=t,
+            description=d.format(terms=", ".join(terms) or "(none)"),
+            weight=w,
+            check=c,
+            terms=terms if c == "subject" else [],
+        )
+        for i, t, d, c, w in PHASE_ITEMS.get(phase, GENERIC_ITEMS)
+    ]
+    return Checklist(task_id=task.task_id, family=task.family, phase=phase, items=items, prompt_sha=prompt_sha(task)).normalised()
 
 
 def prompt_sha(task: Task) -> str:
@@ -171,8 +221,10 @@ def ace_score(checklist: Checklist, scores: dict[str, float]) -> float:
 
 def offline_item_scores(checklist: Checklist, answer) -> dict[str, float]:
     body = answer_body(answer.text)
-    return {i.item_id: item_score(i, body, len(set(answer.evidence_ids)), len([d for d in answer.decision if d.strip()]))
-            for i in checklist.items}
+    return {
+        i.item_id: item_score(i, body, len(set(answer.evidence_ids)), len([d for d in answer.decision if d.strip()]))
+        for i in checklist.items
+    }
 
 
 # ---- with a model --------------------------------------------------------------------------------
@@ -223,19 +275,26 @@ Response:
 def model_checklist(ask, task: Task, phase: str, model: str) -> Checklist:
     """Stage one with a model (one call); an empty reply falls back to the offline checklist."""
     reply = ask(CHECKLIST_PROMPT.format(prompt=public_prompt(task)[:4000]), ChecklistReply, "arena_ace_checklist")
-    items = [ChecklistItem(item_id=f"c{i}", title=d.title.strip(), description=d.description.strip(), weight=d.weight)
-             for i, d in enumerate(reply.items, 1) if d.title.strip()]
+    items = [
+        ChecklistItem(item_id=f"c{i}", title=d.title.strip(), description=d.description.strip(), weight=d.weight)
+        for i, d in enumerate(reply.items, 1)
+        if d.title.strip()
+    ]
     if not items:
         return offline_checklist(task, phase)
-    return Checklist(task_id=task.task_id, family=task.family, phase=phase, items=items, generated_by=model,
-                     prompt_sha=prompt_sha(task)).normalised()
+    return Checklist(
+        task_id=task.task_id, family=task.family, phase=phase, items=items, generated_by=model, prompt_sha=prompt_sha(task)
+    ).normalised()
 
 
 def model_item_scores(ask, task: Task, checklist: Checklist, answer) -> dict[str, float]:
     """Stage two with a model: one batched call; scores 0-10 mapped to [0, 1]."""
     criteria = "\n".join(f"{n}. {i.title}: {i.description}" for n, i in enumerate(checklist.items, 1))
-    reply = ask(SCORE_PROMPT.format(prompt=public_prompt(task)[:3000], criteria=criteria,
-                                    response=answer_body(answer.text)[:6000]), ItemScoresReply, "arena_ace_score")
+    reply = ask(
+        SCORE_PROMPT.format(prompt=public_prompt(task)[:3000], criteria=criteria, response=answer_body(answer.text)[:6000]),
+        ItemScoresReply,
+        "arena_ace_score",
+    )
     by_n = {s.index: s.score for s in reply.scores}
     return {i.item_id: min(1.0, max(0.0, float(by_n.get(n, 0.0)) / 10)) for n, i in enumerate(checklist.items, 1)}
 

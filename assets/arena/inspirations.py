@@ -41,32 +41,46 @@ KIND_CUES: dict[Kind, re.Pattern] = {
         r"\b(inspired by|borrow\w*|interdisciplinar\w*|cross-disciplinar\w*|transdisciplinar\w*|cognitive|neuro\w*|"
         r"biolog\w*|physics|psycholog\w*|econom\w*|sociolog\w*|social science\w*|ecolog\w*|linguistic\w*|"
         r"game[- ]theor\w*|control theory|education\w*|medic\w*|clinical|legal|law|finance|financial|chemistry|"
-        r"human cognition|humans?'? (?:learn|reason|memory))\b", re.I),
+        r"human cognition|humans?'? (?:learn|reason|memory))\b",
+        re.I,
+    ),
     "limitation": re.compile(
         r"\b(limitation\w*|limited|fail\w*|struggl\w*|lack\w*|bottleneck\w*|challeng\w*|remain\w* (?:unclear|open|"
         r"difficult|unsolved)|open (?:problem|question)\w*|insufficient|suffer\w*|costly|expensive|brittle|"
-        r"unreliab\w*|hallucinat\w*|vulnerab\w*|cannot|unable)\b", re.I),
+        r"unreliab\w*|hallucinat\w*|vulnerab\w*|cannot|unable)\b",
+        re.I,
+    ),
     "hypothesis": re.compile(
         r"\b(hypothes\w*|we (?:show|find|observe|demonstrate|argue|conjecture) that|suggest\w* that|"
         r"results? (?:show|indicate|suggest|reveal)\w*|leads? to|correlat\w*|outperform\w*|surpass\w*|achiev\w*|"
         r"improv\w*|(?:reduc|increas|boost)\w* .{0,40}by|is (?:key|crucial|essential) (?:to|for))\b|\d+(?:\.\d+)?%",
-        re.I),
+        re.I,
+    ),
     "methodology": re.compile(
         r"\b(we (?:propose|introduce|present|develop|design)|framework|pipeline|architecture|algorithm|"
-        r"approach|method|technique|toolkit|tool|protocol|benchmark)\b", re.I),
+        r"approach|method|technique|toolkit|tool|protocol|benchmark)\b",
+        re.I,
+    ),
 }
 FIELD_KIND: dict[str, Kind] = {"limitation": "limitation", "method": "methodology"}
 
 CRITERIA_CUES: dict[str, re.Pattern] = {
-    "novelty": re.compile(r"\b(novel|new|first|propos\w*|introduc\w*|unexplored|emerging|unlike|instead of)\b",
-                          re.I),
-    "explorability": re.compile(r"\b(future|open|explor\w*|extend\w*|direction\w*|question\w*|remain\w*|potential|"
-                                r"could|may|might|generali[sz]\w*|scal\w*|beyond)\b", re.I),
-    "challenge": re.compile(r"\b(challeng\w*|difficult\w*|hard|limit\w*|fail\w*|bottleneck\w*|struggl\w*|costly|"
-                            r"expensive|lack\w*|complex\w*|brittle|robust\w*)\b", re.I),
-    "verifiability": re.compile(r"(\d|%|\b(experiment\w*|benchmark\w*|evaluat\w*|measur\w*|outperform\w*|"
-                                r"accura\w*|improv\w*|baseline\w*|dataset\w*|metric\w*|empirical\w*|test\w*)\b)",
-                                re.I),
+    "novelty": re.compile(r"\b(novel|new|first|propos\w*|introduc\w*|unexplored|emerging|unlike|instead of)\b", re.I),
+    "explorability": re.compile(
+        r"\b(future|open|explor\w*|extend\w*|direction\w*|question\w*|remain\w*|potential|"
+        r"could|may|might|generali[sz]\w*|scal\w*|beyond)\b",
+        re.I,
+    ),
+    "challenge": re.compile(
+        r"\b(challeng\w*|difficult\w*|hard|limit\w*|fail\w*|bottleneck\w*|struggl\w*|costly|"
+        r"expensive|lack\w*|complex\w*|brittle|robust\w*)\b",
+        re.I,
+    ),
+    "verifiability": re.compile(
+        r"(\d|%|\b(experiment\w*|benchmark\w*|evaluat\w*|measur\w*|outperform\w*|"
+        r"accura\w*|improv\w*|baseline\w*|dataset\w*|metric\w*|empirical\w*|test\w*)\b)",
+        re.I,
+    ),
 }
 
 
@@ -128,8 +142,7 @@ def record_sentences(record: EvidenceRecord) -> list[tuple[str, str, str, date]]
 
 def diverse(found: list[Inspiration]) -> list[Inspiration]:
     """Kinds in turn (each kind's most criteria first), so a record's cap keeps every kind it has."""
-    by_kind = {k: sorted((i for i in found if i.kind == k), key=lambda i: (-len(i.criteria), i.paper_id, i.quote))
-               for k in KINDS}
+    by_kind = {k: sorted((i for i in found if i.kind == k), key=lambda i: (-len(i.criteria), i.paper_id, i.quote)) for k in KINDS}
     out = []
     for rank in range(max((len(v) for v in by_kind.values()), default=0)):
         out += [by_kind[k][rank] for k in KINDS if rank < len(by_kind[k])]
@@ -152,9 +165,21 @@ def extract_inspirations(records: list[EvidenceRecord], cutoff: date) -> list[In
             if kind is None or len(crit) < MIN_CRITERIA:
                 continue
             seen.add(key)
-            found.append(Inspiration(inspiration_id=_id(r.record_id, pid, s), kind=kind, text=s, quote=s, paper_id=pid,
-                                     published=pub, field=f, node_id=r.node_id, node_label=r.node_label,
-                                     record_id=r.record_id, criteria=crit))
+            found.append(
+                Inspiration(
+                    inspiration_id=_id(r.record_id, pid, s),
+                    kind=kind,
+                    text=s,
+                    quote=s,
+                    paper_id=pid,
+                    published=pub,
+                    field=f,
+                    node_id=r.node_id,
+                    node_label=r.node_label,
+                    record_id=r.record_id,
+                    criteria=crit,
+                )
+            )
         out += diverse(found)[:MAX_PER_RECORD]
     return out
 
@@ -166,8 +191,9 @@ class DraftedInspiration(BaseModel):
     kind: Kind
     inspiration: str = Field(description="the research-worthy idea in one sentence")
     quote: str = Field(description="the sentence it rests on, copied verbatim from the list")
-    criteria: list[str] = Field(default_factory=list, description="which of novelty, explorability, challenge, "
-                                                                    "verifiability it meets")
+    criteria: list[str] = Field(
+        default_factory=list, description="which of novelty, explorability, challenge, verifiability it meets"
+    )
 
 
 class InspirationReply(BaseModel):
@@ -199,9 +225,12 @@ def draft_inspirations(client, records: list[EvidenceRecord], cutoff: date) -> l
         numbered = "\n".join(f"{i}. [{pid}] {s}" for i, (_, s, pid, _) in enumerate(sents, 1))
         kept: list[Inspiration] = []
         try:
-            reply = client.structured(INSPIRATION_PROMPT.format(cutoff=cutoff.isoformat(), label=r.node_label,
-                                                                sentences=numbered[:8000]),
-                                      InspirationReply, purpose="arena_inspirations", temperature=0.0)
+            reply = client.structured(
+                INSPIRATION_PROMPT.format(cutoff=cutoff.isoformat(), label=r.node_label, sentences=numbered[:8000]),
+                InspirationReply,
+                purpose="arena_inspirations",
+                temperature=0.0,
+            )
             for d in reply.inspirations:
                 hit = by_text.get(" ".join(d.quote.split()).lower())
                 if hit is None or hit[1].lower() in seen:
@@ -211,11 +240,22 @@ def draft_inspirations(client, records: list[EvidenceRecord], cutoff: date) -> l
                     continue
                 f, s, pid, pub = hit
                 seen.add(s.lower())
-                kept.append(Inspiration(inspiration_id=_id(r.record_id, pid, s), kind=d.kind,
-                                        text=" ".join(d.inspiration.split()) or s, quote=s, paper_id=pid,
-                                        published=pub, field=f, node_id=r.node_id, node_label=r.node_label,
-                                        record_id=r.record_id, criteria=crit,
-                                        extractor=getattr(client, "model", None) or "llm"))
+                kept.append(
+                    Inspiration(
+                        inspiration_id=_id(r.record_id, pid, s),
+                        kind=d.kind,
+                        text=" ".join(d.inspiration.split()) or s,
+                        quote=s,
+                        paper_id=pid,
+                        published=pub,
+                        field=f,
+                        node_id=r.node_id,
+                        node_label=r.node_label,
+                        record_id=r.record_id,
+                        criteria=crit,
+                        extractor=getattr(client, "model", None) or "llm",
+                    )
+                )
         except Exception:  # noqa: BLE001 - the documented fallback is the offline extractor
             kept = []
         if not kept:

@@ -42,11 +42,13 @@ Label = Literal["supported", "conflicting", "omitted"]
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
 _NUM = re.compile(r"(?<![\w.])\d+(?:\.\d+)?%?")
-_NEG = re.compile(r"\b(not|no|never|cannot|can't|fails?|without|neither|nor|worse|degrad\w*|decreas\w*|hurts?)\b",
-                  re.I)
-_FACT = re.compile(r"(\d|%|\b(show\w*|find\w*|found|outperform\w*|improv\w*|achiev\w*|reduc\w*|increas\w*|"
-                   r"propos\w*|introduc\w*|present\w*|evaluat\w*|benchmark\w*|dataset\w*|accura\w*|result\w*|"
-                   r"experiment\w*|demonstrat\w*|limit\w*|fail\w*)\b)", re.I)
+_NEG = re.compile(r"\b(not|no|never|cannot|can't|fails?|without|neither|nor|worse|degrad\w*|decreas\w*|hurts?)\b", re.I)
+_FACT = re.compile(
+    r"(\d|%|\b(show\w*|find\w*|found|outperform\w*|improv\w*|achiev\w*|reduc\w*|increas\w*|"
+    r"propos\w*|introduc\w*|present\w*|evaluat\w*|benchmark\w*|dataset\w*|accura\w*|result\w*|"
+    r"experiment\w*|demonstrat\w*|limit\w*|fail\w*)\b)",
+    re.I,
+)
 _HEADER_META = re.compile(r"^\*[^*].*[^*]\*$")  # the renderer's italic meta line, not a **bold** label
 
 
@@ -124,8 +126,11 @@ class KAEResult:
         n = len(self.keypoints)
         if not n:
             return {"ksr": None, "kcr": None, "kor": None}
-        return {"ksr": self.labels.count("supported") / n, "kcr": self.labels.count("conflicting") / n,
-                "kor": self.labels.count("omitted") / n}
+        return {
+            "ksr": self.labels.count("supported") / n,
+            "kcr": self.labels.count("conflicting") / n,
+            "kor": self.labels.count("omitted") / n,
+        }
 
 
 def kae_offline(report: str, sources: dict[str, str]) -> KAEResult:
@@ -182,8 +187,7 @@ def judge_keypoints(ask, task_text: str, report: str, sources: dict[str, str]) -
     once), offline de-duplication into UEK, labelling (all keypoints at once). A keypoint
     the model leaves unlabelled counts as omitted."""
     listing = "\n".join(f"[{src}] {text[:1500]}" for src, text in sources.items())
-    ext = ask(EXTRACT_PROMPT.format(k=MAX_PER_SOURCE, task=task_text[:1500], sources=listing), ExtractReply,
-              "arena_kae_extract")
+    ext = ask(EXTRACT_PROMPT.format(k=MAX_PER_SOURCE, task=task_text[:1500], sources=listing), ExtractReply, "arena_kae_extract")
     per_source = {src: [] for src in sources}
     for s in ext.sources:
         if s.source in per_source:

@@ -36,15 +36,15 @@ GENERIC_CLAIMS = (
 
 def _render(task: Task, fields: dict, method: str, cited: list[str]) -> Answer:
     schema = get_family(task.family).answer_schema
-    base = {name: ("" if f.annotation is str else f.get_default()) for name, f in schema.model_fields.items()
-            if f.is_required()}
+    base = {name: ("" if f.annotation is str else f.get_default()) for name, f in schema.model_fields.items() if f.is_required()}
     if "trajectory" in base:
         base["trajectory"] = "steady"
     data = {**base, **{k: v for k, v in fields.items() if k in schema.model_fields}}
     if "cited_ids" in schema.model_fields:
         data["cited_ids"] = cited
-    return render_answer(task, schema.model_validate(data), method=method, backbone="control", retrieved=cited,
-                         has_support_artifact=bool(cited))
+    return render_answer(
+        task, schema.model_validate(data), method=method, backbone="control", retrieved=cited, has_support_artifact=bool(cited)
+    )
 
 
 def control_answers(tasks: list[Task], golds: list[GoldTarget]) -> list[Answer]:

@@ -65,16 +65,25 @@ def answer_artifacts(
     by_method: dict[str, list[float]] = {}
     for a in artifacts:
         by_method.setdefault(a.method, []).append(a.attribution_completeness)
-    return dg.MaterializeResult(metadata={
-        "rows": len(artifacts), "failures": len(failures), "evidence_tuples": len(tuples),
-        "quotes_verified": sum(t.quote_status == "verified" for t in tuples),
-        "quote_status": dg.MetadataValue.json(dict(Counter(t.quote_status for t in tuples))),
-        "claim_chains": dg.MetadataValue.json(dict(chains)),
-        "claim_drift": dg.MetadataValue.json({k: drifts.get(k, 0) for k in ("semantic", "experimental", "mechanistic")}),
-        "attribution_by_method": md_table(
-            [{"method": m, "answers": len(v), "attribution": round(sum(v) / len(v), 3)} for m, v in sorted(by_method.items())],
-            ["method", "answers", "attribution"], limit=30),
-        "validator": client.model or "offline rules (docs/xcientist.md)",
-        **client.usage_since(before).as_metadata(),
-        "path": dg.MetadataValue.path(path),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(artifacts),
+            "failures": len(failures),
+            "evidence_tuples": len(tuples),
+            "quotes_verified": sum(t.quote_status == "verified" for t in tuples),
+            "quote_status": dg.MetadataValue.json(dict(Counter(t.quote_status for t in tuples))),
+            "claim_chains": dg.MetadataValue.json(dict(chains)),
+            "claim_drift": dg.MetadataValue.json({k: drifts.get(k, 0) for k in ("semantic", "experimental", "mechanistic")}),
+            "attribution_by_method": md_table(
+                [
+                    {"method": m, "answers": len(v), "attribution": round(sum(v) / len(v), 3)}
+                    for m, v in sorted(by_method.items())
+                ],
+                ["method", "answers", "attribution"],
+                limit=30,
+            ),
+            "validator": client.model or "offline rules (docs/xcientist.md)",
+            **client.usage_since(before).as_metadata(),
+            "path": dg.MetadataValue.path(path),
+        }
+    )

@@ -49,25 +49,30 @@ class JudgeArtifacts(BaseModel):
 
 
 def messages(answer: Answer, task: Task | None, sources: list[PaperSource]) -> list[dict]:
-    papers = "\n\n".join(f"[{s.paper_id}] {s.title}\n{s.text[len(s.title):].strip()[:PASSAGE_CHARS]}"
-                         for s in sources[:MAX_PAPERS]) or "(the answer cites no paper)"
+    papers = (
+        "\n\n".join(f"[{s.paper_id}] {s.title}\n{s.text[len(s.title) :].strip()[:PASSAGE_CHARS]}" for s in sources[:MAX_PAPERS])
+        or "(the answer cites no paper)"
+    )
     claims = "\n".join(f"{k}. {c}" for k, c in enumerate(answer.claims)) or "(no claims)"
     decision = "\n".join(f"- {d}" for d in answer.decision) or "(no decision)"
     question = task.question if task is not None else ""
-    system = ("You audit whether a research answer's claims are attributable to its evidence (Xcientist). "
-              "Use only the cited passages. Quotes must be copied verbatim from a passage.")
-    user = (f"Task: {question}\n\nDecision:\n{decision}\n\nClaims:\n{claims}\n\nCited pre-cutoff passages:\n{papers}\n\n"
-            "1) tuples: for each piece of evidence the claims rely on, write {paper_id, keywords (<=5), summary "
-            "(one line), insight (why it matters for the answer), quote (a verbatim sentence from that passage)}.\n"
-            "2) claims: for every claim index, judge its chain: evidence (does a quoted passage state it?), mechanism "
-            "(does the answer say why, grounded in the evidence?), decision (is it on the answer's decision?), claim "
-            "(is it specific enough to check?) -- each pass, partial or blocked (partial = only in part; blocked = "
-            "missing or contradicted); tuple_indexes it rests on; drift: any of semantic (says more or other than "
-            "the evidence), experimental (rests on an evaluation the evidence did not report), mechanistic (its "
-            "claimed cause differs from the evidence's), with drift_detail.\nReply with JSON: tuples, claims.")
+    system = (
+        "You audit whether a research answer's claims are attributable to its evidence (Xcientist). "
+        "Use only the cited passages. Quotes must be copied verbatim from a passage."
+    )
+    user = (
+        f"Task: {question}\n\nDecision:\n{decision}\n\nClaims:\n{claims}\n\nCited pre-cutoff passages:\n{papers}\n\n"
+        "1) tuples: for each piece of evidence the claims rely on, write {paper_id, keywords (<=5), summary "
+        "(one line), insight (why it matters for the answer), quote (a verbatim sentence from that passage)}.\n"
+        "2) claims: for every claim index, judge its chain: evidence (does a quoted passage state it?), mechanism "
+        "(does the answer say why, grounded in the evidence?), decision (is it on the answer's decision?), claim "
+        "(is it specific enough to check?) -- each pass, partial or blocked (partial = only in part; blocked = "
+        "missing or contradicted); tuple_indexes it rests on; drift: any of semantic (says more or other than "
+        "the evidence), experimental (rests on an evaluation the evidence did not report), mechanistic (its "
+        "claimed cause differs from the evidence's), with drift_detail.\nReply with JSON: tuples, claims."
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def ask(client, answer: Answer, task: Task | None, sources: list[PaperSource]) -> JudgeArtifacts:
-    return client.structured(messages(answer, task, sources), JudgeArtifacts, purpose="artifacts:chain",
-                             temperature=0.0)
+    return client.structured(messages(answer, task, sources), JudgeArtifacts, purpose="artifacts:chain", temperature=0.0)

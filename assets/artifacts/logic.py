@@ -51,19 +51,38 @@ def _judged(answer: Answer, task: Task | None, reply: judge_mod.JudgeArtifacts, 
         ids = [t.tuple_id for t in used]
         for s in STAGES:
             validations.append(validation(answer, k, claim, s, outcomes[s], reasons[s], ids, model))
-        validations.append(validation(answer, k, claim, "chain", worst(outcomes.values()),
-                                      "every stage passed" if worst(outcomes.values()) == "pass" else verdict.reason,
-                                      ids, model))
+        validations.append(
+            validation(
+                answer,
+                k,
+                claim,
+                "chain",
+                worst(outcomes.values()),
+                "every stage passed" if worst(outcomes.values()) == "pass" else verdict.reason,
+                ids,
+                model,
+            )
+        )
         for kind in dict.fromkeys(verdict.drift):
-            drifts.append(ClaimDrift(answer_id=answer.answer_id, task_id=answer.task_id, family=answer.family,
-                                     method=answer.method, backbone=answer.backbone, claim_index=k, claim=claim,
-                                     kind=kind, detail=verdict.drift_detail, evidence=used[0].quote if used else "",
-                                     detector=model))
+            drifts.append(
+                ClaimDrift(
+                    answer_id=answer.answer_id,
+                    task_id=answer.task_id,
+                    family=answer.family,
+                    method=answer.method,
+                    backbone=answer.backbone,
+                    claim_index=k,
+                    claim=claim,
+                    kind=kind,
+                    detail=verdict.drift_detail,
+                    evidence=used[0].quote if used else "",
+                    detector=model,
+                )
+            )
     return validations, drifts
 
 
-def build_artifacts(answer: Answer, task: Task | None, lookup: SourceLookup,
-                    judge=None) -> tuple[AnswerArtifacts, list[Failure]]:
+def build_artifacts(answer: Answer, task: Task | None, lookup: SourceLookup, judge=None) -> tuple[AnswerArtifacts, list[Failure]]:
     """The artifacts of one answer. `judge`: an online LLM client, or None for the offline rules."""
     failures: list[Failure] = []
     sources = [s for s in (lookup(p) for p in dict.fromkeys(answer.evidence_ids)) if s is not None]
@@ -73,8 +92,7 @@ def build_artifacts(answer: Answer, task: Task | None, lookup: SourceLookup,
         try:
             reply = judge_mod.ask(judge, answer, task, sources)
         except Exception as exc:  # noqa: BLE001 - the answer falls back to the offline rules
-            failures.append(Failure(stage=STAGE, item_id=answer.answer_id,
-                                    reason=f"judge: {type(exc).__name__}: {exc}"[:1000]))
+            failures.append(Failure(stage=STAGE, item_id=answer.answer_id, reason=f"judge: {type(exc).__name__}: {exc}"[:1000]))
     if stated is not None:
         tuples = stated_tuples(answer, stated, lookup, "agent")
     elif reply is not None:
@@ -93,17 +111,30 @@ def build_artifacts(answer: Answer, task: Task | None, lookup: SourceLookup,
     chains = [v.outcome for v in validations if v.stage == "chain"]
     kinds = [d.kind for d in drifts]
     return AnswerArtifacts(
-        answer_id=answer.answer_id, task_id=answer.task_id, family=answer.family, method=answer.method,
-        backbone=answer.backbone, n_claims=n, n_attributed=sum(o == "pass" for o in chains),
-        attribution_completeness=round(share, 4), outcome=worst(chains) if chains else "blocked",
-        n_tuples=len(tuples), n_quotes_verified=sum(t.quote_status == "verified" for t in tuples),
-        drift_semantic=kinds.count("semantic"), drift_experimental=kinds.count("experimental"),
-        drift_mechanistic=kinds.count("mechanistic"), validator=judge.model if reply is not None else "offline",
-        tuples=tuples, validations=validations, drifts=drifts), failures
+        answer_id=answer.answer_id,
+        task_id=answer.task_id,
+        family=answer.family,
+        method=answer.method,
+        backbone=answer.backbone,
+        n_claims=n,
+        n_attributed=sum(o == "pass" for o in chains),
+        attribution_completeness=round(share, 4),
+        outcome=worst(chains) if chains else "blocked",
+        n_tuples=len(tuples),
+        n_quotes_verified=sum(t.quote_status == "verified" for t in tuples),
+        drift_semantic=kinds.count("semantic"),
+        drift_experimental=kinds.count("experimental"),
+        drift_mechanistic=kinds.count("mechanistic"),
+        validator=judge.model if reply is not None else "offline",
+        tuples=tuples,
+        validations=validations,
+        drifts=drifts,
+    ), failures
 
 
-def build_all(answers: Sequence[Answer], tasks: Sequence[Task], lookup: SourceLookup, judge=None,
-              workers: int = 4) -> tuple[list[AnswerArtifacts], list[Failure]]:
+def build_all(
+    answers: Sequence[Answer], tasks: Sequence[Task], lookup: SourceLookup, judge=None, workers: int = 4
+) -> tuple[list[AnswerArtifacts], list[Failure]]:
     """Artifacts of every answer, in answer order (threads only with a judge model)."""
     by_id = {t.task_id: t for t in tasks}
     one = lambda a: build_artifacts(a, by_id.get(a.task_id), lookup, judge)  # noqa: E731

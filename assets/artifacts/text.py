@@ -12,44 +12,125 @@ from core.text import SCAFFOLD_WORDS, content_tokens
 
 # Template words of our own rendered answers ("... will gain the most momentum in <window>",
 # "Pre-cutoff work close to ... reports:"): they name no finding, and no paper states them.
-ANSWER_SCAFFOLD = frozenset("""
+ANSWER_SCAFFOLD = frozenset(
+    """
 gain momentum least candidates candidate prioritised prioritized window knowledge-base closest reports report
 root opens reducing recent increasingly mention mentions fits venue family best project profile similarity
 strongest month months share accelerating fragmenting steady cooling among papers paper pre-cutoff
-""".split())
+""".split()
+)
 # Words that make a claim sound substantive without naming anything a paper could state:
 # a claim made only of these (and stop words) is generic and cannot be attributed.
-GENERIC_WORDS = frozenset("""
+GENERIC_WORDS = frozenset(
+    """
 research area areas field fields continue continues continued grow grows growing growth future direction
 directions important importance interest interesting progress advance advances advancing topic topics trend
 trends expected likely attention attract attracts build builds community researchers years year time soon rapidly
 rapid steadily popular
 popularity emerging emerge relevant relevance valuable impact impactful progress promising work
-""".split())
+""".split()
+)
 MIN_CLAIM_WORDS = 2  # fewer informative words than this: the claim names nothing checkable
 
 # Semantic drift: absolute or amplifying words a claim adds that its evidence does not use.
-AMPLIFIERS = ("always", "never", "all", "every", "guarantee", "guarantees", "guaranteed", "solve", "solves",
-              "solved", "eliminate", "eliminates", "completely", "fully", "entirely", "universally", "proves",
-              "proven", "definitively", "dominate", "dominates", "breakthrough", "any")
+AMPLIFIERS = (
+    "always",
+    "never",
+    "all",
+    "every",
+    "guarantee",
+    "guarantees",
+    "guaranteed",
+    "solve",
+    "solves",
+    "solved",
+    "eliminate",
+    "eliminates",
+    "completely",
+    "fully",
+    "entirely",
+    "universally",
+    "proves",
+    "proven",
+    "definitively",
+    "dominate",
+    "dominates",
+    "breakthrough",
+    "any",
+)
 # Experimental drift: a claim resting on an evaluation names one of these.
-EVAL_CUES = ("outperform", "benchmark", "accuracy", "f1", "bleu", "rouge", "state-of-the-art", "sota", "evaluat",
-             "experiment", "ablation", "baseline", "improves", "improved", "improvement", "gains", "speedup",
-             "faster", "success rate", "win rate", "pass@", "results show", "empirical")
+EVAL_CUES = (
+    "outperform",
+    "benchmark",
+    "accuracy",
+    "f1",
+    "bleu",
+    "rouge",
+    "state-of-the-art",
+    "sota",
+    "evaluat",
+    "experiment",
+    "ablation",
+    "baseline",
+    "improves",
+    "improved",
+    "improvement",
+    "gains",
+    "speedup",
+    "faster",
+    "success rate",
+    "win rate",
+    "pass@",
+    "results show",
+    "empirical",
+)
 # Mechanistic drift: a claim naming a cause uses one of these; the cause is what follows
 # ("X because Y") or, for the forward cues, what precedes ("Y leads to X").
-CAUSE_AFTER = ("because of", "because", "due to", "driven by", "caused by", "thanks to", "as a result of",
-               "owing to", "comes from", "stems from", "by reducing", "by using", "by removing", "by adding")
+CAUSE_AFTER = (
+    "because of",
+    "because",
+    "due to",
+    "driven by",
+    "caused by",
+    "thanks to",
+    "as a result of",
+    "owing to",
+    "comes from",
+    "stems from",
+    "by reducing",
+    "by using",
+    "by removing",
+    "by adding",
+)
 CAUSE_BEFORE = ("leads to", "lead to", "enables", "enable", "opens", "results in", "causes", "allows")
 # A mechanism statement (the step between evidence and decision) carries one of these.
-MECHANISM_CUES = CAUSE_AFTER + CAUSE_BEFORE + (
-    "reports", "states", "state a", "recur", "share of", "increasingly", "grew", "growth", "rising", "declin",
-    "limitation", "bottleneck", "support", "evidence", "similarity", "x that of", "papers")
+MECHANISM_CUES = (
+    CAUSE_AFTER
+    + CAUSE_BEFORE
+    + (
+        "reports",
+        "states",
+        "state a",
+        "recur",
+        "share of",
+        "increasingly",
+        "grew",
+        "growth",
+        "rising",
+        "declin",
+        "limitation",
+        "bottleneck",
+        "support",
+        "evidence",
+        "similarity",
+        "x that of",
+        "papers",
+    )
+)
 
 # A forecast or recommendation (not a reported finding) needs a separate "why": it is never
 # its own mechanism, however well its subject is quoted.
-FORECAST_CUES = ("will", "should", "would", "expected", "likely", "fits", "prioritised", "prioritized", "forecast",
-                 "predict")
+FORECAST_CUES = ("will", "should", "would", "expected", "likely", "fits", "prioritised", "prioritized", "forecast", "predict")
 
 _WORD = re.compile(r"[a-z0-9@\-]+")
 
@@ -108,7 +189,7 @@ def cause_span(text: str, names: Iterable[str] = ()) -> str:
         i = _padded(low).find(f" {cue} ")
         if i >= 0:
             j = low.find(cue)
-            return low[j + len(cue):].strip(" .;:")
+            return low[j + len(cue) :].strip(" .;:")
     for cue in CAUSE_BEFORE:
         j = low.find(f" {cue} ")
         if j >= 0:

@@ -61,17 +61,19 @@ def sources_from_view(view) -> SourceLookup:
             if not chunks:
                 cache[pid] = None
             else:
-                cache[pid] = PaperSource(pid, chunks[0].title, chunks[0].published,
-                                         [(c.section, c.snippet) for c in chunks])
+                cache[pid] = PaperSource(pid, chunks[0].title, chunks[0].published, [(c.section, c.snippet) for c in chunks])
         return cache[pid]
+
     return lookup
 
 
 def sources_from_get(kb_get: Callable | None) -> SourceLookup:
     """A lookup from `kb_get` (title + abstract), as the scorers hold it."""
+
     def lookup(pid: str) -> PaperSource | None:
         hit = kb_get(pid) if kb_get is not None else None
         return None if hit is None else PaperSource(pid, hit.title, hit.published, [("abstract", hit.snippet)])
+
     return lookup
 
 
@@ -87,8 +89,9 @@ def verify(quote: str, source: PaperSource | None) -> tuple[str, str]:
     for section, text in [("title", source.title)] + source.sections:
         if verify_quote(q, text):
             return "verified", section
-    best = max((difflib.SequenceMatcher(None, q.lower(), normalise_ws(s).lower()).ratio()
-                for _, s in source.sentences()), default=0.0)
+    best = max(
+        (difflib.SequenceMatcher(None, q.lower(), normalise_ws(s).lower()).ratio() for _, s in source.sentences()), default=0.0
+    )
     return ("altered" if best >= ALTERED_RATIO else "not_found"), ""
 
 
@@ -134,19 +137,56 @@ def offline_tuples(answer: Answer, lookup: SourceLookup) -> list[EvidenceTuple]:
         for score, k, _sec, sentence in chosen:
             status, section = verify(sentence, source)
             role = role_of(sentence)
-            insight = (f"{role} evidence for claim {k + 1} ({score:.0%} of its informative words)" if k >= 0
-                       else f"{role} evidence; shares no informative word with any claim")
-            out.append(_tuple(answer, len(out), pid, source.title, insight, sentence,
-                              _keywords(sentence, claims), status, "offline", section))
+            insight = (
+                f"{role} evidence for claim {k + 1} ({score:.0%} of its informative words)"
+                if k >= 0
+                else f"{role} evidence; shares no informative word with any claim"
+            )
+            out.append(
+                _tuple(
+                    answer,
+                    len(out),
+                    pid,
+                    source.title,
+                    insight,
+                    sentence,
+                    _keywords(sentence, claims),
+                    status,
+                    "offline",
+                    section,
+                )
+            )
     return out
 
 
-def _tuple(answer: Answer, k: int, pid: str, summary: str, insight: str, quote: str, keywords: list[str],
-           status: str, source: str, section: str = "") -> EvidenceTuple:
-    return EvidenceTuple(tuple_id=f"{answer.answer_id}#e{k}", answer_id=answer.answer_id, task_id=answer.task_id,
-                         family=answer.family, method=answer.method, backbone=answer.backbone, paper_id=pid,
-                         keywords=keywords, summary=summary, insight=insight, quote=quote, quote_status=status,
-                         source=source, section=section)
+def _tuple(
+    answer: Answer,
+    k: int,
+    pid: str,
+    summary: str,
+    insight: str,
+    quote: str,
+    keywords: list[str],
+    status: str,
+    source: str,
+    section: str = "",
+) -> EvidenceTuple:
+    return EvidenceTuple(
+        tuple_id=f"{answer.answer_id}#e{k}",
+        answer_id=answer.answer_id,
+        task_id=answer.task_id,
+        family=answer.family,
+        method=answer.method,
+        backbone=answer.backbone,
+        paper_id=pid,
+        keywords=keywords,
+        summary=summary,
+        insight=insight,
+        quote=quote,
+        quote_status=status,
+        source=source,
+        section=section,
+    )
 
 
 def stated_tuples(answer: Answer, items: Sequence[dict], lookup: SourceLookup, source: str) -> list[EvidenceTuple]:
@@ -159,8 +199,20 @@ def stated_tuples(answer: Answer, items: Sequence[dict], lookup: SourceLookup, s
         pid = str(item.get("paper_id", "")).strip()
         quote = str(item.get("quote", ""))
         status, section = verify(quote, lookup(pid) if pid in cited else None)
-        out.append(_tuple(answer, len(out), pid, str(item.get("summary", "")), str(item.get("insight", "")), quote,
-                          [str(k) for k in item.get("keywords", [])][:MAX_KEYWORDS], status, source, section))
+        out.append(
+            _tuple(
+                answer,
+                len(out),
+                pid,
+                str(item.get("summary", "")),
+                str(item.get("insight", "")),
+                quote,
+                [str(k) for k in item.get("keywords", [])][:MAX_KEYWORDS],
+                status,
+                source,
+                section,
+            )
+        )
     return out
 
 

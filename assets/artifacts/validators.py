@@ -76,11 +76,11 @@ def evidence_stage(claim: str, tuples: list[EvidenceTuple]) -> Verdict:
         return Verdict("evidence", "pass", f"verified quote holds {share:.0%} of the claim's words", [best.tuple_id])
     altered, alt = best_quote(words, tuples, ("altered",))
     if alt is not None and altered >= PARTIAL_OVERLAP and altered > share:
-        return Verdict("evidence", "partial", f"support only from a quote not found verbatim ({altered:.0%})",
-                       [alt.tuple_id])
+        return Verdict("evidence", "partial", f"support only from a quote not found verbatim ({altered:.0%})", [alt.tuple_id])
     if best is not None and share >= PARTIAL_OVERLAP:
-        return Verdict("evidence", "partial", f"closest verified quote holds only {share:.0%} of the claim's words",
-                       [best.tuple_id])
+        return Verdict(
+            "evidence", "partial", f"closest verified quote holds only {share:.0%} of the claim's words", [best.tuple_id]
+        )
     return Verdict("evidence", "blocked", f"no verified quote holds {PARTIAL_OVERLAP:.0%} of the claim's words", [])
 
 
@@ -110,8 +110,12 @@ def decision_stage(claim: str, answer: Answer, task: Task | None) -> Verdict:
     if task is not None and chosen and has_cue(claim, TOP_CUES):
         opts = {o.option_id: claim_words(o.text) for o in task.options}
         named = max(opts, key=lambda o: (overlap(opts[o], words), o == chosen), default=None)
-        if named and named != chosen and overlap(opts[named], words) >= PASS_OVERLAP \
-                and overlap(opts[named], words) > overlap(opts.get(chosen, set()), words):
+        if (
+            named
+            and named != chosen
+            and overlap(opts[named], words) >= PASS_OVERLAP
+            and overlap(opts[named], words) > overlap(opts.get(chosen, set()), words)
+        ):
             return Verdict("decision", "blocked", f"crowns option {named}, the decision chose {chosen}", [])
     for d in answer.decision:
         dw = claim_words(d)
@@ -120,20 +124,41 @@ def decision_stage(claim: str, answer: Answer, task: Task | None) -> Verdict:
     return Verdict("decision", "partial", "the claim does not bear on the answer's decision", [])
 
 
-def validate_claim(k: int, claim: str, answer: Answer, task: Task | None,
-                   tuples: list[EvidenceTuple]) -> list[ChainValidation]:
+def validate_claim(k: int, claim: str, answer: Answer, task: Task | None, tuples: list[EvidenceTuple]) -> list[ChainValidation]:
     """The four stage verdicts and the chain outcome of claim `k` (offline rules)."""
-    verdicts = [evidence_stage(claim, tuples), mechanism_stage(claim, answer, tuples),
-                decision_stage(claim, answer, task), claim_stage(claim)]
+    verdicts = [
+        evidence_stage(claim, tuples),
+        mechanism_stage(claim, answer, tuples),
+        decision_stage(claim, answer, task),
+        claim_stage(claim),
+    ]
     chain = worst(v.outcome for v in verdicts)
     weak = [v.stage for v in verdicts if v.outcome != "pass"]
-    verdicts.append(Verdict("chain", chain, "every stage passed" if not weak else "not passed: " + ", ".join(weak),
-                            sorted({t for v in verdicts for t in v.tuple_ids})))
+    verdicts.append(
+        Verdict(
+            "chain",
+            chain,
+            "every stage passed" if not weak else "not passed: " + ", ".join(weak),
+            sorted({t for v in verdicts for t in v.tuple_ids}),
+        )
+    )
     return [validation(answer, k, claim, v.stage, v.outcome, v.reason, v.tuple_ids, "offline") for v in verdicts]
 
 
-def validation(answer: Answer, k: int, claim: str, stage: str, outcome: str, reason: str, tuple_ids: list[str],
-               validator: str) -> ChainValidation:
-    return ChainValidation(answer_id=answer.answer_id, task_id=answer.task_id, family=answer.family,
-                           method=answer.method, backbone=answer.backbone, claim_index=k, claim=claim, stage=stage,
-                           outcome=outcome, reason=reason, tuple_ids=tuple_ids, validator=validator)
+def validation(
+    answer: Answer, k: int, claim: str, stage: str, outcome: str, reason: str, tuple_ids: list[str], validator: str
+) -> ChainValidation:
+    return ChainValidation(
+        answer_id=answer.answer_id,
+        task_id=answer.task_id,
+        family=answer.family,
+        method=answer.method,
+        backbone=answer.backbone,
+        claim_index=k,
+        claim=claim,
+        stage=stage,
+        outcome=outcome,
+        reason=reason,
+        tuple_ids=tuple_ids,
+        validator=validator,
+    )

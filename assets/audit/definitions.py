@@ -1,6 +1,5 @@
 """Audit queue asset: what a reviewer reads before a task may ship (docs/curation.md)."""
 
-
 import dagster as dg
 
 from assets.audit.logic import build_audit_records, flag_counts
@@ -30,8 +29,9 @@ class AuditQueueConfig(dg.Config):
     deps=["tasks", "task_ranking", "evidence_records", "corpus_snapshot", "future_window"],
     tags=visibility_tags("audit_queue"),
 )
-def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, storage: StorageResource,
-                llm: LLMResource) -> dg.MaterializeResult:
+def audit_queue(
+    context: dg.AssetExecutionContext, config: AuditQueueConfig, storage: StorageResource, llm: LLMResource
+) -> dg.MaterializeResult:
     """One audit record per candidate task (ForeSci App. B.6-B.7): the public task, its hidden
     gold with the window papers it counted, the pre-cutoff support papers with their quotes,
     the validity checks' results for the task (gate, ranking note, stability, measures,
@@ -49,31 +49,55 @@ def audit_queue(context: dg.AssetExecutionContext, config: AuditQueueConfig, sto
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     future = store.read_records("future_window", d, c, ScreenedPaper)
 
-    novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
-                              min_papers=AUDIT_NOVEL_MIN_PAPERS, allowed=template_vocabulary())
+    novel = future_only_terms(
+        [f"{p.title} {p.abstract}" for p in corpus],
+        [p.title for p in future],
+        min_papers=AUDIT_NOVEL_MIN_PAPERS,
+        allowed=template_vocabulary(),
+    )
     client = llm.client()
     before = client.snapshot()
     reviewer = None
     if config.model_review and not client.offline:
+
         def reviewer(record):
             return review(record, client)
+
         reviewer.model = client.model
     records, failures = build_audit_records(
-        tasks, golds, ratings,
-        store.read_records("task_builds", d, c, TaskBuild), store.read_records("evidence_records", d, c, EvidenceRecord),
-        corpus, future, th=Thresholds.load(), novel_terms=novel, review=reviewer,
-        review_selected_only=config.model_review_selected_only)
+        tasks,
+        golds,
+        ratings,
+        store.read_records("task_builds", d, c, TaskBuild),
+        store.read_records("evidence_records", d, c, EvidenceRecord),
+        corpus,
+        future,
+        th=Thresholds.load(),
+        novel_terms=novel,
+        review=reviewer,
+        review_selected_only=config.model_review_selected_only,
+    )
     path = store.write_records("audit_queue", d, c, records, AuditRecord)
     write_failures(store, "audit_queue", part, failures)
     flagged = [r for r in records if r.flags]
-    return dg.MaterializeResult(metadata={
-        "rows": len(records), "selected": sum(r.selected for r in records), "flagged": len(flagged),
-        "flagged_by_reason": dg.MetadataValue.json(flag_counts(records)),
-        "flagged_selected_by_reason": dg.MetadataValue.json(flag_counts([r for r in records if r.selected])),
-        "model_review": client.model if reviewer else "off (no model configured)",
-        "review_failures": len(failures),
-        "preview": md_table([{"task_id": r.task_id, "selected": r.selected,
-                              "flags": ", ".join(sorted({f.code for f in r.flags}))} for r in records],
-                            ["task_id", "selected", "flags"], 12),
-        "path": dg.MetadataValue.path(path), **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(records),
+            "selected": sum(r.selected for r in records),
+            "flagged": len(flagged),
+            "flagged_by_reason": dg.MetadataValue.json(flag_counts(records)),
+            "flagged_selected_by_reason": dg.MetadataValue.json(flag_counts([r for r in records if r.selected])),
+            "model_review": client.model if reviewer else "off (no model configured)",
+            "review_failures": len(failures),
+            "preview": md_table(
+                [
+                    {"task_id": r.task_id, "selected": r.selected, "flags": ", ".join(sorted({f.code for f in r.flags}))}
+                    for r in records
+                ],
+                ["task_id", "selected", "flags"],
+                12,
+            ),
+            "path": dg.MetadataValue.path(path),
+            **client.usage_since(before).as_metadata(),
+        }
+    )

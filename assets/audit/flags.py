@@ -63,8 +63,11 @@ DUPLICATE_JACCARD = 0.7  # below the builder's 0.8 drop threshold: near, not ide
 TEMPLATE_SHARE = 0.5  # a word in more than half of a family's candidates is its template's
 BORDERLINE_STABILITY = 0.1  # released golds this close to the stability bar are flagged
 SMALL_MARGIN = 0.1  # ... and those whose top leads the runner-up by less than 10%
-_FRAGMENT_START = re.compile(r"^(however|but|and|or|moreover|furthermore|thus|therefore|in this paper|"
-                             r"in this work|we|our|this paper|this work|to this end)\b", re.IGNORECASE)
+_FRAGMENT_START = re.compile(
+    r"^(however|but|and|or|moreover|furthermore|thus|therefore|in this paper|"
+    r"in this work|we|our|this paper|this work|to this end)\b",
+    re.IGNORECASE,
+)
 _MARKUP = re.compile(r"[<>{}\\$_]|&[a-z]+;")
 QUOTE_MIN_CHARS = 30  # a shorter quoted span is a phrase or a name, not a quoted sentence
 _QUOTED = re.compile(r'"([^"]*)"')  # quote pairs in order; a short pair ("GUI agents") is skipped after pairing
@@ -74,11 +77,16 @@ def support_flags(task: Task, support: Sequence[SupportQuote]) -> list[AuditFlag
     quoted = [s for s in support if any(f not in s.unverified for f in s.quotes)]
     out = []
     if len(task.support_paper_ids) < MIN_SUPPORT_PAPERS:
-        out.append(AuditFlag(code="weak_support", detail=(
-            f"{len(task.support_paper_ids)} support papers (< {MIN_SUPPORT_PAPERS})")))
+        out.append(
+            AuditFlag(code="weak_support", detail=(f"{len(task.support_paper_ids)} support papers (< {MIN_SUPPORT_PAPERS})"))
+        )
     if len(quoted) < MIN_QUOTED_PAPERS:
-        out.append(AuditFlag(code="weak_support", detail=(
-            f"{len(quoted)} support papers with a verified verbatim quote (< {MIN_QUOTED_PAPERS})")))
+        out.append(
+            AuditFlag(
+                code="weak_support",
+                detail=(f"{len(quoted)} support papers with a verified verbatim quote (< {MIN_QUOTED_PAPERS})"),
+            )
+        )
     return out
 
 
@@ -100,16 +108,19 @@ def _template_words(tasks: Sequence[Task], sigs: dict[str, set[str]]) -> dict[st
     return out
 
 
-def duplicate_flags(tasks: Sequence[Task], *, fixed_option_families: set[str] = frozenset(),
-                    selected: set[str] = frozenset()) -> dict[str, list[AuditFlag]]:
+def duplicate_flags(
+    tasks: Sequence[Task], *, fixed_option_families: set[str] = frozenset(), selected: set[str] = frozenset()
+) -> dict[str, list[AuditFlag]]:
     """For each task, the (up to 3) most similar other candidates of its family at Jaccard >=
     DUPLICATE_JACCARD, each marked selected or held back by the ranking (a duplicate of a
     held-back task does not ship; one of a selected task would ship twice).
 
     Families whose tasks all offer the same options (venue) are compared on title and question
     only: equal menus are by design, not duplication."""
-    sigs = {t.task_id: (content_words(f"{t.title} {t.question}") if t.family in fixed_option_families
-                        else _signature(t)) for t in tasks}
+    sigs = {
+        t.task_id: (content_words(f"{t.title} {t.question}") if t.family in fixed_option_families else _signature(t))
+        for t in tasks
+    }
     template = _template_words(tasks, sigs)
     sigs = {t.task_id: sigs[t.task_id] - template[t.family] for t in tasks}
     out: dict[str, list[AuditFlag]] = {}
@@ -125,8 +136,12 @@ def duplicate_flags(tasks: Sequence[Task], *, fixed_option_families: set[str] = 
         if near:
             near.sort(key=lambda x: (-x[0], x[1]))
             names = ", ".join(f"{i} ({j:.2f}, {'selected' if i in selected else 'held back'})" for j, i in near[:3])
-            out[t.task_id] = [AuditFlag(code="near_duplicate", detail=(
-                f"content-word Jaccard >= {DUPLICATE_JACCARD} with {len(near)} other(s): {names}"))]
+            out[t.task_id] = [
+                AuditFlag(
+                    code="near_duplicate",
+                    detail=(f"content-word Jaccard >= {DUPLICATE_JACCARD} with {len(near)} other(s): {names}"),
+                )
+            ]
     return out
 
 
@@ -160,12 +175,21 @@ def gold_flags(gold: GoldTarget | None, th: Thresholds, held_back: str | None = 
         return []
     n, out = gold.numbers, []
     if n.get("stability_top1", 1.0) < th.gold_stability_min + BORDERLINE_STABILITY:
-        out.append(AuditFlag(code="gold_unstable", detail=(
-            f"top-1 kept in {n['stability_top1']:.2f} of bootstrap resamples (within {BORDERLINE_STABILITY} of the "
-            f"gate's {th.gold_stability_min})")))
+        out.append(
+            AuditFlag(
+                code="gold_unstable",
+                detail=(
+                    f"top-1 kept in {n['stability_top1']:.2f} of bootstrap resamples (within {BORDERLINE_STABILITY} of the "
+                    f"gate's {th.gold_stability_min})"
+                ),
+            )
+        )
     if "margin" in n and n["margin"] < SMALL_MARGIN and not n.get("gold_kind_outcome", 0.0) > 0:  # an outcome has no margin
-        out.append(AuditFlag(code="gold_unstable", detail=(
-            f"the gold's top leads the runner-up by {n['margin']:.0%} (< {SMALL_MARGIN:.0%})")))
+        out.append(
+            AuditFlag(
+                code="gold_unstable", detail=(f"the gold's top leads the runner-up by {n['margin']:.0%} (< {SMALL_MARGIN:.0%})")
+            )
+        )
     return out
 
 
@@ -186,9 +210,15 @@ def label_collision_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag
                 break
             seen[_label(name)] = name
     if not task.options and gold is not None and gold.counted and len(gold.counted) < len(gold.preferred_ranking):
-        out.append(AuditFlag(code="label_collision", detail=(
-            f"the gold ranks {len(gold.preferred_ranking)} candidates but counted papers for "
-            f"{len(gold.counted)}: counted keyed by a shared label")))
+        out.append(
+            AuditFlag(
+                code="label_collision",
+                detail=(
+                    f"the gold ranks {len(gold.preferred_ranking)} candidates but counted papers for "
+                    f"{len(gold.counted)}: counted keyed by a shared label"
+                ),
+            )
+        )
     return out
 
 
@@ -198,8 +228,9 @@ def evidence_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
     return label_collision_flags(task, gold) + get_family(task.family).audit_flags(task, gold)
 
 
-def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids: set[str],
-                  future_titles: Sequence[str], novel_terms: set[str]) -> dict[str, list[AuditFlag]]:
+def leakage_flags(
+    tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids: set[str], future_titles: Sequence[str], novel_terms: set[str]
+) -> dict[str, list[AuditFlag]]:
     """Task id -> the release validators' messages for it, with a lower novel-term bar
     (>= 2 window titles instead of 3): a reviewer sees the near misses too. One pass over
     all tasks (the cross-task check compares every task with every gold once)."""
@@ -212,8 +243,7 @@ def leakage_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], future_ids
     for message in dict.fromkeys(messages):
         owner = next((i for i in ids if message.startswith(f"{i}: ")), None)
         if owner is not None:
-            out.setdefault(owner, []).append(AuditFlag(code="possible_leakage",
-                                                       detail=message[len(owner) + 2:][:240]))
+            out.setdefault(owner, []).append(AuditFlag(code="possible_leakage", detail=message[len(owner) + 2 :][:240]))
     return out
 
 
@@ -235,8 +265,7 @@ def project_text(task: Task) -> str:
     return " ".join(m.group(1).split()) if m else ""
 
 
-def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
-                  builds: Sequence[TaskBuild]) -> dict[str, list[AuditFlag]]:
+def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget], builds: Sequence[TaskBuild]) -> dict[str, list[AuditFlag]]:
     """Task id -> its `repeated_project_text` and `small_gold_margin` flags (module docstring)."""
     build_of = {b.task_id: b for b in builds}
     texts = {t.task_id: project_text(t) for t in tasks}
@@ -261,8 +290,12 @@ def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
         home = build_of[t.task_id].curation.get("home_domain", "") if t.task_id in build_of else ""
         flags = []
         if same:
-            flags.append(AuditFlag(code="repeated_project_text", detail=(
-                f"the project text repeats in {len(same)} other task(s): {', '.join(same[:3])}")))
+            flags.append(
+                AuditFlag(
+                    code="repeated_project_text",
+                    detail=(f"the project text repeats in {len(same)} other task(s): {', '.join(same[:3])}"),
+                )
+            )
         if home and not home.startswith("pass"):
             flags.append(AuditFlag(code="repeated_project_text", detail=f"the paper's home domain is elsewhere: {home}"))
         if flags:
@@ -270,8 +303,14 @@ def project_flags(tasks: Sequence[Task], golds: Sequence[GoldTarget],
     for g in golds:
         n = g.numbers
         if n.get("gold_kind_proxy", 0.0) > 0 and n.get("proxy_gap", 1.0) < SMALL_PROXY_GAP:
-            out.setdefault(g.task_id, []).append(AuditFlag(code="small_gold_margin", detail=(
-                f"proxy gold (no real outcome): top-2 similarity gap {n.get('proxy_gap', 0.0):.3f} < {SMALL_PROXY_GAP}")))
+            out.setdefault(g.task_id, []).append(
+                AuditFlag(
+                    code="small_gold_margin",
+                    detail=(
+                        f"proxy gold (no real outcome): top-2 similarity gap {n.get('proxy_gap', 0.0):.3f} < {SMALL_PROXY_GAP}"
+                    ),
+                )
+            )
     return out
 
 
@@ -299,6 +338,10 @@ def shared_quote_flags(tasks: Sequence[Task], *, selected: set[str] = frozenset(
         if others:
             names = ", ".join(f"{u} ({'selected' if u in selected else 'held back'})" for u in sorted(others)[:3])
             quote = next(iter(others.values()))
-            out[t.task_id] = [AuditFlag(code="shared_quotes", detail=(
-                f"quotes the same sentence as {len(others)} other task(s): {names}: \"{quote[:80]}\""))]
+            out[t.task_id] = [
+                AuditFlag(
+                    code="shared_quotes",
+                    detail=(f'quotes the same sentence as {len(others)} other task(s): {names}: "{quote[:80]}"'),
+                )
+            ]
     return out

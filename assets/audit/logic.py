@@ -57,9 +57,15 @@ def support_quotes(task: Task, evidence: dict[str, PaperEvidence], papers: dict[
         pe, paper = evidence.get(pid), papers.get(pid)
         fields = [f for f in cited.get(pid, QUOTE_FIELDS) if f in QUOTE_FIELDS]
         quotes = {f: getattr(pe, f) for f in fields if pe is not None and getattr(pe, f)}
-        out.append(SupportQuote(arxiv_id=pid, title=paper.title if paper else "",
-                                published=paper.published if paper else None, quotes=quotes,
-                                unverified=[f for f in (pe.unverified if pe else []) if f in quotes]))
+        out.append(
+            SupportQuote(
+                arxiv_id=pid,
+                title=paper.title if paper else "",
+                published=paper.published if paper else None,
+                quotes=quotes,
+                unverified=[f for f in (pe.unverified if pe else []) if f in quotes],
+            )
+        )
     return out
 
 
@@ -68,18 +74,23 @@ def future_evidence(gold: GoldTarget | None, task: Task) -> list[str]:
     if gold is None:
         return []
     label = {o.option_id: o.text.split(" (")[0] for o in task.options}
-    order = [k for k in gold.preferred_ranking if k in gold.counted] + [k for k in gold.counted
-                                                                         if k not in gold.preferred_ranking]
+    order = [k for k in gold.preferred_ranking if k in gold.counted] + [
+        k for k in gold.counted if k not in gold.preferred_ranking
+    ]
     return [f"[{label.get(k, k)}] {entry}" for k in order for entry in gold.counted[k]][:MAX_FUTURE_EVIDENCE]
 
 
-def task_checks(task: Task, gold: GoldTarget | None, rating: TaskRating | None, build: TaskBuild | None,
-                th: Thresholds) -> dict[str, str]:
+def task_checks(
+    task: Task, gold: GoldTarget | None, rating: TaskRating | None, build: TaskBuild | None, th: Thresholds
+) -> dict[str, str]:
     """The validity checks' results for one task, as short texts."""
     checks = {"gate": gate_reason(task, gold, th) or "pass"}
     if rating is not None:
-        checks["ranking"] = (f"released: rank {rating.rank_in_family} in {task.family}, Elo {rating.elo:.0f}"
-                             if rating.released else f"held back: {rating.note or 'not released'}")
+        checks["ranking"] = (
+            f"released: rank {rating.rank_in_family} in {task.family}, Elo {rating.elo:.0f}"
+            if rating.released
+            else f"held back: {rating.note or 'not released'}"
+        )
     if gold is not None:
         n = gold.numbers
         checks["gold_strength"] = f"{gold.strength:.2f}"
@@ -96,9 +107,18 @@ def task_checks(task: Task, gold: GoldTarget | None, rating: TaskRating | None, 
 
 
 def build_audit_records(
-    tasks: Sequence[Task], golds: Sequence[GoldTarget], ratings: Sequence[TaskRating], builds: Sequence[TaskBuild],
-    records: Sequence[EvidenceRecord], corpus: Sequence[ScreenedPaper], future: Sequence[ScreenedPaper],
-    *, th: Thresholds, novel_terms: set[str], review: Callable | None = None, review_selected_only: bool = True,
+    tasks: Sequence[Task],
+    golds: Sequence[GoldTarget],
+    ratings: Sequence[TaskRating],
+    builds: Sequence[TaskBuild],
+    records: Sequence[EvidenceRecord],
+    corpus: Sequence[ScreenedPaper],
+    future: Sequence[ScreenedPaper],
+    *,
+    th: Thresholds,
+    novel_terms: set[str],
+    review: Callable | None = None,
+    review_selected_only: bool = True,
 ) -> tuple[list[AuditRecord], list[Failure]]:
     """One audit record per task (see the module docstring); `review(record)` is the model
     review (`model_review.review` bound to a client) or None offline, run on the ranking's
@@ -124,24 +144,51 @@ def build_audit_records(
     for task in tasks:
         gold, rating = gold_of.get(task.task_id), rating_of.get(task.task_id)
         support = support_quotes(task, evidence, papers)
-        flags = (F.support_flags(task, support) + dupes.get(task.task_id, []) + F.readability_flags(task)
-                 + F.gold_flags(gold, th, gate_reason(task, gold, th)) + leaks.get(task.task_id, []) + F.defect_flags(task, gold, cross)
-                 + F.evidence_flags(task, gold)
-                 + projects.get(task.task_id, []) + shared.get(task.task_id, []))
+        flags = (
+            F.support_flags(task, support)
+            + dupes.get(task.task_id, [])
+            + F.readability_flags(task)
+            + F.gold_flags(gold, th, gate_reason(task, gold, th))
+            + leaks.get(task.task_id, [])
+            + F.defect_flags(task, gold, cross)
+            + F.evidence_flags(task, gold)
+            + projects.get(task.task_id, [])
+            + shared.get(task.task_id, [])
+        )
         record = AuditRecord(
-            task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-            content_hash=content_hash(task, gold), title=task.title, selected=bool(rating and rating.released),
-            gate_note=rating.note if rating else "not ranked", task=task, gold=gold,
-            future_evidence=future_evidence(gold, task), support=support,
-            checks=task_checks(task, gold, rating, build_of.get(task.task_id), th), flags=flags)
+            task_id=task.task_id,
+            family=task.family,
+            domain=task.domain,
+            cutoff=task.cutoff,
+            content_hash=content_hash(task, gold),
+            title=task.title,
+            selected=bool(rating and rating.released),
+            gate_note=rating.note if rating else "not ranked",
+            task=task,
+            gold=gold,
+            future_evidence=future_evidence(gold, task),
+            support=support,
+            checks=task_checks(task, gold, rating, build_of.get(task.task_id), th),
+            flags=flags,
+        )
         if review is not None and (record.selected or not review_selected_only):
             try:
                 verdicts, model_flags = review(record)
-                record = record.model_copy(update={"model_review": verdicts, "flags": flags + model_flags,
-                                                   "review_model": getattr(review, "model", "model")})
+                record = record.model_copy(
+                    update={
+                        "model_review": verdicts,
+                        "flags": flags + model_flags,
+                        "review_model": getattr(review, "model", "model"),
+                    }
+                )
             except Exception as exc:  # noqa: BLE001 - one task's failed review must not stop the queue
-                failures.append(Failure(stage="audit_queue", item_id=task.task_id,
-                                        reason=f"model review failed: {type(exc).__name__}: {exc}"[:1000]))
+                failures.append(
+                    Failure(
+                        stage="audit_queue",
+                        item_id=task.task_id,
+                        reason=f"model review failed: {type(exc).__name__}: {exc}"[:1000],
+                    )
+                )
         out.append(record)
     return out, failures
 

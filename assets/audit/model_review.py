@@ -53,23 +53,36 @@ class ReviewReply(BaseModel):
 def review_messages(record: AuditRecord) -> list[dict]:
     task, gold = record.task, record.gold
     packet = {
-        "public_task": {"title": task.title, "question": task.question,
-                        "options": {o.option_id: o.text for o in task.options}, "cutoff": str(task.cutoff),
-                        "window": f"{task.window_start} to {task.window_end}"},
-        "hidden_gold": {"preferred_ranking": gold.preferred_ranking if gold else [],
-                        "trajectory": gold.trajectory if gold else None,
-                        "claims": [c.text for c in gold.claims][:8] if gold else [],
-                        "counted_window_papers": record.future_evidence[:12]},
+        "public_task": {
+            "title": task.title,
+            "question": task.question,
+            "options": {o.option_id: o.text for o in task.options},
+            "cutoff": str(task.cutoff),
+            "window": f"{task.window_start} to {task.window_end}",
+        },
+        "hidden_gold": {
+            "preferred_ranking": gold.preferred_ranking if gold else [],
+            "trajectory": gold.trajectory if gold else None,
+            "claims": [c.text for c in gold.claims][:8] if gold else [],
+            "counted_window_papers": record.future_evidence[:12],
+        },
         "support_quotes": [{"paper": s.arxiv_id, "title": s.title, **s.quotes} for s in record.support[:8]],
         "automatic_flags": [f"{f.code}: {f.detail}" for f in record.flags],
     }
     criteria = "\n".join(f"- {k}: {v}" for k, v in CRITERIA.items())
     return [
-        {"role": "system", "content": (
-            "You audit forward-looking research benchmark tasks before release. For each criterion give "
-            "verdict pass, fail or unsure and a one-sentence reason. Judge only from the packet.")},
-        {"role": "user", "content": f"Criteria:\n{criteria}\n\nPacket (JSON):\n{json.dumps(packet, ensure_ascii=False)}\n\n"
-                                    "Reply with JSON: one object per criterion with keys verdict and reason."},
+        {
+            "role": "system",
+            "content": (
+                "You audit forward-looking research benchmark tasks before release. For each criterion give "
+                "verdict pass, fail or unsure and a one-sentence reason. Judge only from the packet."
+            ),
+        },
+        {
+            "role": "user",
+            "content": f"Criteria:\n{criteria}\n\nPacket (JSON):\n{json.dumps(packet, ensure_ascii=False)}\n\n"
+            "Reply with JSON: one object per criterion with keys verdict and reason.",
+        },
     ]
 
 
@@ -82,8 +95,14 @@ def review(record: AuditRecord, client) -> tuple[list[CriterionVerdict], list[Au
     for criterion in CRITERIA:
         v = getattr(reply, criterion)
         word = v.verdict.strip().lower()
-        verdicts.append(CriterionVerdict(criterion=criterion, verdict=word if word in ("pass", "fail") else "unsure",
-                                         reason=v.reason.strip()[:500]))
-    flags = [AuditFlag(code="model_review", source="model", detail=f"{v.criterion}: {v.verdict}: {v.reason}"[:300])
-             for v in verdicts if v.verdict != "pass"]
+        verdicts.append(
+            CriterionVerdict(
+                criterion=criterion, verdict=word if word in ("pass", "fail") else "unsure", reason=v.reason.strip()[:500]
+            )
+        )
+    flags = [
+        AuditFlag(code="model_review", source="model", detail=f"{v.criterion}: {v.verdict}: {v.reason}"[:300])
+        for v in verdicts
+        if v.verdict != "pass"
+    ]
     return verdicts, flags

@@ -24,10 +24,13 @@ def apply_revision(task: Task, decision: Decision | None) -> Task:
     if decision is None or decision.action != "revise" or not decision.revision:
         return task
     rev = decision.revision
-    options = [o.model_copy(update={"text": rev[f"option:{o.option_id}"]}) if rev.get(f"option:{o.option_id}") else o
-               for o in task.options]
-    return task.model_copy(update={"title": rev.get("title") or task.title,
-                                   "question": rev.get("question") or task.question, "options": options})
+    options = [
+        o.model_copy(update={"text": rev[f"option:{o.option_id}"]}) if rev.get(f"option:{o.option_id}") else o
+        for o in task.options
+    ]
+    return task.model_copy(
+        update={"title": rev.get("title") or task.title, "question": rev.get("question") or task.question, "options": options}
+    )
 
 
 def state_of(decision: Decision | None) -> str:
@@ -37,8 +40,9 @@ def state_of(decision: Decision | None) -> str:
     return {"approve": "approved", "revise": "revised", "reject": "rejected"}[decision.action]
 
 
-def curate(tasks: Sequence[Task], ratings: Sequence[TaskRating], decisions: dict[str, Decision]
-           ) -> tuple[list[Task], set[str], dict]:
+def curate(
+    tasks: Sequence[Task], ratings: Sequence[TaskRating], decisions: dict[str, Decision]
+) -> tuple[list[Task], set[str], dict]:
     """(tasks with revisions applied, ids approved for release, curation counts).
 
     `decisions` are the current ones (`DecisionStore.current`): task id -> latest decision

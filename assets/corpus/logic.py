@@ -112,7 +112,15 @@ def volume_by_label(papers: list[ScreenedPaper]) -> list[MonthVolume]:
     while f"{year:04d}-{month:02d}" <= last:
         key = f"{year:04d}-{month:02d}"
         c = counts.get(key, Counter())
-        out.append(MonthVolume(month=key, total=sum(c.values()), core=c["core"], support=c["support"],
-                               excluded=c["excluded"], relevant=c["core"] + c["support"]))
+        out.append(
+            MonthVolume(
+                month=key,
+                total=sum(c.values()),
+                core=c["core"],
+                support=c["support"],
+                excluded=c["excluded"],
+                relevant=c["core"] + c["support"],
+            )
+        )
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return out

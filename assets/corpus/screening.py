@@ -62,9 +62,16 @@ def deduplicate(papers: list[Paper], threshold: float = 0.9, min_tokens: int = 4
         if key in best:
             keep, drop = (paper, best[key]) if paper.published < best[key].published else (best[key], paper)
             best[key] = keep
-            links.append(DuplicateLink(dropped_id=key, kept_id=key, method="arxiv_id",
-                                       dropped_title=drop.title[:200], kept_title=keep.title[:200],
-                                       dropped_published=drop.published))
+            links.append(
+                DuplicateLink(
+                    dropped_id=key,
+                    kept_id=key,
+                    method="arxiv_id",
+                    dropped_title=drop.title[:200],
+                    kept_title=keep.title[:200],
+                    dropped_published=drop.published,
+                )
+            )
         else:
             best[key] = paper
     ordered = sorted(best.values(), key=lambda p: (p.published, p.arxiv_id))
@@ -81,9 +88,17 @@ def deduplicate(papers: list[Paper], threshold: float = 0.9, min_tokens: int = 4
         if match[0] >= threshold:
             j = match[1]
             dropped.add(i)
-            links.append(DuplicateLink(dropped_id=ordered[i].arxiv_id, kept_id=ordered[j].arxiv_id, method="near_title",
-                                       similarity=round(match[0], 4), dropped_title=ordered[i].title[:200],
-                                       kept_title=ordered[j].title[:200], dropped_published=ordered[i].published))
+            links.append(
+                DuplicateLink(
+                    dropped_id=ordered[i].arxiv_id,
+                    kept_id=ordered[j].arxiv_id,
+                    method="near_title",
+                    similarity=round(match[0], 4),
+                    dropped_title=ordered[i].title[:200],
+                    kept_title=ordered[j].title[:200],
+                    dropped_published=ordered[i].published,
+                )
+            )
             continue
         for t in prefix:
             index[t].append(i)
@@ -95,17 +110,23 @@ def deduplicate(papers: list[Paper], threshold: float = 0.9, min_tokens: int = 4
 CONTRIBUTION_CUE = re.compile(
     r"\b(?:we|this (?:paper|work|study)|our (?:work|paper))\s+(?:\w+\s+){0,3}?"
     r"(?:propose|present|introduce|develop|design|build|release|construct|curate|contribute|"
-    r"establish|formulate|devise|create)s?\b", re.I)
+    r"establish|formulate|devise|create)s?\b",
+    re.I,
+)
 ASSET_CUE = re.compile(
     r"\b(?:method|framework|benchmark|dataset|corpus|system|model|agent|architecture|algorithm|pipeline|"
     r"toolkit|library|platform|protocol|metric|approach|paradigm|environment|suite|recipe|objective|"
-    r"technique|strategy|mechanism|loss|tokenizer|simulator|evaluation)s?\b", re.I)
+    r"technique|strategy|mechanism|loss|tokenizer|simulator|evaluation)s?\b",
+    re.I,
+)
 FUTURE_CUE = re.compile(
     r"\b(?:limitation|bottleneck|challenge|open (?:problem|question)|fail(?:s|ure|ures|ing)?|shortcoming|"
     r"struggle|remain(?:s)? (?:difficult|unclear|challenging|an open)|gap|future (?:work|research|direction)|"
     r"scal(?:e|es|ing|able|ability)|generali[sz](?:e|es|ation)|robust(?:ness)?|"
     r"new (?:evaluation|benchmark|protocol|paradigm)|insight|we (?:identify|reveal|find|show|observe|uncover)|"
-    r"trade-?off|vulnerab\w*|hallucinat\w*|underexplored|unexplored|promising direction)\b", re.I)
+    r"trade-?off|vulnerab\w*|hallucinat\w*|underexplored|unexplored|promising direction)\b",
+    re.I,
+)
 
 
 def core_cues(paper: Paper) -> dict[str, str]:
@@ -119,8 +140,14 @@ def core_cues(paper: Paper) -> dict[str, str]:
     return found
 
 
-def offline_screen(papers: list[Paper], domain: str, descriptions: dict[str, str], embed,
-                   support_threshold: float = -0.02, core_threshold: float = 0.03) -> list[ScreenedPaper]:
+def offline_screen(
+    papers: list[Paper],
+    domain: str,
+    descriptions: dict[str, str],
+    embed,
+    support_threshold: float = -0.02,
+    core_threshold: float = 0.03,
+) -> list[ScreenedPaper]:
     """Relevance screen (logic.screen) then the benchmark-core screen on cues."""
     out = []
     for s in screen(papers, domain, descriptions, embed, support_threshold, core_threshold):
@@ -137,11 +164,14 @@ def offline_screen(papers: list[Paper], domain: str, descriptions: dict[str, str
         else:
             label, core_note = "support", "relevant but below the core relevance threshold"
         relevance_part = s.reason.split(" (")[0]
-        out.append(s.model_copy(update={"label": label, "reason": f"{core_note}. {relevance_part}; " + s.reason.split("; ", 1)[-1]}))
+        out.append(
+            s.model_copy(update={"label": label, "reason": f"{core_note}. {relevance_part}; " + s.reason.split("; ", 1)[-1]})
+        )
     return out
 
 
 # -- LLM screen -----------------------------------------------------------------------------
+
 
 class ScreenItem(BaseModel):
     arxiv_id: str
@@ -176,8 +206,16 @@ def _prompt(batch: list[Paper], title: str, description: str, max_chars: int = 1
     return SCREEN_PROMPT.format(title=title, description=description, papers=listing)
 
 
-def llm_screen(papers: list[Paper], domain: str, title: str, description: str, client, fallback: list[ScreenedPaper],
-               batch_size: int = 8, stage: str = "screen") -> tuple[list[ScreenedPaper], list[Failure]]:
+def llm_screen(
+    papers: list[Paper],
+    domain: str,
+    title: str,
+    description: str,
+    client,
+    fallback: list[ScreenedPaper],
+    batch_size: int = 8,
+    stage: str = "screen",
+) -> tuple[list[ScreenedPaper], list[Failure]]:
     """LLM screen, `batch_size` papers per call. `fallback` (the offline screen, same order)
     is kept for any paper the model did not label; each such paper gets a Failure row."""
     from resources.llm import (
@@ -188,34 +226,49 @@ def llm_screen(papers: list[Paper], domain: str, title: str, description: str, c
     out: dict[str, ScreenedPaper] = {}
     failures: list[Failure] = []
     for i in range(0, len(papers), batch_size):
-        batch = papers[i:i + batch_size]
+        batch = papers[i : i + batch_size]
         try:
-            reply = client.structured([{"role": "user", "content": _prompt(batch, title, description)}], ScreenBatch,
-                                      purpose="corpus_screen", temperature=0.0, seed=0)
+            reply = client.structured(
+                [{"role": "user", "content": _prompt(batch, title, description)}],
+                ScreenBatch,
+                purpose="corpus_screen",
+                temperature=0.0,
+                seed=0,
+            )
         except LLMCallError as exc:
-            failures.extend(Failure(stage=stage, item_id=p.arxiv_id, reason=f"LLM screen failed: {str(exc)[:200]}")
-                            for p in batch)
+            failures.extend(
+                Failure(stage=stage, item_id=p.arxiv_id, reason=f"LLM screen failed: {str(exc)[:200]}") for p in batch
+            )
             continue
         answers = {it.arxiv_id.strip(): it for it in reply.items}
         for p in batch:
             it = answers.get(p.arxiv_id)
-            label = (it.label.strip().lower() if it else "")
+            label = it.label.strip().lower() if it else ""
             if it is None or label not in ("core", "support", "excluded"):
                 why = "no answer for this paper" if it is None else f"invalid label {it.label!r}"
                 failures.append(Failure(stage=stage, item_id=p.arxiv_id, reason=f"LLM screen: {why}"))
                 continue
-            out[p.arxiv_id] = by_id[p.arxiv_id].model_copy(update={
-                "label": label, "relevance": round(min(1.0, max(0.0, float(it.relevance))), 5),
-                "reason": f"LLM screen: {it.reason.strip()[:400]}"})
+            out[p.arxiv_id] = by_id[p.arxiv_id].model_copy(
+                update={
+                    "label": label,
+                    "relevance": round(min(1.0, max(0.0, float(it.relevance))), 5),
+                    "reason": f"LLM screen: {it.reason.strip()[:400]}",
+                }
+            )
     failed = {f.item_id for f in failures}
-    result = [out.get(s.arxiv_id) or s.model_copy(update={
-        "reason": f"offline screen (LLM screen failed for this paper). {s.reason}"} if s.arxiv_id in failed else {})
-        for s in fallback]
+    result = [
+        out.get(s.arxiv_id)
+        or s.model_copy(
+            update={"reason": f"offline screen (LLM screen failed for this paper). {s.reason}"} if s.arxiv_id in failed else {}
+        )
+        for s in fallback
+    ]
     return result, failures
 
 
-def screen_corpus(papers: list[Paper], domain: str, title: str, descriptions: dict[str, str], embed,
-                  client=None, batch_size: int = 8) -> tuple[list[ScreenedPaper], list[Failure], str]:
+def screen_corpus(
+    papers: list[Paper], domain: str, title: str, descriptions: dict[str, str], embed, client=None, batch_size: int = 8
+) -> tuple[list[ScreenedPaper], list[Failure], str]:
     """The corpus screen: offline always (it is the fallback), the LLM screen on top when
     `client` has a model. Returns (screened, failures, screener name)."""
     offline = offline_screen(papers, domain, descriptions, embed)

@@ -71,15 +71,19 @@ MAX_APPROACHES = 12
 DISCOVERY_PAPERS = 300  # the direction's most recent papers its approaches are read from
 MIN_METHOD_USE = 0.1
 METHOD_CUE_WINDOW = 3
-METHOD_CUES = frozenset("via using with through by leveraging combining integrating incorporating employing adopting "
-                        "applying utilizing utilising exploiting powered built based".split())
+METHOD_CUES = frozenset(
+    "via using with through by leveraging combining integrating incorporating employing adopting "
+    "applying utilizing utilising exploiting powered built based".split()
+)
 
 
 # A goal or capability is what a method serves, not a method ("multi-step reasoning", "model
 # alignment", "user preferences"); a generic modifier of data names no data strategy
 # ("training data", unlike "synthetic data"). Found reading released planning tasks.
-GOAL_HEADS = frozenset("alignment reasoning preference preferences understanding generalization generalisation "
-                       "performance capability capabilities efficiency robustness safety quality accuracy".split())
+GOAL_HEADS = frozenset(
+    "alignment reasoning preference preferences understanding generalization generalisation "
+    "performance capability capabilities efficiency robustness safety quality accuracy".split()
+)
 GENERIC_DATA_MODIFIERS = frozenset("training model user input task".split())
 # A problem is what an approach removes, not an approach ("catastrophic forgetting", "spurious correlations").
 PROBLEM_HEADS = frozenset("forgetting hallucination correlation bias collapse overfitting overthinking".split())
@@ -89,7 +93,9 @@ def vague_approach(key: str) -> bool:
     """True for an approach key that names a goal or a problem, or data by a generic modifier
     (constants above)."""
     words = key.split()
-    return words[-1] in GOAL_HEADS | PROBLEM_HEADS or (len(words) == 2 and words[1] == "data" and words[0] in GENERIC_DATA_MODIFIERS)
+    return words[-1] in GOAL_HEADS | PROBLEM_HEADS or (
+        len(words) == 2 and words[1] == "data" and words[0] in GENERIC_DATA_MODIFIERS
+    )
 
 
 @dataclass
@@ -129,14 +135,15 @@ class PhraseIndex:
                     for a, b in _spans(words):
                         k = key_of(words[a:b])
                         if k in self.vocab:
-                            cued = any(w in METHOD_CUES for w in low[max(0, a - METHOD_CUE_WINDOW):a])
+                            cued = any(w in METHOD_CUES for w in low[max(0, a - METHOD_CUE_WINDOW) : a])
                             out.append((k, " ".join(words[a:b]), cued))
             self._found[p.arxiv_id] = out
         return self._found[p.arxiv_id]
 
 
-def direction_approaches(direction_key: str, direction_name: str, papers: list[ScreenedPaper],
-                         index: PhraseIndex, cutoff: date) -> list[Approach]:
+def direction_approaches(
+    direction_key: str, direction_name: str, papers: list[ScreenedPaper], index: PhraseIndex, cutoff: date
+) -> list[Approach]:
     """The direction's approaches by the rule in the module docstring, most papers first.
     `papers` are the cutoff-visible papers of the domain, `index` their `PhraseIndex`."""
     own = direction_papers(direction_key, papers, index.normal)
@@ -159,26 +166,37 @@ def direction_approaches(direction_key: str, direction_name: str, papers: list[S
         df.update(keys)
     n = len(sample)
     truncated = prefer_longer(dict(df))
-    pool = [k for k, c in df.items() if MIN_APPROACH_PAPERS * n / len(own) <= c <= MAX_APPROACH_SHARE * n
-            and k != direction_key and k not in truncated]
+    pool = [
+        k
+        for k, c in df.items()
+        if MIN_APPROACH_PAPERS * n / len(own) <= c <= MAX_APPROACH_SHARE * n and k != direction_key and k not in truncated
+    ]
     name_stems = stems(direction_name)
     recent = {p.arxiv_id for p in own if p.published > recent_start}
     out: list[Approach] = []
     for k in sorted(pool, key=lambda k: (-df[k], k)):
         name = readable_case(max(surface[k].items(), key=lambda kv: (kv[1], kv[0]))[0])
-        if (contribution_type(name) or one_word_problem(name) or backbone_problem(name) or field_problem(name)
-                or umbrella_problem(name)
-                or stems(name) & name_stems
-                or same_direction(name, direction_name) or cued[k] / seen[k] < MIN_METHOD_USE
-                or vague_approach(k)):
+        if (
+            contribution_type(name)
+            or one_word_problem(name)
+            or backbone_problem(name)
+            or field_problem(name)
+            or umbrella_problem(name)
+            or stems(name) & name_stems
+            or same_direction(name, direction_name)
+            or cued[k] / seen[k] < MIN_METHOD_USE
+            or vague_approach(k)
+        ):
             continue
         members = sorted(p.arxiv_id for p in own if names(k, index.normal[p.arxiv_id]))
         n_recent = sum(i in recent for i in members)
         if len(members) < MIN_APPROACH_PAPERS or n_recent < MIN_APPROACH_RECENT:
             continue
         rows = set(members)
-        if any(same_direction(name, a.display)
-               or len(rows & set(a.members)) > MAX_APPROACH_OVERLAP * min(len(rows), len(a.members)) for a in out):
+        if any(
+            same_direction(name, a.display) or len(rows & set(a.members)) > MAX_APPROACH_OVERLAP * min(len(rows), len(a.members))
+            for a in out
+        ):
             continue
         out.append(Approach(key=k, display=name, members=members, n_recent=n_recent))
         if len(out) >= MAX_APPROACHES:

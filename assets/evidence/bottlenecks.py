@@ -82,12 +82,37 @@ from core.text import STOP_WORDS, term_stems
 
 BOTTLENECK_CATEGORIES: dict[str, tuple[str, ...]] = {
     "evaluation_gap": ("benchmark", "evaluat", "metric", "measur", "assess", "leaderboard", "judge"),
-    "reliability_safety": ("hallucinat", "safety", "unsafe", "attack", "jailbreak", "robust", "reliab",
-                           "bias", "privacy", "trust", "harm", "misalign", "deceptive", "adversarial"),
-    "data_need": ("data", "dataset", "annotat", "scarce", "scarcity", "label", "corpus", "corpora",
-                  "supervision"),
-    "technical_risk": ("cost", "expensive", "latency", "compute", "computational", "memory", "scal",
-                       "efficien", "overhead", "slow", "prohibitive", "resource"),
+    "reliability_safety": (
+        "hallucinat",
+        "safety",
+        "unsafe",
+        "attack",
+        "jailbreak",
+        "robust",
+        "reliab",
+        "bias",
+        "privacy",
+        "trust",
+        "harm",
+        "misalign",
+        "deceptive",
+        "adversarial",
+    ),
+    "data_need": ("data", "dataset", "annotat", "scarce", "scarcity", "label", "corpus", "corpora", "supervision"),
+    "technical_risk": (
+        "cost",
+        "expensive",
+        "latency",
+        "compute",
+        "computational",
+        "memory",
+        "scal",
+        "efficien",
+        "overhead",
+        "slow",
+        "prohibitive",
+        "resource",
+    ),
 }
 
 
@@ -110,8 +135,25 @@ NP_MAX_WORDS = 4
 MAX_KEY_WORDS = 3
 MIN_LIFT = 2.0
 UNIGRAM_MIN_LIFT = 2.5
-NOUN_SUFFIXES = ("ion", "ity", "ness", "ment", "ance", "ence", "ancy", "ency", "cy", "ure", "age", "ism", "sis",
-                 "ship", "gy", "ty", "th")
+NOUN_SUFFIXES = (
+    "ion",
+    "ity",
+    "ness",
+    "ment",
+    "ance",
+    "ence",
+    "ancy",
+    "ency",
+    "cy",
+    "ure",
+    "age",
+    "ism",
+    "sis",
+    "ship",
+    "gy",
+    "ty",
+    "th",
+)
 NAME_ALIAS_SHARE = 0.5
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind of the synonym test: the int8 ONNX all-MiniLM-L6-v2
 SYNONYM_MIN_COS = 0.65
@@ -125,22 +167,35 @@ PRE_PREDICATES: tuple[tuple[str, str], ...] = (
     ("struggle", r"struggl(?:e|es|ed|ing)\s+(?:with|in|to\s+handle)"),
     ("lack", r"(?:lack(?:s|ing|ed)|(?:lack|absence|scarcity|shortage|dearth|paucity)\s+of)"),
     ("by", r"(?:limited|hindered|hampered|constrained|plagued|bottlenecked|impeded|restricted)\s+by"),
-    ("issue", r"(?:challenges?|difficult(?:y|ies)|issues?|problems?|limitations?|bottlenecks?|risks?|concerns?|"
-              r"obstacles?|barriers?)\s+(?:of|in|such\s+as|including|like|posed\s+by|related\s+to|from|with)"),
-    ("cause", r"(?:due\s+to|caused\s+by|because\s+of|owing\s+to|leading\s+to|lead\s+to|leads\s+to|result\s+in|"
-              r"results\s+in|resulting\s+in)"),
+    (
+        "issue",
+        r"(?:challenges?|difficult(?:y|ies)|issues?|problems?|limitations?|bottlenecks?|risks?|concerns?|"
+        r"obstacles?|barriers?)\s+(?:of|in|such\s+as|including|like|posed\s+by|related\s+to|from|with)",
+    ),
+    (
+        "cause",
+        r"(?:due\s+to|caused\s+by|because\s+of|owing\s+to|leading\s+to|lead\s+to|leads\s+to|result\s+in|"
+        r"results\s+in|resulting\s+in)",
+    ),
 )
 POST_PREDICATES: tuple[tuple[str, str], ...] = (
-    ("remains", r"(?:remains?|is|are|poses?|presents?|becomes?|constitutes?)\s+(?:still\s+)?(?:a\s+|an\s+)?"
-                r"(?:\w+\s+){0,2}?(?:challenge|bottleneck|problem|limitation|obstacle|barrier|concern|"
-                r"open\s+question|open\s+issue)s?\b"),
-    ("costly", r"(?:is|are|remains?|remain)\s+(?:still\s+|often\s+|highly\s+|very\s+|prohibitively\s+)?"
-               r"(?:costly|expensive|prohibitive|unreliable|brittle|scarce|underexplored|unexplored|"
-               r"insufficient|lacking|error-prone|inefficient|slow)\b"),
+    (
+        "remains",
+        r"(?:remains?|is|are|poses?|presents?|becomes?|constitutes?)\s+(?:still\s+)?(?:a\s+|an\s+)?"
+        r"(?:\w+\s+){0,2}?(?:challenge|bottleneck|problem|limitation|obstacle|barrier|concern|"
+        r"open\s+question|open\s+issue)s?\b",
+    ),
+    (
+        "costly",
+        r"(?:is|are|remains?|remain)\s+(?:still\s+|often\s+|highly\s+|very\s+|prohibitively\s+)?"
+        r"(?:costly|expensive|prohibitive|unreliable|brittle|scarce|underexplored|unexplored|"
+        r"insufficient|lacking|error-prone|inefficient|slow)\b",
+    ),
 )
 NAME_PREFIX = {"lack": "lack of", "vulnerable": "vulnerability to", "struggle": "difficulty with"}
 
-FUNCTION_WORDS = frozenset("""
+FUNCTION_WORDS = frozenset(
+    """
 a an the of in on for to from with by as at and or but nor so yet is are was were be been being this that these
 those their its his her our your my we they it them which who whom whose what when where while how than then such
 both each either neither any all some many much more most other another same own can could may might must shall
@@ -148,21 +203,28 @@ should will would do does did done has have had having not no into onto upon ove
 within without about above below across after before beyond via per like unlike also even only just very too quite
 rather still often usually typically remain remains remained however thus therefore hence moreover furthermore
 there here due because i.e e.g etc especially particularly mainly largely highly severely significantly
-""".split()) | frozenset(  # verbs that end the noun phrase before them ("the lack of X hinders ...")
+""".split()
+) | frozenset(  # verbs that end the noun phrase before them ("the lack of X hinders ...")
     """hinders hinder limits restricts remains makes leads causes poses prevents affects reduces degrades undermines
     impedes hampers complicates results requires becomes creates introduces raises presents constrains lies arises
-    stems persists exists occurs emerges hurts harms compromises inhibits slows increases leaves""".split())
-DETERMINERS = frozenset("a an the their its these those this that such his her our your any some both each "
-                        "current existing".split())
-INTENSIFIERS = frozenset("""
+    stems persists exists occurs emerges hurts harms compromises inhibits slows increases leaves""".split()
+)
+DETERMINERS = frozenset(
+    "a an the their its these those this that such his her our your any some both each current existing".split()
+)
+INTENSIFIERS = frozenset(
+    """
 significant substantial severe considerable notable major key critical serious heavy massive huge great growing
 common various different several new novel frequent excessive increased increasing persistent inherent existing
 current fundamental main primary important inevitable unavoidable additional extra further potential possible
 certain specific particular crucial remaining ongoing prevalent widespread non-trivial nontrivial
-""".split())
-LIMITING_MODIFIERS = frozenset("high higher low lower limited poor insufficient scarce inadequate weak slow "
-                               "unreliable inconsistent costly expensive".split())
-GENERIC_HEADS = frozenset("""
+""".split()
+)
+LIMITING_MODIFIERS = frozenset(
+    "high higher low lower limited poor insufficient scarce inadequate weak slow unreliable inconsistent costly expensive".split()
+)
+GENERIC_HEADS = frozenset(
+    """
 problem issue challenge limitation gap difficulty complexity nature need scenario setting case way aspect factor
 ability capability performance result method approach system framework mechanism model task work field area
 application development design support use usage kind type form level degree number amount lot part process
@@ -170,19 +232,26 @@ question concern obstacle barrier bottleneck drawback weakness shortcoming risk 
 solution technique strategy step effort study paper researcher practitioner user human people fact thing term
 amount number range variety set series majority lot deal extent consequence assumption horizon applicability
 implication outcome effect impact restriction deviation specificity terminology nuance randomness
-""".split())
+""".split()
+)
 # stop words that may stand inside a multi-word key ("failure modes", "performance degradation")
 KEY_STOP_EXCEPTIONS = frozenset("failure performance".split())
 # words that name a limitation only with their complement ("reliance on ...", "absence of ..."):
 # never a one-word key
-RELATIONAL_WORDS = frozenset("""
+RELATIONAL_WORDS = frozenset(
+    """
 reliance dependence dependency absence presence inability availability volume exposure lack scarcity shortage
 cost costs difficulty leading limit compromise mode propagation tendency
-""".split())
+""".split()
+)
 # acronyms in a domain title, expanded: their words are the domain's own words too
 ACRONYMS: dict[str, str] = {
-    "llm": "large language model", "llms": "large language models", "rag": "retrieval augmented generation",
-    "vlm": "vision language model", "mllm": "multimodal large language model", "lm": "language model",
+    "llm": "large language model",
+    "llms": "large language models",
+    "rag": "retrieval augmented generation",
+    "vlm": "vision language model",
+    "mllm": "multimodal large language model",
+    "lm": "language model",
 }
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[^\sA-Za-z]")
@@ -213,7 +282,7 @@ def word_tokens(text: str) -> list[str]:
 def contains_key(tokens: list[str], key: tuple[str, ...]) -> bool:
     """True when `key` occurs as a contiguous run of `tokens`."""
     n = len(key)
-    return any(tuple(tokens[i:i + n]) == key for i in range(len(tokens) - n + 1))
+    return any(tuple(tokens[i : i + n]) == key for i in range(len(tokens) - n + 1))
 
 
 def domain_words(title: str) -> set[str]:
@@ -228,8 +297,7 @@ def domain_words(title: str) -> set[str]:
 def restates(name: str, words: set[str]) -> bool:
     """True when every content word of `name` is one of `words` (stems) or a stop word:
     the name says nothing the given words do not already say."""
-    stems = [s for tok in re.findall(r"[a-z][a-z0-9\-]*", name.lower()) for s in sorted(term_stems(tok))
-             if tok not in STOP_WORDS]
+    stems = [s for tok in re.findall(r"[a-z][a-z0-9\-]*", name.lower()) for s in sorted(term_stems(tok)) if tok not in STOP_WORDS]
     content = [s for s in stems if s not in STOP_WORDS and s not in {"lack", "vulnerability", "difficulty"}]
     return all(s in words for s in content)
 
@@ -288,10 +356,10 @@ def limitation_objects(sentence: str) -> list[tuple[str, list[str]]]:
     found = []
     for fam, rx in _PRE:
         for m in rx.finditer(sentence):
-            found += [(fam, np_) for np_ in objects_after(sentence[m.end():])]
+            found += [(fam, np_) for np_ in objects_after(sentence[m.end() :])]
     for fam, rx in _POST:
         for m in rx.finditer(sentence):
-            np_ = object_before(sentence[:m.start()])
+            np_ = object_before(sentence[: m.start()])
             if np_:
                 found.append((fam, np_))
     return found
@@ -356,8 +424,9 @@ def synonym_groups(keys: list[str], embed) -> list[list[int]]:
 
     vecs = np.asarray(embed(keys), dtype=np.float32)
     vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
-    labels = AgglomerativeClustering(n_clusters=None, distance_threshold=1 - SYNONYM_MIN_COS, metric="cosine",
-                                     linkage="average").fit_predict(vecs)
+    labels = AgglomerativeClustering(
+        n_clusters=None, distance_threshold=1 - SYNONYM_MIN_COS, metric="cosine", linkage="average"
+    ).fit_predict(vecs)
     groups: dict[int, list[int]] = defaultdict(list)
     for i, lab in enumerate(labels):
         groups[int(lab)].append(i)
@@ -365,8 +434,14 @@ def synonym_groups(keys: list[str], embed) -> list[list[int]]:
 
 
 def limitation_themes(
-    papers: list[ScreenedPaper], records: list[EvidenceRecord], *, domain_title: str = "", min_papers: int = 3,
-    max_quotes: int = 8, max_themes: int = 80, embed="auto",
+    papers: list[ScreenedPaper],
+    records: list[EvidenceRecord],
+    *,
+    domain_title: str = "",
+    min_papers: int = 3,
+    max_quotes: int = 8,
+    max_themes: int = 80,
+    embed="auto",
 ) -> list[dict]:
     """The limitation themes of a domain at a cutoff (see the module docstring); `papers`
     must be the cutoff-visible ones. Dicts, most recurrent first: name, key, aliases (keys
@@ -378,7 +453,9 @@ def limitation_themes(
     usable = sorted((p for p in papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
     dom = domain_words(domain_title)
     n_sent = n_lim = 0
-    statements: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = defaultdict(dict)  # key -> pid -> (quote, family, surface)
+    statements: dict[tuple[str, ...], dict[str, tuple[str, str, str]]] = defaultdict(
+        dict
+    )  # key -> pid -> (quote, family, surface)
     sentence_tokens: list[tuple[bool, list[str]]] = []
     for p in usable:
         for s in split_sentences(p.abstract):
@@ -404,8 +481,7 @@ def limitation_themes(
         by_len[len(k)].add(k)
 
     def grams(toks: list[str]) -> set[tuple[str, ...]]:
-        return {g for n, keys in by_len.items() for i in range(len(toks) - n + 1)
-                if (g := tuple(toks[i:i + n])) in keys}
+        return {g for n, keys in by_len.items() for i in range(len(toks) - n + 1) if (g := tuple(toks[i : i + n])) in keys}
 
     for is_lim, toks in sentence_tokens:
         for g in grams(toks):
@@ -432,8 +508,7 @@ def limitation_themes(
             for pid, st in statements[key].items():
                 host["stated"].setdefault(pid, st)
             continue
-        themes.append({"key": key, "aliases": [key], "lift": lift, "stated": dict(statements[key]),
-                       "own": pids})
+        themes.append({"key": key, "aliases": [key], "lift": lift, "stated": dict(statements[key]), "own": pids})
     # synonyms: keys that embed close together name one limitation (step 6 of the module docstring)
     embed = semantic_embedder() if embed == "auto" else embed
     merged = []
@@ -447,8 +522,11 @@ def limitation_themes(
         merged.append(host)
     themes = merged
     for t in themes:  # the name comes from the longest alias that holds >= NAME_ALIAS_SHARE of the papers
-        named = max((a for a in t["aliases"] if len(statements[a]) >= NAME_ALIAS_SHARE * len(t["stated"])),
-                    key=lambda a: (len(a), len(statements[a])), default=None)
+        named = max(
+            (a for a in t["aliases"] if len(statements[a]) >= NAME_ALIAS_SHARE * len(t["stated"])),
+            key=lambda a: (len(a), len(statements[a])),
+            default=None,
+        )
         named = named or max(t["aliases"], key=lambda a: (len(statements[a]), len(a)))
         t["named_by"] = statements[named]
     # the papers that mention each theme (any key, title or abstract): who writes about it
@@ -457,7 +535,7 @@ def limitation_themes(
     mentions: list[list[str]] = [[] for _ in themes]
     for p in usable:
         toks = word_tokens(f"{p.title}. {p.abstract}")
-        grams = {tuple(toks[i:i + n]) for n in lens for i in range(len(toks) - n + 1)}
+        grams = {tuple(toks[i : i + n]) for n in lens for i in range(len(toks) - n + 1)}
         for ti, aliases in enumerate(alias_sets):
             if not aliases.isdisjoint(grams):
                 mentions[ti].append(p.arxiv_id)
@@ -480,15 +558,22 @@ def limitation_themes(
         names.add(name.lower())
         pids = sorted(stated, key=lambda pid: (len(stated[pid][0]) > 300, pid))
         fams = Counter(fam for _, fam, _ in stated.values())
-        out.append({
-            "name": name, "key": " ".join(t["key"]), "aliases": [" ".join(a) for a in t["aliases"]],
-            "paper_ids": pids, "quotes": [stated[pid][0] for pid in pids[:max_quotes]],
-            "quote_papers": pids[:max_quotes], "category": bottleneck_category([stated[pid][0] for pid in pids]),
-            "lift": float(t["lift"]), "family": fams.most_common(1)[0][0] if fams else "",
-            "mention_ids": t["mentions"],
-            "records": sorted(set().union(*(records_of[p] for p in pids))),
-            "nodes": sorted(set().union(*(nodes_of[p] for p in pids))),
-        })
+        out.append(
+            {
+                "name": name,
+                "key": " ".join(t["key"]),
+                "aliases": [" ".join(a) for a in t["aliases"]],
+                "paper_ids": pids,
+                "quotes": [stated[pid][0] for pid in pids[:max_quotes]],
+                "quote_papers": pids[:max_quotes],
+                "category": bottleneck_category([stated[pid][0] for pid in pids]),
+                "lift": float(t["lift"]),
+                "family": fams.most_common(1)[0][0] if fams else "",
+                "mention_ids": t["mentions"],
+                "records": sorted(set().union(*(records_of[p] for p in pids))),
+                "nodes": sorted(set().union(*(nodes_of[p] for p in pids))),
+            }
+        )
         if len(out) == max_themes:
             break
     # near themes: distinct but close limitations a task should not offer side by side
@@ -528,8 +613,9 @@ def noun_like(word: str, stated) -> bool:
         return False
     if word.endswith(NOUN_SUFFIXES):
         return True
-    return any(surface.lower().split()[-1] != word and norm_word(surface.split()[-1]) == word
-               for _, _, surface in stated if surface)
+    return any(
+        surface.lower().split()[-1] != word and norm_word(surface.split()[-1]) == word for _, _, surface in stated if surface
+    )
 
 
 def _same_theme(key: tuple[str, ...], pids: set[str], theme: dict) -> bool:

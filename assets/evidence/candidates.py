@@ -97,9 +97,16 @@ def centred(vectors: np.ndarray) -> np.ndarray:
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 
 
-def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: list[TaxonomyNode], *,
-                      min_members: int, max_candidates: int, cutoff: date,
-                      rejected: list[tuple[str, str]] | None = None) -> list[PhraseCandidate]:
+def phrase_candidates(
+    papers: list[ScreenedPaper],
+    vectors: np.ndarray,
+    nodes: list[TaxonomyNode],
+    *,
+    min_members: int,
+    max_candidates: int,
+    cutoff: date,
+    rejected: list[tuple[str, str]] | None = None,
+) -> list[PhraseCandidate]:
     """The domain's candidate directions by the rule in the module docstring, best first.
 
     `papers` are the cutoff-visible, non-excluded papers and `vectors` their embeddings
@@ -146,8 +153,9 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
         why = None
         if (ctype := contribution_type(name)) is not None:
             why = f"contribution type ({ctype!r}), not a direction"
-        elif (one := one_word_problem(name) or backbone_problem(name) or field_problem(name)
-                     or umbrella_problem(name)) is not None:
+        elif (
+            one := one_word_problem(name) or backbone_problem(name) or field_problem(name) or umbrella_problem(name)
+        ) is not None:
             why = one
         elif n_recent[j] < MIN_RECENT_MEMBERS:
             why = f"dead: {int(n_recent[j])} papers in the {RECENT_MONTHS} months before the cutoff (< {MIN_RECENT_MEMBERS})"
@@ -197,11 +205,19 @@ def phrase_candidates(papers: list[ScreenedPaper], vectors: np.ndarray, nodes: l
         centre = V[idx].mean(axis=0)
         central = idx[np.lexsort((idx, -(V[idx] @ centre)))]
         taken.append((rows, name))
-        out.append(PhraseCandidate(phrase=k, display=name, members=sorted(member_ids),
-                                   recognisability=round(float(f1[e]), 4), node=node,
-                                   central_ids=[ids[i] for i in central], n_recent=int(n_recent[j]),
-                                   emerging=old_df[k] <= EMERGING_OLD_MAX,
-                                   centroid=centre / max(float(np.linalg.norm(centre)), 1e-12)))
+        out.append(
+            PhraseCandidate(
+                phrase=k,
+                display=name,
+                members=sorted(member_ids),
+                recognisability=round(float(f1[e]), 4),
+                node=node,
+                central_ids=[ids[i] for i in central],
+                n_recent=int(n_recent[j]),
+                emerging=old_df[k] <= EMERGING_OLD_MAX,
+                centroid=centre / max(float(np.linalg.norm(centre)), 1e-12),
+            )
+        )
     return out
 
 
@@ -210,16 +226,22 @@ STRICT_FIRST_WORD = 3  # strict glosses (approaches) open on the key: it ends wi
 GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a gloss
 # A gloss opens on its own subject: no connective or back-reference ("Nevertheless", "This
 # underscores ..."), no paper's own claim ("we", "our"), no method step ("... is then used").
-_GLOSS_SKIP = re.compile(r"^(however|but|and|or|yet|still|moreover|furthermore|nevertheless|nonetheless|thus|"
-                         r"therefore|hence|consequently|instead|meanwhile|in contrast|as a result|in this (paper|work)|another|despite|"
-                         r"introduction|background|motivation|objectives?|purpose|"
-                         r"while|although|to overcome|to mitigate|to improve|"
-                         r"this|these|those|that|such|it|its|they|their|all the|here|to this end|to address|"
-                         r"to solve|to tackle|to the best|specifically|finally|additionally|experiments?|results?|"
-                         r"extensive)\b", re.IGNORECASE)
+_GLOSS_SKIP = re.compile(
+    r"^(however|but|and|or|yet|still|moreover|furthermore|nevertheless|nonetheless|thus|"
+    r"therefore|hence|consequently|instead|meanwhile|in contrast|as a result|in this (paper|work)|another|despite|"
+    r"introduction|background|motivation|objectives?|purpose|"
+    r"while|although|to overcome|to mitigate|to improve|"
+    r"this|these|those|that|such|it|its|they|their|all the|here|to this end|to address|"
+    r"to solve|to tackle|to the best|specifically|finally|additionally|experiments?|results?|"
+    r"extensive)\b",
+    re.IGNORECASE,
+)
 _GLOSS_OWN_WORK = re.compile(r"\b(we|our|us|then)\b", re.IGNORECASE)
-_GLOSS_DEFINES = re.compile(r"\b(is|are|refers? to|enables?|allows?|aims? to|has emerged|have emerged|"
-                            r"promises?|consists? of)\b", re.IGNORECASE)
+_GLOSS_DEFINES = re.compile(
+    r"\b(is|are|refers? to|enables?|allows?|aims? to|has emerged|have emerged|"
+    r"promises?|consists? of)\b",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _MARKUP = re.compile(r"[$\\{}<>_^]|https?://")
 
@@ -243,8 +265,12 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
     for rank, p in enumerate(papers[:GLOSS_PAPERS]):
         for s in _SENTENCE.split(p.abstract or ""):
             s = " ".join(s.split())
-            if (not (GLOSS_MIN_CHARS <= len(s) <= GLOSS_MAX_CHARS) or _GLOSS_SKIP.match(s) or _MARKUP.search(s)
-                    or _GLOSS_OWN_WORK.search(s)):
+            if (
+                not (GLOSS_MIN_CHARS <= len(s) <= GLOSS_MAX_CHARS)
+                or _GLOSS_SKIP.match(s)
+                or _MARKUP.search(s)
+                or _GLOSS_OWN_WORK.search(s)
+            ):
                 continue
             if key not in phrase_keys(s):
                 continue

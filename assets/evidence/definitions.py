@@ -1,6 +1,5 @@
 """Evidence assets: node evidence records and the high-order research signals."""
 
-
 from collections import Counter
 
 import dagster as dg
@@ -44,8 +43,11 @@ def _client_for(mode: str, llm: LLMResource):
     deps=["taxonomy", "corpus_snapshot", "paper_fulltext"],
 )
 def evidence_records(
-    context: dg.AssetExecutionContext, config: EvidenceConfig, storage: StorageResource,
-    embeddings: EmbeddingResource, llm: LLMResource,
+    context: dg.AssetExecutionContext,
+    config: EvidenceConfig,
+    storage: StorageResource,
+    embeddings: EmbeddingResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Node evidence records (ForeSci §3.3): per taxonomy node its representative and
     supporting papers, and per paper verbatim evidence quotes (problem, method, evaluation
@@ -58,29 +60,39 @@ def evidence_records(
     papers = store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
     fulltexts = {}
     if store.exists("paper_fulltext", part.domain, part.cutoff_key):
-        fulltexts = {f.arxiv_id: f for f in
-                     store.read_records("paper_fulltext", part.domain, part.cutoff_key, PaperFullText)}
+        fulltexts = {f.arxiv_id: f for f in store.read_records("paper_fulltext", part.domain, part.cutoff_key, PaperFullText)}
     client, use = _client_for(config.mode, llm)
     before = client.snapshot()
-    records, failures = build_evidence(nodes, papers, part.cutoff, embeddings.embedder().encode,
-                                       n_representative=config.n_representative, n_supporting=config.n_supporting,
-                                       llm_client=use, fulltexts=fulltexts)
+    records, failures = build_evidence(
+        nodes,
+        papers,
+        part.cutoff,
+        embeddings.embedder().encode,
+        n_representative=config.n_representative,
+        n_supporting=config.n_supporting,
+        llm_client=use,
+        fulltexts=fulltexts,
+    )
     path = store.write_records("evidence_records", part.domain, part.cutoff_key, records, EvidenceRecord)
     write_failures(store, "evidence_records", part, failures)
     unique = {p.arxiv_id: p for r in records for p in r.papers}
     filled = Counter(f for p in unique.values() for f in SENTENCE_FIELDS if getattr(p, f))
     unverified = Counter(f for p in unique.values() for f in p.unverified)
-    return dg.MaterializeResult(metadata={
-        "rows": len(records), "mode": "llm" if use else "offline", "failures": len(failures),
-        "papers_with_evidence": len(unique),
-        "fields_filled": dg.MetadataValue.json(dict(filled)),
-        "quotes_unverified": dg.MetadataValue.json({f: unverified.get(f, 0) for f in SENTENCE_FIELDS}),
-        "quote_sources": dg.MetadataValue.json(dict(Counter(p.quote_source for p in unique.values()))),
-        "fulltexts_available": len(fulltexts),
-        "contribution_types": dg.MetadataValue.json(dict(Counter(p.contribution_type for p in unique.values()))),
-        "path": dg.MetadataValue.path(path),
-        **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(records),
+            "mode": "llm" if use else "offline",
+            "failures": len(failures),
+            "papers_with_evidence": len(unique),
+            "fields_filled": dg.MetadataValue.json(dict(filled)),
+            "quotes_unverified": dg.MetadataValue.json({f: unverified.get(f, 0) for f in SENTENCE_FIELDS}),
+            "quote_sources": dg.MetadataValue.json(dict(Counter(p.quote_source for p in unique.values()))),
+            "fulltexts_available": len(fulltexts),
+            "contribution_types": dg.MetadataValue.json(dict(Counter(p.contribution_type for p in unique.values()))),
+            "path": dg.MetadataValue.path(path),
+            **client.usage_since(before).as_metadata(),
+        }
+    )
 
 
 @dg.asset(
@@ -90,8 +102,11 @@ def evidence_records(
     deps=["evidence_records", "taxonomy", "corpus_snapshot"],
 )
 def research_signals(
-    context: dg.AssetExecutionContext, config: EvidenceConfig, storage: StorageResource,
-    embeddings: EmbeddingResource, llm: LLMResource,
+    context: dg.AssetExecutionContext,
+    config: EvidenceConfig,
+    storage: StorageResource,
+    embeddings: EmbeddingResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """High-order signals (ForeSci §3.3 (1)-(5)): candidate directions, method-development
     signals, bottleneck signals, feasibility/dependency/risk notes and venue-community
@@ -106,27 +121,53 @@ def research_signals(
     before = client.snapshot()
     volume = monthly_volume([p for p in papers if p.label != "excluded"])  # same population as the taxonomy
     failures: list = []
-    signals = build_signals(nodes, records, papers, part.cutoff, volume, embed, domain=part.domain,
-                            llm_client=use, failures=failures, domain_title=part.spec.title)
+    signals = build_signals(
+        nodes,
+        records,
+        papers,
+        part.cutoff,
+        volume,
+        embed,
+        domain=part.domain,
+        llm_client=use,
+        failures=failures,
+        domain_title=part.spec.title,
+    )
     signals += build_venue_profiles(load_venue_lists(VENUE_DIR), papers, part.cutoff, embed, domain=part.domain)
     path = store.write_records("research_signals", part.domain, part.cutoff_key, signals, Signal)
     write_failures(store, "research_signals", part, failures)
-    candidates = sorted((s for s in signals if s.kind == "candidate_direction"),
-                        key=lambda s: (-s.stats.get("growth", 0.0), s.signal_id))
-    return dg.MaterializeResult(metadata={
-        "rows": len(signals), "mode": "llm" if use else "offline", "failures": len(failures),
-        "by_kind": dg.MetadataValue.json(dict(Counter(s.kind for s in signals))),
-        "method_relations": dg.MetadataValue.json(dict(Counter(
-            s.details["relation"][0] for s in signals if s.kind == "method_development"))),
-        "bottleneck_categories": dg.MetadataValue.json(dict(Counter(
-            s.details["category"][0] for s in signals if s.kind == "bottleneck"))),
-        "top_candidate_directions": md_table(
-            [{"title": s.title, "dimension": s.details.get("dimension", [""])[0],
-              "papers": int(s.stats.get("n_papers", 0)), "growth": round(s.stats.get("growth", 0.0), 2),
-              "share_recent": round(s.stats.get("share_recent", 0.0), 4),
-              "evidence": len(s.evidence_ids), "signal_id": s.signal_id}
-             for s in candidates], ["title", "dimension", "papers", "growth", "share_recent", "evidence", "signal_id"],
-            10),
-        "path": dg.MetadataValue.path(path),
-        **client.usage_since(before).as_metadata(),
-    })
+    candidates = sorted(
+        (s for s in signals if s.kind == "candidate_direction"), key=lambda s: (-s.stats.get("growth", 0.0), s.signal_id)
+    )
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(signals),
+            "mode": "llm" if use else "offline",
+            "failures": len(failures),
+            "by_kind": dg.MetadataValue.json(dict(Counter(s.kind for s in signals))),
+            "method_relations": dg.MetadataValue.json(
+                dict(Counter(s.details["relation"][0] for s in signals if s.kind == "method_development"))
+            ),
+            "bottleneck_categories": dg.MetadataValue.json(
+                dict(Counter(s.details["category"][0] for s in signals if s.kind == "bottleneck"))
+            ),
+            "top_candidate_directions": md_table(
+                [
+                    {
+                        "title": s.title,
+                        "dimension": s.details.get("dimension", [""])[0],
+                        "papers": int(s.stats.get("n_papers", 0)),
+                        "growth": round(s.stats.get("growth", 0.0), 2),
+                        "share_recent": round(s.stats.get("share_recent", 0.0), 4),
+                        "evidence": len(s.evidence_ids),
+                        "signal_id": s.signal_id,
+                    }
+                    for s in candidates
+                ],
+                ["title", "dimension", "papers", "growth", "share_recent", "evidence", "signal_id"],
+                10,
+            ),
+            "path": dg.MetadataValue.path(path),
+            **client.usage_since(before).as_metadata(),
+        }
+    )

@@ -58,7 +58,8 @@ PROMPT = (
     "its evaluation focus, and its limitations (as stated by the authors), plus its contribution "
     "type (one of: {types}). For every field give a one-line summary and ONE sentence copied "
     "verbatim (character for character) from the paper text as the quote; leave the quote empty "
-    "if the text has none. Do not use knowledge beyond the given text.")
+    "if the text has none. Do not use knowledge beyond the given text."
+)
 
 
 def paper_text_for_prompt(paper: ScreenedPaper, fulltext: PaperFullText | None, max_chars: int) -> str:
@@ -94,33 +95,51 @@ def extract_evidence_llm(
     failures: list[Failure] = []
     with_ft = [p for p in papers if fulltext_sections(fulltexts.get(p.arxiv_id))]
     without = [p for p in papers if not fulltext_sections(fulltexts.get(p.arxiv_id))]
-    groups = [without[i:i + abstract_batch] for i in range(0, len(without), abstract_batch)]
-    groups += [with_ft[i:i + fulltext_batch] for i in range(0, len(with_ft), fulltext_batch)]
+    groups = [without[i : i + abstract_batch] for i in range(0, len(without), abstract_batch)]
+    groups += [with_ft[i : i + fulltext_batch] for i in range(0, len(with_ft), fulltext_batch)]
     for group in groups:
         keys = {f"P{j + 1}": p for j, p in enumerate(group)}
-        payload = {"papers": [{"key": k, "title": p.title,
-                               "text": paper_text_for_prompt(p, fulltexts.get(p.arxiv_id), fulltext_chars)}
-                              for k, p in keys.items()]}
-        messages = [{"role": "system", "content": "You extract evidence from research papers. "
-                                                  "Answer only with JSON matching the schema."},
-                    {"role": "user", "content": PROMPT.format(types=", ".join(CONTRIBUTION_TYPES)) + "\n"
-                     + PAYLOAD_MARK + json.dumps(payload, ensure_ascii=False)}]
+        payload = {
+            "papers": [
+                {"key": k, "title": p.title, "text": paper_text_for_prompt(p, fulltexts.get(p.arxiv_id), fulltext_chars)}
+                for k, p in keys.items()
+            ]
+        }
+        messages = [
+            {
+                "role": "system",
+                "content": "You extract evidence from research papers. Answer only with JSON matching the schema.",
+            },
+            {
+                "role": "user",
+                "content": PROMPT.format(types=", ".join(CONTRIBUTION_TYPES))
+                + "\n"
+                + PAYLOAD_MARK
+                + json.dumps(payload, ensure_ascii=False),
+            },
+        ]
         try:
-            reply = client.structured(messages, EvidenceBatch, purpose="evidence.extract",
-                                      temperature=TEMPERATURE, seed=seed)
+            reply = client.structured(messages, EvidenceBatch, purpose="evidence.extract", temperature=TEMPERATURE, seed=seed)
             answers = {a.paper: a for a in reply.papers}
         except Exception as exc:  # noqa: BLE001 - recorded; offline rules fill in
-            failures.append(Failure(stage="evidence", item_id=",".join(p.arxiv_id for p in group),
-                                    reason=f"LLM extraction failed ({type(exc).__name__}: {exc}); "
-                                           "offline cue-phrase evidence used"))
+            failures.append(
+                Failure(
+                    stage="evidence",
+                    item_id=",".join(p.arxiv_id for p in group),
+                    reason=f"LLM extraction failed ({type(exc).__name__}: {exc}); offline cue-phrase evidence used",
+                )
+            )
             answers = {}
         for key, paper in keys.items():
             ft = fulltexts.get(paper.arxiv_id)
             answer = answers.get(key)
             if answer is None:
                 if answers:  # the call worked but this paper was left out of the reply
-                    failures.append(Failure(stage="evidence", item_id=paper.arxiv_id,
-                                            reason="LLM reply omitted this paper; offline evidence used"))
+                    failures.append(
+                        Failure(
+                            stage="evidence", item_id=paper.arxiv_id, reason="LLM reply omitted this paper; offline evidence used"
+                        )
+                    )
                 out[paper.arxiv_id] = extract_paper_evidence(paper, ft)
                 continue
             out[paper.arxiv_id] = evidence_from_answer(paper, answer, ft)
@@ -135,7 +154,8 @@ def evidence_from_answer(paper: ScreenedPaper, answer: PaperFields, fulltext: Pa
     if ctype not in CONTRIBUTION_TYPES:
         ctype = classify_contribution(paper.title, paper.abstract)
     return PaperEvidence(
-        arxiv_id=paper.arxiv_id, published=paper.published,
+        arxiv_id=paper.arxiv_id,
+        published=paper.published,
         **{f: " ".join(fq.quote.split()) for f, fq in fields.items()},
         contribution_type=ctype,
         unverified=[f for f, fq in fields.items() if not verify_quote(fq.quote, source)],
@@ -171,44 +191,59 @@ class BottleneckBatch(BaseModel):
     items: list[BottleneckItem]
 
 
-def _ask_items(client, prompt: str, items: list[dict], schema, purpose: str, batch: int, seed: int,
-               failures: list[Failure]) -> dict[str, BaseModel]:
+def _ask_items(
+    client, prompt: str, items: list[dict], schema, purpose: str, batch: int, seed: int, failures: list[Failure]
+) -> dict[str, BaseModel]:
     out: dict[str, BaseModel] = {}
     for i in range(0, len(items), batch):
-        group = items[i:i + batch]
-        messages = [{"role": "system", "content": "You analyse how a research field develops. "
-                                                  "Answer only with JSON matching the schema."},
-                    {"role": "user", "content": prompt + "\n" + PAYLOAD_MARK
-                     + json.dumps({"items": group}, ensure_ascii=False)}]
+        group = items[i : i + batch]
+        messages = [
+            {
+                "role": "system",
+                "content": "You analyse how a research field develops. Answer only with JSON matching the schema.",
+            },
+            {"role": "user", "content": prompt + "\n" + PAYLOAD_MARK + json.dumps({"items": group}, ensure_ascii=False)},
+        ]
         try:
             reply = client.structured(messages, schema, purpose=purpose, temperature=TEMPERATURE, seed=seed)
             out.update({it.key: it for it in reply.items})
         except Exception as exc:  # noqa: BLE001 - recorded; the rule-based answer stays
-            failures.append(Failure(stage="research_signals", item_id=",".join(g["key"] for g in group),
-                                    reason=f"LLM {purpose} failed ({type(exc).__name__}: {exc}); rule kept"))
+            failures.append(
+                Failure(
+                    stage="research_signals",
+                    item_id=",".join(g["key"] for g in group),
+                    reason=f"LLM {purpose} failed ({type(exc).__name__}: {exc}); rule kept",
+                )
+            )
     return out
 
 
-def classify_relations_llm(items: list[dict], client, *, batch: int = 20, seed: int = 0,
-                           failures: list[Failure]) -> dict[str, RelationItem]:
+def classify_relations_llm(
+    items: list[dict], client, *, batch: int = 20, seed: int = 0, failures: list[Failure]
+) -> dict[str, RelationItem]:
     """Model-chosen relation per method-development pair; items carry the rule's answer."""
-    prompt = ("Each item is a pair of taxonomy nodes (from -> to) with their labels, keywords and "
-              "volume-normalised growth. Classify how 'to' relates to 'from' as a method development: "
-              "extension (refines or extends the same line), adaptation (carries it to a new setting), "
-              "replacement (a newer branch displacing an older sibling), component_reuse (reuses its "
-              "components in another dimension), competition (rival branches pulling apart). Give a "
-              "one-sentence rationale grounded only in the given data.")
+    prompt = (
+        "Each item is a pair of taxonomy nodes (from -> to) with their labels, keywords and "
+        "volume-normalised growth. Classify how 'to' relates to 'from' as a method development: "
+        "extension (refines or extends the same line), adaptation (carries it to a new setting), "
+        "replacement (a newer branch displacing an older sibling), component_reuse (reuses its "
+        "components in another dimension), competition (rival branches pulling apart). Give a "
+        "one-sentence rationale grounded only in the given data."
+    )
     got = _ask_items(client, prompt, items, RelationBatch, "signals.relation", batch, seed, failures)
     return {k: v for k, v in got.items() if v.relation in RELATIONS}
 
 
-def name_bottlenecks_llm(items: list[dict], client, *, batch: int = 20, seed: int = 0,
-                         failures: list[Failure]) -> dict[str, BottleneckItem]:
+def name_bottlenecks_llm(
+    items: list[dict], client, *, batch: int = 20, seed: int = 0, failures: list[Failure]
+) -> dict[str, BottleneckItem]:
     """Model-written title and category of each bottleneck theme (quotes are verbatim limitations)."""
-    prompt = ("Each item is a group of verbatim limitation sentences from different papers, all naming the "
-              "same limitation (the rule's name for it is given). Name that limitation as a researcher would "
-              "(2-6 words, e.g. 'reward hacking', 'long-horizon error accumulation'): the limitation itself, "
-              "not the research area or the domain it occurs in. Give its category: recurring_limitation, "
-              "evaluation_gap, reliability_safety, data_need or technical_risk.")
+    prompt = (
+        "Each item is a group of verbatim limitation sentences from different papers, all naming the "
+        "same limitation (the rule's name for it is given). Name that limitation as a researcher would "
+        "(2-6 words, e.g. 'reward hacking', 'long-horizon error accumulation'): the limitation itself, "
+        "not the research area or the domain it occurs in. Give its category: recurring_limitation, "
+        "evaluation_gap, reliability_safety, data_need or technical_risk."
+    )
     got = _ask_items(client, prompt, items, BottleneckBatch, "signals.bottleneck", batch, seed, failures)
     return {k: v for k, v in got.items() if v.category in BOTTLENECK_KINDS and v.title.strip()}

@@ -39,8 +39,12 @@ from core.records import (
 
 
 def rank_by_centrality(
-    vectors: np.ndarray, ids: list[str], labels: list[str], core_bonus: float = 0.05,
-    citations: dict[str, int] | None = None, citation_weight: float = 0.1,
+    vectors: np.ndarray,
+    ids: list[str],
+    labels: list[str],
+    core_bonus: float = 0.05,
+    citations: dict[str, int] | None = None,
+    citation_weight: float = 0.1,
 ) -> list[tuple[str, float]]:
     """Papers ordered by cosine to the (normalised) centroid, core papers nudged up.
 
@@ -61,8 +65,10 @@ def rank_by_centrality(
     if citations:
         top = max((citations.get(pid, 0) for pid in ids), default=0)
         if top > 0:
-            scores = [sc + citation_weight * float(np.log1p(max(citations.get(pid, 0), 0)) / np.log1p(top))
-                      for sc, pid in zip(scores, ids)]
+            scores = [
+                sc + citation_weight * float(np.log1p(max(citations.get(pid, 0), 0)) / np.log1p(top))
+                for sc, pid in zip(scores, ids)
+            ]
     order = sorted(range(len(ids)), key=lambda i: (-round(scores[i], 6), ids[i]))
     return [(ids[i], scores[i]) for i in order]
 
@@ -98,8 +104,7 @@ def build_evidence(
     by_id = {p.arxiv_id: p for p in papers}
     failures: list[Failure] = []
     late = sorted(
-        {(pid, str(by_id[pid].published)) for n in nodes for pid in n.paper_ids
-         if pid in by_id and by_id[pid].published > cutoff}
+        {(pid, str(by_id[pid].published)) for n in nodes for pid in n.paper_ids if pid in by_id and by_id[pid].published > cutoff}
     )
     if late:
         raise ValueError(
@@ -107,8 +112,7 @@ def build_evidence(
             f"e.g. {late[:3]} -- the taxonomy must only use cutoff-visible papers"
         )
     non_root = [n for n in nodes if n.parent_id is not None]
-    needed = sorted({pid for n in non_root for pid in n.paper_ids
-                     if pid in by_id and by_id[pid].label != "excluded"})
+    needed = sorted({pid for n in non_root for pid in n.paper_ids if pid in by_id and by_id[pid].label != "excluded"})
     index = {pid: i for i, pid in enumerate(needed)}
     vectors = embed([paper_source_text(by_id[pid]) for pid in needed]) if needed else np.zeros((0, 1))
     records: list[EvidenceRecord] = []
@@ -116,35 +120,60 @@ def build_evidence(
     for node in non_root:
         unknown = sorted({pid for pid in node.paper_ids if pid not in by_id})
         if unknown:
-            failures.append(Failure(stage="evidence", item_id=node.node_id,
-                                    reason=f"{len(unknown)} unknown paper id(s) skipped",
-                                    raw=",".join(unknown[:50])))
+            failures.append(
+                Failure(
+                    stage="evidence",
+                    item_id=node.node_id,
+                    reason=f"{len(unknown)} unknown paper id(s) skipped",
+                    raw=",".join(unknown[:50]),
+                )
+            )
         usable = sorted({pid for pid in node.paper_ids if pid in index})
         n_excluded = len({pid for pid in node.paper_ids if pid in by_id and pid not in index})
         if n_excluded:
-            failures.append(Failure(stage="evidence", item_id=node.node_id,
-                                    reason=f"{n_excluded} excluded (off-domain) paper(s) not used as evidence"))
+            failures.append(
+                Failure(
+                    stage="evidence",
+                    item_id=node.node_id,
+                    reason=f"{n_excluded} excluded (off-domain) paper(s) not used as evidence",
+                )
+            )
         if not usable:
-            failures.append(Failure(stage="evidence", item_id=node.node_id,
-                                    reason="node has no usable cutoff-visible paper; empty evidence record"))
+            failures.append(
+                Failure(
+                    stage="evidence",
+                    item_id=node.node_id,
+                    reason="node has no usable cutoff-visible paper; empty evidence record",
+                )
+            )
         ranked = rank_by_centrality(
             vectors[[index[pid] for pid in usable]] if usable else np.zeros((0, 1)),
-            usable, [by_id[pid].label for pid in usable], core_bonus=core_bonus, citations=citations,
+            usable,
+            [by_id[pid].label for pid in usable],
+            core_bonus=core_bonus,
+            citations=citations,
         )
         chosen = [pid for pid, _ in ranked[: n_representative + n_supporting]]
         representative, supporting = chosen[:n_representative], chosen[n_representative:]
-        records.append(EvidenceRecord(
-            record_id=f"ev:{node.node_id}", node_id=node.node_id, domain=node.domain, cutoff=cutoff,
-            node_label=node.label, representative_ids=representative, supporting_ids=supporting,
-            papers=[], rank_basis="centrality+citations" if citations else "centrality",
-        ))
+        records.append(
+            EvidenceRecord(
+                record_id=f"ev:{node.node_id}",
+                node_id=node.node_id,
+                domain=node.domain,
+                cutoff=cutoff,
+                node_label=node.label,
+                representative_ids=representative,
+                supporting_ids=supporting,
+                papers=[],
+                rank_basis="centrality+citations" if citations else "centrality",
+            )
+        )
         chosen_of[records[-1].record_id] = chosen
     # Evidence of every chosen paper, once (a paper can support several nodes).
     wanted = sorted({pid for ids in chosen_of.values() for pid in ids})
     fulltexts = fulltexts or {}
     if llm_client is not None and not getattr(llm_client, "offline", True):
-        evidence_cache, llm_failures = extract_evidence_llm([by_id[pid] for pid in wanted], llm_client,
-                                                            fulltexts=fulltexts)
+        evidence_cache, llm_failures = extract_evidence_llm([by_id[pid] for pid in wanted], llm_client, fulltexts=fulltexts)
         failures += llm_failures
     else:
         evidence_cache = {pid: extract_paper_evidence(by_id[pid], fulltexts.get(pid)) for pid in wanted}
@@ -164,6 +193,7 @@ def build_evidence_records(
     **kwargs,
 ) -> list[EvidenceRecord]:
     """Node evidence records only (see `build_evidence` for the failure rows and options)."""
-    records, _ = build_evidence(nodes, papers, cutoff, embed,
-                                n_representative=n_representative, n_supporting=n_supporting, **kwargs)
+    records, _ = build_evidence(
+        nodes, papers, cutoff, embed, n_representative=n_representative, n_supporting=n_supporting, **kwargs
+    )
     return records

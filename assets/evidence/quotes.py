@@ -13,40 +13,131 @@ from core.records import PaperEvidence, PaperFullText, ScreenedPaper
 
 SENTENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation")
 CONTRIBUTION_TYPES = (
-    "method", "benchmark/dataset", "empirical study", "survey", "system/tool", "theory", "position",
+    "method",
+    "benchmark/dataset",
+    "empirical study",
+    "survey",
+    "system/tool",
+    "theory",
+    "position",
 )
 
 # Cue phrases per field, each with a weight; a sentence's score is the sum of the
 # weights of the distinct cues it contains (case-insensitive, word-prefix match).
 CUES: dict[str, dict[str, float]] = {
     "problem": {
-        "challenge": 2, "challenging": 2, "however": 2, "remain": 2, "remains": 2, "struggle": 2,
-        "lack": 2, "limited": 1.5, "difficult": 1.5, "problem": 1.5, "issue": 1, "gap": 1,
-        "unclear": 1.5, "open question": 2, "yet": 0.5, "despite": 1.5, "existing": 1, "often": 0.5,
-        "hinder": 1.5, "insufficient": 1.5, "nonetheless": 1.5, "fall short": 2, "falls short": 2,
+        "challenge": 2,
+        "challenging": 2,
+        "however": 2,
+        "remain": 2,
+        "remains": 2,
+        "struggle": 2,
+        "lack": 2,
+        "limited": 1.5,
+        "difficult": 1.5,
+        "problem": 1.5,
+        "issue": 1,
+        "gap": 1,
+        "unclear": 1.5,
+        "open question": 2,
+        "yet": 0.5,
+        "despite": 1.5,
+        "existing": 1,
+        "often": 0.5,
+        "hinder": 1.5,
+        "insufficient": 1.5,
+        "nonetheless": 1.5,
+        "fall short": 2,
+        "falls short": 2,
     },
     "method": {
-        "we propose": 3, "we introduce": 3, "we present": 3, "we develop": 2.5, "we design": 2.5,
-        "this paper proposes": 3, "this paper introduces": 3, "this paper presents": 3,
-        "this work": 1, "our method": 2.5, "our framework": 2.5, "our approach": 2.5,
-        "our model": 2, "framework": 1, "novel": 1, "we build": 2, "we leverage": 1.5,
-        "to address": 1.5, "to tackle": 1.5, "called": 1, "named": 1, "dubbed": 1,
+        "we propose": 3,
+        "we introduce": 3,
+        "we present": 3,
+        "we develop": 2.5,
+        "we design": 2.5,
+        "this paper proposes": 3,
+        "this paper introduces": 3,
+        "this paper presents": 3,
+        "this work": 1,
+        "our method": 2.5,
+        "our framework": 2.5,
+        "our approach": 2.5,
+        "our model": 2,
+        "framework": 1,
+        "novel": 1,
+        "we build": 2,
+        "we leverage": 1.5,
+        "to address": 1.5,
+        "to tackle": 1.5,
+        "called": 1,
+        "named": 1,
+        "dubbed": 1,
     },
     "evaluation_focus": {
-        "experiment": 2.5, "benchmark": 2, "evaluate": 2.5, "evaluation": 2, "outperform": 2.5,
-        "results show": 3, "results demonstrate": 3, "demonstrate": 1.5, "achieve": 1.5,
-        "accuracy": 1.5, "baseline": 2, "state-of-the-art": 1.5, "improve": 1, "empirical": 1.5,
-        "ablation": 2, "extensive": 1, "human evaluation": 2, "success rate": 2, "datasets": 1,
+        "experiment": 2.5,
+        "benchmark": 2,
+        "evaluate": 2.5,
+        "evaluation": 2,
+        "outperform": 2.5,
+        "results show": 3,
+        "results demonstrate": 3,
+        "demonstrate": 1.5,
+        "achieve": 1.5,
+        "accuracy": 1.5,
+        "baseline": 2,
+        "state-of-the-art": 1.5,
+        "improve": 1,
+        "empirical": 1.5,
+        "ablation": 2,
+        "extensive": 1,
+        "human evaluation": 2,
+        "success rate": 2,
+        "datasets": 1,
     },
     "limitation": {
-        "limitation": 3, "fail": 2.5, "suffer": 2.5, "costly": 2.5, "expensive": 2,
-        "hallucinat": 2.5, "not robust": 3, "bottleneck": 2.5, "challenge": 1.5, "however": 1.5,
-        "struggle": 2.5, "lack": 2, "unreliable": 2.5, "vulnerab": 2, "brittle": 2.5,
-        "error-prone": 2, "inefficien": 2, "overhead": 1.5, "degrade": 2, "bias": 1.5,
-        "remain": 1, "limited": 1.5, "poor": 1.5, "risk": 1.5, "unsafe": 2, "scarce": 2,
-        "prohibitive": 2, "latency": 1, "still": 0.5, "hinder": 2, "fall short": 2.5, "falls short": 2.5,
-        "nonetheless": 1, "incorrect": 1.5, "face challenges": 1, "unstable": 2, "instabilit": 2,
-        "drawback": 3, "weakness": 3, "shortcoming": 3, "insufficient": 1.5, "difficult": 1,
+        "limitation": 3,
+        "fail": 2.5,
+        "suffer": 2.5,
+        "costly": 2.5,
+        "expensive": 2,
+        "hallucinat": 2.5,
+        "not robust": 3,
+        "bottleneck": 2.5,
+        "challenge": 1.5,
+        "however": 1.5,
+        "struggle": 2.5,
+        "lack": 2,
+        "unreliable": 2.5,
+        "vulnerab": 2,
+        "brittle": 2.5,
+        "error-prone": 2,
+        "inefficien": 2,
+        "overhead": 1.5,
+        "degrade": 2,
+        "bias": 1.5,
+        "remain": 1,
+        "limited": 1.5,
+        "poor": 1.5,
+        "risk": 1.5,
+        "unsafe": 2,
+        "scarce": 2,
+        "prohibitive": 2,
+        "latency": 1,
+        "still": 0.5,
+        "hinder": 2,
+        "fall short": 2.5,
+        "falls short": 2.5,
+        "nonetheless": 1,
+        "incorrect": 1.5,
+        "face challenges": 1,
+        "unstable": 2,
+        "instabilit": 2,
+        "drawback": 3,
+        "weakness": 3,
+        "shortcoming": 3,
+        "insufficient": 1.5,
+        "difficult": 1,
     },
 }
 
@@ -54,15 +145,34 @@ CUES: dict[str, dict[str, float]] = {
 # count against the problem and limitation fields ("we propose an agent to tackle
 # symbolic challenges" is not a limitation).
 NEGATIVE_CUES: dict[str, float] = {
-    "we propose": -3, "we introduce": -3, "we present": -3, "our": -1.5, "this paper": -1.5,
-    "remarkabl": -1.5, "significantly": -1.5, "outperform": -2, "achieve": -1, "state-of-the-art": -1,
-    "effective": -1, "can still": -2,
+    "we propose": -3,
+    "we introduce": -3,
+    "we present": -3,
+    "our": -1.5,
+    "this paper": -1.5,
+    "remarkabl": -1.5,
+    "significantly": -1.5,
+    "outperform": -2,
+    "achieve": -1,
+    "state-of-the-art": -1,
+    "effective": -1,
+    "can still": -2,
 }
 # Extra negatives for the limitation field: sentences that present a remedy ("RAG has
 # emerged to overcome the knowledge limitations of LLMs") are not limitations.
 LIMITATION_NEGATIVE_CUES: dict[str, float] = {
-    "to overcome": -2.5, "overcome": -1, "to address": -2, "addresses": -2, "mitigat": -1.5, "alleviat": -1.5,
-    "has emerged": -2, "have emerged": -2, "powerful": -1, "promising": -1, "enhance": -1, "enable": -1,
+    "to overcome": -2.5,
+    "overcome": -1,
+    "to address": -2,
+    "addresses": -2,
+    "mitigat": -1.5,
+    "alleviat": -1.5,
+    "has emerged": -2,
+    "have emerged": -2,
+    "powerful": -1,
+    "promising": -1,
+    "enhance": -1,
+    "enable": -1,
 }
 # A field stays empty unless its best sentence reaches this score.
 MIN_SCORE = {"problem": 1.5, "method": 2.0, "evaluation_focus": 2.0, "limitation": 2.0}
@@ -70,16 +180,58 @@ MIN_SCORE = {"problem": 1.5, "method": 2.0, "evaluation_focus": 2.0, "limitation
 # Contribution type: cue words in the title count double.
 CONTRIBUTION_CUES: dict[str, tuple[str, ...]] = {
     "survey": ("survey", "a review", "systematic review", "overview of", "literature review", "roadmap"),
-    "benchmark/dataset": ("benchmark", "dataset", "corpus", "testbed", "leaderboard", "arena",
-                          "evaluation suite", "test suite", "new benchmark", "novel benchmark",
-                          "we curate", "we collect", "we construct a"),
-    "empirical study": ("empirical study", "empirical analysis", "we investigate", "we analyze",
-                        "we analyse", "systematic study", "we study", "we examine", "case study",
-                        "comprehensive analysis", "revisiting", "rethinking", "understanding"),
-    "system/tool": ("toolkit", "library", "open-source framework", "platform", "open-source system",
-                    "pipeline", "infrastructure", "we release", "tool for", "demo"),
-    "theory": ("theoretical", "we prove", "theorem", "provably", "convergence", "regret bound",
-               "generalization bound", "formal analysis"),
+    "benchmark/dataset": (
+        "benchmark",
+        "dataset",
+        "corpus",
+        "testbed",
+        "leaderboard",
+        "arena",
+        "evaluation suite",
+        "test suite",
+        "new benchmark",
+        "novel benchmark",
+        "we curate",
+        "we collect",
+        "we construct a",
+    ),
+    "empirical study": (
+        "empirical study",
+        "empirical analysis",
+        "we investigate",
+        "we analyze",
+        "we analyse",
+        "systematic study",
+        "we study",
+        "we examine",
+        "case study",
+        "comprehensive analysis",
+        "revisiting",
+        "rethinking",
+        "understanding",
+    ),
+    "system/tool": (
+        "toolkit",
+        "library",
+        "open-source framework",
+        "platform",
+        "open-source system",
+        "pipeline",
+        "infrastructure",
+        "we release",
+        "tool for",
+        "demo",
+    ),
+    "theory": (
+        "theoretical",
+        "we prove",
+        "theorem",
+        "provably",
+        "convergence",
+        "regret bound",
+        "generalization bound",
+        "formal analysis",
+    ),
     "position": ("position paper", "we argue", "this position", "call for", "perspective", "manifesto"),
 }
 
@@ -100,7 +252,7 @@ def split_sentences(text: str) -> list[str]:
     sentences: list[str] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
-        candidate = text[start:match.start()]
+        candidate = text[start : match.start()]
         if _ABBREV.search(candidate) or len(candidate.strip()) < 12:
             continue  # an abbreviation or a fragment: keep growing the sentence
         sentences.append(candidate.strip())
@@ -171,8 +323,7 @@ def limitation_score(sentence: str) -> float:
     `LIMITATION_NEGATIVE_CUES`). A score >= MIN_SCORE["limitation"] (2.0) makes a sentence
     eligible as a paper's limitation quote."""
     words = _words(sentence)
-    return (_cue_hits(words, CUES["limitation"]) + _cue_hits(words, NEGATIVE_CUES)
-            + _cue_hits(words, LIMITATION_NEGATIVE_CUES))
+    return _cue_hits(words, CUES["limitation"]) + _cue_hits(words, NEGATIVE_CUES) + _cue_hits(words, LIMITATION_NEGATIVE_CUES)
 
 
 def _title_has(label: str, title_lower: str) -> bool:
@@ -212,8 +363,7 @@ def _pick_fields(sentences: list[str], sections: list[str] | None = None) -> dic
             if sections is not None and sections[i] in PREFERRED_SECTIONS[field]:
                 score += SECTION_BONUS.get((field, sections[i]), PREFERRED_BONUS)
             position = i / max(n - 1, 1)
-            tie = {"problem": -position, "evaluation_focus": position, "method": -abs(position - 0.3),
-                   "limitation": 0.0}[field]
+            tie = {"problem": -position, "evaluation_focus": position, "method": -abs(position - 0.3), "limitation": 0.0}[field]
             scored.append((i in used, -score, -tie, i))
         if not scored:
             chosen[field] = ""
@@ -282,10 +432,7 @@ def extract_paper_evidence(paper: ScreenedPaper, fulltext: PaperFullText | None 
     return evidence
 
 
-def unverified_fields(evidence: PaperEvidence, paper: ScreenedPaper,
-                      fulltext: PaperFullText | None = None) -> list[str]:
+def unverified_fields(evidence: PaperEvidence, paper: ScreenedPaper, fulltext: PaperFullText | None = None) -> list[str]:
     """Names of sentence fields whose quote is not verbatim in the paper's source text."""
     source = evidence_source_text(paper, fulltext)
     return [f for f in SENTENCE_FIELDS if not verify_quote(getattr(evidence, f), source)]
-
-

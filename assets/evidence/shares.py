@@ -14,13 +14,11 @@ import numpy as np
 
 from assets.taxonomy.slices import slice_starts
 
-EPS = 1e-3          # floor of the prior share in growth = recent / prior
-GROWTH_CAP = 10.0   # growth of a node with (almost) no prior papers is capped here
+EPS = 1e-3  # floor of the prior share in growth = recent / prior
+GROWTH_CAP = 10.0  # growth of a node with (almost) no prior papers is capped here
 RECENT_MONTHS = 3
 PRIOR_MONTHS = 6
 SLOPE_MONTHS = 9
-
-
 
 
 def month_key(day: date) -> str:
@@ -114,8 +112,9 @@ def quarterly_shares(paper_dates: list[date], volume: dict[str, int], cutoff: da
     return {q: round(share(counts, volume, quarters[q]), 6) for q in keys}
 
 
-def slice_shares(paper_dates: list[date], volume: dict[str, int], cutoff: date, *, recent_months: int = 6,
-                 n_slices: int = 6) -> dict[str, float]:
+def slice_shares(
+    paper_dates: list[date], volume: dict[str, int], cutoff: date, *, recent_months: int = 6, n_slices: int = 6
+) -> dict[str, float]:
     """Share of the domain's volume per taxonomy slice (quarters early, months near the
     cutoff, as `assets.taxonomy.logic.slice_starts`), the last `n_slices` slices."""
     months = sorted(m for m in volume if m <= month_key(cutoff))

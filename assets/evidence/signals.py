@@ -88,6 +88,7 @@ KEYWORD_PHRASES = 5
 REPRESENTATIVE_TITLES = 3  # pre-cutoff titles shown with a candidate (its most central members)
 EVIDENCE_PAPERS = 25  # a candidate's evidence papers: its most central members in evidence records
 
+
 def node_stats(
     nodes: list[TaxonomyNode], papers: list[ScreenedPaper], cutoff: date, monthly_volume: dict[str, int]
 ) -> dict[str, dict[str, float]]:
@@ -132,9 +133,10 @@ def relation_for(
             c_start, s_start = parse_slice(child.created_slice), parse_slice(s.created_slice)
             later = c_start is not None and s_start is not None and c_start > s_start
             rel = "replacement" if later else "competition"
-            return rel, (f"child growth {c['growth']:.2f} >= 1.2 while sibling {s.node_id} shrinks "
-                         f"(growth {stats[s.node_id]['growth']:.2f} <= 0.8)"
-                         + ("; child appeared later" if later else ""))
+            return rel, (
+                f"child growth {c['growth']:.2f} >= 1.2 while sibling {s.node_id} shrinks "
+                f"(growth {stats[s.node_id]['growth']:.2f} <= 0.8)" + ("; child appeared later" if later else "")
+            )
     overlap = sorted(node_terms(child) & node_terms(parent))
     if overlap:
         return "extension", f"child shares terms with parent: {', '.join(overlap[:5])}"
@@ -188,20 +190,25 @@ def cross_dimension_pairs(
     sets = {n.node_id: set(n.paper_ids) for n in level1}
     out = []
     for i, a in enumerate(level1):
-        for b in level1[i + 1:]:
+        for b in level1[i + 1 :]:
             if a.dimension == b.dimension:
                 continue
             shared = len(sets[a.node_id] & sets[b.node_id])
             small = min(len(sets[a.node_id]), len(sets[b.node_id]))
             if shared < min_shared or not small or shared / small < min_overlap:
                 continue
-            src, dst = sorted([a, b], key=lambda n: (parse_slice(n.created_slice) or date.max, -len(sets[n.node_id]),
-                                                     n.node_id))
+            src, dst = sorted([a, b], key=lambda n: (parse_slice(n.created_slice) or date.max, -len(sets[n.node_id]), n.node_id))
             if stats[dst.node_id]["growth"] <= 1.0:
                 continue
-            out.append((src, dst, "component_reuse",
-                        f"{shared} shared papers (overlap {shared / small:.2f}) across dimensions "
-                        f"{src.dimension} -> {dst.dimension}; target growth {stats[dst.node_id]['growth']:.2f} > 1"))
+            out.append(
+                (
+                    src,
+                    dst,
+                    "component_reuse",
+                    f"{shared} shared papers (overlap {shared / small:.2f}) across dimensions "
+                    f"{src.dimension} -> {dst.dimension}; target growth {stats[dst.node_id]['growth']:.2f} > 1",
+                )
+            )
     return out
 
 
@@ -265,11 +272,15 @@ def build_signals(
     vectors = np.asarray(embed([paper_text(p) for p in usable]), dtype=np.float32) if usable else np.zeros((0, 1))
     min_members = max(min_support, round(MIN_MEMBER_SHARE * len(usable)))
     rejected: list[tuple[str, str]] = []
-    found = phrase_candidates(usable, vectors, nodes, min_members=min_members, max_candidates=max_candidates,
-                              cutoff=cutoff, rejected=rejected)
+    found = phrase_candidates(
+        usable, vectors, nodes, min_members=min_members, max_candidates=max_candidates, cutoff=cutoff, rejected=rejected
+    )
     for name, why in rejected:
-        failures.append(Failure(stage="research_signals", item_id=f"phrase:{name}",
-                                reason=f"curation: candidate phrase {name!r} not used: {why}"))
+        failures.append(
+            Failure(
+                stage="research_signals", item_id=f"phrase:{name}", reason=f"curation: candidate phrase {name!r} not used: {why}"
+            )
+        )
     all_phrases = [title_phrases(p.title) for p in usable]
     phrase_df = Counter(ph for phs in all_phrases for ph in phs)
     row_of = {p.arxiv_id: i for i, p in enumerate(usable)}
@@ -285,32 +296,51 @@ def build_signals(
         member_dates = [dates[pid] for pid in c.members]
         s = momentum(member_dates, monthly_volume, cutoff)
         own = [all_phrases[row_of[pid]] for pid in c.members]
-        keywords = [k for k in distinctive_title_phrases(own, phrase_df, len(usable))
-                    if not stems(k) & stems(c.display)][:KEYWORD_PHRASES]
+        keywords = [k for k in distinctive_title_phrases(own, phrase_df, len(usable)) if not stems(k) & stems(c.display)][
+            :KEYWORD_PHRASES
+        ]
         # evidence: the most central members that an evidence record holds (the node's record first)
         evidence_papers = [pid for pid in c.central_ids if pid in record_of][:EVIDENCE_PAPERS]
         if not evidence_papers:
             continue
         rep_titles = [by_paper[pid].title for pid in c.central_ids[:REPRESENTATIVE_TITLES]]
         gloss_text, gloss_id = gloss(c.phrase, [by_paper[pid] for pid in c.central_ids])
-        ev = list(dict.fromkeys(node_record.record_id if pid in in_node_record else record_of[pid]
-                                for pid in evidence_papers))
+        ev = list(dict.fromkeys(node_record.record_id if pid in in_node_record else record_of[pid] for pid in evidence_papers))
         sig = Signal(
-            signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}", kind="candidate_direction", domain=domain, cutoff=cutoff,
-            title=c.display, node_ids=[c.node.node_id],
+            signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}",
+            kind="candidate_direction",
+            domain=domain,
+            cutoff=cutoff,
+            title=c.display,
+            node_ids=[c.node.node_id],
             evidence_ids=ev,
-            summary=(f"{len(c.members)} cutoff-visible papers whose titles name \"{c.display}\" "
-                     f"({c.n_recent} in the {RECENT_MONTHS} months before the cutoff; recognisable by content, "
-                     f"F1 {c.recognisability:.2f}); e.g. \"{rep_titles[0]}\"."),
+            summary=(
+                f'{len(c.members)} cutoff-visible papers whose titles name "{c.display}" '
+                f"({c.n_recent} in the {RECENT_MONTHS} months before the cutoff; recognisable by content, "
+                f'F1 {c.recognisability:.2f}); e.g. "{rep_titles[0]}".'
+            ),
             paper_ids=_check_dates(evidence_papers, dates, cutoff),
-            stats=s | {"n_papers": float(len(c.members)), "n_members": float(len(c.members)),
-                       "n_recent_members": float(c.n_recent), "emerging": float(c.emerging),
-                       "age_months": float(months_between(min(member_dates), cutoff)),
-                       "level": float(c.node.level), "recognisability": c.recognisability},
-            details={"keywords": keywords, "representative_titles": rep_titles,
-                     "representative_ids": c.central_ids[:REPRESENTATIVE_TITLES], "dimension": [c.node.dimension],
-                     "node_label": [c.node.label], "defining_phrases": [c.phrase], "member_ids": c.members,
-                     "gloss": [gloss_text] if gloss_text else [], "gloss_paper": [gloss_id] if gloss_id else []},
+            stats=s
+            | {
+                "n_papers": float(len(c.members)),
+                "n_members": float(len(c.members)),
+                "n_recent_members": float(c.n_recent),
+                "emerging": float(c.emerging),
+                "age_months": float(months_between(min(member_dates), cutoff)),
+                "level": float(c.node.level),
+                "recognisability": c.recognisability,
+            },
+            details={
+                "keywords": keywords,
+                "representative_titles": rep_titles,
+                "representative_ids": c.central_ids[:REPRESENTATIVE_TITLES],
+                "dimension": [c.node.dimension],
+                "node_label": [c.node.label],
+                "defining_phrases": [c.phrase],
+                "member_ids": c.members,
+                "gloss": [gloss_text] if gloss_text else [],
+                "gloss_paper": [gloss_id] if gloss_id else [],
+            },
         )
         signals.append(sig)
         candidate_signals.append((sig, c.node))
@@ -321,23 +351,38 @@ def build_signals(
         C = np.stack(centroids)
         sims = C @ C.T
         for i, (sig, _) in enumerate(candidate_signals):
-            sig.details["neighbour_cos"] = [f"{other.signal_id}={sims[i, j]:.4f}"
-                                            for j, (other, _) in enumerate(candidate_signals) if j != i]
+            sig.details["neighbour_cos"] = [
+                f"{other.signal_id}={sims[i, j]:.4f}" for j, (other, _) in enumerate(candidate_signals) if j != i
+            ]
 
     # (2) method development
     pairs = development_pairs(nodes, stats) + cross_dimension_pairs(nodes, stats)
     pairs = [(a, b, rel, rule) for a, b, rel, rule in pairs if b.node_id in rec_by_node]
-    pairs.sort(key=lambda t: (-stats[t[1].node_id]["growth"], -stats[t[1].node_id]["n_papers"],
-                              t[0].node_id, t[1].node_id))
+    pairs.sort(key=lambda t: (-stats[t[1].node_id]["growth"], -stats[t[1].node_id]["n_papers"], t[0].node_id, t[1].node_id))
     pairs = pairs[:max_development]
     llm_rel: dict = {}
     if use_llm and pairs:
-        items = [{"key": f"R{i}", "rule_relation": rel,
-                  "from": {"label": a.label, "dimension": a.dimension, "keywords": a.keywords[:6],
-                           "growth": stats[a.node_id]["growth"], "created": a.created_slice},
-                  "to": {"label": b.label, "dimension": b.dimension, "keywords": b.keywords[:6],
-                         "growth": stats[b.node_id]["growth"], "created": b.created_slice}}
-                 for i, (a, b, rel, _) in enumerate(pairs)]
+        items = [
+            {
+                "key": f"R{i}",
+                "rule_relation": rel,
+                "from": {
+                    "label": a.label,
+                    "dimension": a.dimension,
+                    "keywords": a.keywords[:6],
+                    "growth": stats[a.node_id]["growth"],
+                    "created": a.created_slice,
+                },
+                "to": {
+                    "label": b.label,
+                    "dimension": b.dimension,
+                    "keywords": b.keywords[:6],
+                    "growth": stats[b.node_id]["growth"],
+                    "created": b.created_slice,
+                },
+            }
+            for i, (a, b, rel, _) in enumerate(pairs)
+        ]
         llm_rel = classify_relations_llm(items, llm_client, failures=failures)
     for i, (src, dst, rule_relation, rule) in enumerate(pairs):
         answer = llm_rel.get(f"R{i}")
@@ -347,9 +392,13 @@ def build_signals(
         src_dates = [dates[p] for p in src.paper_ids if p in dates]
         series_dst = quarterly_shares(dst_dates, monthly_volume, cutoff)
         series_src = quarterly_shares(src_dates, monthly_volume, cutoff)
-        st = {"child_growth": stats[dst.node_id]["growth"], "parent_growth": stats[src.node_id]["growth"],
-              "child_n_papers": stats[dst.node_id]["n_papers"], "parent_n_papers": stats[src.node_id]["n_papers"],
-              "child_slope": stats[dst.node_id]["slope"]}
+        st = {
+            "child_growth": stats[dst.node_id]["growth"],
+            "parent_growth": stats[src.node_id]["growth"],
+            "child_n_papers": stats[dst.node_id]["n_papers"],
+            "parent_n_papers": stats[src.node_id]["n_papers"],
+            "child_slope": stats[dst.node_id]["slope"],
+        }
         st.update({f"child_share_{q}": v for q, v in series_dst.items()})
         st.update({f"parent_share_{q}": v for q, v in series_src.items()})
         slices_dst = slice_shares(dst_dates, monthly_volume, cutoff)
@@ -357,31 +406,58 @@ def build_signals(
         st.update({f"child_slice_share_{q}": v for q, v in slices_dst.items()})
         st["child_slice_growth"] = slice_growth(slices_dst)
         st["parent_slice_growth"] = slice_growth(slices_src)
-        verb = {"extension": "extends", "adaptation": "adapts", "replacement": "replaces a sibling under",
-                "competition": "competes within", "component_reuse": "reuses components of"}[relation]
-        signals.append(Signal(
-            signal_id=f"sig:method_development:{i:03d}", kind="method_development", domain=domain, cutoff=cutoff,
-            title=f"{dst.label} {verb} {src.label}",
-            summary=(f"{relation}: '{dst.label}' (growth {st['child_growth']:.2f}, {int(st['child_n_papers'])} papers) "
-                     f"vs '{src.label}' (growth {st['parent_growth']:.2f}); rule: {rule}."),
-            node_ids=[src.node_id, dst.node_id], evidence_ids=ev, paper_ids=pids, stats=st,
-            details={"relation": [relation], "from_node": [src.node_id], "to_node": [dst.node_id], "rule": [rule],
-                     "child_series": [f"{q}:{v:.4f}" for q, v in series_dst.items()],
-                     "parent_series": [f"{q}:{v:.4f}" for q, v in series_src.items()],
-                     "child_slice_series": [f"{q}:{v:.4f}" for q, v in slices_dst.items()],
-                     "parent_slice_series": [f"{q}:{v:.4f}" for q, v in slices_src.items()],
-                     "rule_relation": [rule_relation], "decided_by": ["llm" if answer else "rule"],
-                     **({"llm_rationale": [answer.rationale]} if answer and answer.rationale else {})},
-        ))
+        verb = {
+            "extension": "extends",
+            "adaptation": "adapts",
+            "replacement": "replaces a sibling under",
+            "competition": "competes within",
+            "component_reuse": "reuses components of",
+        }[relation]
+        signals.append(
+            Signal(
+                signal_id=f"sig:method_development:{i:03d}",
+                kind="method_development",
+                domain=domain,
+                cutoff=cutoff,
+                title=f"{dst.label} {verb} {src.label}",
+                summary=(
+                    f"{relation}: '{dst.label}' (growth {st['child_growth']:.2f}, {int(st['child_n_papers'])} papers) "
+                    f"vs '{src.label}' (growth {st['parent_growth']:.2f}); rule: {rule}."
+                ),
+                node_ids=[src.node_id, dst.node_id],
+                evidence_ids=ev,
+                paper_ids=pids,
+                stats=st,
+                details={
+                    "relation": [relation],
+                    "from_node": [src.node_id],
+                    "to_node": [dst.node_id],
+                    "rule": [rule],
+                    "child_series": [f"{q}:{v:.4f}" for q, v in series_dst.items()],
+                    "parent_series": [f"{q}:{v:.4f}" for q, v in series_src.items()],
+                    "child_slice_series": [f"{q}:{v:.4f}" for q, v in slices_dst.items()],
+                    "parent_slice_series": [f"{q}:{v:.4f}" for q, v in slices_src.items()],
+                    "rule_relation": [rule_relation],
+                    "decided_by": ["llm" if answer else "rule"],
+                    **({"llm_rationale": [answer.rationale]} if answer and answer.rationale else {}),
+                },
+            )
+        )
 
     # (3) bottlenecks: limitation themes (assets.evidence.bottlenecks), named by their phrase
-    themes = limitation_themes(usable, records, domain_title=domain_title or _registry_title(domain),
-                               min_papers=min_theme_papers)[:max_bottlenecks]
+    themes = limitation_themes(
+        usable, records, domain_title=domain_title or _registry_title(domain), min_papers=min_theme_papers
+    )[:max_bottlenecks]
     llm_bn: dict = {}
     if use_llm and themes:
-        llm_bn = name_bottlenecks_llm([{"key": f"B{i}", "quotes": t["quotes"][:8], "rule_category": t["category"],
-                                        "rule_name": t["name"]}
-                                       for i, t in enumerate(themes)], llm_client, failures=failures)
+        llm_bn = name_bottlenecks_llm(
+            [
+                {"key": f"B{i}", "quotes": t["quotes"][:8], "rule_category": t["category"], "rule_name": t["name"]}
+                for i, t in enumerate(themes)
+            ],
+            llm_client,
+            failures=failures,
+        )
     bottleneck_signals: list[Signal] = []
     taken: set[str] = set()
     for i, t in enumerate(themes):
@@ -392,16 +468,35 @@ def build_signals(
             title, t = named.title.strip(), dict(t, category=named.category)
         taken.add(title.lower())
         sig = Signal(
-            signal_id=f"sig:bottleneck:{i:03d}", kind="bottleneck", domain=domain, cutoff=cutoff,
-            title=title, summary=t["quotes"][0], node_ids=t["nodes"], evidence_ids=t["records"], paper_ids=pids,
-            stats={"recurrence": float(len(set(pids))), "n_nodes": float(len(t["nodes"])),
-                   "lift": round(t["lift"], 4), "domain_papers": float(len(usable))},
-            details={"quotes": t["quotes"], "quote_papers": t["quote_papers"],
-                     "category": [t["category"]], "nodes": t["nodes"], "key": [t["key"]], "aliases": t["aliases"],
-                     "mention_ids": _check_dates(t["mention_ids"], dates, cutoff),
-                     "near": [f"sig:bottleneck:{j:03d}" for j in t["near"] if j < len(themes)],
-                     "rule_name": [t["name"]], "rule_category": [rule_category], "predicate": [t["family"]],
-                     "decided_by": ["llm" if named and title == named.title.strip() else "rule"]},
+            signal_id=f"sig:bottleneck:{i:03d}",
+            kind="bottleneck",
+            domain=domain,
+            cutoff=cutoff,
+            title=title,
+            summary=t["quotes"][0],
+            node_ids=t["nodes"],
+            evidence_ids=t["records"],
+            paper_ids=pids,
+            stats={
+                "recurrence": float(len(set(pids))),
+                "n_nodes": float(len(t["nodes"])),
+                "lift": round(t["lift"], 4),
+                "domain_papers": float(len(usable)),
+            },
+            details={
+                "quotes": t["quotes"],
+                "quote_papers": t["quote_papers"],
+                "category": [t["category"]],
+                "nodes": t["nodes"],
+                "key": [t["key"]],
+                "aliases": t["aliases"],
+                "mention_ids": _check_dates(t["mention_ids"], dates, cutoff),
+                "near": [f"sig:bottleneck:{j:03d}" for j in t["near"] if j < len(themes)],
+                "rule_name": [t["name"]],
+                "rule_category": [rule_category],
+                "predicate": [t["family"]],
+                "decided_by": ["llm" if named and title == named.title.strip() else "rule"],
+            },
         )
         signals.append(sig)
         bottleneck_signals.append(sig)
@@ -414,8 +509,11 @@ def build_signals(
         linked.sort(key=lambda b: (-b.stats["recurrence"], b.signal_id))
         # dependencies: the other candidates whose papers this one's titles share most
         mine = members_of[cand.signal_id]
-        related = sorted((-len(mine & members_of[o.signal_id]) / len(mine), o.title) for o, _ in candidate_signals
-                         if o is not cand and mine & members_of[o.signal_id])
+        related = sorted(
+            (-len(mine & members_of[o.signal_id]) / len(mine), o.title)
+            for o, _ in candidate_signals
+            if o is not cand and mine & members_of[o.signal_id]
+        )
         deps = [label for _, label in related[:2]]
         s = cand.stats
         if s["n_papers"] >= min_support and s["growth"] >= 1.0 and s["age_months"] <= 24:
@@ -425,20 +523,39 @@ def build_signals(
         else:
             verdict = "watch (its share of the domain is shrinking)"
         risks = [b.title for b in linked[:3]]
-        summary = (f"{verdict}: '{cand.title}' rests on {int(s['n_papers'])} pre-cutoff papers, "
-                   f"{int(s['age_months'])} months old, volume-normalised growth {s['growth']:.2f}; "
-                   f"shares papers with {', '.join(deps) if deps else 'no other candidate'}; "
-                   f"risk: {'; '.join(risks) if risks else 'no recurring bottleneck linked'}.")
-        signals.append(Signal(
-            signal_id=f"sig:feasibility:{i:03d}", kind="feasibility", domain=domain, cutoff=cutoff,
-            title=f"Feasibility of {cand.title}", summary=summary, node_ids=cand.node_ids,
-            evidence_ids=sorted(set(cand.evidence_ids) | {e for b in linked for e in b.evidence_ids}),
-            paper_ids=cand.paper_ids,
-            stats={"support": s["n_papers"], "maturity_months": s["age_months"], "n_bottlenecks": float(len(linked)),
-                   "growth": s["growth"], "actionable": float(verdict.startswith("actionable"))},
-            details={"dependencies": deps, "risks": risks, "candidate": [cand.signal_id],
-                     "bottlenecks": [b.signal_id for b in linked], "verdict": [verdict]},
-        ))
+        summary = (
+            f"{verdict}: '{cand.title}' rests on {int(s['n_papers'])} pre-cutoff papers, "
+            f"{int(s['age_months'])} months old, volume-normalised growth {s['growth']:.2f}; "
+            f"shares papers with {', '.join(deps) if deps else 'no other candidate'}; "
+            f"risk: {'; '.join(risks) if risks else 'no recurring bottleneck linked'}."
+        )
+        signals.append(
+            Signal(
+                signal_id=f"sig:feasibility:{i:03d}",
+                kind="feasibility",
+                domain=domain,
+                cutoff=cutoff,
+                title=f"Feasibility of {cand.title}",
+                summary=summary,
+                node_ids=cand.node_ids,
+                evidence_ids=sorted(set(cand.evidence_ids) | {e for b in linked for e in b.evidence_ids}),
+                paper_ids=cand.paper_ids,
+                stats={
+                    "support": s["n_papers"],
+                    "maturity_months": s["age_months"],
+                    "n_bottlenecks": float(len(linked)),
+                    "growth": s["growth"],
+                    "actionable": float(verdict.startswith("actionable")),
+                },
+                details={
+                    "dependencies": deps,
+                    "risks": risks,
+                    "candidate": [cand.signal_id],
+                    "bottlenecks": [b.signal_id for b in linked],
+                    "verdict": [verdict],
+                },
+            )
+        )
 
     # (6) approaches inside the candidate directions (the planning family's options)
     if candidate_signals:
@@ -451,20 +568,38 @@ def build_signals(
                 # shown: the newest members whose title names the approach (a reader sees it used), then others
                 shown = sorted(members[::-1], key=lambda p: a.key not in phrase_keys(p.title))[:REPRESENTATIVE_TITLES]
                 titles = [p.title for p in shown]
-                signals.append(Signal(
-                    signal_id=f"sig:approach:{i:03d}:{j:02d}", kind="approach", domain=domain, cutoff=cutoff,
-                    title=a.display, node_ids=cand.node_ids, evidence_ids=cand.evidence_ids,
-                    summary=(f"{len(a.members)} pre-cutoff papers on {cand.title} use {a.display} "
-                             f"({a.n_recent} in the {RECENT_MONTHS} months before the cutoff)."),
-                    paper_ids=_check_dates(a.members, dates, cutoff),
-                    stats={"n_papers": float(len(a.members)), "n_members": float(len(a.members)),
-                           "n_recent_members": float(a.n_recent)},
-                    details={"direction": [cand.signal_id], "direction_name": [cand.title],
-                             "direction_phrases": list(cand.details["defining_phrases"]),
-                             "defining_phrases": [a.key], "member_ids": a.members,
-                             "representative_titles": titles, "representative_ids": [p.arxiv_id for p in shown],
-                             "gloss": [gloss_text] if gloss_text else [], "gloss_paper": [gloss_id] if gloss_id else []},
-                ))
+                signals.append(
+                    Signal(
+                        signal_id=f"sig:approach:{i:03d}:{j:02d}",
+                        kind="approach",
+                        domain=domain,
+                        cutoff=cutoff,
+                        title=a.display,
+                        node_ids=cand.node_ids,
+                        evidence_ids=cand.evidence_ids,
+                        summary=(
+                            f"{len(a.members)} pre-cutoff papers on {cand.title} use {a.display} "
+                            f"({a.n_recent} in the {RECENT_MONTHS} months before the cutoff)."
+                        ),
+                        paper_ids=_check_dates(a.members, dates, cutoff),
+                        stats={
+                            "n_papers": float(len(a.members)),
+                            "n_members": float(len(a.members)),
+                            "n_recent_members": float(a.n_recent),
+                        },
+                        details={
+                            "direction": [cand.signal_id],
+                            "direction_name": [cand.title],
+                            "direction_phrases": list(cand.details["defining_phrases"]),
+                            "defining_phrases": [a.key],
+                            "member_ids": a.members,
+                            "representative_titles": titles,
+                            "representative_ids": [p.arxiv_id for p in shown],
+                            "gloss": [gloss_text] if gloss_text else [],
+                            "gloss_paper": [gloss_id] if gloss_id else [],
+                        },
+                    )
+                )
 
     # (5) venue profiles
     if venue_papers is not None:

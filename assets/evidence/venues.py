@@ -86,13 +86,35 @@ class VenueList:
 VENUE_LISTS: tuple[VenueList, ...] = (
     VenueList("icml2024.paperlists.jsonl.gz", "ICML", 2024, "ICLR/ICML/NeurIPS", date(2024, 5, 1), "title", "status", "accepted"),
     VenueList("icml2025.paperlists.jsonl.gz", "ICML", 2025, "ICLR/ICML/NeurIPS", date(2025, 5, 1), "title", "status", "accepted"),
-    VenueList("neurips2024.paperlists.jsonl.gz", "NeurIPS", 2024, "ICLR/ICML/NeurIPS", date(2024, 9, 25), "title", "status", "accepted"),
-    VenueList("iclr2025.openreview_submissions.jsonl.gz", "ICLR", 2025, "ICLR/ICML/NeurIPS", date(2025, 1, 22), "Title", "Decision", "decision"),
-    VenueList("iclr2024.openreview_submissions_reviewscores_20231110.jsonl.gz", "ICLR", 2024, "ICLR/ICML/NeurIPS", date(2023, 11, 10), "Title", None, "submissions"),
+    VenueList(
+        "neurips2024.paperlists.jsonl.gz", "NeurIPS", 2024, "ICLR/ICML/NeurIPS", date(2024, 9, 25), "title", "status", "accepted"
+    ),
+    VenueList(
+        "iclr2025.openreview_submissions.jsonl.gz",
+        "ICLR",
+        2025,
+        "ICLR/ICML/NeurIPS",
+        date(2025, 1, 22),
+        "Title",
+        "Decision",
+        "decision",
+    ),
+    VenueList(
+        "iclr2024.openreview_submissions_reviewscores_20231110.jsonl.gz",
+        "ICLR",
+        2024,
+        "ICLR/ICML/NeurIPS",
+        date(2023, 11, 10),
+        "Title",
+        None,
+        "submissions",
+    ),
     VenueList("cvpr2024.paperlists.jsonl.gz", "CVPR", 2024, "CVPR/ICCV/ECCV", date(2024, 2, 26), "title", "status", "accepted"),
     VenueList("cvpr2025.paperlists.jsonl.gz", "CVPR", 2025, "CVPR/ICCV/ECCV", date(2025, 2, 26), "title", "status", "accepted"),
     VenueList("emnlp2024.taxoadapt.jsonl.gz", "EMNLP", 2024, "ACL/EMNLP/NAACL", date(2024, 9, 20), "Title", None, "accepted"),
-    VenueList("naacl2024.paperlists.jsonl.gz", "NAACL", 2024, "ACL/EMNLP/NAACL", date(2024, 3, 14), "title", "status", "accepted"),
+    VenueList(
+        "naacl2024.paperlists.jsonl.gz", "NAACL", 2024, "ACL/EMNLP/NAACL", date(2024, 3, 14), "title", "status", "accepted"
+    ),
     VenueList("acl2024.doragd_confsummary.jsonl.gz", "ACL", 2024, "ACL/EMNLP/NAACL", date(2024, 5, 15), "链接", None, "accepted"),
     VenueList("acl2025.doragd_confsummary.jsonl.gz", "ACL", 2025, "ACL/EMNLP/NAACL", date(2025, 5, 15), "链接", None, "accepted"),
     VenueList("iccv2023.paperlists.jsonl.gz", "ICCV", 2023, "CVPR/ICCV/ECCV", date(2023, 7, 14), "title", "status", "accepted"),
@@ -108,32 +130,99 @@ VENUE_LISTS: tuple[VenueList, ...] = (
     # conferences' calls for papers and dates pages):
     # ICLR 2026: final decisions late January 2026 (ICLR 2025's were 2025-01-22); 5,358 accepted
     # (poster / oral / conditional).
-    VenueList("iclr2026.hazirliver_iclr_2026_analysis.jsonl.gz", "ICLR", 2026, "ICLR/ICML/NeurIPS", date(2026, 1, 22), "title", "decision", "accepted"),
+    VenueList(
+        "iclr2026.hazirliver_iclr_2026_analysis.jsonl.gz",
+        "ICLR",
+        2026,
+        "ICLR/ICML/NeurIPS",
+        date(2026, 1, 22),
+        "title",
+        "decision",
+        "accepted",
+    ),
     # ICML 2026: full papers due 2026-01-28, author notification about 2026-04-30.
-    VenueList("icml2026.juyoungml_icml2026.jsonl.gz", "ICML", 2026, "ICLR/ICML/NeurIPS", date(2026, 4, 30), "title", "decision", "accepted"),
+    VenueList(
+        "icml2026.juyoungml_icml2026.jsonl.gz",
+        "ICML",
+        2026,
+        "ICLR/ICML/NeurIPS",
+        date(2026, 4, 30),
+        "title",
+        "decision",
+        "accepted",
+    ),
     # CVPR 2026: submissions November 2025, final decisions February 2026 (CVPR 2025: 2025-02-26).
-    VenueList("cvpr2026.sunshine_code8_cvpr2026_paper_crawler.jsonl.gz", "CVPR", 2026, "CVPR/ICCV/ECCV", date(2026, 2, 20), "title", "decision", "accepted"),
+    VenueList(
+        "cvpr2026.sunshine_code8_cvpr2026_paper_crawler.jsonl.gz",
+        "CVPR",
+        2026,
+        "CVPR/ICCV/ECCV",
+        date(2026, 2, 20),
+        "title",
+        "decision",
+        "accepted",
+    ),
     # ACL 2026: ARR October 2025 / January 2026 cycles, notification 2026-04-04. `decision` holds the
     # track; TACL and CL papers (journal decisions, dated otherwise) and the student research
     # workshop (a workshop, not the conference's decision) are not this cycle's outcomes.
-    VenueList("acl2026.aclorg_acl2026_website.jsonl.gz", "ACL", 2026, "ACL/EMNLP/NAACL", date(2026, 4, 4), "title", "decision", "accepted",
-              skip_status=("tacl", "cl", "srw")),
+    VenueList(
+        "acl2026.aclorg_acl2026_website.jsonl.gz",
+        "ACL",
+        2026,
+        "ACL/EMNLP/NAACL",
+        date(2026, 4, 4),
+        "title",
+        "decision",
+        "accepted",
+        skip_status=("tacl", "cl", "srw"),
+    ),
     # NeurIPS 2025 (main + datasets and benchmarks): author notification 2025-09-18.
-    VenueList("neurips2025.arivero_neurips2025_acceptedpapers.jsonl.gz", "NeurIPS", 2025, "ICLR/ICML/NeurIPS", date(2025, 9, 18), "title", "decision", "accepted"),
+    VenueList(
+        "neurips2025.arivero_neurips2025_acceptedpapers.jsonl.gz",
+        "NeurIPS",
+        2025,
+        "ICLR/ICML/NeurIPS",
+        date(2025, 9, 18),
+        "title",
+        "decision",
+        "accepted",
+    ),
     # COLM 2025 (Conference on Language Modeling): notification 2025-07-08. Counted with the NLP
     # family: a language-modelling venue whose accepted papers are language papers.
     VenueList("colm2025.paperlists.jsonl.gz", "COLM", 2025, "ACL/EMNLP/NAACL", date(2025, 7, 8), "title", "decision", "accepted"),
     # WWW 2025 (The Web Conference, a SIGIR/KDD-family venue): notification 2025-01-20; two lists
     # of one cycle (388 titles shared; a title is counted once, see `_load_cached`).
     VenueList("www2025.paperlists.jsonl.gz", "WWW", 2025, "SIGIR/KDD", date(2025, 1, 20), "title", "decision", "accepted"),
-    VenueList("www2025.doragd_confsummary.jsonl.gz", "WWW", 2025, "SIGIR/KDD", date(2025, 1, 20), "title", "decision", "accepted"),
+    VenueList(
+        "www2025.doragd_confsummary.jsonl.gz", "WWW", 2025, "SIGIR/KDD", date(2025, 1, 20), "title", "decision", "accepted"
+    ),
     # KDD 2025, partial: the first proceedings volume (DOIs 10.1145/3690624.*), i.e. the August 2024
     # cycle, notified 2024-11-16.
-    VenueList("kdd2025.doragd_confsummary.jsonl.gz", "KDD", 2025, "SIGIR/KDD", date(2024, 11, 16), "title", "decision", "accepted"),
+    VenueList(
+        "kdd2025.doragd_confsummary.jsonl.gz", "KDD", 2025, "SIGIR/KDD", date(2024, 11, 16), "title", "decision", "accepted"
+    ),
     # KDD 2026, first cycle (papers due 2025-07-31): notification 2025-11-23.
-    VenueList("kdd2026_cycle1.hydrogenhy_ai_conference_paperlist.jsonl.gz", "KDD", 2026, "SIGIR/KDD", date(2025, 11, 23), "title", "decision", "accepted"),
+    VenueList(
+        "kdd2026_cycle1.hydrogenhy_ai_conference_paperlist.jsonl.gz",
+        "KDD",
+        2026,
+        "SIGIR/KDD",
+        date(2025, 11, 23),
+        "title",
+        "decision",
+        "accepted",
+    ),
     # NAACL 2025 (probably partial): notification 2025-01-22.
-    VenueList("naacl2025.doragd_confsummary.jsonl.gz", "NAACL", 2025, "ACL/EMNLP/NAACL", date(2025, 1, 22), "title", "decision", "accepted"),
+    VenueList(
+        "naacl2025.doragd_confsummary.jsonl.gz",
+        "NAACL",
+        2025,
+        "ACL/EMNLP/NAACL",
+        date(2025, 1, 22),
+        "title",
+        "decision",
+        "accepted",
+    ),
 )
 VENUE_CYCLE_MONTHS = 12  # an outcome counts when its list was decided within this many months after the cutoff
 # dblp-crawl lists (`*.doragd_confsummary`) hold the title as a Markdown link "[title](url)".
@@ -141,11 +230,31 @@ _MD_LINK = re.compile(r"^\[(.*)\]\((\S+)\)$")
 
 # Title cue words of contribution style; anything else counts as "method".
 STYLE_CUES: dict[str, tuple[str, ...]] = {
-    "benchmark": ("benchmark", "dataset", "corpus", "testbed", "leaderboard", "arena", "evaluating",
-                  "evaluation of", "suite"),
-    "analysis": ("understanding", "analysis", "analyzing", "analysing", "study", "investigat", "revisit",
-                 "rethink", "on the", "when ", "why ", "how ", "do ", "does ", "are ", "is ", "can ",
-                 "empirical", "survey", "lessons", "towards a theory", "what "),
+    "benchmark": ("benchmark", "dataset", "corpus", "testbed", "leaderboard", "arena", "evaluating", "evaluation of", "suite"),
+    "analysis": (
+        "understanding",
+        "analysis",
+        "analyzing",
+        "analysing",
+        "study",
+        "investigat",
+        "revisit",
+        "rethink",
+        "on the",
+        "when ",
+        "why ",
+        "how ",
+        "do ",
+        "does ",
+        "are ",
+        "is ",
+        "can ",
+        "empirical",
+        "survey",
+        "lessons",
+        "towards a theory",
+        "what ",
+    ),
 }
 _BENCH_SUFFIX = re.compile(r"bench\b|gym\b", re.IGNORECASE)
 
@@ -202,9 +311,18 @@ def _load_cached(folder: str, include_submissions: bool) -> tuple[VenuePaper, ..
                 if key in seen:
                     continue
                 seen.add(key)
-                out.append(VenuePaper(title=title, venue=spec.venue, year=spec.year, family=spec.family,
-                                      status=status, venue_date=spec.venue_date, file=spec.file,
-                                      abstract=" ".join(str(raw.get("Abstract") or "").split())))
+                out.append(
+                    VenuePaper(
+                        title=title,
+                        venue=spec.venue,
+                        year=spec.year,
+                        family=spec.family,
+                        status=status,
+                        venue_date=spec.venue_date,
+                        file=spec.file,
+                        abstract=" ".join(str(raw.get("Abstract") or "").split()),
+                    )
+                )
     return tuple(out)
 
 
@@ -243,9 +361,17 @@ def outcome_window(cutoff: date) -> tuple[date, date]:
 def _outcome_index(folder: str) -> dict[str, tuple[VenueOutcome, ...]]:
     index: dict[str, list[VenueOutcome]] = {}
     for v in _load_cached(folder, False):
-        index.setdefault(norm_title(v.title), []).append(VenueOutcome(
-            family=v.family, venue=v.venue, year=v.year, decision=v.status, venue_date=v.venue_date,
-            file=v.file, title=v.title))
+        index.setdefault(norm_title(v.title), []).append(
+            VenueOutcome(
+                family=v.family,
+                venue=v.venue,
+                year=v.year,
+                decision=v.status,
+                venue_date=v.venue_date,
+                file=v.file,
+                title=v.title,
+            )
+        )
     return {k: tuple(vs) for k, vs in index.items() if k}
 
 
@@ -254,8 +380,7 @@ def venue_outcome(title: str, cutoff: date, folder: Path = VENUE_DIR) -> VenueOu
     module docstring), or None: not found, decided before the cutoff or beyond the cycle, or
     found in lists of two families (ambiguous)."""
     after, until = outcome_window(cutoff)
-    hits = [o for o in _outcome_index(str(Path(folder).resolve())).get(norm_title(title), ())
-            if after < o.venue_date <= until]
+    hits = [o for o in _outcome_index(str(Path(folder).resolve())).get(norm_title(title), ()) if after < o.venue_date <= until]
     if not hits or len({o.family for o in hits}) > 1:
         return None
     return sorted(hits, key=lambda o: (o.venue_date, o.venue, o.file))[0]
@@ -310,9 +435,9 @@ def _max_cos(a: np.ndarray, b: np.ndarray, chunk: int = 512) -> tuple[np.ndarray
     if len(a) == 0 or len(b) == 0:
         return best, arg
     for s in range(0, len(a), chunk):
-        sims = a[s:s + chunk] @ b.T
-        arg[s:s + chunk] = sims.argmax(axis=1)
-        best[s:s + chunk] = sims.max(axis=1)
+        sims = a[s : s + chunk] @ b.T
+        arg[s : s + chunk] = sims.argmax(axis=1)
+        best[s : s + chunk] = sims.max(axis=1)
     return best, arg
 
 
@@ -322,17 +447,25 @@ def _topk_mean(a: np.ndarray, b: np.ndarray, k: int, chunk: int = 2048) -> np.nd
         return out
     k = min(k, len(b))
     for s in range(0, len(a), chunk):
-        sims = a[s:s + chunk] @ b.T
+        sims = a[s : s + chunk] @ b.T
         top = np.partition(sims, -k, axis=1)[:, -k:]
-        out[s:s + chunk] = top.mean(axis=1)
+        out[s : s + chunk] = top.mean(axis=1)
     return out
 
 
 OFF_TOPIC_QUANTILE = 0.02  # texts fitting their best community worse than 98% of typical domain papers: off-topic
 
 
-def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 5,
-                     base_texts: list[str] | None = None, seed: int = 0) -> dict[str, float]:
+def venue_similarity(
+    texts: list[str],
+    venue_papers: list[VenuePaper],
+    cutoff: date,
+    embed,
+    *,
+    k: int = 5,
+    base_texts: list[str] | None = None,
+    seed: int = 0,
+) -> dict[str, float]:
     """Per family: how well `texts` fit its community, normalised for size; {} when off-topic.
 
     Each family is represented by the SAME number of accepted titles (a seeded sample the
@@ -364,8 +497,9 @@ def venue_similarity(texts: list[str], venue_papers: list[VenuePaper], cutoff: d
 _SAMPLE_CACHE: dict[tuple, tuple[list, np.ndarray, dict[str, np.ndarray]]] = {}
 
 
-def _community_samples(venue_papers: list[VenuePaper], cutoff: date, embed,
-                       seed: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _community_samples(
+    venue_papers: list[VenuePaper], cutoff: date, embed, seed: int
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """(vectors of every listed title, per family the seeded equal-size sample of its eligible
     titles' rows): the same for every call of a partition (a venue gold asks it once per
     project), so cached by the lists' identity (the entry holds the list, so the id is not
@@ -382,8 +516,10 @@ def _community_samples(venue_papers: list[VenuePaper], cutoff: date, embed,
         pools = {fam: sorted({row[v.title] for v in eligible if v.family == fam}) for fam in FAMILIES}
         pools = {fam: idx for fam, idx in pools.items() if idx}
         size = min((len(idx) for idx in pools.values()), default=0)
-        samples = {fam: np.sort(np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False))
-                   for fam, idx in pools.items()}
+        samples = {
+            fam: np.sort(np.random.default_rng([seed, FAMILIES.index(fam)]).choice(idx, size=size, replace=False))
+            for fam, idx in pools.items()
+        }
         _SAMPLE_CACHE[key] = (venue_papers, vecs, samples)
     return _SAMPLE_CACHE[key][1:]
 
@@ -419,12 +555,14 @@ def title_style(title: str) -> str:
 
 def distinctive_terms(close: list[str], rest: list[str], k: int = 10) -> list[str]:
     """Terms over-represented in the close titles vs the rest of the family (log-odds)."""
+
     def counts(titles):
         c = Counter()
         for t in titles:
             toks = [w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in STOP_WORDS and len(w) > 2]
             c.update(set(toks))
         return c
+
     a, b = counts(close), counts(rest)
     na, nb = max(1, len(close)), max(1, len(rest))
     scored = [(-(np.log((a[w] + 0.5) / na) - np.log((b[w] + 0.5) / nb)), w) for w in a if a[w] >= 2]
@@ -476,7 +614,11 @@ def build_venue_profiles(
         styles = Counter(title_style(fam_papers[i].title) for i in close)
         nn = Counter(ref[int(arg[i])].arxiv_id for i in close)
         per_family[fam] = {
-            "n": len(fam_papers), "papers": fam_papers, "close": close, "best": best, "styles": styles,
+            "n": len(fam_papers),
+            "papers": fam_papers,
+            "close": close,
+            "best": best,
+            "styles": styles,
             "nn": [pid for pid, _ in sorted(nn.items(), key=lambda kv: (-kv[1], kv[0]))[:10]],
             "venues": sorted({f"{v.venue} {v.year} (decisions ~{v.venue_date})" for v in fam_papers}),
         }
@@ -487,14 +629,19 @@ def build_venue_profiles(
         sid = f"sig:venue_profile:{i:03d}"
         if not d["n"]:
             has_list = any(spec.family == fam and spec.kind != "submissions" for spec in VENUE_LISTS)
-            note = ("no accepted-paper list dated on or before the cutoff" if has_list
-                    else "no accepted-paper list available")
-            signals.append(Signal(
-                signal_id=sid, kind="venue_profile", domain=domain, cutoff=cutoff, title=f"{fam} profile",
-                summary=f"{fam}: {note}; no profile is derived (nothing invented).",
-                stats={"n_papers": 0.0, "n_close": 0.0, "share_close": 0.0},
-                details={"family": [fam], "note": [note]},
-            ))
+            note = "no accepted-paper list dated on or before the cutoff" if has_list else "no accepted-paper list available"
+            signals.append(
+                Signal(
+                    signal_id=sid,
+                    kind="venue_profile",
+                    domain=domain,
+                    cutoff=cutoff,
+                    title=f"{fam} profile",
+                    summary=f"{fam}: {note}; no profile is derived (nothing invented).",
+                    stats={"n_papers": 0.0, "n_close": 0.0, "share_close": 0.0},
+                    details={"family": [fam], "note": [note]},
+                )
+            )
             continue
         n, close = d["n"], d["close"]
         n_close = len(close)
@@ -507,42 +654,70 @@ def build_venue_profiles(
         others = sorted(((s, f) for f, s in shares.items() if f != fam), reverse=True)
         compatible = [f"{f} (share_close {s:.3f})" for s, f in others if s >= 0.5 * share_close and s > 0]
         maturity, risks, expectations = profile_sentences(fam, n, n_close, share_close, st)
-        signals.append(Signal(
-            signal_id=sid, kind="venue_profile", domain=domain, cutoff=cutoff, title=f"{fam} profile",
-            summary=(f"{fam}: {n_close} of {n} accepted papers ({share_close:.1%}) are close to {domain} "
-                     f"(title cosine >= {threshold}); style mix method {st['method']:.0%} / benchmark "
-                     f"{st['benchmark']:.0%} / analysis {st['analysis']:.0%}."),
-            paper_ids=sorted(p for p in d["nn"]),
-            stats={"n_papers": float(n), "n_close": float(n_close), "share_close": round(share_close, 5),
-                   "style_method": round(st["method"], 4), "style_benchmark": round(st["benchmark"], 4),
-                   "style_analysis": round(st["analysis"], 4),
-                   "mean_nn_cos": round(float(np.mean(d["best"])), 4), "threshold": threshold},
-            details={"family": [fam], "venues": d["venues"], "terms": terms,
-                     "example_titles": close_titles[:n_examples], "maturity": maturity,
-                     "reviewer_risks": risks, "evidence_expectations": expectations,
-                     "compatible_families": compatible},
-        ))
+        signals.append(
+            Signal(
+                signal_id=sid,
+                kind="venue_profile",
+                domain=domain,
+                cutoff=cutoff,
+                title=f"{fam} profile",
+                summary=(
+                    f"{fam}: {n_close} of {n} accepted papers ({share_close:.1%}) are close to {domain} "
+                    f"(title cosine >= {threshold}); style mix method {st['method']:.0%} / benchmark "
+                    f"{st['benchmark']:.0%} / analysis {st['analysis']:.0%}."
+                ),
+                paper_ids=sorted(p for p in d["nn"]),
+                stats={
+                    "n_papers": float(n),
+                    "n_close": float(n_close),
+                    "share_close": round(share_close, 5),
+                    "style_method": round(st["method"], 4),
+                    "style_benchmark": round(st["benchmark"], 4),
+                    "style_analysis": round(st["analysis"], 4),
+                    "mean_nn_cos": round(float(np.mean(d["best"])), 4),
+                    "threshold": threshold,
+                },
+                details={
+                    "family": [fam],
+                    "venues": d["venues"],
+                    "terms": terms,
+                    "example_titles": close_titles[:n_examples],
+                    "maturity": maturity,
+                    "reviewer_risks": risks,
+                    "evidence_expectations": expectations,
+                    "compatible_families": compatible,
+                },
+            )
+        )
     return signals
 
 
 def profile_sentences(fam: str, n: int, n_close: int, share_close: float, st: dict[str, float]):
     """Template sentences chosen by the numbers; each one states what drives it."""
     if share_close >= 0.05:
-        maturity = [f"established topic here: {share_close:.1%} of accepted papers are close (>= 5%); "
-                    f"reviewers will compare against the {n_close} accepted close papers, so incremental "
-                    "gains need strong baselines."]
+        maturity = [
+            f"established topic here: {share_close:.1%} of accepted papers are close (>= 5%); "
+            f"reviewers will compare against the {n_close} accepted close papers, so incremental "
+            "gains need strong baselines."
+        ]
     elif share_close >= 0.01:
-        maturity = [f"present but not central: {share_close:.1%} of accepted papers are close (1-5%); "
-                    "a clear positioning against the closest accepted work is expected."]
+        maturity = [
+            f"present but not central: {share_close:.1%} of accepted papers are close (1-5%); "
+            "a clear positioning against the closest accepted work is expected."
+        ]
     else:
-        maturity = [f"emerging or marginal here: {share_close:.1%} close (< 1%); venue fit must be argued "
-                    "and novelty is easier to claim than relevance."]
+        maturity = [
+            f"emerging or marginal here: {share_close:.1%} close (< 1%); venue fit must be argued "
+            "and novelty is easier to claim than relevance."
+        ]
     risks = []
     if st["method"] >= 0.6:
         risks.append(f"incremental-method risk: {st['method']:.0%} of close accepted titles are methods (>= 60%).")
     if st["benchmark"] >= 0.15:
-        risks.append(f"benchmark-crowding risk: {st['benchmark']:.0%} of close titles are benchmarks/datasets (>= 15%); "
-                     "a new benchmark must show what existing ones miss.")
+        risks.append(
+            f"benchmark-crowding risk: {st['benchmark']:.0%} of close titles are benchmarks/datasets (>= 15%); "
+            "a new benchmark must show what existing ones miss."
+        )
     if st["analysis"] >= 0.2:
         risks.append(f"analysis papers are common ({st['analysis']:.0%} >= 20%): claims must generalise beyond one setup.")
     if share_close < 0.01:
@@ -556,5 +731,7 @@ def profile_sentences(fam: str, n: int, n_close: int, share_close: float, st: di
     if st["benchmark"] >= 0.15:
         expectations.append("benchmark share >= 15%: released data, baseline sweeps and contamination checks expected.")
     if st["method"] >= 0.6:
-        expectations.append("method share >= 60%: head-to-head comparisons with the closest accepted methods and ablations expected.")
+        expectations.append(
+            "method share >= 60%: head-to-head comparisons with the closest accepted methods and ablations expected."
+        )
     return maturity, risks, expectations

@@ -30,10 +30,13 @@ def hf_export(context: dg.AssetExecutionContext, storage: StorageResource) -> dg
     for prefix, files in ((PUBLIC_DIR, export.public), (PRIVATE_DIR, export.private)):
         for rel, data in sorted(files.items()):
             written[f"{prefix}/{rel}"] = store.write_bytes(store.artifact_path("hf_export", d, c, f"{prefix}/{rel}"), data)
-    return dg.MaterializeResult(metadata={
-        "release_id": released["release_id"], "configs": dg.MetadataValue.json(export.configs),
-        "public_bytes": sum(len(v) for v in export.public.values()),
-        "private_bytes": sum(len(v) for v in export.private.values()),
-        "card": dg.MetadataValue.path(written[f"{PUBLIC_DIR}/README.md"]),
-        "dataset_dir": dg.MetadataValue.path(written[f"{PUBLIC_DIR}/README.md"].rsplit("/", 1)[0]),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "release_id": released["release_id"],
+            "configs": dg.MetadataValue.json(export.configs),
+            "public_bytes": sum(len(v) for v in export.public.values()),
+            "private_bytes": sum(len(v) for v in export.private.values()),
+            "card": dg.MetadataValue.path(written[f"{PUBLIC_DIR}/README.md"]),
+            "dataset_dir": dg.MetadataValue.path(written[f"{PUBLIC_DIR}/README.md"].rsplit("/", 1)[0]),
+        }
+    )

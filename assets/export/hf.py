@@ -73,10 +73,14 @@ class ReleaseFiles:
             return [json.loads(line) for line in files.get(name, b"").decode().splitlines() if line.strip()]
 
         manifest = json.loads(files["manifest.json"])
-        return cls(domain=manifest["domain"], cutoff=manifest["cutoff"], manifest=manifest,
-                   tasks=[Task.model_validate(r) for r in lines("tasks.jsonl")],
-                   kb_rows=lines("kb_manifest.jsonl"),
-                   golds=[GoldTarget.model_validate(r) for r in lines("gold.jsonl")])
+        return cls(
+            domain=manifest["domain"],
+            cutoff=manifest["cutoff"],
+            manifest=manifest,
+            tasks=[Task.model_validate(r) for r in lines("tasks.jsonl")],
+            kb_rows=lines("kb_manifest.jsonl"),
+            golds=[GoldTarget.model_validate(r) for r in lines("gold.jsonl")],
+        )
 
 
 @dataclass
@@ -106,8 +110,10 @@ class HFExport:
 def check_apart(out: Path, private: Path) -> None:
     out, private = Path(out).resolve(), Path(private).resolve()
     if out == private or out in private.parents or private in out.parents:
-        raise ExportError(f"the private gold directory {private} must lie outside the public export {out} "
-                          "(and the reverse): the public tree is uploaded as a whole")
+        raise ExportError(
+            f"the private gold directory {private} must lie outside the public export {out} "
+            "(and the reverse): the public tree is uploaded as a whole"
+        )
 
 
 def default_private_dir(out: Path) -> Path:
@@ -133,29 +139,58 @@ def read_release(store, domain: str, cutoff: str) -> ReleaseFiles:
     for name in RELEASE_FILES:
         path = store.artifact_path("release", domain, cutoff, name)
         if store.fs.get_file_info(path).type != pafs.FileType.File:
-            raise ExportError(f"no release of {domain} @ {cutoff} ({name} missing): materialize release_package "
-                              f"first (foresci materialize --domain {domain} --cutoff {cutoff})")
+            raise ExportError(
+                f"no release of {domain} @ {cutoff} ({name} missing): materialize release_package "
+                f"first (foresci materialize --domain {domain} --cutoff {cutoff})"
+            )
         files[name] = store.read_bytes(path)
     return ReleaseFiles.from_bytes(files)
 
 
 # -- tables -----------------------------------------------------------------------------
 
-TASK_SCHEMA = pa.schema([
-    ("task_id", pa.string()), ("family", pa.string()), ("domain", pa.string()), ("cutoff", pa.string()),
-    ("window_start", pa.string()), ("window_end", pa.string()), ("horizon", pa.string()), ("title", pa.string()),
-    ("question", pa.string()), ("instructions", pa.string()), ("answer_requirements", pa.list_(pa.string())),
-    ("options", pa.list_(pa.struct([("option_id", pa.string()), ("text", pa.string())]))),
-    ("support_paper_ids", pa.list_(pa.string())), ("support_evidence_ids", pa.list_(pa.string())),
-    ("subtype", pa.string()),
-])
+TASK_SCHEMA = pa.schema(
+    [
+        ("task_id", pa.string()),
+        ("family", pa.string()),
+        ("domain", pa.string()),
+        ("cutoff", pa.string()),
+        ("window_start", pa.string()),
+        ("window_end", pa.string()),
+        ("horizon", pa.string()),
+        ("title", pa.string()),
+        ("question", pa.string()),
+        ("instructions", pa.string()),
+        ("answer_requirements", pa.list_(pa.string())),
+        ("options", pa.list_(pa.struct([("option_id", pa.string()), ("text", pa.string())]))),
+        ("support_paper_ids", pa.list_(pa.string())),
+        ("support_evidence_ids", pa.list_(pa.string())),
+        ("subtype", pa.string()),
+    ]
+)
 KB_SCHEMA = pa.schema([(name, pa.string()) for name in ("domain", "cutoff", *KB_MANIFEST_FIELDS)])
-GOLD_SCHEMA = pa.schema([("task_id", pa.string()), ("family", pa.string()), ("domain", pa.string()),
-                         ("cutoff", pa.string()), ("gold_json", pa.string())])
-RELEASE_SCHEMA = pa.schema([("domain", pa.string()), ("cutoff", pa.string()), ("release_version", pa.string()),
-                            ("window_start", pa.string()), ("window_end", pa.string()),
-                            ("horizon_months", pa.int32()), ("tasks", pa.int32()), ("kb_papers", pa.int32()),
-                            ("manifest_json", pa.string())])
+GOLD_SCHEMA = pa.schema(
+    [
+        ("task_id", pa.string()),
+        ("family", pa.string()),
+        ("domain", pa.string()),
+        ("cutoff", pa.string()),
+        ("gold_json", pa.string()),
+    ]
+)
+RELEASE_SCHEMA = pa.schema(
+    [
+        ("domain", pa.string()),
+        ("cutoff", pa.string()),
+        ("release_version", pa.string()),
+        ("window_start", pa.string()),
+        ("window_end", pa.string()),
+        ("horizon_months", pa.int32()),
+        ("tasks", pa.int32()),
+        ("kb_papers", pa.int32()),
+        ("manifest_json", pa.string()),
+    ]
+)
 
 
 def task_rows(tasks: list[Task]) -> list[dict]:
@@ -170,28 +205,57 @@ def tables(releases: list[ReleaseFiles]) -> tuple[dict[str, pa.Table], dict[str,
     families = sorted({t.family for r in releases for t in r.tasks})
     public: dict[str, pa.Table] = {}
     for family in families:
-        rows = task_rows(sorted((t for r in releases for t in r.tasks if t.family == family),
-                                key=lambda t: (t.domain, str(t.cutoff), t.task_id)))
+        rows = task_rows(
+            sorted(
+                (t for r in releases for t in r.tasks if t.family == family), key=lambda t: (t.domain, str(t.cutoff), t.task_id)
+            )
+        )
         public[family] = pa.Table.from_pylist(rows, schema=TASK_SCHEMA)
-    kb = [{"domain": r.domain, "cutoff": r.cutoff, **{k: str(row.get(k) or "") for k in KB_MANIFEST_FIELDS}}
-          for r in releases for row in r.kb_rows]
-    public[KB_CONFIG] = pa.Table.from_pylist(sorted(kb, key=lambda x: (x["domain"], x["cutoff"], x["arxiv_id"])),
-                                             schema=KB_SCHEMA)
-    public[RELEASES_CONFIG] = pa.Table.from_pylist([{
-        "domain": r.domain, "cutoff": r.cutoff, "release_version": r.manifest.get("release_version", ""),
-        "window_start": (r.manifest.get("windows") or [{}])[0].get("start", ""),
-        "window_end": r.manifest.get("window_end", ""), "horizon_months": r.manifest.get("horizon_months"),
-        "tasks": len(r.tasks), "kb_papers": len(r.kb_rows),
-        "manifest_json": json.dumps(r.manifest, sort_keys=True)} for r in sorted(releases, key=lambda r: (r.domain, r.cutoff))],
-        schema=RELEASE_SCHEMA)
+    kb = [
+        {"domain": r.domain, "cutoff": r.cutoff, **{k: str(row.get(k) or "") for k in KB_MANIFEST_FIELDS}}
+        for r in releases
+        for row in r.kb_rows
+    ]
+    public[KB_CONFIG] = pa.Table.from_pylist(
+        sorted(kb, key=lambda x: (x["domain"], x["cutoff"], x["arxiv_id"])), schema=KB_SCHEMA
+    )
+    public[RELEASES_CONFIG] = pa.Table.from_pylist(
+        [
+            {
+                "domain": r.domain,
+                "cutoff": r.cutoff,
+                "release_version": r.manifest.get("release_version", ""),
+                "window_start": (r.manifest.get("windows") or [{}])[0].get("start", ""),
+                "window_end": r.manifest.get("window_end", ""),
+                "horizon_months": r.manifest.get("horizon_months"),
+                "tasks": len(r.tasks),
+                "kb_papers": len(r.kb_rows),
+                "manifest_json": json.dumps(r.manifest, sort_keys=True),
+            }
+            for r in sorted(releases, key=lambda r: (r.domain, r.cutoff))
+        ],
+        schema=RELEASE_SCHEMA,
+    )
     released = {t.task_id for r in releases for t in r.tasks}
     private: dict[str, pa.Table] = {}
     for family in families:
-        golds = sorted((g for r in releases for g in r.golds if g.family == family and g.task_id in released),
-                       key=lambda g: (g.domain, str(g.cutoff), g.task_id))
-        private[family] = pa.Table.from_pylist([{
-            "task_id": g.task_id, "family": g.family, "domain": g.domain, "cutoff": str(g.cutoff),
-            "gold_json": g.model_dump_json()} for g in golds], schema=GOLD_SCHEMA)
+        golds = sorted(
+            (g for r in releases for g in r.golds if g.family == family and g.task_id in released),
+            key=lambda g: (g.domain, str(g.cutoff), g.task_id),
+        )
+        private[family] = pa.Table.from_pylist(
+            [
+                {
+                    "task_id": g.task_id,
+                    "family": g.family,
+                    "domain": g.domain,
+                    "cutoff": str(g.cutoff),
+                    "gold_json": g.model_dump_json(),
+                }
+                for g in golds
+            ],
+            schema=GOLD_SCHEMA,
+        )
     return public, private
 
 
@@ -236,8 +300,10 @@ def check_card(releases: list[ReleaseFiles], card: dict) -> None:
         raise ExportError(f"the release files ({sorted(have)}) are not the card's partitions ({sorted(want)})")
     stale = [f"{d}@{c}" for (d, c), v in want.items() if have[(d, c)] != v]
     if stale:
-        raise ExportError(f"the release card is stale for {', '.join(stale)} (their release package changed): "
-                          "rewrite it with `foresci release --no-build` first")
+        raise ExportError(
+            f"the release card is stale for {', '.join(stale)} (their release package changed): "
+            "rewrite it with `foresci release --no-build` first"
+        )
 
 
 def export_release_hf(releases: list[ReleaseFiles], card: dict, statistics: dict) -> HFExport:
@@ -274,8 +340,10 @@ def export_release_hf(releases: list[ReleaseFiles], card: dict, statistics: dict
     private["README.md"] = private_release_card(releases, card, private_rows).encode()
     problems = public_violations(public, [])
     for split, cutoff in splits.items():
-        problems += public_violations({k: v for k, v in public.items() if k.endswith(f"/{split}.parquet")},
-                                      [g for r in releases if r.cutoff == cutoff for g in r.golds])
+        problems += public_violations(
+            {k: v for k, v in public.items() if k.endswith(f"/{split}.parquet")},
+            [g for r in releases if r.cutoff == cutoff for g in r.golds],
+        )
     if problems:
         raise LeakageError(f"HF release export refused, {len(problems)} violation(s):\n" + "\n".join(sorted(set(problems))))
     return HFExport(public=public, private=private, configs={n: sum(v.values()) for n, v in rows.items()}, splits=rows)
@@ -307,8 +375,11 @@ def public_violations(public: dict[str, bytes], golds: list[GoldTarget]) -> list
         else:
             task_rows_ += rows
     for manifest in manifests or [{}]:
-        files = {"tasks.jsonl": canonical_jsonl(task_rows_), "manifest.json": json.dumps(manifest).encode(),
-                 "kb_manifest.jsonl": kb}
+        files = {
+            "tasks.jsonl": canonical_jsonl(task_rows_),
+            "manifest.json": json.dumps(manifest).encode(),
+            "kb_manifest.jsonl": kb,
+        }
         messages += validate_release(files, golds)
     return sorted(set(messages))
 
@@ -337,8 +408,18 @@ def kb_papers(rows: list[dict], domain: str, cutoff: str) -> list[ScreenedPaper]
     """The KB papers of one partition from the export's KB rows (the `kb` config), as the
     records `build_kb` indexes: same ids, titles, abstracts, dates and labels as the
     original, so the rebuilt KB returns the same hits."""
-    return [ScreenedPaper(arxiv_id=r["arxiv_id"], title=r["title"], abstract=r["abstract"],
-                          published=date.fromisoformat(r["published"]), source=r.get("source") or "",
-                          domain=domain, relevance=0.0, label=r["label"] or "core", reason="hf export")
-            for r in rows if r["domain"] == domain and r["cutoff"] == cutoff]
-
+    return [
+        ScreenedPaper(
+            arxiv_id=r["arxiv_id"],
+            title=r["title"],
+            abstract=r["abstract"],
+            published=date.fromisoformat(r["published"]),
+            source=r.get("source") or "",
+            domain=domain,
+            relevance=0.0,
+            label=r["label"] or "core",
+            reason="hf export",
+        )
+        for r in rows
+        if r["domain"] == domain and r["cutoff"] == cutoff
+    ]

@@ -31,16 +31,23 @@ AnswerKind = Literal["choice", "ranking", "text", "claims", "review", "report"]
 # How the offline baselines (assets/agents/baselines.py) read the knowledge base for a family:
 # the trend of each option's own literature, the fit of the project in the question to
 # each option, the recurring limitations of the task's subject, or not at all (a failure).
-OfflineReading = Literal["option_trend", "option_fit", "subject_limitations", "own", "none"]  # own: family.offline_answer(ctx, method)
+OfflineReading = Literal[
+    "option_trend", "option_fit", "subject_limitations", "own", "none"
+]  # own: family.offline_answer(ctx, method)
 Stage = tuple[str, str, tuple[str, ...]]  # (stage, what to write, reviewer criteria)
 
 GENERIC_STAGES: tuple[Stage, ...] = (
-    ("problem", "what the decision turns on in the pre-cutoff evidence for {window}",
-     ("clarity", "grounding in the evidence", "significance")),
-    ("method", "the decision itself, comparing the alternatives",
-     ("validity", "comparative rigour", "decision clarity")),
-    ("experiment", "the observable signals in {window} that would confirm or refute it",
-     ("specificity", "falsifiability", "uncertainty calibration")),
+    (
+        "problem",
+        "what the decision turns on in the pre-cutoff evidence for {window}",
+        ("clarity", "grounding in the evidence", "significance"),
+    ),
+    ("method", "the decision itself, comparing the alternatives", ("validity", "comparative rigour", "decision clarity")),
+    (
+        "experiment",
+        "the observable signals in {window} that would confirm or refute it",
+        ("specificity", "falsifiability", "uncertainty calibration"),
+    ),
 )
 
 
@@ -88,7 +95,9 @@ class TaskFamily(ABC):
     # whose first decision text is the pick and the rest describe it (bottleneck: the opportunity
     # and mechanism may name another limitation) counts them in the pick alone
     hedge_in_pick_only: ClassVar[bool] = False
-    review_stages: ClassVar[tuple[Stage, ...]] = GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
+    review_stages: ClassVar[tuple[Stage, ...]] = (
+        GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
+    )
     # Template words a task may use whatever the corpus says (exempt from the future-only-term check).
     vocabulary: ClassVar[str] = ""
     # Claim-bank checks of the family's own (name -> function(claim, gold, ClaimContext) -> None
@@ -174,16 +183,18 @@ class TaskFamily(ABC):
         Default, for option families: the gold ranking, its first option, its trajectory."""
         ids = [o.option_id for o in task.options]
         ranking = [r for r in gold.preferred_ranking if r in ids] + [i for i in ids if i not in gold.preferred_ranking]
-        return {"choice": ranking[0] if ranking else "", "ranking": ranking,
-                "trajectory": gold.trajectory or "steady"}
+        return {"choice": ranking[0] if ranking else "", "ranking": ranking, "trajectory": gold.trajectory or "steady"}
 
     def random_answer(self, task: Task, gold: GoldTarget, rng, others: list[GoldTarget]) -> dict:
         """A uniformly random answer of the right shape (the chance line). Default: a random
         ordering of the options, its first option and a random trajectory label."""
         ids = [o.option_id for o in task.options]
         rng.shuffle(ids)
-        return {"choice": ids[0] if ids else "", "ranking": ids,
-                "trajectory": rng.choice(["accelerating", "fragmenting", "steady", "cooling"])}
+        return {
+            "choice": ids[0] if ids else "",
+            "ranking": ids,
+            "trajectory": rng.choice(["accelerating", "fragmenting", "steady", "cooling"]),
+        }
 
     def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
         """A hedge that names every candidate (default: every option's text)."""

@@ -176,18 +176,27 @@ class BottleneckFamily(TaskFamily):
     )
     decision_cues = ("bottleneck",)
     answer_schema = BottleneckAnswer
-    answer_fields = ("Fields: bottleneck (the root bottleneck of the subdirection, one phrase), opportunity (what "
-                     "reducing it opens), mechanism (why), claims, cited_ids.")
+    answer_fields = (
+        "Fields: bottleneck (the root bottleneck of the subdirection, one phrase), opportunity (what "
+        "reducing it opens), mechanism (why), claims, cited_ids."
+    )
     offline_reading = "subject_limitations"
     review_stages = (
-        ("problem", "the candidate bottlenecks that recur in the pre-cutoff work on {subject}",
-         ("clarity", "recurrence in the evidence", "grounding in the evidence", "significance")),
-        ("method", "the ROOT bottleneck among them (the one others follow from) and the mechanism by which it limits "
-                   "progress",
-         ("causal validity", "root-vs-symptom discrimination", "grounding in the evidence", "decision clarity")),
-        ("experiment", "the opportunity that opens if the root bottleneck is reduced, and how that would show in "
-                       "{window}",
-         ("specificity", "mechanistic reasoning", "feasibility", "risk awareness")),
+        (
+            "problem",
+            "the candidate bottlenecks that recur in the pre-cutoff work on {subject}",
+            ("clarity", "recurrence in the evidence", "grounding in the evidence", "significance"),
+        ),
+        (
+            "method",
+            "the ROOT bottleneck among them (the one others follow from) and the mechanism by which it limits progress",
+            ("causal validity", "root-vs-symptom discrimination", "grounding in the evidence", "decision clarity"),
+        ),
+        (
+            "experiment",
+            "the opportunity that opens if the root bottleneck is reduced, and how that would show in {window}",
+            ("specificity", "mechanistic reasoning", "feasibility", "risk awareness"),
+        ),
     )
 
     def evidence_queries(self, task: Task) -> list[tuple[str, str]]:
@@ -195,8 +204,7 @@ class BottleneckFamily(TaskFamily):
         subject = task_subject(task)
         return [("subject", subject), ("limitations", f"{subject} {LIMITATION_QUERY}")]
 
-    def decision_claims(self, task: Task, parsed: BottleneckAnswer, ranking: list[str],
-                        choice: str | None) -> list[str]:
+    def decision_claims(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
         claims = []
         if parsed.bottleneck.strip():
             claims.append(f"The root bottleneck in {task_subject(task)} is {parsed.bottleneck.strip().rstrip('.')}.")
@@ -210,27 +218,31 @@ class BottleneckFamily(TaskFamily):
 
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
         first = {s.slot: (s.variants[0] if s.variants else "") for s in gold.slots}
-        return {"bottleneck": first.get("root_bottleneck", ""), "opportunity": first.get("opportunity", ""),
-                "mechanism": first.get("mechanism", "")}
+        return {
+            "bottleneck": first.get("root_bottleneck", ""),
+            "opportunity": first.get("opportunity", ""),
+            "mechanism": first.get("mechanism", ""),
+        }
 
     def random_answer(self, task: Task, gold: GoldTarget, rng, others: list[GoldTarget]) -> dict:
         """A random candidate bottleneck of this task (the gold ranks them), with the
         opportunity and mechanism another task's gold states."""
         other = self.stated_answer(task, rng.choice(others)) if others else {}
-        return {"bottleneck": rng.choice(gold.preferred_ranking) if gold.preferred_ranking else "",
-                "opportunity": other.get("opportunity", ""), "mechanism": other.get("mechanism", "")}
+        return {
+            "bottleneck": rng.choice(gold.preferred_ranking) if gold.preferred_ranking else "",
+            "opportunity": other.get("opportunity", ""),
+            "mechanism": other.get("mechanism", ""),
+        }
 
     def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
         return list(gold.preferred_ranking)  # every candidate bottleneck
 
-    def decision_texts(self, task: Task, parsed: BottleneckAnswer, ranking: list[str],
-                       choice: str | None) -> list[str]:
+    def decision_texts(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
         """The named root bottleneck, the opportunity and the mechanism."""
         return [t.strip() for t in (parsed.bottleneck, parsed.opportunity, parsed.mechanism) if t.strip()]
 
     def answer_lines(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
-        lines = [f"**Root bottleneck:** {parsed.bottleneck.strip()}", "",
-                 f"**Opportunity:** {parsed.opportunity.strip()}", ""]
+        lines = [f"**Root bottleneck:** {parsed.bottleneck.strip()}", "", f"**Opportunity:** {parsed.opportunity.strip()}", ""]
         if parsed.mechanism.strip():
             lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
         return lines
@@ -250,11 +262,14 @@ class BottleneckFamily(TaskFamily):
         return {"bottleneck": found["limitation"], "opportunity": found["next_step"], "mechanism": found["rationale"]}
 
     def contract_rules(self, task: Task) -> list[str]:
-        return ["bottleneck: ONE root bottleneck phrase (a cause, not a symptom)",
-                "opportunity: what reducing it opens, within the forecast window"]
+        return [
+            "bottleneck: ONE root bottleneck phrase (a cause, not a symptom)",
+            "opportunity: what reducing it opens, within the forecast window",
+        ]
 
     def contract_violations(self, task: Task, parsed: BottleneckAnswer) -> list[str]:
         return [] if parsed.bottleneck.strip() else ["bottleneck is empty"]
+
     aliases = ("bottleneck_opportunity_discovery",)
     vocabulary = "Root bottleneck and opportunity."
 
@@ -290,13 +305,17 @@ class BottleneckFamily(TaskFamily):
                 continue
             draft = builder.draft(self.name, subdirection=subject)
             ev = evidence_item_ids(builder.records_by_node, cand.node_ids, set(support))
-            if builder.emit(self, draft, [], {}, [cand] + linked, support, ev, f"{st.horizon_months}-month",
-                            subject=subject):
+            if builder.emit(self, draft, [], {}, [cand] + linked, support, ev, f"{st.horizon_months}-month", subject=subject):
                 chosen.append(cand)
                 shown.add(tuple(word_tokens(subject)))
 
     def template(self, draft: Draft) -> tuple[str, str]:
-        ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
+        ws, we, cut, dom = (
+            draft.window_start.isoformat(),
+            draft.window_end.isoformat(),
+            draft.cutoff.isoformat(),
+            draft.domain_title,
+        )
         subject = draft.subdirection
         title = f"Root bottleneck and opportunity in {subject} ({dom})"
         question = (
@@ -327,15 +346,16 @@ LINK_MIN_PAPERS = 2  # a limitation is a candidate of a subject its pre-cutoff p
 LINK_MIN_LIFT = 1.0  # ... at least as often (share of its papers) as the domain's papers do
 MIN_THEMES = 3  # a task decides among at least this many limitations
 MAX_THEMES = 6
-SUBJECT_GENRE_WORDS = frozenset("study studies survey analysis review overview approach approaches framework "
-                                "method methods perspective tutorial position paper case".split())
+SUBJECT_GENRE_WORDS = frozenset(
+    "study studies survey analysis review overview approach approaches framework "
+    "method methods perspective tutorial position paper case".split()
+)
 
 
 def is_name(word: str) -> bool:
     """An acronym or a name as written: a hyphen part with two capitals or a capital after its
     first letter ("GUI", "MCP", "GraphRAG", "LoRA"); a title-cased word ("Multi-Agent") is not."""
-    return any(sum(c.isupper() for c in part) >= 2 or any(c.isupper() for c in part[1:])
-               for part in word.split("-") if part)
+    return any(sum(c.isupper() for c in part) >= 2 or any(c.isupper() for c in part[1:]) for part in word.split("-") if part)
 
 
 SUBJECT_PHRASE_SHARE = 0.35  # a title phrase displays a subject when >= 35% of its titles hold it
@@ -370,13 +390,15 @@ def subject_display(name: str, titles: list[str]) -> str | None:
         seen = set()
         for n in (2, 3):
             for i in range(len(words) - n + 1):
-                gram = words[i:i + n]
+                gram = words[i : i + n]
                 lows = [w.lower() for w in gram]
                 if low not in lows or len(set(lows)) < n:
                     continue
                 others = [w for w in lows if w != low]
-                if any(o in FUNCTION_WORDS or o in SUBJECT_GENRE_WORDS or o in ("using", "based", "via")
-                       or len(o) < 3 for o in others):
+                if any(
+                    o in FUNCTION_WORDS or o in SUBJECT_GENRE_WORDS or o in ("using", "based", "via") or len(o) < 3
+                    for o in others
+                ):
                     continue
                 key = " ".join(norm_word(w) for w in lows)  # "network" and "networks" are one phrase
                 if key not in seen:
@@ -439,31 +461,46 @@ def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Sig
 # the gold: which candidate limitation the subject's window papers state they address
 # --------------------------------------------------------------------------------------
 
-ADDRESS_CUES = re.compile(r"\b(address\w*|mitigat\w*|reduc\w*|overcom\w*|tackl\w*|alleviat\w*|solv\w*|resolv\w*|"
-                          r"remed\w*|eliminat\w*|lower\w*|prevent\w*|avoid\w*|suppress\w*|minimi[sz]\w*|"
-                          r"bridg\w*|fill\w*|combat\w*|counter\w*|defen[dcs]\w*|curb\w*|circumvent\w*|handl\w*|"
-                          r"against|robust\w*|protect\w*|safeguard\w*|resilien\w*|improv\w*|enhanc\w*|boost\w*|"
-                          r"strengthen\w*|ensur\w*|cop(?:e|es|ing)\s+with|deal\w*\s+with|free\s+(?:of|from))\b", re.I)
+ADDRESS_CUES = re.compile(
+    r"\b(address\w*|mitigat\w*|reduc\w*|overcom\w*|tackl\w*|alleviat\w*|solv\w*|resolv\w*|"
+    r"remed\w*|eliminat\w*|lower\w*|prevent\w*|avoid\w*|suppress\w*|minimi[sz]\w*|"
+    r"bridg\w*|fill\w*|combat\w*|counter\w*|defen[dcs]\w*|curb\w*|circumvent\w*|handl\w*|"
+    r"against|robust\w*|protect\w*|safeguard\w*|resilien\w*|improv\w*|enhanc\w*|boost\w*|"
+    r"strengthen\w*|ensur\w*|cop(?:e|es|ing)\s+with|deal\w*\s+with|free\s+(?:of|from))\b",
+    re.I,
+)
 # contribution verbs: a statement when they follow a gap ("X suffers from Y. We propose Z.")
-CONTRIBUTION_CUES = re.compile(r"\b(?:propos\w*|introduc\w*|present\w*|develop\w*|design\w*|build\w*|"
-                               r"construct\w*|devis\w*|formulat\w*)\b", re.I)
+CONTRIBUTION_CUES = re.compile(
+    r"\b(?:propos\w*|introduc\w*|present\w*|develop\w*|design\w*|build\w*|"
+    r"construct\w*|devis\w*|formulat\w*)\b",
+    re.I,
+)
 # the sentence is about the paper's own work ("we", "our", "this paper", "experiments show")
-OWN_WORK = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|report)|here,? we|"
-                      r"(?:experiments?|results?|evaluations?|analyses|ablations?) (?:show|demonstrate|reveal|"
-                      r"confirm|indicate|suggest)\w*)\b", re.I)
+OWN_WORK = re.compile(
+    r"\b(?:we|our|us|this (?:paper|work|study|article|report)|here,? we|"
+    r"(?:experiments?|results?|evaluations?|analyses|ablations?) (?:show|demonstrate|reveal|"
+    r"confirm|indicate|suggest)\w*)\b",
+    re.I,
+)
 FIRST_PERSON = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|report))\b", re.I)
 # prior work or the field: never the paper's own claim when it comes before any first person
-BACKGROUND = re.compile(r"^\W*(?:existing|recent|prior|previous|current|conventional|traditional|most|many|"
-                        r"several|numerous|standard|typical|popular|mainstream)\b|"
-                        r"\b(?:has|have)\s+(?:emerged|become|been\s+(?:proposed|widely|extensively|increasingly|"
-                        r"shown|introduced|developed))|\b(?:is|are)\s+(?:widely|increasingly|commonly)\s", re.I)
+BACKGROUND = re.compile(
+    r"^\W*(?:existing|recent|prior|previous|current|conventional|traditional|most|many|"
+    r"several|numerous|standard|typical|popular|mainstream)\b|"
+    r"\b(?:has|have)\s+(?:emerged|become|been\s+(?:proposed|widely|extensively|increasingly|"
+    r"shown|introduced|developed))|\b(?:is|are)\s+(?:widely|increasingly|commonly)\s",
+    re.I,
+)
 # the object of the statement is in the sentence before ("To address this gap, we ...")
-ANAPHORA = re.compile(r"\b(?:this|these|those|such|both|the\s+above|the\s+aforementioned|the\s+two|the\s+three|"
-                      r"the\s+identified|the\s+above-mentioned)\s+(?:[\w\-]+\s+){0,2}?(?:challenge|gap|limitation|"
-                      r"issue|problem|bottleneck|shortcoming|drawback|weakness|deficienc|difficult|concern|question|"
-                      r"need|obstacle|barrier|risk|vulnerabilit|trade-off|tension|dilemma|limit|flaw|pitfall)\w*|"
-                      r"\baddress(?:es|ing)?\s+(?:this|these|it|them)\b|\bto\s+this\s+end\b|"
-                      r"\b(?:fill|bridge|close)\s+(?:this|the|these)\s+gaps?\b", re.I)
+ANAPHORA = re.compile(
+    r"\b(?:this|these|those|such|both|the\s+above|the\s+aforementioned|the\s+two|the\s+three|"
+    r"the\s+identified|the\s+above-mentioned)\s+(?:[\w\-]+\s+){0,2}?(?:challenge|gap|limitation|"
+    r"issue|problem|bottleneck|shortcoming|drawback|weakness|deficienc|difficult|concern|question|"
+    r"need|obstacle|barrier|risk|vulnerabilit|trade-off|tension|dilemma|limit|flaw|pitfall)\w*|"
+    r"\baddress(?:es|ing)?\s+(?:this|these|it|them)\b|\bto\s+this\s+end\b|"
+    r"\b(?:fill|bridge|close)\s+(?:this|the|these)\s+gaps?\b",
+    re.I,
+)
 GAP_DISTANCE = 2  # a statement's gap sentence is at most this many sentences before it
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind: the int8 ONNX all-MiniLM-L6-v2
 SEMANTIC_NULL_QUANTILE = 0.8
@@ -521,7 +558,7 @@ def states_key(tokens: tuple[str, ...], key: tuple[str, ...]) -> bool:
         return bool(first)
     span = len(key) + KEY_SPAN_SLACK
     for i in first:
-        window = tokens[max(0, i - span + 1): i + span]
+        window = tokens[max(0, i - span + 1) : i + span]
         if all(any(same_term(t, k) for t in window) for k in key[1:]):
             return True
     return False
@@ -584,8 +621,15 @@ def _state(ctx: GoldContext) -> dict:
     st = ctx.__dict__.get("_bottleneck")
     if st is None:
         embed = semantic_embedder()
-        st = {"statements": {}, "vecs": {}, "theme_vec": {}, "in_title": {}, "null": {},
-              "embed": embed or ctx.embed, "onnx": float(embed is not None)}
+        st = {
+            "statements": {},
+            "vecs": {},
+            "theme_vec": {},
+            "in_title": {},
+            "null": {},
+            "embed": embed or ctx.embed,
+            "onnx": float(embed is not None),
+        }
         ctx.__dict__["_bottleneck"] = st
         window = getattr(ctx, "_original_future", ctx.future)
         for p in window:
@@ -627,8 +671,12 @@ def _null(st: dict, cand: Signal, subject_ids: set[str], keys: list[list[tuple[s
     cosines to them are what topic alone gives."""
     key = (cand.signal_id, tuple(sorted(k for ks in keys for k in ks)))
     if key not in st["null"]:
-        texts = [s.text for pid in sorted(subject_ids) for s in st["statements"].get(pid, [])
-                 if not any(states_key(s.tokens, k) for ks in keys for k in ks)]
+        texts = [
+            s.text
+            for pid in sorted(subject_ids)
+            for s in st["statements"].get(pid, [])
+            if not any(states_key(s.tokens, k) for ks in keys for k in ks)
+        ]
         texts = list(dict.fromkeys(texts))
         if len(texts) > NULL_SAMPLE:
             rng = np.random.default_rng(NULL_SEED)
@@ -637,8 +685,9 @@ def _null(st: dict, cand: Signal, subject_ids: set[str], keys: list[list[tuple[s
     return st["null"][key]
 
 
-def _thresholds(st: dict, bns: list[Signal], cand: Signal, subject_ids: set[str],
-                keys: list[list[tuple[str, ...]]]) -> np.ndarray:
+def _thresholds(
+    st: dict, bns: list[Signal], cand: Signal, subject_ids: set[str], keys: list[list[tuple[str, ...]]]
+) -> np.ndarray:
     """Each limitation's null threshold in this subject: the SEMANTIC_NULL_QUANTILE quantile of
     its cosines to the subject's null statements (`_null`); with fewer than NULL_MIN null
     statements, NULL_FALLBACK_COS."""
@@ -657,8 +706,9 @@ def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     phrases = frozenset(defining_phrases(cand, ctx))
     key = cand.signal_id
     if key not in st["in_title"]:
-        st["in_title"][key] = {p.arxiv_id for p in getattr(ctx, "_original_future", ctx.future)
-                               if not phrases.isdisjoint(title_phrases(p.title))}
+        st["in_title"][key] = {
+            p.arxiv_id for p in getattr(ctx, "_original_future", ctx.future) if not phrases.isdisjoint(title_phrases(p.title))
+        }
     voted_rows = ctx.member_votes([cand])[0][:, 0] if len(ctx.future) else np.zeros(0, bool)
     in_title = st["in_title"][key]
     return np.array([i for i, p in enumerate(ctx.future) if voted_rows[i] or p.arxiv_id in in_title], dtype=int)
@@ -679,13 +729,13 @@ def paper_states(st: dict, b: Signal, keys: list[tuple[str, ...]]) -> dict[str, 
     by the bootstrap resamples (the control rate reads it for every paper outside the subject)."""
     cache = st.setdefault("paper_states", {})
     if b.signal_id not in cache:
-        cache[b.signal_id] = {pid: any(lexical(st, s, b, keys) for s in sts)
-                              for pid, sts in st["statements"].items() if sts}
+        cache[b.signal_id] = {pid: any(lexical(st, s, b, keys) for s in sts) for pid, sts in st["statements"].items() if sts}
     return cache[b.signal_id]
 
 
-def paper_tests(st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: np.ndarray,
-                keys: list[list[tuple[str, ...]]]) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
+def paper_tests(
+    st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: np.ndarray, keys: list[list[tuple[str, ...]]]
+) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """Per candidate limitation: does the paper state it (lexical), address it semantically,
     and the statement that passes both (None if none)."""
     sts = st["statements"].get(pid, [])
@@ -703,7 +753,7 @@ def paper_tests(st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: n
             lex[j] |= lx
             sem[j] |= sm
             if lx and sm and both[j] is None:
-                both[j] = (f'{pid}: "{s.own[:260]}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else ""))
+                both[j] = f'{pid}: "{s.own[:260]}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
     return lex, sem, both
 
 
@@ -775,8 +825,13 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     valid = [j for j in range(k) if both_n[j] >= floor]
     numbers["n_future_addressing"] = float(both_n.sum())
     if not valid:
-        return insufficient(task, claims, f"no limitation of {sub} is stated as addressed by >= {MIN_FUTURE_MAPPED} "
-                            "window papers (both measures)", numbers, future_ids)
+        return insufficient(
+            task,
+            claims,
+            f"no limitation of {sub} is stated as addressed by >= {MIN_FUTURE_MAPPED} window papers (both measures)",
+            numbers,
+            future_ids,
+        )
     order = sorted(range(k), key=lambda j: (j not in valid, -both_n[j], -lex_n[j], -sem_n[j], bns[j].signal_id))
     root = order[0]
     b = bns[root]
@@ -788,9 +843,15 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     margin = max(0.0, (c1 - c2) / c1) if c1 else 0.0
     # the gold rests only on papers both measures count (per statement): measures_agree says
     # so; lexical_top / semantic_top record whether each measure alone ranks it first too
-    numbers.update({"margin": round(margin, 5), "margin_papers": float(c1 - c2),
-                    "measures_agree": float(c1 > 0), "lexical_top": float(lex_top),
-                    "semantic_top": float(sem_top)})
+    numbers.update(
+        {
+            "margin": round(margin, 5),
+            "margin_papers": float(c1 - c2),
+            "measures_agree": float(c1 > 0),
+            "lexical_top": float(lex_top),
+            "semantic_top": float(sem_top),
+        }
+    )
     addressing_ids = [e.split(":", 1)[0] for e in counted[b.signal_id]]
     by_id = {p.arxiv_id: p for p in ctx.future}
     top_papers = [by_id[i] for i in addressing_ids[:3]]
@@ -800,29 +861,57 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     slots.add("opportunity", [], [p.title for p in top_papers] + ([" / ".join(terms)] if terms else []))
     mechanisms = [m for p in top_papers if (m := method_sentence(p.abstract))]
     slots.add("mechanism", [], mechanisms[:2])
-    claims.add(f"Before {task.cutoff}, {len(b.paper_ids)} papers stated the limitation '{b.title}'.",
-               "historical", "pre-cutoff", 0.4,
-               ClaimBasis(check="signal_papers", values={"n": len(b.paper_ids)}, params={"signal_id": b.signal_id}))
-    claims.add(f"Between {task.window_start} and {task.window_end}, the most-addressed bottleneck in {sub} was "
-               f"'{b.title}', targeted by {len(addressing_ids)} new papers.", "future-realisation", scope, 1.0,
-               ClaimBasis(check="ranked_first", paper_ids=addressing_ids, values={"n": len(addressing_ids)},
-                          params={"object": b.title}))
-    claims.add(f"{len(addressing_ids)} of {len(subject_ids)} new papers in {sub} "
-               f"({pct(len(addressing_ids) / max(1, len(subject_ids)))}) state that they address '{b.title}'.",
-               "statistical", scope, 0.6,
-               ClaimBasis(check="window_share", paper_ids=addressing_ids,
-                          values={"n": len(addressing_ids), "total": len(subject_ids)},
-                          params={"population": "subdirection"}))
+    claims.add(
+        f"Before {task.cutoff}, {len(b.paper_ids)} papers stated the limitation '{b.title}'.",
+        "historical",
+        "pre-cutoff",
+        0.4,
+        ClaimBasis(check="signal_papers", values={"n": len(b.paper_ids)}, params={"signal_id": b.signal_id}),
+    )
+    claims.add(
+        f"Between {task.window_start} and {task.window_end}, the most-addressed bottleneck in {sub} was "
+        f"'{b.title}', targeted by {len(addressing_ids)} new papers.",
+        "future-realisation",
+        scope,
+        1.0,
+        ClaimBasis(check="ranked_first", paper_ids=addressing_ids, values={"n": len(addressing_ids)}, params={"object": b.title}),
+    )
+    claims.add(
+        f"{len(addressing_ids)} of {len(subject_ids)} new papers in {sub} "
+        f"({pct(len(addressing_ids) / max(1, len(subject_ids)))}) state that they address '{b.title}'.",
+        "statistical",
+        scope,
+        0.6,
+        ClaimBasis(
+            check="window_share",
+            paper_ids=addressing_ids,
+            values={"n": len(addressing_ids), "total": len(subject_ids)},
+            params={"population": "subdirection"},
+        ),
+    )
     if terms:
-        claims.add(f"Reducing '{b.title}' opened work on {', '.join(terms)}.", "future-realisation", scope, 0.8,
-                   ClaimBasis(check="terms_in_papers", paper_ids=[p.arxiv_id for p in top_papers],
-                              values={"terms": " | ".join(terms)}))
+        claims.add(
+            f"Reducing '{b.title}' opened work on {', '.join(terms)}.",
+            "future-realisation",
+            scope,
+            0.8,
+            ClaimBasis(check="terms_in_papers", paper_ids=[p.arxiv_id for p in top_papers], values={"terms": " | ".join(terms)}),
+        )
     strength = min(1.0, c1 / BOTTLENECK_FULL_SUPPORT) * (0.25 + 0.75 * margin)
     numbers.update(slots.flags)
-    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      counted={bns[j].signal_id: counted[bns[j].signal_id] for j in order},
-                      preferred_ranking=[bns[j].title for j in order], slots=slots.slots, claims=claims.items,
-                      numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4))
+    return GoldTarget(
+        task_id=task.task_id,
+        family=task.family,
+        domain=task.domain,
+        cutoff=task.cutoff,
+        counted={bns[j].signal_id: counted[bns[j].signal_id] for j in order},
+        preferred_ranking=[bns[j].title for j in order],
+        slots=slots.slots,
+        claims=claims.items,
+        numbers=numbers,
+        future_paper_ids=future_ids,
+        strength=round(float(strength), 4),
+    )
 
 
 def bottleneck_problems(gold: GoldTarget) -> list[str]:
@@ -832,8 +921,7 @@ def bottleneck_problems(gold: GoldTarget) -> list[str]:
         return []
     n, out = gold.numbers, []
     if n.get("margin_papers", 0.0) < MIN_MARGIN_PAPERS:
-        out.append(f"the gold leads the second limitation by {int(n.get('margin_papers', 0))} paper(s) "
-                   f"(< {MIN_MARGIN_PAPERS})")
+        out.append(f"the gold leads the second limitation by {int(n.get('margin_papers', 0))} paper(s) (< {MIN_MARGIN_PAPERS})")
     if n.get("margin", 0.0) < MIN_RELATIVE_MARGIN:
         out.append(f"relative gold margin {n.get('margin', 0.0):.2f} < {MIN_RELATIVE_MARGIN}")
     if n.get("measures_agree", 0.0) < 1.0:
@@ -842,6 +930,7 @@ def bottleneck_problems(gold: GoldTarget) -> list[str]:
 
 
 # ---- audit flags (the family's `audit_flags` facet; docs/curation.md) ------------------------
+
 
 def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
     """`small_gold_margin` for a bottleneck gold with evidence (module docstring)."""
@@ -854,9 +943,15 @@ def margin_flags(task: Task, gold: GoldTarget | None) -> list[AuditFlag]:
         papers = counts[0] - counts[1]
         rel = papers / counts[0] if counts[0] else 0.0
     if papers < MIN_MARGIN_PAPERS or rel < MIN_RELATIVE_MARGIN:
-        return [AuditFlag(code="small_gold_margin", detail=(
-            f"the gold leads the second candidate by {int(papers)} paper(s), {rel:.2f} of its count "
-            f"(needs >= {MIN_MARGIN_PAPERS} and >= {MIN_RELATIVE_MARGIN})"))]
+        return [
+            AuditFlag(
+                code="small_gold_margin",
+                detail=(
+                    f"the gold leads the second candidate by {int(papers)} paper(s), {rel:.2f} of its count "
+                    f"(needs >= {MIN_MARGIN_PAPERS} and >= {MIN_RELATIVE_MARGIN})"
+                ),
+            )
+        ]
     return []
 
 
@@ -879,5 +974,9 @@ def background_flags(gold: GoldTarget | None) -> list[AuditFlag]:
                 hits.append(f"{entry.split(':', 1)[0]} ({key})")
     if not hits:
         return []
-    return [AuditFlag(code="background_evidence", detail=(
-        f"{len(hits)} counted sentence(s) read as background, not the paper's own work: {', '.join(hits[:4])}"))]
+    return [
+        AuditFlag(
+            code="background_evidence",
+            detail=(f"{len(hits)} counted sentence(s) read as background, not the paper's own work: {', '.join(hits[:4])}"),
+        )
+    ]

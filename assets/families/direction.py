@@ -61,18 +61,29 @@ class DirectionFamily(TaskFamily):
     )
     decision_cues = ("which", "choose", "gain momentum")
     answer_schema = DirectionAnswer
-    answer_fields = ("Fields: choice (one option_id), trajectory (accelerating|fragmenting|steady|cooling), "
-                     "ranking (ALL option_ids, most momentum first), rationale, claims, cited_ids.")
+    answer_fields = (
+        "Fields: choice (one option_id), trajectory (accelerating|fragmenting|steady|cooling), "
+        "ranking (ALL option_ids, most momentum first), rationale, claims, cited_ids."
+    )
     offline_reading = "option_trend"
     candidate_coverage = True  # the validity report states the candidates' coverage of the window
     review_stages = (
-        ("problem", "the open problems and pressure points in the pre-cutoff evidence that will drive work in {window}",
-         ("clarity", "relevance to the candidates", "grounding in the evidence", "significance")),
-        ("method", "which candidate is best positioned to address them, comparing every candidate",
-         ("validity", "comparative rigour", "grounding in the evidence", "decision clarity")),
-        ("experiment", "the observable signals in {window} that would confirm or refute the forecast, and the "
-                       "trajectory (accelerating, fragmenting, steady or cooling) they imply",
-         ("specificity", "falsifiability", "temporal discipline", "uncertainty calibration")),
+        (
+            "problem",
+            "the open problems and pressure points in the pre-cutoff evidence that will drive work in {window}",
+            ("clarity", "relevance to the candidates", "grounding in the evidence", "significance"),
+        ),
+        (
+            "method",
+            "which candidate is best positioned to address them, comparing every candidate",
+            ("validity", "comparative rigour", "grounding in the evidence", "decision clarity"),
+        ),
+        (
+            "experiment",
+            "the observable signals in {window} that would confirm or refute the forecast, and the "
+            "trajectory (accelerating, fragmenting, steady or cooling) they imply",
+            ("specificity", "falsifiability", "temporal discipline", "uncertainty calibration"),
+        ),
     )
     aliases = ("direction_forecasting",)
     vocabulary = "Which direction gains momentum? accelerating, fragmenting, steady or cooling."
@@ -81,10 +92,18 @@ class DirectionFamily(TaskFamily):
         builder.option_tasks(self, direction_text, builder.candidates)
 
     def template(self, draft: Draft) -> tuple[str, str]:
-        ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
+        ws, we, cut, dom = (
+            draft.window_start.isoformat(),
+            draft.window_end.isoformat(),
+            draft.cutoff.isoformat(),
+            draft.domain_title,
+        )
         names = [short_name(o.text) for o in draft.options]
-        title = f"Which gains momentum after {cut}: {', '.join(names[:-1])} or {names[-1]}?" if names else (
-            f"Which {dom} direction gains momentum after {cut}?")
+        title = (
+            f"Which gains momentum after {cut}: {', '.join(names[:-1])} or {names[-1]}?"
+            if names
+            else (f"Which {dom} direction gains momentum after {cut}?")
+        )
         question = (
             f"Between {ws} and {we}, which of these research directions in {dom} is most likely to gain "
             f"momentum, i.e. to take a larger share of new {dom} papers than it held just before {cut}? "
@@ -102,8 +121,10 @@ class DirectionFamily(TaskFamily):
             return []
         text = {o.option_id: o.text for o in task.options}
         window = window_phrase(task)
-        claims = [f"'{text[choice]}' will gain the most momentum in {window}.",
-                  f"'{text[choice]}' will be {parsed.trajectory} in {window}."]
+        claims = [
+            f"'{text[choice]}' will gain the most momentum in {window}.",
+            f"'{text[choice]}' will be {parsed.trajectory} in {window}.",
+        ]
         if len(ranking) > 1:
             claims.append(f"'{text[ranking[-1]]}' will gain the least momentum among the candidates in {window}.")
         return claims
@@ -126,8 +147,11 @@ class DirectionFamily(TaskFamily):
 
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
-        return [f"choice: exactly one of {ids}", f"ranking: all of {ids}, each once, most momentum first",
-                "trajectory: one of accelerating, fragmenting, steady, cooling"]
+        return [
+            f"choice: exactly one of {ids}",
+            f"ranking: all of {ids}, each once, most momentum first",
+            "trajectory: one of accelerating, fragmenting, steady, cooling",
+        ]
 
     def contract_violations(self, task: Task, parsed: DirectionAnswer) -> list[str]:
         ids = [o.option_id for o in task.options]

@@ -32,8 +32,15 @@ class ImportedGold:
         return f"{self.task.window_start} to {self.task.window_end}"
 
     def claim(self, text, type_, time_scope, importance) -> None:
-        self.claims.append(GoldClaim(claim_id=f"{self.task.task_id}-c{len(self.claims) + 1:02d}", text=str(text),
-                                     type=type_, time_scope=time_scope, importance=importance))
+        self.claims.append(
+            GoldClaim(
+                claim_id=f"{self.task.task_id}-c{len(self.claims) + 1:02d}",
+                text=str(text),
+                type=type_,
+                time_scope=time_scope,
+                importance=importance,
+            )
+        )
 
     def slot(self, name, variants) -> None:
         variants = list(dict.fromkeys(v.strip() for v in variants if v and str(v).strip()))

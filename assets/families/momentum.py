@@ -30,8 +30,9 @@ from core.phrases import content_words, key_of, names, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
 
-def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal],
-                    primary_slot: str) -> tuple[GoldTarget, str | None]:
+def option_momentum(
+    ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal], primary_slot: str
+) -> tuple[GoldTarget, str | None]:
     """Gold of a task whose options are candidate directions, and the top option's name
     (None when the window holds too little evidence).
 
@@ -61,9 +62,12 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     drift = ctx.coverage_drift(signals) if prior_from == "recomputed" else 1.0
     lex = lexical_counts(ctx, sig_of)
     abst = lexical_counts(ctx, sig_of, "abstract")
-    numbers: dict[str, float] = {"n_future_total": float(n_future), "n_recent_public": float(n_recent),
-                                 "n_future_mapped": float(len({i for v in lex.values() for i in v[0]})),
-                                 "coverage_drift": round(drift, 5)}
+    numbers: dict[str, float] = {
+        "n_future_total": float(n_future),
+        "n_recent_public": float(n_recent),
+        "n_future_mapped": float(len({i for v in lex.values() for i in v[0]})),
+        "coverage_drift": round(drift, 5),
+    }
     stats: dict[str, dict] = {}
     for j, (o, c) in enumerate(zip(opts, cands)):
         oid = o.option_id
@@ -85,15 +89,26 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         new = [] if ctx.ranking_only else new_subdirections(ctx, c, fr)
         traj = trajectory_of(m, len(new), c.cohesion_pre - coh_f)
         stats[oid] = dict(m=m, am=am, em=em, f=f_share, n=len(fut_ids), traj=traj, prior_ids=rec_ids, future_ids=fut_ids)
-        numbers.update({f"momentum:{oid}": round(m, 5), f"future_share:{oid}": round(f_share, 6),
-                        f"prior_share:{oid}": round(p_share, 6), f"future_count:{oid}": float(len(fut_ids)),
-                        f"prior_count:{oid}": float(len(rec_ids)), f"abstract_momentum:{oid}": round(am, 5),
-                        f"abstract_future_count:{oid}": float(len(a_fut)), f"abstract_prior_count:{oid}": float(len(a_rec)),
-                        f"embedding_momentum:{oid}": round(em, 5),
-                        f"embedding_momentum_raw:{oid}": round(ef / ep, 5), f"embedding_future_count:{oid}": float(len(fr)),
-                        f"public_papers:{oid}": float(c.n_public), f"cohesion_pre:{oid}": round(c.cohesion_pre, 5),
-                        f"cohesion_future:{oid}": round(coh_f, 5), f"new_subdirections:{oid}": float(len(new)),
-                        f"trajectory:{oid}": float(TRAJECTORIES.index(traj))})
+        numbers.update(
+            {
+                f"momentum:{oid}": round(m, 5),
+                f"future_share:{oid}": round(f_share, 6),
+                f"prior_share:{oid}": round(p_share, 6),
+                f"future_count:{oid}": float(len(fut_ids)),
+                f"prior_count:{oid}": float(len(rec_ids)),
+                f"abstract_momentum:{oid}": round(am, 5),
+                f"abstract_future_count:{oid}": float(len(a_fut)),
+                f"abstract_prior_count:{oid}": float(len(a_rec)),
+                f"embedding_momentum:{oid}": round(em, 5),
+                f"embedding_momentum_raw:{oid}": round(ef / ep, 5),
+                f"embedding_future_count:{oid}": float(len(fr)),
+                f"public_papers:{oid}": float(c.n_public),
+                f"cohesion_pre:{oid}": round(c.cohesion_pre, 5),
+                f"cohesion_future:{oid}": round(coh_f, 5),
+                f"new_subdirections:{oid}": float(len(new)),
+                f"trajectory:{oid}": float(TRAJECTORIES.index(traj)),
+            }
+        )
     future_ids = sorted({i for v in stats.values() for i in v["future_ids"]})
     ranking = sorted(stats, key=lambda k: (-stats[k]["m"], -stats[k]["n"], k))
     if ranking:
@@ -110,8 +125,11 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     st = stats[top]
     by_id = {p.arxiv_id: p for p in ctx.future}
     top_sig = sig_of[top]
-    slots.add(primary_slot, [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])],
-              [by_id[i].title for i in st["future_ids"][:2]])
+    slots.add(
+        primary_slot,
+        [text[top], name[top], ", ".join(top_sig.details.get("keywords", [])[:5])],
+        [by_id[i].title for i in st["future_ids"][:2]],
+    )
     # no slot for the runner-up: naming it would reward hedging over commitment
     # The trajectory is a slot only when it says more than the choice: the option that gains the
     # most momentum is "accelerating" in most tasks (momentum >= 1.25), so that label follows
@@ -119,52 +137,95 @@ def option_momentum(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     # (another task's gold scored 0.07-0.09 above chance through it alone). Steady, fragmenting
     # or cooling for the top option is a judgement of its own, and is scored.
     if st["traj"] != "accelerating":
-        slots.add("trajectory", [f"{name[top]} is {st['traj']}",
-                                 f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"])
+        slots.add(
+            "trajectory",
+            [f"{name[top]} is {st['traj']}", f"{name[top]} will be {st['traj']} from {task.window_start} to {task.window_end}"],
+        )
 
     # claims bank: every claim carries the basis a validator recomputes (assets/gold/claims.py)
     for oid in ranking:
         sig = sig_of[oid]
         n_members = len(sig.details.get("member_ids") or sig.paper_ids)
-        claims.add(f"Before {task.cutoff}, {name[oid]} had {n_members} papers in the domain.",
-                   "historical", "pre-cutoff", 0.3,
-                   ClaimBasis(check="signal_papers", values={"n": n_members}, params={"signal_id": sig.signal_id}))
+        claims.add(
+            f"Before {task.cutoff}, {name[oid]} had {n_members} papers in the domain.",
+            "historical",
+            "pre-cutoff",
+            0.3,
+            ClaimBasis(check="signal_papers", values={"n": n_members}, params={"signal_id": sig.signal_id}),
+        )
     n_prior = len(st["prior_ids"])
-    claims.add(f"In the {RECENT_MONTHS} months before {task.cutoff}, {n_prior} of {n_recent} new papers in the domain "
-               f"({pct(n_prior / n_recent if n_recent else 0.0)}) named {name[top]} in their titles.", "historical",
-               "pre-cutoff", 0.4,
-               ClaimBasis(check="recent_share", paper_ids=st["prior_ids"], values={"n": n_prior, "total": n_recent}))
-    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} gained the largest volume-normalised share among the options "
-               f"(momentum {st['m']:.2f}).", "future-realisation", scope, 1.0,
-               ClaimBasis(check="ranked_first", values={"momentum": round(st["m"], 2)}, params={"object": top}))
-    claims.add(f"Between {task.window_start} and {task.window_end}, {name[top]} is {st['traj']}.", "future-realisation", scope, 0.8,
-               ClaimBasis(check="trajectory", values={"label": st["traj"]}, params={"object": top}))
-    claims.add(f"{st['n']} of the {n_future} papers of the window ({pct(st['f'])}) named {name[top]} in their titles.",
-               "statistical", scope, 0.6,
-               ClaimBasis(check="window_share", paper_ids=st["future_ids"], values={"n": st["n"], "total": n_future}))
+    claims.add(
+        f"In the {RECENT_MONTHS} months before {task.cutoff}, {n_prior} of {n_recent} new papers in the domain "
+        f"({pct(n_prior / n_recent if n_recent else 0.0)}) named {name[top]} in their titles.",
+        "historical",
+        "pre-cutoff",
+        0.4,
+        ClaimBasis(check="recent_share", paper_ids=st["prior_ids"], values={"n": n_prior, "total": n_recent}),
+    )
+    claims.add(
+        f"Between {task.window_start} and {task.window_end}, {name[top]} gained the largest volume-normalised share among the options "
+        f"(momentum {st['m']:.2f}).",
+        "future-realisation",
+        scope,
+        1.0,
+        ClaimBasis(check="ranked_first", values={"momentum": round(st["m"], 2)}, params={"object": top}),
+    )
+    claims.add(
+        f"Between {task.window_start} and {task.window_end}, {name[top]} is {st['traj']}.",
+        "future-realisation",
+        scope,
+        0.8,
+        ClaimBasis(check="trajectory", values={"label": st["traj"]}, params={"object": top}),
+    )
+    claims.add(
+        f"{st['n']} of the {n_future} papers of the window ({pct(st['f'])}) named {name[top]} in their titles.",
+        "statistical",
+        scope,
+        0.6,
+        ClaimBasis(check="window_share", paper_ids=st["future_ids"], values={"n": st["n"], "total": n_future}),
+    )
     last = ranking[-1]
     if last != top:
         sl = stats[last]
-        claims.add(f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}).", "statistical", scope, 0.4,
-                   ClaimBasis(check="ranked_last", values={"momentum": round(sl["m"], 2)}, params={"object": last}))
+        claims.add(
+            f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}).",
+            "statistical",
+            scope,
+            0.4,
+            ClaimBasis(check="ranked_last", values={"momentum": round(sl["m"], 2)}, params={"object": last}),
+        )
     margin = (st["m"] - stats[second]["m"]) / st["m"] if second and st["m"] > 0 else 1.0
     strength = min(1.0, st["n"] / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
     numbers["margin"] = round(margin, 5)
     numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/ranking/defects)
-    pair_cos = [c for i, a in enumerate(opts) for b in opts[i + 1:]
-                if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None]
+    pair_cos = [
+        c
+        for i, a in enumerate(opts)
+        for b in opts[i + 1 :]
+        if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None
+    ]
     if pair_cos:
         numbers["subfield_min_cos"] = round(min(pair_cos), 5)
         numbers["max_pair_cos"] = round(max(pair_cos), 5)
-    pair_overlap = [overlap(sig_of[a.option_id], sig_of[b.option_id]) for i, a in enumerate(opts) for b in opts[i + 1:]]
+    pair_overlap = [overlap(sig_of[a.option_id], sig_of[b.option_id]) for i, a in enumerate(opts) for b in opts[i + 1 :]]
     if pair_overlap:
         numbers["max_pair_overlap"] = round(max(pair_overlap), 5)
     numbers.update(slots.flags)
     counted = {oid: [f"{i} {by_id[i].title[:120]}" for i in stats[oid]["future_ids"]] for oid in ranking}
-    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      counted=counted,
-                      preferred_ranking=ranking, trajectory=st["traj"], slots=slots.slots, claims=claims.items,
-                      numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4)), name[top]
+    return GoldTarget(
+        task_id=task.task_id,
+        family=task.family,
+        domain=task.domain,
+        cutoff=task.cutoff,
+        counted=counted,
+        preferred_ranking=ranking,
+        trajectory=st["traj"],
+        slots=slots.slots,
+        claims=claims.items,
+        numbers=numbers,
+        future_paper_ids=future_ids,
+        strength=round(float(strength), 4),
+    ), name[top]
 
 
 def defining_phrases(signal: Signal, ctx: GoldContext) -> list[str]:
@@ -176,8 +237,9 @@ def defining_phrases(signal: Signal, ctx: GoldContext) -> list[str]:
     return [key_of(content_words(signal.title))] if content_words(signal.title) else []
 
 
-def lexical_counts(ctx: GoldContext, candidates: dict[str, Signal], field: str = "title"
-                   ) -> dict[str, tuple[list[str], list[str]]]:
+def lexical_counts(
+    ctx: GoldContext, candidates: dict[str, Signal], field: str = "title"
+) -> dict[str, tuple[list[str], list[str]]]:
     """Per option: (window papers, recent pre-cutoff papers) whose `field` (title or abstract)
     holds one of its defining phrase keys (`defining_phrases`, matched by
     `core.phrases.names`: its words, contiguous, as `phrase_keys` found them). Matches over the original window are
@@ -203,7 +265,8 @@ def lexical_counts(ctx: GoldContext, candidates: dict[str, Signal], field: str =
         if (field, phrases) not in ctx._lexical:
             ctx._lexical[(field, phrases)] = (
                 np.array([holds(p, phrases) for p in ctx._original_future], dtype=bool),
-                [p.arxiv_id for p in recent if holds(p, phrases)])
+                [p.arxiv_id for p in recent if holds(p, phrases)],
+            )
         matches, rec_ids = ctx._lexical[(field, phrases)]
         rows = np.arange(len(ctx._original_future)) if ctx._rows is None else ctx._rows
         fut_ids = [ctx._original_future[i].arxiv_id for i in rows[matches[rows]]]
@@ -227,11 +290,16 @@ def momentum_problems(gold: GoldTarget, check: str = "abstract_momentum") -> lis
         top = gold.preferred_ranking[0]
         lex, other = gold.numbers.get(f"momentum:{top}"), gold.numbers.get(f"{check}:{top}")
         if (lex is not None and lex <= 1.0) or (other is not None and other <= 1.0):
-            problems.append(f"the top candidate did not grow (momentum {lex or 0:.2f}, check measure "
-                            f"{other or 0:.2f}; both must exceed 1)")
+            problems.append(
+                f"the top candidate did not grow (momentum {lex or 0:.2f}, check measure {other or 0:.2f}; both must exceed 1)"
+            )
         n_window, n_prior = gold.numbers.get(f"future_count:{top}"), gold.numbers.get(f"prior_count:{top}")
-        if n_window is not None and n_prior is not None and (
-                n_window < MIN_WINNER_WINDOW_PAPERS or n_prior < MIN_WINNER_PRIOR_PAPERS):
-            problems.append(f"the top candidate's momentum rests on too few papers "
-                            f"({int(n_window)} in the window, {int(n_prior)} before)")
+        if (
+            n_window is not None
+            and n_prior is not None
+            and (n_window < MIN_WINNER_WINDOW_PAPERS or n_prior < MIN_WINNER_PRIOR_PAPERS)
+        ):
+            problems.append(
+                f"the top candidate's momentum rests on too few papers ({int(n_window)} in the window, {int(n_prior)} before)"
+            )
     return problems

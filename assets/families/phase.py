@@ -80,10 +80,12 @@ from core.text import content_tokens, jaccard
 
 PHASES = ("synthesize", "design", "evaluate")
 PHASE_TITLES = {"synthesize": "Synthesize", "design": "Design", "evaluate": "Evaluate"}
-PRIMARY = {"synthesize": ("limitation",), "design": ("methodology", "transdisciplinarity"),
-           "evaluate": ("hypothesis",)}
-SUPPORT = {"synthesize": ("hypothesis", "methodology", "transdisciplinarity"), "design": ("limitation",),
-           "evaluate": ("methodology", "transdisciplinarity")}
+PRIMARY = {"synthesize": ("limitation",), "design": ("methodology", "transdisciplinarity"), "evaluate": ("hypothesis",)}
+SUPPORT = {
+    "synthesize": ("hypothesis", "methodology", "transdisciplinarity"),
+    "design": ("limitation",),
+    "evaluate": ("methodology", "transdisciplinarity"),
+}
 SUPPORT_COS = 0.55  # all-MiniLM-L6-v2 cosine of a supporting quote with the primary quote (else no support)
 MIN_QUOTE_WORDS, MAX_QUOTE_WORDS = 8, 45  # a shorter quote is a fragment, a longer one a run-on
 PURSUIT_COS = 0.35  # centred cosine of a window paper to the task's primary inspiration
@@ -117,14 +119,21 @@ OPENER = re.compile(
     r"fix|meet|achieve|study|investigate|explore|this end)\b[^,]{0,80}|"
     r"in (?:this|our|the present) (?:paper|work|study|article)|in response(?: to)?\b[^,]{0,60}|"
     r"(?:based|building|motivated|inspired|drawing) (?:on|by) (?:this|these|such|the above)\b[^,]{0,60}|"
-    r"with this in mind|here|then|yet)\s*,\s+", re.I)
-ANAPHORIC_START = re.compile(r"^(?:this|these|that|those|it|its|they|their|them|such|both|here|the latter|"
-                             r"the former|as such|and|but|or|which)\b", re.I)
+    r"with this in mind|here|then|yet)\s*,\s+",
+    re.I,
+)
+ANAPHORIC_START = re.compile(
+    r"^(?:this|these|that|those|it|its|they|their|them|such|both|here|the latter|"
+    r"the former|as such|and|but|or|which)\b",
+    re.I,
+)
 THIS_PAPER_START = re.compile(r"^this (?:paper|work|study|article)\b", re.I)  # "This paper introduces X": fine
 VAGUE_REFERENCE = re.compile(
     r"\b(?:our|the proposed|the above|this|these|such|both)\s+(?:[\w-]+\s+)?(?:methods?|approach(?:es)?|models?|"
     r"frameworks?|systems?|solutions?|techniques?|pipelines?|designs?|paradigms?|strateg(?:y|ies)|limitations?|"
-    r"challenges?|issues?|problems?|gaps?|shortcomings?|difficult(?:y|ies)|settings?|ideas?|drawbacks?)\b", re.I)
+    r"challenges?|issues?|problems?|gaps?|shortcomings?|difficult(?:y|ies)|settings?|ideas?|drawbacks?)\b",
+    re.I,
+)
 
 
 ENUMERATION = re.compile(r"\((?:1|i|a)\)\s")
@@ -140,9 +149,9 @@ def readable_quote(quote: str) -> str | None:
     if MARKUP.search(text):
         return None
     m = OPENER.match(text)
-    body = text[m.end():] if m else text
+    body = text[m.end() :] if m else text
     if m and OPENER.match(body):  # "However, to address this, we ..." -> one more clause
-        body = body[OPENER.match(body).end():]
+        body = body[OPENER.match(body).end() :]
     if (ANAPHORIC_START.match(body) and not THIS_PAPER_START.match(body)) or VAGUE_REFERENCE.search(body):
         return None
     if not MIN_QUOTE_WORDS <= len(body.split()) <= MAX_QUOTE_WORDS or body.endswith(":"):
@@ -154,18 +163,25 @@ def readable_quote(quote: str) -> str | None:
 
 # What a primary quote must state for its phase (the extractor's kinds are cue-based and loose):
 # synthesize a limitation, design a proposed approach, evaluate a testable finding (not a proposal).
-PROPOSAL = re.compile(r"\b(?:we|this (?:paper|work|study))\s+(?:\w+\s+){0,2}?(?:propos|introduc|present|develop|"
-                      r"design|buil|creat|construct|devis)\w*", re.I)
+PROPOSAL = re.compile(
+    r"\b(?:we|this (?:paper|work|study))\s+(?:\w+\s+){0,2}?(?:propos|introduc|present|develop|"
+    r"design|buil|creat|construct|devis)\w*",
+    re.I,
+)
 LIMITATION = re.compile(
     r"\b(?:limitation\w*|limited (?:to|by|in)|fail(?:s|ed)? to|struggl\w*|lack\w*|bottleneck\w*|insufficient\w*|"
     r"(?:is|are|remains?|becomes?) (?:still )?(?:a |an )?(?:\w+ )?(?:challenge|challenging|difficult|hard|unclear|"
     r"unsolved|unexplored|underexplored|open)|(?:key|main|major|central|fundamental|open) (?:challenge|problem|"
     r"question)s?|challenges? (?:remain|persist)|suffer\w*|costly|expensive|brittle|unreliab\w*|hallucinat\w*|"
-    r"vulnerab\w*|cannot|unable|underexplored|unexplored|overlook\w*|neglect\w*|rarely|seldom|poorly)\b", re.I)
+    r"vulnerab\w*|cannot|unable|underexplored|unexplored|overlook\w*|neglect\w*|rarely|seldom|poorly)\b",
+    re.I,
+)
 FINDING = re.compile(
     r"\b(?:show|shows|showed|shown|find|finds|found|demonstrat\w*|reveal\w*|indicat\w*|suggest\w*|observ\w*|"
     r"confirm\w*)\b(?:\s+[\w-]+){0,3}?\s+that\b|\boutperform\w*|\bsurpass\w*|\d+(?:\.\d+)?\s?%|"
-    r"\b(?:improv|increas|reduc|boost)\w*\b.{0,60}\bby\b", re.I)
+    r"\b(?:improv|increas|reduc|boost)\w*\b.{0,60}\bby\b",
+    re.I,
+)
 
 
 def primary_fits(phase: str, quote: str) -> bool:
@@ -245,29 +261,43 @@ def sentence_vectors(texts: list[str]) -> np.ndarray:
 
 # ---- the reference check -----------------------------------------------------------------------------
 OWN_WORK = re.compile(r"\b(?:we|our|this (?:paper|work|study|article))\b", re.I)
-OWN_RESULT = re.compile(r"\b(?:experiments?|results?|evaluations?|analys[ie]s|ablations?|studies)\b[^.;]{0,60}?"
-                        r"\b(?:show|demonstrat|reveal|indicat|confirm|suggest|highlight)\w*", re.I)
+OWN_RESULT = re.compile(
+    r"\b(?:experiments?|results?|evaluations?|analys[ie]s|ablations?|studies)\b[^.;]{0,60}?"
+    r"\b(?:show|demonstrat|reveal|indicat|confirm|suggest|highlight)\w*",
+    re.I,
+)
 _OWN_SUBJECT = r"\b(?:we|this (?:paper|work|study|article))\s+(?:[\w-]+\s+){0,2}?"
 REFERENCE_CUES = {
     # synthesize: the direction the paper took up (what it set out to do), stated by the paper itself
-    "synthesize": re.compile(_OWN_SUBJECT + r"(?:propos|introduc|present|develop|design|stud(?:y|ies|ied)|investigat|"
-                             r"explor|address|tackl|bridg|formali[sz]|argu|buil|construct|curat|establish|"
-                             r"identif|examin|analy[sz]|call|advocat|redefin|rethink|reframe|position|focus)\w*", re.I),
+    "synthesize": re.compile(
+        _OWN_SUBJECT + r"(?:propos|introduc|present|develop|design|stud(?:y|ies|ied)|investigat|"
+        r"explor|address|tackl|bridg|formali[sz]|argu|buil|construct|curat|establish|"
+        r"identif|examin|analy[sz]|call|advocat|redefin|rethink|reframe|position|focus)\w*",
+        re.I,
+    ),
     # design: the method it proposed
-    "design": re.compile(_OWN_SUBJECT + r"(?:propos|introduc|present|develop|design|buil|construct|devis|formulat|"
-                         r"creat)\w*|\bour (?:[\w-]+\s+){0,2}?(?:method|approach|framework|architecture|algorithm|"
-                         r"pipeline|model|system|agent|design)s?\s+(?:[\w-]+\s+)?(?:uses|combines|consists|"
-                         r"leverages|builds|integrates|employs|learns|trains|decomposes|couples|adds|replaces)\b",
-                         re.I),
+    "design": re.compile(
+        _OWN_SUBJECT + r"(?:propos|introduc|present|develop|design|buil|construct|devis|formulat|"
+        r"creat)\w*|\bour (?:[\w-]+\s+){0,2}?(?:method|approach|framework|architecture|algorithm|"
+        r"pipeline|model|system|agent|design)s?\s+(?:[\w-]+\s+)?(?:uses|combines|consists|"
+        r"leverages|builds|integrates|employs|learns|trains|decomposes|couples|adds|replaces)\b",
+        re.I,
+    ),
     # evaluate: the evaluation it ran (benchmarks, metrics, baselines, tests)
-    "evaluate": re.compile(r"\b(?:experiment|evaluat|benchmark|metric|accura|success rate|baseline|outperform|"
-                           r"ablation|compar|measur|scor|f1|human stud|test)\w*|\d+(?:\.\d+)?\s?%", re.I),
+    "evaluate": re.compile(
+        r"\b(?:experiment|evaluat|benchmark|metric|accura|success rate|baseline|outperform|"
+        r"ablation|compar|measur|scor|f1|human stud|test)\w*|\d+(?:\.\d+)?\s?%",
+        re.I,
+    ),
 }
 
 
 # synthesize: the gap a window paper took up, as it states it about the work before it
-PRIOR_WORK = re.compile(r"\b(?:existing|current|prior|previous|most|conventional|traditional|standard|mainstream|"
-                        r"state-of-the-art|today's|recent|popular|typical|available)\b", re.I)
+PRIOR_WORK = re.compile(
+    r"\b(?:existing|current|prior|previous|most|conventional|traditional|standard|mainstream|"
+    r"state-of-the-art|today's|recent|popular|typical|available)\b",
+    re.I,
+)
 
 
 def is_gap_sentence(sentence: str) -> bool:
@@ -277,9 +307,12 @@ def is_gap_sentence(sentence: str) -> bool:
 
 
 # design: a proposed study is not a proposed method ("we develop a systematic evaluation of ...")
-NOT_A_METHOD = re.compile(_OWN_SUBJECT + r"(?:develop|present|propos|introduc|conduct|perform|provid|carr)\w*\s+"
-                          r"(?:[\w-]+\s+){0,3}?(?:evaluations?|analys[ie]s|stud(?:y|ies)|surveys?|investigations?|"
-                          r"comparisons?|assessments?|reviews?|audits?)\b", re.I)
+NOT_A_METHOD = re.compile(
+    _OWN_SUBJECT + r"(?:develop|present|propos|introduc|conduct|perform|provid|carr)\w*\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:evaluations?|analys[ie]s|stud(?:y|ies)|surveys?|investigations?|"
+    r"comparisons?|assessments?|reviews?|audits?)\b",
+    re.I,
+)
 
 # evaluate: the paper itself ran an evaluation (or introduced a benchmark / metric for one)
 EVAL_OWN = re.compile(
@@ -287,7 +320,8 @@ EVAL_OWN = re.compile(
     r"report|validat|experiment|analy[sz]|achiev)\w*|" + _OWN_SUBJECT + r"(?:introduc|propos|present|construct|build|"
     r"buil|curat|develop|design)\w*\b.{0,80}\b(?:benchmark|metric|evaluation|test suite|testbed|protocol)|"
     r"\bour (?:[\w-]+\s+){0,3}?(?:achiev|outperform|improv|reach|surpass|yield|reduc|demonstrat|show|attain|match)\w*",
-    re.I)
+    re.I,
+)
 
 
 def is_phase_sentence(sentence: str, phase: str) -> bool:
@@ -310,7 +344,8 @@ def reference_candidates(abstract: str, phase: str) -> list[str]:
 
 
 # Words any research sentence uses: shared alone they say nothing about the topic
-ANCHOR_GENERIC = frozenset("""
+ANCHOR_GENERIC = frozenset(
+    """
 introduc introduce present develop design construct build provide enable allow reveal suggest indicate show
 demonstrat demonstrate evaluat evaluate assess analyz analyse analyze investigat investigate explor explore
 identif identify diverse real-world complex dynamic simple general generaliz generalize large-scale scalab
@@ -321,7 +356,8 @@ overlook neglect ignor lack limit limitation struggl remain suffer difficult ins
 costly expensive challeng challenge fail failure scal understand specializ unify unified comprehensive
 fine-grain effective efficient robust novel accurate precise high high-quality low strong
 gpt chatgpt claude gemini llama qwen deepseek mistral grok opus sonnet
-""".split())
+""".split()
+)
 
 
 def topic_stems(text: str) -> set[str]:
@@ -360,35 +396,49 @@ def stem_shares(abstracts: list[str]) -> dict[str, float]:
 
 
 class PhaseAnswer(BaseModel):
-    report: str = Field(default="", description="the research report (markdown): the synthesis, design or "
-                                                "evaluation the task asks for")
-    keypoints: list[str] = Field(default_factory=list, description="the report's 1-5 key statements, one "
-                                                                     "atomic statement each")
+    report: str = Field(
+        default="", description="the research report (markdown): the synthesis, design or evaluation the task asks for"
+    )
+    keypoints: list[str] = Field(default_factory=list, description="the report's 1-5 key statements, one atomic statement each")
     claims: list[str] = Field(default_factory=list)
     cited_ids: list[str] = Field(default_factory=list)
 
 
-def question_text(phase: str, subject: str, domain_title: str, primary: tuple[str, str],
-                  support: tuple[str, str] | None, cutoff: str, ws: str, we: str) -> str:
+def question_text(
+    phase: str,
+    subject: str,
+    domain_title: str,
+    primary: tuple[str, str],
+    support: tuple[str, str] | None,
+    cutoff: str,
+    ws: str,
+    we: str,
+) -> str:
     """The offline TaskWeaver template of one phase (public: pre-cutoff quotes and ids only).
     `primary` and `support` are (readable quote, paper id)."""
     q, pid = primary
     field = f"{subject} ({domain_title})" if subject != domain_title else domain_title
     if phase == "synthesize":
-        s = f" A related pre-cutoff finding ({support[1]}): \"{support[0]}\"" if support else ""
-        return (f"Synthesize the research on {field} published up to {cutoff}. A pre-cutoff paper ({pid}) reported "
-                f"the limitation: \"{q}\"{s} Integrate what prior work says about this limitation, identify the "
-                f"gap it leaves open, and state the research direction that work published between {ws} and {we} "
-                f"would take up to close it.")
+        s = f' A related pre-cutoff finding ({support[1]}): "{support[0]}"' if support else ""
+        return (
+            f"Synthesize the research on {field} published up to {cutoff}. A pre-cutoff paper ({pid}) reported "
+            f'the limitation: "{q}"{s} Integrate what prior work says about this limitation, identify the '
+            f"gap it leaves open, and state the research direction that work published between {ws} and {we} "
+            f"would take up to close it."
+        )
     if phase == "design":
-        s = f" A related open problem ({support[1]}): \"{support[0]}\"" if support else ""
-        return (f"Design the next method on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) proposed: \"{q}\"{s} "
-                f"Propose the method that work published between {ws} and {we} would build to take this approach "
-                f"further: the method, the experiments that would test it, and what it assumes.")
-    s = f" A related pre-cutoff approach ({support[1]}): \"{support[0]}\"" if support else ""
-    return (f"Evaluate a claim on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) reported: \"{q}\"{s} Design "
-            f"the evaluation that work published between {ws} and {we} would run to confirm or refute such a "
-            f"claim: benchmarks, metrics, baselines and statistical tests.")
+        s = f' A related open problem ({support[1]}): "{support[0]}"' if support else ""
+        return (
+            f'Design the next method on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) proposed: "{q}"{s} '
+            f"Propose the method that work published between {ws} and {we} would build to take this approach "
+            f"further: the method, the experiments that would test it, and what it assumes."
+        )
+    s = f' A related pre-cutoff approach ({support[1]}): "{support[0]}"' if support else ""
+    return (
+        f'Evaluate a claim on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) reported: "{q}"{s} Design '
+        f"the evaluation that work published between {ws} and {we} would run to confirm or refute such a "
+        f"claim: benchmarks, metrics, baselines and statistical tests."
+    )
 
 
 def query_of(build: TaskBuild) -> str:
@@ -401,8 +451,9 @@ def query_of(build: TaskBuild) -> str:
 
 def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
     """Claim check: a reference keypoint is a sentence of the title or abstract of a window paper."""
-    texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower()
-             for i in claim.basis.paper_ids if i in cc.window]
+    texts = [
+        " ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower() for i in claim.basis.paper_ids if i in cc.window
+    ]
     quote = " ".join(claim.text.split()).lower()
     return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
 
@@ -428,33 +479,42 @@ class PhaseFamily(TaskFamily):
     title = "Research Phase Tasks (DeepResearch Arena)"
     summary = "an open-ended synthesize / design / evaluate task grounded in pre-cutoff inspirations"
     answer_kind = "report"
-    instructions = ("Use only the evidence available up to the cutoff (the knowledge base is bound to it). Write a "
-                    "research report for the task's phase, cite the pre-cutoff papers it rests on, and list its key "
-                    "statements as atomic key points.")
-    requirements = ("a research report for the task's phase (synthesize, design or evaluate)",
-                    "the phase's deliverable: a gap and a direction (synthesize), a method with its experiments "
-                    "(design), or benchmarks, metrics, baselines and tests (evaluate)",
-                    "1-5 key points, one atomic statement each",
-                    "cited pre-cutoff papers for its statements")
+    instructions = (
+        "Use only the evidence available up to the cutoff (the knowledge base is bound to it). Write a "
+        "research report for the task's phase, cite the pre-cutoff papers it rests on, and list its key "
+        "statements as atomic key points."
+    )
+    requirements = (
+        "a research report for the task's phase (synthesize, design or evaluate)",
+        "the phase's deliverable: a gap and a direction (synthesize), a method with its experiments "
+        "(design), or benchmarks, metrics, baselines and tests (evaluate)",
+        "1-5 key points, one atomic statement each",
+        "cited pre-cutoff papers for its statements",
+    )
     decision_cues = ("synthesize", "design", "evaluat")
     answer_schema = PhaseAnswer
-    answer_fields = ("Fields: report (markdown research report), keypoints (1-5 atomic key statements), claims, "
-                     "cited_ids.")
+    answer_fields = "Fields: report (markdown research report), keypoints (1-5 atomic key statements), claims, cited_ids."
     offline_reading = "own"
-    needs: ClassVar[frozenset[str]] = frozenset({"papers", "llm"})  # the subject: the primary paper's title; llm: drafted inspirations
-    vocabulary = ("Synthesize the research on published up to A pre-cutoff paper reported the limitation related "
-                  "finding Integrate what prior work says about this limitation identify the gap it leaves open and "
-                  "state the research direction that work published between would take up to close it Design the "
-                  "next method as of proposed open problem Propose the method build to take this approach further "
-                  "experiments that would test it what it assumes Evaluate a claim approach the evaluation run to "
-                  "confirm or refute such a claim benchmarks metrics baselines statistical tests")
+    needs: ClassVar[frozenset[str]] = frozenset(
+        {"papers", "llm"}
+    )  # the subject: the primary paper's title; llm: drafted inspirations
+    vocabulary = (
+        "Synthesize the research on published up to A pre-cutoff paper reported the limitation related "
+        "finding Integrate what prior work says about this limitation identify the gap it leaves open and "
+        "state the research direction that work published between would take up to close it Design the "
+        "next method as of proposed open problem Propose the method build to take this approach further "
+        "experiments that would test it what it assumes Evaluate a claim approach the evaluation run to "
+        "confirm or refute such a claim benchmarks metrics baselines statistical tests"
+    )
     rubric_dimensions = {"phase_fit": "the report does what the task's phase asks (synthesis, design, evaluation)"}
     claim_checks: ClassVar[dict] = {"quote_in_window": quote_in_window}
     review_stages = (
-        ("problem", "what the pre-cutoff work on the task's inspirations establishes and leaves open",
-         ("grounding in the evidence", "clarity")),
-        ("method", "the synthesis, design or evaluation the task's phase asks for",
-         ("validity", "specificity")),
+        (
+            "problem",
+            "what the pre-cutoff work on the task's inspirations establishes and leaves open",
+            ("grounding in the evidence", "clarity"),
+        ),
+        ("method", "the synthesis, design or evaluation the task's phase asks for", ("validity", "specificity")),
         ("experiment", "how the answer would be checked in {window}", ("falsifiability", "feasibility")),
     )
     phases: ClassVar[tuple[str, ...]] = PHASES
@@ -488,8 +548,9 @@ class PhaseFamily(TaskFamily):
         nodes = sorted(by_node, key=lambda n: (-len(by_node[n]), n))
         order = {}  # phase -> usable indices of its primary kinds, node by node in turn
         for ph in PHASES:
-            lists = [[k for k in by_node[n] if usable[k][0].kind in PRIMARY[ph] and primary_fits(ph, usable[k][1])]
-                     for n in nodes]
+            lists = [
+                [k for k in by_node[n] if usable[k][0].kind in PRIMARY[ph] and primary_fits(ph, usable[k][1])] for n in nodes
+            ]
             order[ph] = [lst[r] for r in range(max((len(x) for x in lists), default=0)) for lst in lists if r < len(lst)]
         limit = st.family_max(self.name)
         per_phase = -(-limit // len(PHASES))  # each phase gets its share of the family's budget
@@ -518,15 +579,17 @@ class PhaseFamily(TaskFamily):
             if cos[j] < best_cos:
                 break
             i, body = usable[j]
-            if (i.kind in SUPPORT[phase] and i.paper_id != primary.paper_id
-                    and topic_stems(body) & topic_stems(usable[k][1])
-                    and not shares_quote(quote_key(body), state["quotes"])):
+            if (
+                i.kind in SUPPORT[phase]
+                and i.paper_id != primary.paper_id
+                and topic_stems(body) & topic_stems(usable[k][1])
+                and not shares_quote(quote_key(body), state["quotes"])
+            ):
                 best = (i, body, round(float(cos[j]), 4))
                 break
         return best
 
-    def _emit(self, builder, phase: str, primary: tuple[Inspiration, str], support, titles: dict[str, str],
-              state) -> bool:
+    def _emit(self, builder, phase: str, primary: tuple[Inspiration, str], support, titles: dict[str, str], state) -> bool:
         st = builder.settings
         n = builder.count(self.name) + 1
         task_id = f"{st.domain}-{st.cutoff.isoformat()}-{self.name}-{n:02d}"
@@ -535,50 +598,93 @@ class PhaseFamily(TaskFamily):
         dup = next((tid for tid, other in state["kept"] if jaccard(sig, other) >= DUPLICATE_JACCARD), None)
         state["quotes"].add(quote_key(body))  # a quote is considered once, whatever happens to its task
         if dup:
-            builder.failures.append(Failure(stage="tasks", item_id=task_id,
-                                            reason=f"curation: duplicate decision of {dup} (same inspiration)"))
+            builder.failures.append(
+                Failure(stage="tasks", item_id=task_id, reason=f"curation: duplicate decision of {dup} (same inspiration)")
+            )
             return False
         subject = subject_of(titles.get(p.paper_id, ""), st.domain_title)
-        question = question_text(phase, subject, st.domain_title, (body, p.paper_id),
-                                 (support[1], support[0].paper_id) if support else None, st.cutoff.isoformat(),
-                                 st.window_start.isoformat(), st.window_end.isoformat())
-        title = (f"{PHASE_TITLES[phase]}: {subject}" if subject != st.domain_title
-                 else f"{PHASE_TITLES[phase]}: {st.domain_title} ({p.paper_id})")
+        question = question_text(
+            phase,
+            subject,
+            st.domain_title,
+            (body, p.paper_id),
+            (support[1], support[0].paper_id) if support else None,
+            st.cutoff.isoformat(),
+            st.window_start.isoformat(),
+            st.window_end.isoformat(),
+        )
+        title = (
+            f"{PHASE_TITLES[phase]}: {subject}"
+            if subject != st.domain_title
+            else f"{PHASE_TITLES[phase]}: {st.domain_title} ({p.paper_id})"
+        )
         ins = [p] + ([support[0]] if support else [])
         record = builder.records_by_node.get(p.node_id)
         node_papers = (record.representative_ids + record.supporting_ids) if record else []
         support_ids = list(dict.fromkeys([i.paper_id for i in ins] + node_papers))[:MAX_SUPPORT_PAPERS]
         if len(support_ids) < MIN_SUPPORT_PAPERS:  # the same premise rule as every family: a node with papers
-            builder.failures.append(Failure(stage="tasks", item_id=task_id, reason=(
-                f"curation: thin support: the inspiration's node has {len(support_ids)} papers "
-                f"< {MIN_SUPPORT_PAPERS}")))
+            builder.failures.append(
+                Failure(
+                    stage="tasks",
+                    item_id=task_id,
+                    reason=(
+                        f"curation: thin support: the inspiration's node has {len(support_ids)} papers < {MIN_SUPPORT_PAPERS}"
+                    ),
+                )
+            )
             return False
-        task = Task(task_id=task_id, family=self.name, domain=st.domain, cutoff=st.cutoff,
-                    window_start=st.window_start, window_end=st.window_end, horizon=f"{st.horizon_months}-month",
-                    title=title, question=question, instructions=self.instructions,
-                    answer_requirements=list(self.requirements), subtype=phase,
-                    support_paper_ids=support_ids,
-                    support_evidence_ids=list(dict.fromkeys(f"{i.paper_id}#{i.field}" for i in ins)))
+        task = Task(
+            task_id=task_id,
+            family=self.name,
+            domain=st.domain,
+            cutoff=st.cutoff,
+            window_start=st.window_start,
+            window_end=st.window_end,
+            horizon=f"{st.horizon_months}-month",
+            title=title,
+            question=question,
+            instructions=self.instructions,
+            answer_requirements=list(self.requirements),
+            subtype=phase,
+            support_paper_ids=support_ids,
+            support_evidence_ids=list(dict.fromkeys(f"{i.paper_id}#{i.field}" for i in ins)),
+        )
         problems = internal_violations([task], cutoff=st.cutoff, internal_ids=builder.internal_ids)
         if problems:
-            builder.failures.append(Failure(stage="tasks", item_id=task_id, reason=f"draft dropped: {problems[0]}"[:1000],
-                                            raw=task.model_dump_json()))
+            builder.failures.append(
+                Failure(stage="tasks", item_id=task_id, reason=f"draft dropped: {problems[0]}"[:1000], raw=task.model_dump_json())
+            )
             return False
         state["kept"].append((task_id, sig))
         state["papers"].add(p.paper_id)
         if support:
             state["quotes"].add(quote_key(support[1]))
         builder.tasks.append(task)
-        builder.builds.append(TaskBuild(
-            task_id=task_id, signal_ids=[], node_ids=[p.node_id], drafted_by="template",
-            build_trace=[BuildStep(step="template", output=json.dumps({"title": title, "question": question}),
-                                   accepted=True)],
-            curation={"phase": phase, "node_label": p.node_label, "extractor": p.extractor, "subject": subject,
-                      "primary_title": titles.get(p.paper_id, ""), "primary_quote": body,
-                      "support_quote": support[1] if support else "",
-                      "support_cos": f"{support[2]:.3f}" if support else f"none >= {SUPPORT_COS}",
-                      "inspirations": json.dumps([i.model_dump(mode="json") for i in ins], ensure_ascii=False),
-                      "premise": "pass", "decision": "pass", "duplicate": "pass"}))
+        builder.builds.append(
+            TaskBuild(
+                task_id=task_id,
+                signal_ids=[],
+                node_ids=[p.node_id],
+                drafted_by="template",
+                build_trace=[
+                    BuildStep(step="template", output=json.dumps({"title": title, "question": question}), accepted=True)
+                ],
+                curation={
+                    "phase": phase,
+                    "node_label": p.node_label,
+                    "extractor": p.extractor,
+                    "subject": subject,
+                    "primary_title": titles.get(p.paper_id, ""),
+                    "primary_quote": body,
+                    "support_quote": support[1] if support else "",
+                    "support_cos": f"{support[2]:.3f}" if support else f"none >= {SUPPORT_COS}",
+                    "inspirations": json.dumps([i.model_dump(mode="json") for i in ins], ensure_ascii=False),
+                    "premise": "pass",
+                    "decision": "pass",
+                    "duplicate": "pass",
+                },
+            )
+        )
         return True
 
     # ---- answering -----------------------------------------------------------------------
@@ -604,8 +710,10 @@ class PhaseFamily(TaskFamily):
         return lines
 
     def contract_rules(self, task: Task) -> list[str]:
-        return [f"report: a {task.subtype or 'research'} report in markdown",
-                "keypoints: 1-5 atomic key statements of the report"]
+        return [
+            f"report: a {task.subtype or 'research'} report in markdown",
+            "keypoints: 1-5 atomic key statements of the report",
+        ]
 
     def contract_violations(self, task: Task, parsed: BaseModel) -> list[str]:
         return [] if getattr(parsed, "keypoints", None) else ["no key points"]
@@ -637,8 +745,9 @@ class PhaseFamily(TaskFamily):
         phase = PHASE_TITLES.get(task.subtype, "Report")
         report = "\n".join([f"### {phase}", ""] + [f"- {s} [{pid}]" for pid, s in picked])
         parsed = PhaseAnswer(report=report, keypoints=keypoints, cited_ids=[pid for pid, _ in picked])
-        return ctx.render(parsed, method=method,
-                          retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits))
+        return ctx.render(
+            parsed, method=method, retrieved=hits, retrieval_queries=[task.question], has_support_artifact=bool(hits)
+        )
 
     # ---- controls --------------------------------------------------------------------------
     def decision_facts(self, task: Task, build: TaskBuild | None, gold: GoldTarget | None) -> dict:
@@ -646,8 +755,12 @@ class PhaseFamily(TaskFamily):
         construction facts) and the gold's keypoint sentences."""
         curation = build.curation if build else {}
         texts = [v for s in gold.slots if s.slot.startswith("keypoint") for v in s.variants if v.strip()] if gold else []
-        return {"named": False, "subject": curation.get("subject", "") or task.title,
-                "project": primary_paper(curation, task), "gold_texts": texts}
+        return {
+            "named": False,
+            "subject": curation.get("subject", "") or task.title,
+            "project": primary_paper(curation, task),
+            "gold_texts": texts,
+        }
 
     def arena_phase(self, task: Task) -> str:
         return task.subtype or ""
@@ -661,7 +774,7 @@ class PhaseFamily(TaskFamily):
         keypoints of the partition (real window sentences, another task)."""
         pool = [v for g in others for s in g.slots for v in s.variants[:1]]
         rng.shuffle(pool)
-        kps = pool[:max(1, len(gold.slots))]
+        kps = pool[: max(1, len(gold.slots))]
         return {"keypoints": kps, "report": "\n".join(f"- {k}" for k in kps)}
 
     def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
@@ -674,10 +787,12 @@ class PhaseFamily(TaskFamily):
         if gold.strength <= 0 or "reference_papers" not in n:
             return []
         if n["reference_papers"] < MIN_REFERENCE:
-            return [f"reference does not answer the task: {int(n['reference_papers'])} window paper(s) state a "
-                    f"sentence of the {task.subtype} kind that passes the check (own work, the phase's cue words, >= "
-                    f"cosine >= {REF_COS} and shared topic stems with the primary quote; "
-                    f"{int(n.get('n_reference_candidates', 0))} candidate sentences read); need {MIN_REFERENCE}"]
+            return [
+                f"reference does not answer the task: {int(n['reference_papers'])} window paper(s) state a "
+                f"sentence of the {task.subtype} kind that passes the check (own work, the phase's cue words, >= "
+                f"cosine >= {REF_COS} and shared topic stems with the primary quote; "
+                f"{int(n.get('n_reference_candidates', 0))} candidate sentences read); need {MIN_REFERENCE}"
+            ]
         return []
 
     # ---- gold ------------------------------------------------------------------------------
@@ -697,16 +812,21 @@ class PhaseFamily(TaskFamily):
                 if p.arxiv_id not in stems:
                     stems[p.arxiv_id] = all_stems(f"{p.title} {p.abstract}")
             cos_all = ctx.window_vecs() @ qvec if window else np.zeros(0)
-            ok_all = np.array([bool(c >= PURSUIT_COS) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED
-                               for c, p in zip(cos_all, window)], dtype=bool)
+            ok_all = np.array(
+                [bool(c >= PURSUIT_COS) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED for c, p in zip(cos_all, window)],
+                dtype=bool,
+            )
             tested[task.task_id] = (cos_all, ok_all)
         cos_all, ok_all = tested[task.task_id]
         at = ctx.rows_in_window()
         cos, ok = (cos_all, ok_all) if at is None else (cos_all[at], ok_all[at])
         order = np.argsort(-cos, kind="stable")
         rows = [int(i) for i in order[ok[order]]]
-        numbers = {"n_future_total": float(len(ctx.future)), "n_pursuing": float(len(rows)),
-                   "top_cos": round(float(cos.max()), 4) if len(cos) else 0.0}
+        numbers = {
+            "n_future_total": float(len(ctx.future)),
+            "n_pursuing": float(len(rows)),
+            "top_cos": round(float(cos.max()), 4) if len(cos) else 0.0,
+        }
         base = dict(task_id=task.task_id, family=self.name, domain=task.domain, cutoff=task.cutoff)
         pursuing = list(dict.fromkeys(ctx.future[i].arxiv_id for i in rows))
         if len(rows) < MIN_PURSUING:
@@ -714,31 +834,61 @@ class PhaseFamily(TaskFamily):
         if ctx.ranking_only:  # a bootstrap resample only asks whether the task is still pursued
             return GoldTarget(**base, preferred_ranking=["pursued"], numbers=numbers, strength=1.0)
         reference, n_cands, n_pass = self.reference(ctx, task, build, pursuing)
-        numbers.update({"n_reference_candidates": float(n_cands), "n_reference_passing": float(n_pass),
-                        "reference_papers": float(len(reference)),
-                        "reference_cos_min": round(min((c for c, _, _ in reference), default=0.0), 4)})
+        numbers.update(
+            {
+                "n_reference_candidates": float(n_cands),
+                "n_reference_passing": float(n_pass),
+                "reference_papers": float(len(reference)),
+                "reference_cos_min": round(min((c for c, _, _ in reference), default=0.0), 4),
+            }
+        )
         scope = f"{task.window_start} to {task.window_end}"
-        claims = [GoldClaim(claim_id=f"{task.task_id}-c01", type="future-realisation", time_scope=scope,
-                            text=(f"Between {task.window_start} and {task.window_end}, {len(pursuing)} window papers "
-                                  f"pursued the task's inspirations."),
-                            basis=ClaimBasis(check="window_count", paper_ids=pursuing, values={"n": len(pursuing)}))]
+        claims = [
+            GoldClaim(
+                claim_id=f"{task.task_id}-c01",
+                type="future-realisation",
+                time_scope=scope,
+                text=(
+                    f"Between {task.window_start} and {task.window_end}, {len(pursuing)} window papers "
+                    f"pursued the task's inspirations."
+                ),
+                basis=ClaimBasis(check="window_count", paper_ids=pursuing, values={"n": len(pursuing)}),
+            )
+        ]
         slots, counted = [], {}
         for c, pid, sentence in reference:
             slots.append(GoldSlot(slot=f"keypoint_{len(slots) + 1}", variants=[sentence]))
-            claims.append(GoldClaim(claim_id=f"{task.task_id}-c{len(claims) + 1:02d}", text=sentence,
-                                    type="future-realisation", time_scope=scope, importance=0.8,
-                                    basis=ClaimBasis(check="quote_in_window", paper_ids=[pid])))
-            counted.setdefault("reference", []).append(f"{pid} (cosine {c:.2f}): \"{sentence[:300]}\"")
+            claims.append(
+                GoldClaim(
+                    claim_id=f"{task.task_id}-c{len(claims) + 1:02d}",
+                    text=sentence,
+                    type="future-realisation",
+                    time_scope=scope,
+                    importance=0.8,
+                    basis=ClaimBasis(check="quote_in_window", paper_ids=[pid]),
+                )
+            )
+            counted.setdefault("reference", []).append(f'{pid} (cosine {c:.2f}): "{sentence[:300]}"')
         listed = {pid for _, pid, _ in reference}
-        counted["pursued"] = [f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing)
-                              if pid not in listed][:READ_PAPERS]
+        counted["pursued"] = [f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing) if pid not in listed][
+            :READ_PAPERS
+        ]
         # canonical order: two tasks with the same reference keypoints have the same first one, so the
         # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
-        slots = [GoldSlot(slot=f"keypoint_{i}", variants=s.variants)
-                 for i, s in enumerate(sorted(slots, key=lambda s: s.variants[0]), 1)]
-        return GoldTarget(**base, preferred_ranking=["pursued"], slots=slots, claims=claims, numbers=numbers,
-                          future_paper_ids=pursuing, counted=counted,
-                          strength=round(min(1.0, len(pursuing) / FULL_SUPPORT), 4))
+        slots = [
+            GoldSlot(slot=f"keypoint_{i}", variants=s.variants)
+            for i, s in enumerate(sorted(slots, key=lambda s: s.variants[0]), 1)
+        ]
+        return GoldTarget(
+            **base,
+            preferred_ranking=["pursued"],
+            slots=slots,
+            claims=claims,
+            numbers=numbers,
+            future_paper_ids=pursuing,
+            counted=counted,
+            strength=round(min(1.0, len(pursuing) / FULL_SUPPORT), 4),
+        )
 
     @staticmethod
     def reference(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tuple[list[tuple[float, str, str]], int, int]:
@@ -765,8 +915,10 @@ class PhaseFamily(TaskFamily):
         topical = [(pid, s) for pid, s in cands if shares_topic(s, primary, df)]
         vecs = sentence_vectors([primary] + [s for _, s in topical])
         sims = vecs[1:] @ vecs[0]
-        passing = sorted(((round(float(c), 4), pid, s) for (pid, s), c in zip(topical, sims)
-                          if float(c) >= REF_COS), key=lambda x: (-x[0], x[1], x[2]))
+        passing = sorted(
+            ((round(float(c), 4), pid, s) for (pid, s), c in zip(topical, sims) if float(c) >= REF_COS),
+            key=lambda x: (-x[0], x[1], x[2]),
+        )
         # one sentence per paper: what the paper did (an own-work sentence) before the gap it
         # states (synthesize), the most similar first; then the papers, most similar first
         best: dict[str, tuple[float, str, str]] = {}

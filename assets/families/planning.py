@@ -63,7 +63,9 @@ from core.phrases import names, normal_text, option_name, phrase_keys, same_dire
 from core.records import ClaimBasis, GoldTarget, PlanTarget, Signal, Task, TaskBuild, TaskOption
 from core.text import word_set
 
-SET_ATTEMPTS = 200  # seeded draws of approach sets per direction (40 stopped short of the sets a direction with 8-12 approaches has)
+SET_ATTEMPTS = (
+    200  # seeded draws of approach sets per direction (40 stopped short of the sets a direction with 8-12 approaches has)
+)
 MILESTONES = 3
 DEPENDENCY_MIN_PAPERS = 2
 MAX_DEPENDENCIES = 3
@@ -104,17 +106,27 @@ class PlanningFamily(TaskFamily):
     )
     decision_cues = ("rank", "priorit")
     answer_schema = PlanningAnswer
-    answer_fields = ("Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, "
-                     "go_no_go, claims, cited_ids.")
+    answer_fields = (
+        "Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, go_no_go, claims, cited_ids."
+    )
     offline_reading = "option_trend"
     candidate_coverage = True  # the validity report states the candidates' coverage of the window
     review_stages = (
-        ("problem", "the goals, constraints and dependencies among the candidate directions for {window}",
-         ("clarity", "completeness over candidates", "grounding in the evidence", "significance")),
-        ("method", "a priority order over ALL candidates with the reason for each position",
-         ("global-order consistency", "dependency awareness", "grounding in the evidence", "decision clarity")),
-        ("experiment", "milestones, dependencies, risks and go/no-go checks for the plan",
-         ("feasibility", "checkability", "risk awareness", "temporal discipline")),
+        (
+            "problem",
+            "the goals, constraints and dependencies among the candidate directions for {window}",
+            ("clarity", "completeness over candidates", "grounding in the evidence", "significance"),
+        ),
+        (
+            "method",
+            "a priority order over ALL candidates with the reason for each position",
+            ("global-order consistency", "dependency awareness", "grounding in the evidence", "decision clarity"),
+        ),
+        (
+            "experiment",
+            "milestones, dependencies, risks and go/no-go checks for the plan",
+            ("feasibility", "checkability", "risk awareness", "temporal discipline"),
+        ),
     )
     aliases = ("strategic_research_planning",)
     vocabulary = "research plan."
@@ -127,8 +139,7 @@ class PlanningFamily(TaskFamily):
 
     def answer_lines(self, task: Task, parsed: PlanningAnswer, ranking: list[str], choice: str | None) -> list[str]:
         lines = ranking_lines(task, ranking)
-        for title, items in (("Milestones", parsed.milestones), ("Dependencies", parsed.dependencies),
-                             ("Risks", parsed.risks)):
+        for title, items in (("Milestones", parsed.milestones), ("Dependencies", parsed.dependencies), ("Risks", parsed.risks)):
             if items:
                 lines += [f"**{title}:**"] + bullets(items) + [""]
         if parsed.go_no_go.strip():
@@ -145,16 +156,27 @@ class PlanningFamily(TaskFamily):
         top, ranked = found["top"], found["ranked"]
         if found.get("method") == "momentum":
             return {
-                "milestones": [f"{i}. Work on '{t}' (trend {r:.2f}x)." for i, (t, r) in enumerate(zip(ranked, found["ratios"]), 1)],
-                "dependencies": [f"Start from the most recent pre-cutoff work on '{top}': "
-                                 + "; ".join(f"{title} ({pid})" for title, pid in found["recent_work"])],
-                "risks": [f"'{t}' is {label} ({r:.2f}x); effort there may not pay off within {found['window']}."
-                          for t, r, label in zip(ranked, found["ratios"], found["labels"]) if r <= found["cooling_at"]],
-                "go_no_go": (f"Go on '{top}' while its normalised share keeps rising; "
-                             f"no-go if it falls back under its prior-6-month level."),
+                "milestones": [
+                    f"{i}. Work on '{t}' (trend {r:.2f}x)." for i, (t, r) in enumerate(zip(ranked, found["ratios"]), 1)
+                ],
+                "dependencies": [
+                    f"Start from the most recent pre-cutoff work on '{top}': "
+                    + "; ".join(f"{title} ({pid})" for title, pid in found["recent_work"])
+                ],
+                "risks": [
+                    f"'{t}' is {label} ({r:.2f}x); effort there may not pay off within {found['window']}."
+                    for t, r, label in zip(ranked, found["ratios"], found["labels"])
+                    if r <= found["cooling_at"]
+                ],
+                "go_no_go": (
+                    f"Go on '{top}' while its normalised share keeps rising; "
+                    f"no-go if it falls back under its prior-6-month level."
+                ),
             }
-        return {"milestones": [f"{i}. '{t}'" for i, t in enumerate(ranked, 1)],
-                "go_no_go": f"Go on '{top}', which has the most pre-cutoff support."}
+        return {
+            "milestones": [f"{i}. '{t}'" for i, t in enumerate(ranked, 1)],
+            "go_no_go": f"Go on '{top}', which has the most pre-cutoff support.",
+        }
 
     def release_conflict(self, task: Task, gold: GoldTarget | None, released: list[Task]) -> tuple[str, str] | None:
         """`planning_direction_overlap`: more than one option, or the gold's top option, names
@@ -166,9 +188,11 @@ class PlanningFamily(TaskFamily):
         shared = [n for n in names.values() if any(same_direction(n, d) for d in direction_names)]
         top = names.get(gold.preferred_ranking[0]) if gold and gold.preferred_ranking else None
         if len(shared) > 1 or (top is not None and top in shared):
-            return ("planning_direction_overlap",
-                    f"options {shared} also name options of released direction tasks of this partition"
-                    + (f" (including the gold's top option {top!r})" if top in shared else ""))
+            return (
+                "planning_direction_overlap",
+                f"options {shared} also name options of released direction tasks of this partition"
+                + (f" (including the gold's top option {top!r})" if top in shared else ""),
+            )
         return None
 
     def judge_brief(self, task: Task, gold: GoldTarget) -> list[str]:
@@ -177,9 +201,11 @@ class PlanningFamily(TaskFamily):
         for oid in gold.preferred_ranking[:3]:
             plan = gold.plan.get(oid)
             if plan is not None:
-                lines.append(f"Option {oid}: first milestones {'; '.join(m[:90] for m in plan.milestones[:2]) or 'none'}; "
-                             f"builds on {'; '.join(plan.dependencies[:2]) or 'no other option'}; "
-                             f"kill criterion: {plan.kill_criterion} ({'fired' if plan.stalled else 'not fired'})")
+                lines.append(
+                    f"Option {oid}: first milestones {'; '.join(m[:90] for m in plan.milestones[:2]) or 'none'}; "
+                    f"builds on {'; '.join(plan.dependencies[:2]) or 'no other option'}; "
+                    f"kill criterion: {plan.kill_criterion} ({'fired' if plan.stalled else 'not fired'})"
+                )
         return lines
 
     def contract_rules(self, task: Task) -> list[str]:
@@ -195,10 +221,13 @@ class PlanningFamily(TaskFamily):
         for a in builder.by_kind.get("approach", []):
             by_direction.setdefault(a.details["direction"][0], []).append(a)
         st = builder.settings
-        per_direction = [approach_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{self.name}-{d}")
-                         for d, pool in sorted(by_direction.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
-        order = [g for i in range(max((len(x) for x in per_direction), default=0)) for x in per_direction if i < len(x)
-                 for g in [x[i]]]
+        per_direction = [
+            approach_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{self.name}-{d}")
+            for d, pool in sorted(by_direction.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        ]
+        order = [
+            g for i in range(max((len(x) for x in per_direction), default=0)) for x in per_direction if i < len(x) for g in [x[i]]
+        ]
         for n, group in enumerate(order):
             if builder.full(self.name):
                 break
@@ -210,18 +239,35 @@ class PlanningFamily(TaskFamily):
             subject = group[0].details["direction_name"][0]
             draft = builder.draft(self.name, options=options, team_size=rng.choice((3, 4, 5, 6, 8)), subdirection=subject)
             nodes = [x for s in group for x in s.node_ids]
-            builder.emit(self, draft, options, dict(zip((o.option_id for o in options), group)), group, support,
-                         evidence_item_ids(builder.records_by_node, nodes, set(support)), f"{st.horizon_months}-month",
-                         subject=subject)
+            builder.emit(
+                self,
+                draft,
+                options,
+                dict(zip((o.option_id for o in options), group)),
+                group,
+                support,
+                evidence_item_ids(builder.records_by_node, nodes, set(support)),
+                f"{st.horizon_months}-month",
+                subject=subject,
+            )
 
     def template(self, draft: Draft) -> tuple[str, str]:
-        ws, we, cut, dom = draft.window_start.isoformat(), draft.window_end.isoformat(), draft.cutoff.isoformat(), draft.domain_title
+        ws, we, cut, dom = (
+            draft.window_start.isoformat(),
+            draft.window_end.isoformat(),
+            draft.cutoff.isoformat(),
+            draft.domain_title,
+        )
         names_ = [short_name(o.text) for o in draft.options]
-        title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
-                 f"prioritise {', '.join(names_[:-1])} or {names_[-1]}")
+        title = (
+            f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
+            f"prioritise {', '.join(names_[:-1])} or {names_[-1]}"
+        )
         if len(title) > TITLE_MAX_CHARS:  # the options are in the question; a title a reader can scan
-            title = (f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
-                     f"which of {len(names_)} approaches first?")
+            title = (
+                f"{draft.horizon_months}-month plan for a team of {draft.team_size} on {draft.subdirection}: "
+                f"which of {len(names_)} approaches first?"
+            )
         question = (
             f"As of {cut}, a team of {draft.team_size} researchers working on {draft.subdirection} ({dom}) plans "
             f"the next {draft.horizon_months} months ({ws} to {we}). Rank these approaches from highest to lowest "
@@ -263,7 +309,7 @@ def approach_sets(pool: list[Signal], rng_key: str) -> list[list[Signal]]:
         if k < MIN_OPTIONS:
             break
         group = rng.sample(pool, k)
-        if not all(distinct(a, b) for i, a in enumerate(group) for b in group[i + 1:]):
+        if not all(distinct(a, b) for i, a in enumerate(group) for b in group[i + 1 :]):
             continue
         keep_new_set(group, kept, out)
     return out
@@ -282,8 +328,10 @@ def _mask(ctx: GoldContext, keys: tuple[str, ...], field: str) -> tuple[np.ndarr
     cache = ctx.__dict__.setdefault("_planning_masks", {})
     if (keys, field) not in cache:
         hit = lambda p: any(names(k, _normal(ctx, p, field)) for k in keys)  # noqa: E731
-        cache[(keys, field)] = (np.array([hit(p) for p in ctx._original_future], dtype=bool),
-                                np.array([hit(ctx.public[i]) for i in ctx.recent_idx], dtype=bool))
+        cache[(keys, field)] = (
+            np.array([hit(p) for p in ctx._original_future], dtype=bool),
+            np.array([hit(ctx.public[i]) for i in ctx.recent_idx], dtype=bool),
+        )
     return cache[(keys, field)]
 
 
@@ -319,8 +367,11 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     """The approaches ranked by momentum inside their direction (rules in the module docstring)."""
     claims, slots = Claims(task.task_id), Slots()
     scope = f"{task.window_start} to {task.window_end}"
-    sig_of = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
-              if build.option_signal_ids.get(o.option_id) in signals}
+    sig_of = {
+        o.option_id: signals[build.option_signal_ids[o.option_id]]
+        for o in task.options
+        if build.option_signal_ids.get(o.option_id) in signals
+    }
     numbers: dict[str, float] = {"n_future_total": float(len(ctx.future))}
     if len(sig_of) < 2:
         return insufficient(task, claims, "fewer than two approach options", numbers, [])
@@ -331,8 +382,13 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     t_window, t_recent, t_per = _shares(ctx, direction_keys, keys, "title")
     by_id = {p.arxiv_id: p for p in ctx._original_future}
     window = [by_id[i] for i in window_ids]
-    numbers.update({"n_direction_window": float(len(window)), "n_direction_recent": float(len(recent)),
-                    "n_direction_window_by_title": float(len(t_window))})
+    numbers.update(
+        {
+            "n_direction_window": float(len(window)),
+            "n_direction_recent": float(len(recent)),
+            "n_direction_window_by_title": float(len(t_window)),
+        }
+    )
 
     def momentum(fut: list, rec: list, n_fut: int, n_rec: int) -> float:
         return (len(fut) / max(n_fut, 1)) / (max(len(rec), ZERO_PRIOR_SMOOTHING) / max(n_rec, 1))
@@ -340,12 +396,20 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     m = {oid: momentum(*per[oid], len(window), len(recent)) for oid in sig_of}
     tm = {oid: momentum(*t_per[oid], len(t_window), len(t_recent)) for oid in sig_of}
     for oid in sig_of:
-        numbers.update({f"momentum:{oid}": round(m[oid], 5), f"title_population_momentum:{oid}": round(tm[oid], 5),
-                        f"future_count:{oid}": float(len(per[oid][0])), f"prior_count:{oid}": float(len(per[oid][1])),
-                        f"prior_share:{oid}": round(len(per[oid][1]) / max(len(recent), 1), 6)})
+        numbers.update(
+            {
+                f"momentum:{oid}": round(m[oid], 5),
+                f"title_population_momentum:{oid}": round(tm[oid], 5),
+                f"future_count:{oid}": float(len(per[oid][0])),
+                f"prior_count:{oid}": float(len(per[oid][1])),
+                f"prior_share:{oid}": round(len(per[oid][1]) / max(len(recent), 1), 6),
+            }
+        )
     ranking = sorted(sig_of, key=lambda k: (-m[k], -len(per[k][0]), k))
     best = max(tm.values())
-    numbers["measures_agree"] = float(tm[ranking[0]] == best or (tm[ranking[0]] > 1.0 and tm[ranking[0]] >= AGREE_TOLERANCE * best))
+    numbers["measures_agree"] = float(
+        tm[ranking[0]] == best or (tm[ranking[0]] > 1.0 and tm[ranking[0]] >= AGREE_TOLERANCE * best)
+    )
     future_ids = sorted({i for oid in sig_of for i in per[oid][0]})
     if len(window) < MIN_FUTURE_MAPPED or len(future_ids) < MIN_FUTURE_MAPPED:
         gold = insufficient(task, claims, f"only {len(window)} window papers on {subject}", numbers, future_ids)
@@ -357,38 +421,78 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
     slots.add("top_priority", [text[top], name[top]], [by_id[i].title for i in per[top][0][:2]])
     for oid in ranking:
         n_members = len(sig_of[oid].details.get("member_ids") or sig_of[oid].paper_ids)
-        claims.add(f"Before {task.cutoff}, {n_members} papers on {subject} used {name[oid]}.", "historical", "pre-cutoff",
-                   0.3, ClaimBasis(check="signal_papers", values={"n": n_members},
-                                   params={"signal_id": sig_of[oid].signal_id}))
-    claims.add(f"{name[top]} should be the top priority for a team on {subject} planning after {task.cutoff}: between "
-               f"{task.window_start} and {task.window_end} it gained the largest share of the work on {subject} among "
-               f"the options (momentum {m[top]:.2f}).", "future-realisation", scope, 1.0,
-               ClaimBasis(check="ranked_first", values={"momentum": round(m[top], 2)}, params={"object": top}))
+        claims.add(
+            f"Before {task.cutoff}, {n_members} papers on {subject} used {name[oid]}.",
+            "historical",
+            "pre-cutoff",
+            0.3,
+            ClaimBasis(check="signal_papers", values={"n": n_members}, params={"signal_id": sig_of[oid].signal_id}),
+        )
+    claims.add(
+        f"{name[top]} should be the top priority for a team on {subject} planning after {task.cutoff}: between "
+        f"{task.window_start} and {task.window_end} it gained the largest share of the work on {subject} among "
+        f"the options (momentum {m[top]:.2f}).",
+        "future-realisation",
+        scope,
+        1.0,
+        ClaimBasis(check="ranked_first", values={"momentum": round(m[top], 2)}, params={"object": top}),
+    )
     n_top = len(per[top][0])
-    claims.add(f"Between {task.window_start} and {task.window_end}, {n_top} of the {len(window)} new papers on {subject} "
-               f"({pct(n_top / len(window))}) used {name[top]}.", "statistical", scope, 0.6,
-               ClaimBasis(check="window_share", paper_ids=per[top][0], values={"n": n_top, "total": len(window)},
-                          params={"population": "direction"}))
+    claims.add(
+        f"Between {task.window_start} and {task.window_end}, {n_top} of the {len(window)} new papers on {subject} "
+        f"({pct(n_top / len(window))}) used {name[top]}.",
+        "statistical",
+        scope,
+        0.6,
+        ClaimBasis(
+            check="window_share",
+            paper_ids=per[top][0],
+            values={"n": n_top, "total": len(window)},
+            params={"population": "direction"},
+        ),
+    )
     if last != top:
-        claims.add(f"{name[last]} had the lowest momentum among the options ({m[last]:.2f}).", "statistical", scope, 0.4,
-                   ClaimBasis(check="ranked_last", values={"momentum": round(m[last], 2)}, params={"object": last}))
+        claims.add(
+            f"{name[last]} had the lowest momentum among the options ({m[last]:.2f}).",
+            "statistical",
+            scope,
+            0.4,
+            ClaimBasis(check="ranked_last", values={"momentum": round(m[last], 2)}, params={"object": last}),
+        )
     margin = (m[top] - m[second]) / m[top] if m[top] > 0 else 0.0
     numbers["margin"] = round(margin, 5)
     numbers["option_min_recent"] = float(MIN_APPROACH_RECENT)  # the builder's aliveness bar (assets/ranking/defects)
     numbers.update(slots.flags)
     strength = min(1.0, n_top / FULL_SUPPORT) * (0.25 + 0.75 * max(0.0, margin))
-    counted = {oid: [i if ctx.ranking_only else naming_entry(by_id[i], keys[oid]) for i in per[oid][0]]
-               for oid in ranking}  # a resample only re-ranks
-    gold = GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff, counted=counted,
-                      preferred_ranking=ranking, slots=slots.slots, claims=claims.items, numbers=numbers,
-                      future_paper_ids=future_ids, strength=round(float(strength), 4))
+    counted = {
+        oid: [i if ctx.ranking_only else naming_entry(by_id[i], keys[oid]) for i in per[oid][0]] for oid in ranking
+    }  # a resample only re-ranks
+    gold = GoldTarget(
+        task_id=task.task_id,
+        family=task.family,
+        domain=task.domain,
+        cutoff=task.cutoff,
+        counted=counted,
+        preferred_ranking=ranking,
+        slots=slots.slots,
+        claims=claims.items,
+        numbers=numbers,
+        future_paper_ids=future_ids,
+        strength=round(float(strength), 4),
+    )
     if not ctx.ranking_only:
         gold.plan = plan_for(ctx, task, gold, per, name, window)
     return gold
 
 
-def plan_for(ctx: GoldContext, task: Task, gold: GoldTarget, per: dict[str, tuple[list[str], list[str]]],
-             name: dict[str, str], window: list) -> dict[str, PlanTarget]:
+def plan_for(
+    ctx: GoldContext,
+    task: Task,
+    gold: GoldTarget,
+    per: dict[str, tuple[list[str], list[str]]],
+    name: dict[str, str],
+    window: list,
+) -> dict[str, PlanTarget]:
     """Per approach, what the window's papers on it did (ForeSci App. B.4, C.1 planning rubric),
     from the papers the gold counted, so a reader checks it against the same list:
 
@@ -419,7 +523,10 @@ def plan_for(ctx: GoldContext, task: Task, gold: GoldTarget, per: dict[str, tupl
         out[oid] = PlanTarget(
             milestones=[f"{p.published} {p.arxiv_id}: {p.title[:110]}" for p in first],
             dependencies=[d for _, _, d in sorted(deps)[:MAX_DEPENDENCIES]],
-            kill_criterion=(f"stop {name[oid]} if it is used by less than {pct(COOLING_MAX * prior)} of the papers on "
-                            f"this direction from {task.window_start} to {mid} (its share before the cutoff was {pct(prior)})"),
-            stalled=bool(first_half) and early < COOLING_MAX * prior)
+            kill_criterion=(
+                f"stop {name[oid]} if it is used by less than {pct(COOLING_MAX * prior)} of the papers on "
+                f"this direction from {task.window_start} to {mid} (its share before the cutoff was {pct(prior)})"
+            ),
+            stalled=bool(first_half) and early < COOLING_MAX * prior,
+        )
     return out

@@ -104,12 +104,25 @@ VOTE_NEIGHBOURS = 10  # the rest of an outcome gold's ranking: the outcomes of t
 VENUE_FAMILIES = ("AAAI/IJCAI", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS", "SIGIR/KDD")
 # Their release's venue buckets -> venue family.
 VENUE_BUCKETS = {
-    "AAAI": "AAAI/IJCAI", "IJCAI": "AAAI/IJCAI",
-    "ACL": "ACL/EMNLP/NAACL", "EMNLP": "ACL/EMNLP/NAACL", "NAACL": "ACL/EMNLP/NAACL", "EACL": "ACL/EMNLP/NAACL",
-    "COLING": "ACL/EMNLP/NAACL", "COLM": "ACL/EMNLP/NAACL",
-    "CVPR": "CVPR/ICCV/ECCV", "ICCV": "CVPR/ICCV/ECCV", "ECCV": "CVPR/ICCV/ECCV",
-    "ICLR": "ICLR/ICML/NeurIPS", "ICML": "ICLR/ICML/NeurIPS", "NEURIPS": "ICLR/ICML/NeurIPS",
-    "SIGIR": "SIGIR/KDD", "KDD": "SIGIR/KDD", "WSDM": "SIGIR/KDD", "WWW": "SIGIR/KDD", "CIKM": "SIGIR/KDD",
+    "AAAI": "AAAI/IJCAI",
+    "IJCAI": "AAAI/IJCAI",
+    "ACL": "ACL/EMNLP/NAACL",
+    "EMNLP": "ACL/EMNLP/NAACL",
+    "NAACL": "ACL/EMNLP/NAACL",
+    "EACL": "ACL/EMNLP/NAACL",
+    "COLING": "ACL/EMNLP/NAACL",
+    "COLM": "ACL/EMNLP/NAACL",
+    "CVPR": "CVPR/ICCV/ECCV",
+    "ICCV": "CVPR/ICCV/ECCV",
+    "ECCV": "CVPR/ICCV/ECCV",
+    "ICLR": "ICLR/ICML/NeurIPS",
+    "ICML": "ICLR/ICML/NeurIPS",
+    "NEURIPS": "ICLR/ICML/NeurIPS",
+    "SIGIR": "SIGIR/KDD",
+    "KDD": "SIGIR/KDD",
+    "WSDM": "SIGIR/KDD",
+    "WWW": "SIGIR/KDD",
+    "CIKM": "SIGIR/KDD",
 }
 
 
@@ -149,17 +162,28 @@ class VenueFamily(TaskFamily):
     )
     decision_cues = ("rank", "venue")
     answer_schema = VenueAnswer
-    answer_fields = ("Fields: ranking (ALL option_ids, the venue family most likely to accept it first), framing, reviewer_risks, "
-                     "evidence_upgrades, claims, cited_ids.")
+    answer_fields = (
+        "Fields: ranking (ALL option_ids, the venue family most likely to accept it first), framing, reviewer_risks, "
+        "evidence_upgrades, claims, cited_ids."
+    )
     offline_reading = "option_fit"
     fixed_options = True  # every task of a partition offers the same venue families; the project is what differs
     review_stages = (
-        ("problem", "what the contribution is (type, community, evidence it rests on)",
-         ("clarity", "accuracy of characterisation", "grounding in the evidence", "specificity")),
-        ("method", "how well each candidate venue family fits the contribution, best first",
-         ("venue specificity", "comparative reasoning", "grounding in the evidence", "decision clarity")),
-        ("experiment", "the framing, reviewer risks and evidence upgrades needed for the best venue",
-         ("reviewer realism", "actionability", "risk awareness", "specificity")),
+        (
+            "problem",
+            "what the contribution is (type, community, evidence it rests on)",
+            ("clarity", "accuracy of characterisation", "grounding in the evidence", "specificity"),
+        ),
+        (
+            "method",
+            "how well each candidate venue family fits the contribution, best first",
+            ("venue specificity", "comparative reasoning", "grounding in the evidence", "decision clarity"),
+        ),
+        (
+            "experiment",
+            "the framing, reviewer risks and evidence upgrades needed for the best venue",
+            ("reviewer realism", "actionability", "risk awareness", "specificity"),
+        ),
     )
 
     def evidence_queries(self, task: Task) -> list[tuple[str, str]]:
@@ -170,7 +194,9 @@ class VenueFamily(TaskFamily):
         if not ranking:
             return []
         text = {o.option_id: o.text for o in task.options}
-        return [f"The project fits the {text[ranking[0]]} venue family best."]  # (answer scaffold words: assets/artifacts/text.py)
+        return [
+            f"The project fits the {text[ranking[0]]} venue family best."
+        ]  # (answer scaffold words: assets/artifacts/text.py)
 
     def answer_lines(self, task: Task, parsed: VenueAnswer, ranking: list[str], choice: str | None) -> list[str]:
         lines = ranking_lines(task, ranking)
@@ -195,8 +221,11 @@ class VenueFamily(TaskFamily):
 
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
-        return [f"ranking: all of {ids}, each once, the venue family most likely to accept the project first",
-                "framing: how to pitch the work to the first venue's reviewers (not generic ML framing)"]
+        return [
+            f"ranking: all of {ids}, each once, the venue family most likely to accept the project first",
+            "framing: how to pitch the work to the first venue's reviewers (not generic ML framing)",
+        ]
+
     aliases = ("venue_aware_research_positioning", "venue_conditioned_positioning")
     vocabulary = "Venue positioning. ACL/EMNLP/NAACL AAAI/IJCAI CVPR/ICCV/ECCV ICLR/ICML/NeurIPS SIGIR/KDD"
     horizon_text = "the next venue cycle"
@@ -210,18 +239,26 @@ class VenueFamily(TaskFamily):
         profiles = {venue_family(v): v for v in builder.by_kind.get("venue_profile", [])}
         offered = [f for f in outcome_families(st.cutoff) if f in profiles]
         if len(offered) < 2:
-            builder.failures.append(Failure(stage="tasks", item_id=item, reason=(
-                f"curation: {len(offered)} venue famil{'y has' if len(offered) == 1 else 'ies have'} an accepted-paper "
-                f"list decided in the {VENUE_CYCLE_MONTHS} months after the cutoff ({', '.join(offered) or 'none'}): "
-                "no venue outcome can be asked")))
+            builder.failures.append(
+                Failure(
+                    stage="tasks",
+                    item_id=item,
+                    reason=(
+                        f"curation: {len(offered)} venue famil{'y has' if len(offered) == 1 else 'ies have'} an accepted-paper "
+                        f"list decided in the {VENUE_CYCLE_MONTHS} months after the cutoff ({', '.join(offered) or 'none'}): "
+                        "no venue outcome can be asked"
+                    ),
+                )
+            )
             return
         venues = sorted((profiles[f] for f in offered), key=venue_family)
         papers = [p for p in builder.papers if p.published <= st.cutoff]
         embed = builder.embed
         projects, skipped = select_projects(papers, st.cutoff, st.domain, offered, embed=embed)
         for why, n in sorted(skipped.items()):
-            builder.failures.append(Failure(stage="tasks", item_id=item,
-                                            reason=f"curation: {n} outcome paper(s) not used as projects: {why}"))
+            builder.failures.append(
+                Failure(stage="tasks", item_id=item, reason=f"curation: {n} outcome paper(s) not used as projects: {why}")
+            )
         neighbours = _support_finder(builder, papers, embed)
         for proj in projects:
             if builder.full(self.name):
@@ -232,12 +269,23 @@ class VenueFamily(TaskFamily):
             options = [TaskOption(option_id=OPTION_LETTERS[i], text=_venue_text(v)) for i, v in enumerate(venues)]
             draft = builder.draft(self.name, options=options, project=proj.description)
             ev = evidence_item_ids(builder.records_by_node, list(builder.records_by_node), set(support))
-            if builder.emit(self, draft, options, dict(zip((o.option_id for o in options), venues)), list(venues),
-                            support, ev, "venue cycle", subject=proj.description):
+            if builder.emit(
+                self,
+                draft,
+                options,
+                dict(zip((o.option_id for o in options), venues)),
+                list(venues),
+                support,
+                ev,
+                "venue cycle",
+                subject=proj.description,
+            ):
                 build = builder.builds[-1]
                 build.project_paper_id = proj.paper.arxiv_id
-                build.curation["project"] = (f"pass: a pre-cutoff preprint of {proj.paper.published.isoformat()} "
-                                             f"(within {PROJECT_MONTHS} months of the cutoff)")
+                build.curation["project"] = (
+                    f"pass: a pre-cutoff preprint of {proj.paper.published.isoformat()} "
+                    f"(within {PROJECT_MONTHS} months of the cutoff)"
+                )
                 build.curation["home_domain"] = proj.home_note
 
     def template(self, draft: Draft) -> tuple[str, str]:
@@ -291,8 +339,11 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     scope = f"{task.window_start} to {task.window_end}"
     m = _PROJECT.search(task.question)
     project = m.group(1) if m else task.question
-    fam = {o.option_id: signals[build.option_signal_ids[o.option_id]] for o in task.options
-           if build.option_signal_ids.get(o.option_id) in signals}
+    fam = {
+        o.option_id: signals[build.option_signal_ids[o.option_id]]
+        for o in task.options
+        if build.option_signal_ids.get(o.option_id) in signals
+    }
     numbers: dict[str, float] = {"n_future_total": float(len(ctx.future))}
     if len(fam) < 2:
         return insufficient(task, claims, "fewer than two venue options", numbers, [])
@@ -304,8 +355,14 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
         outcome = None  # accepted in a family the task does not offer: no outcome for this task
     if outcome is not None and getattr(ctx, "ranking_only", False):  # a bootstrap resample: the outcome stays first
         top = next(oid for oid, n in name.items() if n == outcome.family)
-        return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                          preferred_ranking=[top] + sorted(o for o in fam if o != top), strength=1.0)
+        return GoldTarget(
+            task_id=task.task_id,
+            family=task.family,
+            domain=task.domain,
+            cutoff=task.cutoff,
+            preferred_ranking=[top] + sorted(o for o in fam if o != top),
+            strength=1.0,
+        )
     scores, near = _proxy_scores(ctx, project, fam)
     future_ids = sorted(ctx.future[i].arxiv_id for i in near)
     numbers["n_future_neighbours"] = float(len(near))
@@ -323,66 +380,123 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
         pos = {o: i for i, o in enumerate(proxy)}
         rest = sorted((o for o in fam if o != top), key=lambda o: (-len(votes[o]), pos.get(o, len(pos)), o))
         ranking = [top] + rest
-        numbers.update({"gold_kind_outcome": 1.0, "gold_kind_proxy": 0.0,
-                        "outcome_days_after_cutoff": float((outcome.venue_date - task.cutoff).days),
-                        "n_outcome_neighbours": float(len(voters)),
-                        **{f"outcome_votes:{oid}": float(len(v)) for oid, v in votes.items()}})
+        numbers.update(
+            {
+                "gold_kind_outcome": 1.0,
+                "gold_kind_proxy": 0.0,
+                "outcome_days_after_cutoff": float((outcome.venue_date - task.cutoff).days),
+                "n_outcome_neighbours": float(len(voters)),
+                **{f"outcome_votes:{oid}": float(len(v)) for oid, v in votes.items()},
+            }
+        )
         if proxy:
             numbers["proxy_agrees"] = 1.0 if proxy[0] == top else 0.0
         slots.add("best_venue", [name[top], text[top]])
-        claims.add(f"{name[top]} is where the project was accepted: its paper ({paper.arxiv_id}) is on the "
-                   f"{outcome.venue} {outcome.year} accepted-paper list ({outcome.decision}), decided about "
-                   f"{outcome.venue_date.isoformat()}, after the cutoff.", "venue", scope, 1.0,
-                   ClaimBasis(check="ranked_first", paper_ids=[paper.arxiv_id], params={"object": top}))
+        claims.add(
+            f"{name[top]} is where the project was accepted: its paper ({paper.arxiv_id}) is on the "
+            f"{outcome.venue} {outcome.year} accepted-paper list ({outcome.decision}), decided about "
+            f"{outcome.venue_date.isoformat()}, after the cutoff.",
+            "venue",
+            scope,
+            1.0,
+            ClaimBasis(check="ranked_first", paper_ids=[paper.arxiv_id], params={"object": top}),
+        )
         second = ranking[1]
         if voters:
-            claims.add(f"{name[second]} ranks second, not by this project's outcome but by where similar work went: "
-                       f"{len(votes[second])} of the project's {len(voters)} most similar papers with a known "
-                       "acceptance were accepted there (ties: the similarity proxy).", "venue", scope, 0.3,
-                       ClaimBasis(check="ranked_second", paper_ids=votes[second], values={"n": len(votes[second])},
-                                  params={"object": second}))
+            claims.add(
+                f"{name[second]} ranks second, not by this project's outcome but by where similar work went: "
+                f"{len(votes[second])} of the project's {len(voters)} most similar papers with a known "
+                "acceptance were accepted there (ties: the similarity proxy).",
+                "venue",
+                scope,
+                0.3,
+                ClaimBasis(
+                    check="ranked_second", paper_ids=votes[second], values={"n": len(votes[second])}, params={"object": second}
+                ),
+            )
         else:
-            claims.add(f"{name[second]} ranks second by the similarity proxy (no similar paper with a known "
-                       "acceptance), not by this project's outcome.", "venue", scope, 0.3,
-                       ClaimBasis(check="ranked_second", params={"object": second}))
+            claims.add(
+                f"{name[second]} ranks second by the similarity proxy (no similar paper with a known "
+                "acceptance), not by this project's outcome.",
+                "venue",
+                scope,
+                0.3,
+                ClaimBasis(check="ranked_second", params={"object": second}),
+            )
         counted[top] = [f"{paper.arxiv_id} {paper.title[:120]} -> accepted at {outcome.label()} [{outcome.file}]"]
         counted[OUTCOME_VOTE_KEY] = [f"{pid} -> {f}" for pid, f in voters]
         strength = 1.0
     else:
         if ctx.venue_on_topic is not None and not ctx.venue_on_topic(project):
-            return insufficient(task, claims, "no venue outcome, and the project fits no venue community as a paper "
-                                "of the domain does: no confident proxy gold", numbers, future_ids)
+            return insufficient(
+                task,
+                claims,
+                "no venue outcome, and the project fits no venue community as a paper "
+                "of the domain does: no confident proxy gold",
+                numbers,
+                future_ids,
+            )
         if len(proxy) < 2:
-            return insufficient(task, claims, "no venue outcome and no proxy scores for the options", numbers,
-                                future_ids)
+            return insufficient(task, claims, "no venue outcome and no proxy scores for the options", numbers, future_ids)
         ranking = proxy + sorted(o for o in fam if o not in proxy)
         top, second = ranking[0], ranking[1]
         numbers.update({"gold_kind_outcome": 0.0, "gold_kind_proxy": 1.0})
         slots.add("best_venue", [name[top], text[top]])
-        claims.add(f"PROXY: {name[top]} fits the project best by the similarity proxy (no venue outcome for its "
-                   "paper); the proxy is not an acceptance.", "venue", scope, 1.0,
-                   ClaimBasis(check="ranked_first", params={"object": top}))
-        claims.add(f"PROXY: {name[second]} is the runner-up by the similarity proxy.", "venue", scope, 0.5,
-                   ClaimBasis(check="ranked_second", params={"object": second}))
+        claims.add(
+            f"PROXY: {name[top]} fits the project best by the similarity proxy (no venue outcome for its "
+            "paper); the proxy is not an acceptance.",
+            "venue",
+            scope,
+            1.0,
+            ClaimBasis(check="ranked_first", params={"object": top}),
+        )
+        claims.add(
+            f"PROXY: {name[second]} is the runner-up by the similarity proxy.",
+            "venue",
+            scope,
+            0.5,
+            ClaimBasis(check="ranked_second", params={"object": second}),
+        )
         strength = (0.5 + 0.5 * min(1.0, len(near) / VENUE_NEIGHBOURS)) * margin
     for oid in ranking:
         s = fam[oid]
         if "n_papers" not in s.stats or "share_close" not in s.stats:
             continue  # no profile numbers: no claim (the bank holds only what recomputes)
-        claims.add(f"Before {task.cutoff}, the {name[oid]} venue lists held {int(s.stats['n_papers'])} papers, "
-                   f"{pct(s.stats['share_close'])} of them close to this domain.", "historical", "pre-cutoff", 0.2,
-                   ClaimBasis(check="signal_stats", values={"n_papers": int(s.stats["n_papers"]),
-                                                            "share_close": round(100 * s.stats["share_close"], 1)},
-                              params={"signal_id": s.signal_id}))
+        claims.add(
+            f"Before {task.cutoff}, the {name[oid]} venue lists held {int(s.stats['n_papers'])} papers, "
+            f"{pct(s.stats['share_close'])} of them close to this domain.",
+            "historical",
+            "pre-cutoff",
+            0.2,
+            ClaimBasis(
+                check="signal_stats",
+                values={"n_papers": int(s.stats["n_papers"]), "share_close": round(100 * s.stats["share_close"], 1)},
+                params={"signal_id": s.signal_id},
+            ),
+        )
     if near and proxy:
-        claims.add(f"Between {task.window_start} and {task.window_end}, {len(near)} closely related papers appeared; "
-                   f"by the similarity proxy their titles fit {name[proxy[0]]} best.", "future-realisation", scope, 0.3,
-                   ClaimBasis(check="window_count", paper_ids=future_ids, values={"n": len(near)},
-                              params={"object": proxy[0]}))
+        claims.add(
+            f"Between {task.window_start} and {task.window_end}, {len(near)} closely related papers appeared; "
+            f"by the similarity proxy their titles fit {name[proxy[0]]} best.",
+            "future-realisation",
+            scope,
+            0.3,
+            ClaimBasis(check="window_count", paper_ids=future_ids, values={"n": len(near)}, params={"object": proxy[0]}),
+        )
     numbers.update(slots.flags)
-    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      counted=counted, preferred_ranking=ranking, slots=slots.slots, claims=claims.items,
-                      numbers=numbers, future_paper_ids=future_ids, strength=round(float(strength), 4))
+    return GoldTarget(
+        task_id=task.task_id,
+        family=task.family,
+        domain=task.domain,
+        cutoff=task.cutoff,
+        counted=counted,
+        preferred_ranking=ranking,
+        slots=slots.slots,
+        claims=claims.items,
+        numbers=numbers,
+        future_paper_ids=future_ids,
+        strength=round(float(strength), 4),
+    )
 
 
 def _project_paper(ctx: GoldContext, build: TaskBuild):
@@ -398,11 +512,14 @@ def _outcome_neighbours(ctx: GoldContext, paper_id: str, families: set[str]) -> 
     rows = getattr(ctx, "_venue_accepted", None)
     if rows is None:  # once per partition (a resample shares it)
         papers = list(ctx.public) + list(ctx._original_future)
-        vecs = np.concatenate([ctx.pub_vecs, ctx.fut_vecs[:len(ctx._original_future)]]) if len(ctx.future) else ctx.pub_vecs
+        vecs = np.concatenate([ctx.pub_vecs, ctx.fut_vecs[: len(ctx._original_future)]]) if len(ctx.future) else ctx.pub_vecs
         labelled = [(i, accepted_family(p.title)) for i, p in enumerate(papers)]
         labelled = [(i, f) for i, f in labelled if f]
-        rows = ([papers[i].arxiv_id for i, _ in labelled], [f for _, f in labelled],
-                vecs[[i for i, _ in labelled]] if labelled else np.zeros((0, vecs.shape[1]), np.float32))
+        rows = (
+            [papers[i].arxiv_id for i, _ in labelled],
+            [f for _, f in labelled],
+            vecs[[i for i, _ in labelled]] if labelled else np.zeros((0, vecs.shape[1]), np.float32),
+        )
         ctx._venue_accepted = rows
     ids, fams, vecs = rows
     i = ctx.pub_index.get(paper_id)
@@ -428,8 +545,9 @@ def _proxy_scores(ctx: GoldContext, project: str, fam: dict[str, Signal]) -> tup
     T = ctx.embed_centred(texts).mean(axis=0)
     scores = {}
     for oid, s in fam.items():
-        prof = " ".join(s.details.get("top_terms", []) + s.details.get("terms", [])
-                        + s.details.get("example_titles", [])) or venue_family(s)
+        prof = " ".join(
+            s.details.get("top_terms", []) + s.details.get("terms", []) + s.details.get("example_titles", [])
+        ) or venue_family(s)
         scores[oid] = float(unit(T) @ ctx.embed_centred([prof])[0])
     return scores, near
 
@@ -446,6 +564,7 @@ def _support_finder(builder: TaskBuilder, papers: list, embed):
             v = vecs[row[paper.arxiv_id]] if paper.arxiv_id in row else np.asarray(embed([paper_text(paper)]))[0]
             order = np.argsort(-(vecs @ v), kind="stable")
             return [pool[j].arxiv_id for j in order if pool[j].arxiv_id != paper.arxiv_id][:SUPPORT_NEIGHBOURS]
+
         return nearest
     words = {p.arxiv_id: word_set(paper_text(p)) for p in pool}
 
@@ -453,15 +572,38 @@ def _support_finder(builder: TaskBuilder, papers: list, embed):
         mine = word_set(paper_text(paper))
         score = {i: len(mine & w) / len(mine | w) for i, w in words.items() if i != paper.arxiv_id and mine | w}
         return [i for i in sorted(score, key=lambda i: (-score[i], i)) if score[i] > 0][:SUPPORT_NEIGHBOURS]
+
     return lexical
 
 
-_CLAUSE_END = re.compile(r"[.;:]\s|[.;:]$|\s(?:(?:in|by|through|with|for|from|on|of) )?(?:that|which|whom|where|whereby|"
-                         r"wherein)\s|,\s(?:which|that|where|and|to|enabling|allowing|achieving|using|leveraging)\s|"
-                         r",?\s(?:and|then)\s(?:show|shows|find|finds|demonstrate|demonstrates|prove|proves|reveal|"
-                         r"reveals|propose|introduce|present|use|apply)\b")
-_TRAILING = {"a", "an", "the", "of", "for", "to", "in", "on", "with", "by", "and", "or", "via", "from", "as", "at",
-             "that", "which", "its", "their"}
+_CLAUSE_END = re.compile(
+    r"[.;:]\s|[.;:]$|\s(?:(?:in|by|through|with|for|from|on|of) )?(?:that|which|whom|where|whereby|"
+    r"wherein)\s|,\s(?:which|that|where|and|to|enabling|allowing|achieving|using|leveraging)\s|"
+    r",?\s(?:and|then)\s(?:show|shows|find|finds|demonstrate|demonstrates|prove|proves|reveal|"
+    r"reveals|propose|introduce|present|use|apply)\b"
+)
+_TRAILING = {
+    "a",
+    "an",
+    "the",
+    "of",
+    "for",
+    "to",
+    "in",
+    "on",
+    "with",
+    "by",
+    "and",
+    "or",
+    "via",
+    "from",
+    "as",
+    "at",
+    "that",
+    "which",
+    "its",
+    "their",
+}
 
 
 def _outside_parens(text: str, pos: int) -> bool:
@@ -473,11 +615,14 @@ _CUT_WORDS = {"for", "to", "with", "via", "on", "in", "of", "by", "from", "acros
 
 # An approach object that names nothing ("We study these questions in ...", "We introduce a
 # different paradigm: ...") gives way to the subject of the description's first sentence.
-_VAGUE_OBJECT = re.compile(r"^(?:these|this|those|such|it|them|a different|a new|an alternative|another|the following)\b",
-                           re.IGNORECASE)
-_SUBJECT_END = re.compile(r"\s(?:is|are|was|were|has|have|remains?|relies|rely|enables?|offers?|requires?|faces?|"
-                          r"suffers?|struggles?|aims?|can|could|may|might|demonstrates?|shows?|plays?|poses?|"
-                          r"increasingly|often|typically|still)\b")
+_VAGUE_OBJECT = re.compile(
+    r"^(?:these|this|those|such|it|them|a different|a new|an alternative|another|the following)\b", re.IGNORECASE
+)
+_SUBJECT_END = re.compile(
+    r"\s(?:is|are|was|were|has|have|remains?|relies|rely|enables?|offers?|requires?|faces?|"
+    r"suffers?|struggles?|aims?|can|could|may|might|demonstrates?|shows?|plays?|poses?|"
+    r"increasingly|often|typically|still)\b"
+)
 
 
 def project_name(description: str) -> str:
@@ -494,10 +639,10 @@ def project_name(description: str) -> str:
     phrase = m.group(1) if m else last
     if _VAGUE_OBJECT.match(phrase.strip()) and sents:
         end = _SUBJECT_END.search(sents[0])
-        phrase = sents[0][:end.start()] if end else sents[0]
+        phrase = sents[0][: end.start()] if end else sents[0]
     for end in _CLAUSE_END.finditer(phrase):  # the first clause end outside parentheses
         if _outside_parens(phrase, end.start()):
-            phrase = phrase[:end.start()]
+            phrase = phrase[: end.start()]
             break
     phrase = phrase.strip(" ,.;:")
     fits = lambda p: len(p.split()) <= TITLE_WORDS and len(p) <= TITLE_CHARS  # noqa: E731
@@ -507,11 +652,15 @@ def project_name(description: str) -> str:
         if comma > 0 and fits(phrase[:comma]):
             phrase = phrase[:comma]
         else:
-            cuts = [i for i in range(3, min(len(words), TITLE_WORDS + 1))
-                    if words[i].lower() in _CUT_WORDS and _outside_parens(" ".join(words), len(" ".join(words[:i])))
-                    and fits(" ".join(words[:i]))]
+            cuts = [
+                i
+                for i in range(3, min(len(words), TITLE_WORDS + 1))
+                if words[i].lower() in _CUT_WORDS
+                and _outside_parens(" ".join(words), len(" ".join(words[:i])))
+                and fits(" ".join(words[:i]))
+            ]
             if cuts:
-                phrase = " ".join(words[:cuts[-1]])
+                phrase = " ".join(words[: cuts[-1]])
             else:
                 words = words[:TITLE_WORDS]
                 while words and (words[-1].lower().strip(",;") in _TRAILING or len(" ".join(words)) > TITLE_CHARS):
@@ -532,7 +681,9 @@ def _venue_text(profile: Signal) -> str:
     text = clean_text(venue_family(profile))
     st = profile.stats
     if all(k in st for k in ("style_method", "style_benchmark", "style_analysis")):
-        return (f"{text} (accepted papers close to this domain: {st['style_method']:.0%} method, "
-                f"{st['style_benchmark']:.0%} benchmark, {st['style_analysis']:.0%} analysis)")
+        return (
+            f"{text} (accepted papers close to this domain: {st['style_method']:.0%} method, "
+            f"{st['style_benchmark']:.0%} benchmark, {st['style_analysis']:.0%} analysis)"
+        )
     styles = [clean_text(s) for s in profile.details.get("contribution_styles", []) if clean_text(s)][:2]
     return f"{text} (typical contributions: {'; '.join(styles)})" if styles else text

@@ -62,40 +62,170 @@ FIRST_WORDS = 8  # an anaphor among the opening sentence's first words points ba
 MIN_TITLE_CHARS = 20
 
 OPENERS = (
-    "however", "but", "and", "or", "so", "yet", "nor", "moreover", "furthermore", "additionally", "in addition",
-    "also", "besides", "thus", "therefore", "hence", "consequently", "accordingly", "as a result", "as such",
-    "meanwhile", "nevertheless", "nonetheless", "still", "instead", "in contrast", "conversely", "on the other hand",
-    "to this end", "to that end", "to address", "to tackle", "to overcome", "to mitigate", "to solve", "to bridge",
-    "to fill", "to remedy", "to alleviate", "to close", "to handle", "to resolve", "to achieve", "to enable",
-    "to this", "in response", "in this paper", "in this work", "in this study", "in this article",
-    "in this report", "in this position paper", "here", "herein", "this", "these", "that", "those", "it", "its",
-    "they", "their", "them", "such", "we", "our", "us", "specifically", "in particular", "notably", "finally",
-    "lastly", "first", "firstly", "second", "secondly", "third", "then", "next", "unlike", "compared",
-    "building on", "building upon", "based on", "following", "experiments", "extensive", "results", "overall",
-    "together", "both", "each", "either", "neither", "the former", "the latter", "the proposed", "the resulting",
-    "in doing so", "by doing so", "by contrast", "in summary", "to summarize", "in short", "ultimately", "further",
-    "other", "another", "otherwise", "similarly", "likewise", "accordingly", "namely", "i.e.", "e.g.",
+    "however",
+    "but",
+    "and",
+    "or",
+    "so",
+    "yet",
+    "nor",
+    "moreover",
+    "furthermore",
+    "additionally",
+    "in addition",
+    "also",
+    "besides",
+    "thus",
+    "therefore",
+    "hence",
+    "consequently",
+    "accordingly",
+    "as a result",
+    "as such",
+    "meanwhile",
+    "nevertheless",
+    "nonetheless",
+    "still",
+    "instead",
+    "in contrast",
+    "conversely",
+    "on the other hand",
+    "to this end",
+    "to that end",
+    "to address",
+    "to tackle",
+    "to overcome",
+    "to mitigate",
+    "to solve",
+    "to bridge",
+    "to fill",
+    "to remedy",
+    "to alleviate",
+    "to close",
+    "to handle",
+    "to resolve",
+    "to achieve",
+    "to enable",
+    "to this",
+    "in response",
+    "in this paper",
+    "in this work",
+    "in this study",
+    "in this article",
+    "in this report",
+    "in this position paper",
+    "here",
+    "herein",
+    "this",
+    "these",
+    "that",
+    "those",
+    "it",
+    "its",
+    "they",
+    "their",
+    "them",
+    "such",
+    "we",
+    "our",
+    "us",
+    "specifically",
+    "in particular",
+    "notably",
+    "finally",
+    "lastly",
+    "first",
+    "firstly",
+    "second",
+    "secondly",
+    "third",
+    "then",
+    "next",
+    "unlike",
+    "compared",
+    "building on",
+    "building upon",
+    "based on",
+    "following",
+    "experiments",
+    "extensive",
+    "results",
+    "overall",
+    "together",
+    "both",
+    "each",
+    "either",
+    "neither",
+    "the former",
+    "the latter",
+    "the proposed",
+    "the resulting",
+    "in doing so",
+    "by doing so",
+    "by contrast",
+    "in summary",
+    "to summarize",
+    "in short",
+    "ultimately",
+    "further",
+    "other",
+    "another",
+    "otherwise",
+    "similarly",
+    "likewise",
+    "accordingly",
+    "namely",
+    "i.e.",
+    "e.g.",
 )
-ANAPHORS = ("this", "these", "those", "such", "aforementioned", "above-mentioned", "above", "former", "latter",
-            "said", "thereof", "therein", "it", "they", "them", "their", "its",
-            "we", "our", "us")  # "In our experiments, we find ...": the paper's own work, not yet introduced
+ANAPHORS = (
+    "this",
+    "these",
+    "those",
+    "such",
+    "aforementioned",
+    "above-mentioned",
+    "above",
+    "former",
+    "latter",
+    "said",
+    "thereof",
+    "therein",
+    "it",
+    "they",
+    "them",
+    "their",
+    "its",
+    "we",
+    "our",
+    "us",
+)  # "In our experiments, we find ...": the paper's own work, not yet introduced
 _SELF = r"\b(?:we|this (?:paper|work|study|article|report)|here)\b"
-_VERB = (r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|design(?:s|ed)?|builds?|built|"
-         r"construct(?:s|ed)?|release[sd]?|curate[sd]?|devise[sd]?|create[sd]?|formulate[sd]?|establish(?:es|ed)?|"
-         r"contribute[sd]?|offer(?:s|ed)?|stud(?:y|ies|ied)|investigate[sd]?|explore[sd]?|examine[sd]?|"
-         r"analy[sz]e[sd]?|puts? forward)\b")
+_VERB = (
+    r"\b(?:propose[sd]?|introduce[sd]?|present(?:s|ed)?|develop(?:s|ed)?|design(?:s|ed)?|builds?|built|"
+    r"construct(?:s|ed)?|release[sd]?|curate[sd]?|devise[sd]?|create[sd]?|formulate[sd]?|establish(?:es|ed)?|"
+    r"contribute[sd]?|offer(?:s|ed)?|stud(?:y|ies|ied)|investigate[sd]?|explore[sd]?|examine[sd]?|"
+    r"analy[sz]e[sd]?|puts? forward)\b"
+)
 # the paper's own approach: a self-reference, at most two adverbs ("we first propose"), an approach verb; group 1 = its object
-APPROACH_OBJECT = re.compile(_SELF + r",?(?:\s+(?:\w+ly|first|further|also|then|thus|therefore|hence|here|now|instead|"
-                             r"next|newly|jointly)){0,2},?\s+" + _VERB + r"\s+(.+)$", re.IGNORECASE)
+APPROACH_OBJECT = re.compile(
+    _SELF + r",?(?:\s+(?:\w+ly|first|further|also|then|thus|therefore|hence|here|now|instead|"
+    r"next|newly|jointly)){0,2},?\s+" + _VERB + r"\s+(.+)$",
+    re.IGNORECASE,
+)
 _MARKUP = re.compile(r"[$\\{}^_<>]|\*\*|`|https?://|www\.|github\.com|\[\d")
 VENUE_WORDS = re.compile(
     r"\b(ICLR|ICML|NeurIPS|NIPS|CVPR|ICCV|ECCV|ACL|EMNLP|NAACL|EACL|AACL|COLING|COLM|AAAI|IJCAI|SIGIR|KDD|WWW|"
     r"WSDM|CIKM|TACL|TMLR|AISTATS|UAI|CoRL|ICRA|IROS|MICCAI|ICASSP|Interspeech|SIGGRAPH|3DV|WACV|BMVC|MM)\b"
     r"|\b(accepted (?:at|to|by|in|for)|to appear (?:at|in)|camera[- ]ready|conference on|proceedings|"
-    r"workshop|main conference|oral presentation|spotlight)\b", re.IGNORECASE)
+    r"workshop|main conference|oral presentation|spotlight)\b",
+    re.IGNORECASE,
+)
 _QUOTES = re.compile(r'["“”]')
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|approx|Fig|Figs|Eq|Eqs|Sec|No|resp|incl|Dr|Mr|Ms|St)\.|"
-                     r"\b[A-Z]\.)$")
+_ABBREV = re.compile(
+    r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|approx|Fig|Figs|Eq|Eqs|Sec|No|resp|incl|Dr|Mr|Ms|St)\.|"
+    r"\b[A-Z]\.)$"
+)
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 
 
@@ -160,7 +290,7 @@ def project_description(title: str, abstract: str) -> tuple[str | None, str]:
     for start in range(max(0, m - MAX_SENTENCES + 1), m):
         if not good_opener(sents[start]):
             continue
-        chosen = sents[start:m + 1]
+        chosen = sents[start : m + 1]
         text = _QUOTES.sub("'", " ".join(chosen))  # the question quotes the description in double quotes
         n = len(text.split())
         if not all(_clean(s, title) for s in chosen) or not MIN_WORDS <= n <= MAX_WORDS:
@@ -233,9 +363,16 @@ class Project:
     home_note: str = ""
 
 
-def select_projects(papers: list, cutoff: date, domain: str, families: list[str], *, embed=None,
-                    holdings: dict[str, tuple[str, ...]] | None = None, folder: Path | None = None,
-                    ) -> tuple[list[Project], Counter]:
+def select_projects(
+    papers: list,
+    cutoff: date,
+    domain: str,
+    families: list[str],
+    *,
+    embed=None,
+    holdings: dict[str, tuple[str, ...]] | None = None,
+    folder: Path | None = None,
+) -> tuple[list[Project], Counter]:
     """The partition's outcome projects, in build order, and why other candidates were skipped.
 
     Candidates: non-excluded papers published in the PROJECT_MONTHS up to `cutoff` with an
@@ -270,8 +407,14 @@ def select_projects(papers: list, cutoff: date, domain: str, families: list[str]
         if home.get(p.arxiv_id, domain) != domain:
             reasons[f"home domain is {home[p.arxiv_id]}"] += 1
             continue
-        by_family[fam].append(Project(paper=p, description=text, family=fam,
-                                      home_note=f"pass: home domain {domain} (best fit of the corpora holding it)"))
+        by_family[fam].append(
+            Project(
+                paper=p,
+                description=text,
+                family=fam,
+                home_note=f"pass: home domain {domain} (best fit of the corpora holding it)",
+            )
+        )
     out: list[Project] = []
     for i in range(max((len(v) for v in by_family.values()), default=0)):
         out += [by_family[f][i] for f in families if i < len(by_family[f])]

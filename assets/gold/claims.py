@@ -44,8 +44,14 @@ from core.records import GoldClaim, GoldTarget, ScreenedPaper, Signal
 class ClaimContext:
     """The warehouse facts a partition's claims are checked against."""
 
-    def __init__(self, public: list[ScreenedPaper], window: list[ScreenedPaper], signals: list[Signal], cutoff: date,
-                 checks: dict[str, ClaimCheck] | None = None):
+    def __init__(
+        self,
+        public: list[ScreenedPaper],
+        window: list[ScreenedPaper],
+        signals: list[Signal],
+        cutoff: date,
+        checks: dict[str, ClaimCheck] | None = None,
+    ):
         self.checks = claim_checks() if checks is None else checks  # by name: shared + the families' own
         self.public = {p.arxiv_id: p for p in public if p.label != "excluded"}
         self.window = {p.arxiv_id: p for p in window if p.label != "excluded"}
@@ -147,10 +153,18 @@ def _terms_in_papers(claim: GoldClaim, gold: GoldTarget, cc: ClaimContext) -> st
 # The shared checks (the module docstring); a family adds its own with `TaskFamily.claim_checks`
 # (rediscovery: quote_in_paper, phase: quote_in_window), and ClaimContext merges them.
 SHARED_CHECKS: dict[str, ClaimCheck] = {
-    "signal_papers": _signal_papers, "signal_stats": _signal_stats, "signal_detail": _signal_detail,
-    "recent_share": _recent_share, "window_share": _window_count, "window_count": _window_count,
-    "ranked_first": _ranked, "ranked_second": _ranked, "ranked_last": _ranked,
-    "trajectory": _trajectory, "insufficient": _insufficient, "terms_in_papers": _terms_in_papers,
+    "signal_papers": _signal_papers,
+    "signal_stats": _signal_stats,
+    "signal_detail": _signal_detail,
+    "recent_share": _recent_share,
+    "window_share": _window_count,
+    "window_count": _window_count,
+    "ranked_first": _ranked,
+    "ranked_second": _ranked,
+    "ranked_last": _ranked,
+    "trajectory": _trajectory,
+    "insufficient": _insufficient,
+    "terms_in_papers": _terms_in_papers,
 }
 
 
@@ -188,8 +202,9 @@ def contradictions(gold: GoldTarget) -> list[str]:
     for c in gold.claims:
         if c.basis is None:
             continue
-        key = {"ranked_first": "first", "ranked_second": "second", "ranked_last": "last",
-               "trajectory": "trajectory"}.get(c.basis.check)
+        key = {"ranked_first": "first", "ranked_second": "second", "ranked_last": "last", "trajectory": "trajectory"}.get(
+            c.basis.check
+        )
         if key is None:
             continue
         what = str(c.basis.values.get("label") if key == "trajectory" else c.basis.params.get("object"))

@@ -98,6 +98,7 @@ def tfidf_cosine(generated: str, reference: str, idf: dict[str, float]) -> float
     def vec(text):
         tf = Counter(_words(text))
         return {w: c * idf.get(w, 0.0) for w, c in tf.items() if w in idf}
+
     a, b = vec(generated), vec(reference)
     dot = sum(v * b.get(w, 0.0) for w, v in a.items())
     na, nb = math.sqrt(sum(v * v for v in a.values())), math.sqrt(sum(v * v for v in b.values()))
@@ -113,27 +114,45 @@ def composite(lcs: float, tfidf: float, overlap: float) -> float:
     return WEIGHTS["lcs"] * lcs + WEIGHTS["tfidf"] * tfidf + WEIGHTS["overlap"] * overlap
 
 
-def score_continuations(items: Sequence[tuple[str, str, str, str]], model: str,
-                        threshold: float = THRESHOLD) -> list[ProbeResult]:
+def score_continuations(
+    items: Sequence[tuple[str, str, str, str]], model: str, threshold: float = THRESHOLD
+) -> list[ProbeResult]:
     """items: (task_id, prefix, reference suffix, continuation) -> scored results."""
     idf = idf_table([x[2] for x in items] + [x[3] for x in items])
     out = []
     for task_id, prefix, suffix, cont in items:
         lcs, tf, ov = lcs_similarity(cont, suffix), tfidf_cosine(cont, suffix, idf), word_overlap(cont, suffix)
         comp = composite(lcs, tf, ov)
-        out.append(ProbeResult(task_id=task_id, model=model, prefix=prefix, suffix=suffix, continuation=cont,
-                               lcs=round(lcs, 4), tfidf=round(tf, 4), overlap=round(ov, 4),
-                               composite=round(comp, 4), flagged=comp >= threshold))
+        out.append(
+            ProbeResult(
+                task_id=task_id,
+                model=model,
+                prefix=prefix,
+                suffix=suffix,
+                continuation=cont,
+                lcs=round(lcs, 4),
+                tfidf=round(tf, 4),
+                overlap=round(ov, 4),
+                composite=round(comp, 4),
+                flagged=comp >= threshold,
+            )
+        )
     return out
 
 
 def probe_messages(prefix: str) -> list[dict]:
-    return [{"role": "user", "content": "Continue the following text exactly where it stops. Write only the "
-                                        f"continuation, nothing else.\n\n{prefix}"}]
+    return [
+        {
+            "role": "user",
+            "content": "Continue the following text exactly where it stops. Write only the "
+            f"continuation, nothing else.\n\n{prefix}",
+        }
+    ]
 
 
-def run_probe(tasks: Sequence[Task], client, *, threshold: float = THRESHOLD, max_tokens: int = 500,
-              temperature: float = 0.1, seed: int = 0) -> tuple[list[ProbeResult], list[Failure]]:
+def run_probe(
+    tasks: Sequence[Task], client, *, threshold: float = THRESHOLD, max_tokens: int = 500, temperature: float = 0.1, seed: int = 0
+) -> tuple[list[ProbeResult], list[Failure]]:
     """Probe every task with the configured model (Arena A.4: temperature 0.1, 500 tokens).
 
     Returns ([], []) when the client is offline: the probe needs a model. A failed call is
@@ -147,8 +166,9 @@ def run_probe(tasks: Sequence[Task], client, *, threshold: float = THRESHOLD, ma
     for task in sorted(tasks, key=lambda t: t.task_id):
         prefix, suffix = split_prefix(probe_text(task))
         try:
-            cont = client.text(probe_messages(prefix), purpose="contamination_probe", temperature=temperature,
-                               seed=seed, max_tokens=max_tokens)
+            cont = client.text(
+                probe_messages(prefix), purpose="contamination_probe", temperature=temperature, seed=seed, max_tokens=max_tokens
+            )
         except LLMCallError as exc:
             failures.append(Failure(stage="contamination_probe", item_id=task.task_id, reason=str(exc)[:1000]))
             continue
@@ -157,6 +177,9 @@ def run_probe(tasks: Sequence[Task], client, *, threshold: float = THRESHOLD, ma
 
 
 def flagged_messages(results: Sequence[ProbeResult]) -> list[str]:
-    return [f"{r.task_id}: contamination probe: {r.model} continued the task with composite similarity "
-            f"{r.composite:.2f} >= {THRESHOLD} (LCS {r.lcs:.2f}, TF-IDF {r.tfidf:.2f}, overlap {r.overlap:.2f})"
-            for r in results if r.flagged]
+    return [
+        f"{r.task_id}: contamination probe: {r.model} continued the task with composite similarity "
+        f"{r.composite:.2f} >= {THRESHOLD} (LCS {r.lcs:.2f}, TF-IDF {r.tfidf:.2f}, overlap {r.overlap:.2f})"
+        for r in results
+        if r.flagged
+    ]

@@ -1,6 +1,5 @@
 """Gold targets asset: hidden future validation targets, computed from the future window."""
 
-
 import random
 import re
 from collections import Counter
@@ -33,8 +32,11 @@ VENUE_BASE_PAPERS = 300  # typical domain papers behind the venue base rate
 def template_vocabulary() -> list[str]:
     """Texts every task may use whatever the corpus says: instructions, requirements, templates."""
     families = all_families()
-    return [f.instructions for f in families] + [r for f in families for r in f.requirements] + [
-        " ".join(f.vocabulary for f in families if f.vocabulary)]
+    return (
+        [f.instructions for f in families]
+        + [r for f in families for r in f.requirements]
+        + [" ".join(f.vocabulary for f in families if f.vocabulary)]
+    )
 
 
 @dg.asset(
@@ -65,8 +67,10 @@ def gold_targets(
     # typical papers of the domain, written like a project description (the first two sentences
     # of the abstract): a project that fits no community as well as they do is off-topic
     usable = sorted((p for p in public_papers if p.label != "excluded"), key=lambda p: p.arxiv_id)
-    base_texts = [" ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
-                  for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))]
+    base_texts = [
+        " ".join(re.split(r"(?<=[.!?])\s+", p.abstract.strip())[:2])
+        for p in random.Random(0).sample(usable, min(VENUE_BASE_PAPERS, len(usable)))
+    ]
 
     # the similarity proxy knows the communities by the lists decided on or before the cutoff: a list
     # decided in the window is an outcome list (the venue gold's real answer), never part of the proxy
@@ -78,24 +82,48 @@ def gold_targets(
 
     signals = store.read_records("research_signals", d, c, Signal)
     nodes = store.read_records("taxonomy", d, c, TaxonomyNode)
-    golds = build_gold(public_tasks, builds, signals, nodes, public_papers, future, embed,
-                       cutoff=part.cutoff, window_end=part.window_end, venue_scorer=venue_scorer,
-                       venue_on_topic=venue_on_topic,
-                       stability_resamples=Thresholds.load().bootstrap_resamples)
+    golds = build_gold(
+        public_tasks,
+        builds,
+        signals,
+        nodes,
+        public_papers,
+        future,
+        embed,
+        cutoff=part.cutoff,
+        window_end=part.window_end,
+        venue_scorer=venue_scorer,
+        venue_on_topic=venue_on_topic,
+        stability_resamples=Thresholds.load().bootstrap_resamples,
+    )
     claim_problems = verify_golds(golds, ClaimContext(public_papers, future, signals, part.cutoff))
     for problem in claim_problems[:20]:
         context.log.warning(f"claim not verified: {problem}")
     internal_ids = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
-    novel = future_only_terms([f"{p.title} {p.abstract}" for p in public_papers], [p.title for p in future],
-                              allowed=template_vocabulary())
-    assert_clean(public_tasks, golds, {p.arxiv_id for p in future}, [p.title for p in future], cutoff=part.cutoff,
-                 internal_ids=internal_ids, novel_terms=novel)
+    novel = future_only_terms(
+        [f"{p.title} {p.abstract}" for p in public_papers], [p.title for p in future], allowed=template_vocabulary()
+    )
+    assert_clean(
+        public_tasks,
+        golds,
+        {p.arxiv_id for p in future},
+        [p.title for p in future],
+        cutoff=part.cutoff,
+        internal_ids=internal_ids,
+        novel_terms=novel,
+    )
     path = store.write_records("gold_targets", d, c, golds, GoldTarget)
-    return dg.MaterializeResult(metadata={
-        "rows": len(golds), "future_papers": len(future),
-        "trajectories": dg.MetadataValue.json(dict(Counter(g.trajectory for g in golds if g.trajectory))),
-        "validated": sum(g.strength > 0 for g in golds), "claims": sum(len(g.claims) for g in golds),
-        "claims_verified": int(sum(g.numbers.get("claims_verified", 0) for g in golds)),
-        "claim_problems": dg.MetadataValue.json(claim_problems[:50]),
-        "leakage_check": "passed", "future_only_terms": len(novel), "path": dg.MetadataValue.path(path),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(golds),
+            "future_papers": len(future),
+            "trajectories": dg.MetadataValue.json(dict(Counter(g.trajectory for g in golds if g.trajectory))),
+            "validated": sum(g.strength > 0 for g in golds),
+            "claims": sum(len(g.claims) for g in golds),
+            "claims_verified": int(sum(g.numbers.get("claims_verified", 0) for g in golds)),
+            "claim_problems": dg.MetadataValue.json(claim_problems[:50]),
+            "leakage_check": "passed",
+            "future_only_terms": len(novel),
+            "path": dg.MetadataValue.path(path),
+        }
+    )

@@ -54,8 +54,17 @@ def build_gold(
     resamples of the window's papers, and `numbers["stability_top1"]` records how often its
     first-ranked object stays first.
     """
-    ctx = GoldContext(nodes, public_papers, future_papers, embed, cutoff, window_end,
-                      venue_scorer=venue_scorer, venue_on_topic=venue_on_topic, prior_from=prior_from)
+    ctx = GoldContext(
+        nodes,
+        public_papers,
+        future_papers,
+        embed,
+        cutoff,
+        window_end,
+        venue_scorer=venue_scorer,
+        venue_on_topic=venue_on_topic,
+        prior_from=prior_from,
+    )
     by_id = {s.signal_id: s for s in signals}
     build_of = {b.task_id: b for b in builds}
     out: list[GoldTarget] = []
@@ -73,14 +82,23 @@ def build_gold(
     return out
 
 
-def add_stability(golds: list[GoldTarget], tasks: list[Task], build_of: dict[str, TaskBuild],
-                  signals: dict[str, Signal], ctx: GoldContext, resamples: int, seed: int) -> None:
+def add_stability(
+    golds: list[GoldTarget],
+    tasks: list[Task],
+    build_of: dict[str, TaskBuild],
+    signals: dict[str, Signal],
+    ctx: GoldContext,
+    resamples: int,
+    seed: int,
+) -> None:
     """Top-1 agreement of each gold with its recomputation on bootstrap resamples of the window."""
     contexts = [ctx.resampled(np.random.default_rng([seed, r])) for r in range(resamples)]
     for task, gold in zip(tasks, golds):
         family = get_family(task.family)
         if gold.strength <= 0 or not gold.preferred_ranking or task.task_id not in build_of or family.gold is None:
             continue
-        same = sum(family.gold(c, task, build_of[task.task_id], signals).preferred_ranking[:1]
-                   == gold.preferred_ranking[:1] for c in contexts)
+        same = sum(
+            family.gold(c, task, build_of[task.task_id], signals).preferred_ranking[:1] == gold.preferred_ranking[:1]
+            for c in contexts
+        )
         gold.numbers["stability_top1"] = round(same / resamples, 4)

@@ -18,26 +18,35 @@ from assets.idea_review.family import ReviewAnswer, gold_review
 from core.records import GoldTarget, Task
 
 GENERIC_REVIEW = ReviewAnswer(
-    soundness=("The methodology is generally reasonable, but several design choices need more justification. "
-               "The evaluation should include stronger baselines and ablation studies. Statistical significance "
-               "and the robustness of the results across settings should be reported."),
-    contribution=("The idea addresses a relevant problem, but its novelty relative to prior work is not fully "
-                  "established. The expected impact depends on how well the findings generalise."),
-    strengths=["The research question is important and clearly motivated.",
-               "The plan is well organised and the proposed approach is feasible."],
-    weaknesses=["The novelty over existing approaches is unclear.",
-                "The evaluation plan lacks sufficient baselines and ablations.",
-                "Scalability and generalisation to other settings are not discussed.",
-                "Potential confounding factors and limitations are not addressed."],
-    recommendations=["Compare against more baselines.", "Discuss limitations and threats to validity."])
+    soundness=(
+        "The methodology is generally reasonable, but several design choices need more justification. "
+        "The evaluation should include stronger baselines and ablation studies. Statistical significance "
+        "and the robustness of the results across settings should be reported."
+    ),
+    contribution=(
+        "The idea addresses a relevant problem, but its novelty relative to prior work is not fully "
+        "established. The expected impact depends on how well the findings generalise."
+    ),
+    strengths=[
+        "The research question is important and clearly motivated.",
+        "The plan is well organised and the proposed approach is feasible.",
+    ],
+    weaknesses=[
+        "The novelty over existing approaches is unclear.",
+        "The evaluation plan lacks sufficient baselines and ablations.",
+        "Scalability and generalisation to other settings are not discussed.",
+        "Potential confounding factors and limitations are not addressed.",
+    ],
+    recommendations=["Compare against more baselines.", "Discuss limitations and threats to validity."],
+)
 
-CONTROLS = ("control:gold", "control:random", "control:empty", "control:generic", "control:other_gold",
-            "control:plan_echo")
+CONTROLS = ("control:gold", "control:random", "control:empty", "control:generic", "control:other_gold", "control:plan_echo")
 NO_JUDGEMENT = ("control:empty", "control:generic", "control:other_gold")
 
 
-def control_answers(task: Task, gold: GoldTarget, golds: list[GoldTarget], tasks: dict[str, Task],
-                    seed: int = 0) -> dict[str, ReviewAnswer]:
+def control_answers(
+    task: Task, gold: GoldTarget, golds: list[GoldTarget], tasks: dict[str, Task], seed: int = 0
+) -> dict[str, ReviewAnswer]:
     """Every control's review for one task. `golds` are all ideas' golds, in order."""
     same = [g for g in golds if tasks[g.task_id].subtype == task.subtype and g.task_id != task.task_id]
     pool = [c.text for g in same for c in g.claims]

@@ -45,7 +45,7 @@ class Idea(BaseModel):
             if line.strip().startswith("#") and text and text.lower() not in GENERIC_HEADINGS:
                 return text
         body = [line.strip() for line in self.plan.splitlines() if line.strip() and not line.startswith("#")]
-        return (body[0].split(". ")[0][:120] if body else self.idea_id)
+        return body[0].split(". ")[0][:120] if body else self.idea_id
 
 
 def _order(idea_id: str) -> tuple[str, int]:
@@ -67,9 +67,15 @@ def pack_scholarideas(src: Path, out: Path = SHIPPED) -> int:
     rows = []
     for d in sorted((p for p in src.iterdir() if p.is_dir()), key=lambda p: _order(p.name)):
         rubrics = [json.loads(line) for line in (d / f"{d.name}.jsonl").read_text().splitlines() if line.strip()]
-        rows.append({"idea_id": d.name, "discipline": d.name.rsplit("_", 1)[0],
-                     "cutoff": (d / "cutoff.txt").read_text().strip(),
-                     "plan": (d / f"{d.name}.txt").read_text(), "rubrics": rubrics})
+        rows.append(
+            {
+                "idea_id": d.name,
+                "discipline": d.name.rsplit("_", 1)[0],
+                "cutoff": (d / "cutoff.txt").read_text().strip(),
+                "plan": (d / f"{d.name}.txt").read_text(),
+                "rubrics": rubrics,
+            }
+        )
     with gzip.GzipFile(out, "wb", mtime=0) as f:
         for row in rows:
             f.write((json.dumps(row, ensure_ascii=False) + "\n").encode())

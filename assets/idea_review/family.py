@@ -47,8 +47,11 @@ def review_text(parsed: ReviewAnswer) -> str:
     for head, body in (("Soundness", parsed.soundness), ("Contribution", parsed.contribution)):
         if body.strip():
             parts.append(f"## {head}\n{body.strip()}")
-    for head, items in (("Strengths", parsed.strengths), ("Weaknesses", parsed.weaknesses),
-                        ("Recommendations", parsed.recommendations)):
+    for head, items in (
+        ("Strengths", parsed.strengths),
+        ("Weaknesses", parsed.weaknesses),
+        ("Recommendations", parsed.recommendations),
+    ):
         if items:
             parts.append(f"## {head}\n" + "\n".join(f"- {i.strip()}" for i in items if i.strip()))
     if parsed.cited_ids:
@@ -60,17 +63,25 @@ class IdeaReviewFamily(TaskFamily):
     name, title = FAMILY, "Idea Review (ScholarEval)"
     summary = "review a research plan's soundness and contribution against literature before its cutoff"
     answer_kind = "review"
-    instructions = ("Review the research plan for soundness (is the method valid and well designed, given "
-                    "prior work?) and contribution (what does it add to prior work?). Cite only papers from "
-                    "the knowledge base, which holds literature up to the idea's cutoff. If it holds no "
-                    f"relevant literature, say so ('{NO_LITERATURE}').")
-    requirements = ("a soundness review", "a contribution review", "strengths and weaknesses",
-                    "cited arXiv ids from the knowledge base only")
+    instructions = (
+        "Review the research plan for soundness (is the method valid and well designed, given "
+        "prior work?) and contribution (what does it add to prior work?). Cite only papers from "
+        "the knowledge base, which holds literature up to the idea's cutoff. If it holds no "
+        f"relevant literature, say so ('{NO_LITERATURE}')."
+    )
+    requirements = (
+        "a soundness review",
+        "a contribution review",
+        "strengths and weaknesses",
+        "cited arXiv ids from the knowledge base only",
+    )
     decision_cues = ("review",)
     answer_schema = ReviewAnswer
-    answer_fields = ("Fields: soundness, contribution (paragraphs), strengths, weaknesses, recommendations "
-                     "(lists of sentences), cited_ids (arXiv ids from the knowledge base), "
-                     "no_relevant_literature (bool).")
+    answer_fields = (
+        "Fields: soundness, contribution (paragraphs), strengths, weaknesses, recommendations "
+        "(lists of sentences), cited_ids (arXiv ids from the knowledge base), "
+        "no_relevant_literature (bool)."
+    )
 
     # No builder, template or gold facet: the tasks come from the dataset (`build_tasks`) and
     # the gold is the expert rubrics (`build_gold`), in the idea-review job's own stages.
@@ -89,11 +100,20 @@ class IdeaReviewFamily(TaskFamily):
 
 
 def task_for(idea: Idea) -> Task:
-    return Task(task_id=f"idea-{idea.idea_id}", family=FAMILY, domain=DOMAIN, cutoff=idea.cutoff,
-                window_start=idea.cutoff, window_end=idea.cutoff, horizon="none (review at the cutoff)",
-                title=f"Review: {idea.title}", question=f"Review this research plan.\n\n{idea.plan}",
-                instructions=IdeaReviewFamily.instructions, answer_requirements=list(IdeaReviewFamily.requirements),
-                subtype=idea.discipline)
+    return Task(
+        task_id=f"idea-{idea.idea_id}",
+        family=FAMILY,
+        domain=DOMAIN,
+        cutoff=idea.cutoff,
+        window_start=idea.cutoff,
+        window_end=idea.cutoff,
+        horizon="none (review at the cutoff)",
+        title=f"Review: {idea.title}",
+        question=f"Review this research plan.\n\n{idea.plan}",
+        instructions=IdeaReviewFamily.instructions,
+        answer_requirements=list(IdeaReviewFamily.requirements),
+        subtype=idea.discipline,
+    )
 
 
 def build_tasks(ideas) -> tuple[list[Task], dict[str, str]]:
@@ -111,22 +131,38 @@ def build_tasks(ideas) -> tuple[list[Task], dict[str, str]]:
 
 def build_gold(idea: Idea, task: Task) -> GoldTarget:
     """The hidden gold: the expert rubrics as claims (type, axis and severity kept)."""
-    claims = [GoldClaim(claim_id=f"{task.task_id}-r{k}", text=r.statement, type="historical",
-                        time_scope=f"{r.axis}/{r.type}/{r.severity}",
-                        importance={"major": 1.0, "minor": 0.5}.get(r.severity, 1.0))
-              for k, r in enumerate(idea.rubrics, start=1)]
-    return GoldTarget(task_id=task.task_id, family=FAMILY, domain=DOMAIN, cutoff=task.cutoff, claims=claims,
-                      numbers={"rubrics": float(len(claims))})
+    claims = [
+        GoldClaim(
+            claim_id=f"{task.task_id}-r{k}",
+            text=r.statement,
+            type="historical",
+            time_scope=f"{r.axis}/{r.type}/{r.severity}",
+            importance={"major": 1.0, "minor": 0.5}.get(r.severity, 1.0),
+        )
+        for k, r in enumerate(idea.rubrics, start=1)
+    ]
+    return GoldTarget(
+        task_id=task.task_id,
+        family=FAMILY,
+        domain=DOMAIN,
+        cutoff=task.cutoff,
+        claims=claims,
+        numbers={"rubrics": float(len(claims))},
+    )
 
 
 def gold_review(gold: GoldTarget) -> ReviewAnswer:
     """The gold control: a review built from the expert rubrics themselves."""
+
     def of(axis: str, kind: str) -> list[str]:
         return [c.text for c in gold.claims if c.time_scope.startswith(f"{axis}/{kind}")]
-    return ReviewAnswer(soundness=" ".join(of("soundness", "strength") + of("soundness", "weakness")),
-                        contribution=" ".join(of("contribution", "strength") + of("contribution", "weakness")),
-                        strengths=[c.text for c in gold.claims if "/strength/" in c.time_scope],
-                        weaknesses=[c.text for c in gold.claims if "/weakness/" in c.time_scope])
+
+    return ReviewAnswer(
+        soundness=" ".join(of("soundness", "strength") + of("soundness", "weakness")),
+        contribution=" ".join(of("contribution", "strength") + of("contribution", "weakness")),
+        strengths=[c.text for c in gold.claims if "/strength/" in c.time_scope],
+        weaknesses=[c.text for c in gold.claims if "/weakness/" in c.time_scope],
+    )
 
 
 def register() -> IdeaReviewFamily:

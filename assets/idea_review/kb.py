@@ -45,8 +45,11 @@ class IdeaCorpusIndex:
         self.papers = list(seen.values())
         self.embed = embed
         self.dates = np.array([p.published.toordinal() for p in self.papers], dtype=np.int64)
-        self.vectors = (np.asarray(embed([f"{p.title}. {p.abstract}" for p in self.papers]), dtype=np.float32)
-                        if self.papers else np.zeros((0, 1), dtype=np.float32))
+        self.vectors = (
+            np.asarray(embed([f"{p.title}. {p.abstract}" for p in self.papers]), dtype=np.float32)
+            if self.papers
+            else np.zeros((0, 1), dtype=np.float32)
+        )
         self.by_id = {p.arxiv_id: i for i, p in enumerate(self.papers)}
         self.terms = [frozenset(content_tokens(f"{p.title} {p.abstract}")) for p in self.papers]
         df: Counter = Counter()
@@ -65,8 +68,9 @@ class IdeaCorpusIndex:
 
     def relevant(self, hit: Hit, query: str) -> bool:
         """Is this hit relevant literature for `query` (cosine and shared rare terms)?"""
-        return (hit.score >= RELEVANCE_MIN
-                and len(self.shared_terms(hit.arxiv_id, self.distinctive_terms(query))) >= SHARED_TERMS_MIN)
+        return (
+            hit.score >= RELEVANCE_MIN and len(self.shared_terms(hit.arxiv_id, self.distinctive_terms(query))) >= SHARED_TERMS_MIN
+        )
 
     @classmethod
     def shipped(cls, embed, latest: date, folder=SHIPPED_DIR) -> IdeaCorpusIndex:
@@ -91,8 +95,13 @@ class CutoffView:
         p = self._index.papers[i]
         if p.published > self.cutoff:
             raise CutoffViolation(f"{p.arxiv_id} dated {p.published} is after {self.cutoff}")
-        return Hit(arxiv_id=p.arxiv_id, title=p.title, published=p.published,
-                   snippet=p.abstract if full else p.abstract[:400], score=round(float(score), 4))
+        return Hit(
+            arxiv_id=p.arxiv_id,
+            title=p.title,
+            published=p.published,
+            snippet=p.abstract if full else p.abstract[:400],
+            score=round(float(score), 4),
+        )
 
     def search(self, query: str, k: int = 10, mode: str = "dense") -> list[Hit]:
         if not query.strip() or k <= 0 or self._n == 0:

@@ -59,11 +59,17 @@ def score_review(answer: Answer, rubrics: list[dict], embed, judge, known: dict[
         note = PROXY_NOTE
     ref = reference_validity(answer.evidence_ids, known, cutoff)
     values["reference_validity"] = ref["share"]
-    return Score(answer_id=answer.answer_id, task_id=answer.task_id, family=answer.family, method=answer.method,
-                 backbone=answer.backbone, values=values,
-                 judge_model=judge.model if judge is not None else None,
-                 note=f"{note}; reference_validity: {ref['valid']}/{ref['cited']} valid, "
-                      f"{len(ref['after_cutoff'])} after cutoff, {len(ref['unknown'])} unknown")
+    return Score(
+        answer_id=answer.answer_id,
+        task_id=answer.task_id,
+        family=answer.family,
+        method=answer.method,
+        backbone=answer.backbone,
+        values=values,
+        judge_model=judge.model if judge is not None else None,
+        note=f"{note}; reference_validity: {ref['valid']}/{ref['cited']} valid, "
+        f"{len(ref['after_cutoff'])} after cutoff, {len(ref['unknown'])} unknown",
+    )
 
 
 def coverage_key(judge) -> str:
@@ -91,18 +97,37 @@ def validity_row(tasks, dropped, scores, controls, key: str, margin: float = 0.0
         if means.get(k) is not None and rnd is not None and means[k] > rnd + margin:
             problems.append(f"{k} {means[k]} > random {rnd} + {margin}")
     reasons = Counter(dropped.values())
-    return {"family": FAMILY, "metric": key, "tasks_built": len(tasks) + len(dropped), "tasks_released": len(tasks),
-            "tasks_dropped": len(dropped), "drop_reasons": json.dumps(dict(reasons.most_common())),
-            "control_gold": gold, "control_random": rnd, "control_empty": means.get("control:empty"),
-            "control_every_option": None, "control_first_option": None,
-            "control_other_gold": means.get("control:other_gold"), "control_generic": means.get("control:generic"),
-            "control_plan_echo": means.get("control:plan_echo"), "methods": json.dumps(methods),
-            "reference_validity": json.dumps({m: mean(v) for m, v in refs.items()}),
-            "trace_linkage": "{}", "best_method": best, "best_method_fta": methods.get(best) if best else None,
-            "gold_stability": None, "claim_bank_verified": None, "measure_agreement": None,
-            "duplicate_titles": 0, "duplicate_option_sets": 0, "duplicate_golds": 0,
-            "window_coverage": None, "uncaptured_themes": None,
-            "problems": "; ".join(problems), "passed": not problems}
+    return {
+        "family": FAMILY,
+        "metric": key,
+        "tasks_built": len(tasks) + len(dropped),
+        "tasks_released": len(tasks),
+        "tasks_dropped": len(dropped),
+        "drop_reasons": json.dumps(dict(reasons.most_common())),
+        "control_gold": gold,
+        "control_random": rnd,
+        "control_empty": means.get("control:empty"),
+        "control_every_option": None,
+        "control_first_option": None,
+        "control_other_gold": means.get("control:other_gold"),
+        "control_generic": means.get("control:generic"),
+        "control_plan_echo": means.get("control:plan_echo"),
+        "methods": json.dumps(methods),
+        "reference_validity": json.dumps({m: mean(v) for m, v in refs.items()}),
+        "trace_linkage": "{}",
+        "best_method": best,
+        "best_method_fta": methods.get(best) if best else None,
+        "gold_stability": None,
+        "claim_bank_verified": None,
+        "measure_agreement": None,
+        "duplicate_titles": 0,
+        "duplicate_option_sets": 0,
+        "duplicate_golds": 0,
+        "window_coverage": None,
+        "uncaptured_themes": None,
+        "problems": "; ".join(problems),
+        "passed": not problems,
+    }
 
 
 def select_ideas(path: str = str(SHIPPED), disciplines=None, cutoff_key: str | None = None):
@@ -114,8 +139,9 @@ def select_ideas(path: str = str(SHIPPED), disciplines=None, cutoff_key: str | N
     return ideas, cutoff_key or partition_cutoff(ideas)
 
 
-def build_idea_tasks(store, *, cutoff_key: str | None = None, path: str = str(SHIPPED), disciplines=None,
-                     limit: int | None = None) -> tuple[str, list[Task], list[GoldTarget], dict[str, str]]:
+def build_idea_tasks(
+    store, *, cutoff_key: str | None = None, path: str = str(SHIPPED), disciplines=None, limit: int | None = None
+) -> tuple[str, list[Task], list[GoldTarget], dict[str, str]]:
     """Stage 1: public tasks, hidden gold (the expert rubrics), ratings and dropped ideas."""
     register()
     ideas, cutoff_key = select_ideas(path, disciplines, cutoff_key)
@@ -123,20 +149,34 @@ def build_idea_tasks(store, *, cutoff_key: str | None = None, path: str = str(SH
     tasks = tasks[:limit] if limit else tasks
     idea_of = {f"idea-{i.idea_id}": i for i in ideas}
     golds = [build_gold(idea_of[t.task_id], t) for t in tasks]
-    ratings = [TaskRating(task_id=t.task_id, family=FAMILY, elo=1500.0, rank_in_family=k, released=True,
-                          quality=float(len(g.claims)), note="every built idea is released")
-               for k, (t, g) in enumerate(zip(tasks, golds, strict=True), start=1)]
+    ratings = [
+        TaskRating(
+            task_id=t.task_id,
+            family=FAMILY,
+            elo=1500.0,
+            rank_in_family=k,
+            released=True,
+            quality=float(len(g.claims)),
+            note="every built idea is released",
+        )
+        for k, (t, g) in enumerate(zip(tasks, golds, strict=True), start=1)
+    ]
     store.write_records("tasks", DOMAIN, cutoff_key, tasks, Task)
-    store.write_records("tasks_failures", DOMAIN, cutoff_key,
-                        [Failure(stage="idea_review_tasks", item_id=f"idea-{k}", reason=v) for k, v in dropped.items()],
-                        Failure)
+    store.write_records(
+        "tasks_failures",
+        DOMAIN,
+        cutoff_key,
+        [Failure(stage="idea_review_tasks", item_id=f"idea-{k}", reason=v) for k, v in dropped.items()],
+        Failure,
+    )
     store.write_records("gold_targets", DOMAIN, cutoff_key, golds, GoldTarget)
     store.write_records("task_ranking", DOMAIN, cutoff_key, ratings, TaskRating)
     return cutoff_key, tasks, golds, dropped
 
 
-def answer_idea_tasks(store, cutoff_key: str, embed, *, llm=None, seed: int = 0, index: IdeaCorpusIndex | None = None,
-                      log=print) -> tuple[list[Answer], dict[str, int]]:
+def answer_idea_tasks(
+    store, cutoff_key: str, embed, *, llm=None, seed: int = 0, index: IdeaCorpusIndex | None = None, log=print
+) -> tuple[list[Answer], dict[str, int]]:
     """Stage 2: every built-in idea agent's review of every task, each over the KB view bound
     to the task's own idea cutoff; a failed answer is recorded on its row, never fatal."""
     register()
@@ -151,8 +191,14 @@ def answer_idea_tasks(store, cutoff_key: str, embed, *, llm=None, seed: int = 0,
             try:
                 answer = agent.run(ctx)
             except Exception as exc:  # noqa: BLE001 - one failed answer is recorded, not fatal
-                answer = Answer(answer_id=f"{task.task_id}:{agent.name}:{seed}", task_id=task.task_id, family=FAMILY,
-                                method=agent.name, backbone=ctx.backbone_name, error=f"{type(exc).__name__}: {exc}")
+                answer = Answer(
+                    answer_id=f"{task.task_id}:{agent.name}:{seed}",
+                    task_id=task.task_id,
+                    family=FAMILY,
+                    method=agent.name,
+                    backbone=ctx.backbone_name,
+                    error=f"{type(exc).__name__}: {exc}",
+                )
             answers.append(answer)
             if agent.name == "scholareval" and '"no_relevant_literature":true' in answer.artifacts.get("review", ""):
                 no_lit[task.subtype] += 1
@@ -162,24 +208,38 @@ def answer_idea_tasks(store, cutoff_key: str, embed, *, llm=None, seed: int = 0,
     return answers, dict(no_lit)
 
 
-def score_idea_answers(store, cutoff_key: str, embed, *, judge=None, seed: int = 0,
-                       index: IdeaCorpusIndex | None = None, known: dict[str, date] | None = None,
-                       ideas_path: str = str(SHIPPED)) -> tuple[list[Score], list[Score], dict]:
+def score_idea_answers(
+    store,
+    cutoff_key: str,
+    embed,
+    *,
+    judge=None,
+    seed: int = 0,
+    index: IdeaCorpusIndex | None = None,
+    known: dict[str, date] | None = None,
+    ideas_path: str = str(SHIPPED),
+) -> tuple[list[Score], list[Score], dict]:
     """Stage 3: rubric coverage and reference validity of every answer and control, the
     validity row, the release files and the leaderboard (markdown and HTML report)."""
     register()
     tasks = store.read_records("tasks", DOMAIN, cutoff_key, Task)
     golds = store.read_records("gold_targets", DOMAIN, cutoff_key, GoldTarget)
     answers = store.read_records("agent_answers", DOMAIN, cutoff_key, Answer)
-    failures = (store.read_records("tasks_failures", DOMAIN, cutoff_key, Failure)
-                if store.exists("tasks_failures", DOMAIN, cutoff_key) else [])
+    failures = (
+        store.read_records("tasks_failures", DOMAIN, cutoff_key, Failure)
+        if store.exists("tasks_failures", DOMAIN, cutoff_key)
+        else []
+    )
     rubrics_of = {f"idea-{i.idea_id}": [r.model_dump() for r in i.rubrics] for i in load_ideas(ideas_path)}
     gold_of = {g.task_id: g for g in golds}
     task_of = {t.task_id: t for t in tasks}
     index = index or IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
     known = shipped_dates() if known is None else known
-    scores = [score_review(a, rubrics_of[a.task_id], embed, judge, known, task_of[a.task_id].cutoff)
-              for a in answers if a.task_id in task_of]
+    scores = [
+        score_review(a, rubrics_of[a.task_id], embed, judge, known, task_of[a.task_id].cutoff)
+        for a in answers
+        if a.task_id in task_of
+    ]
     controls = []
     for task in tasks:
         view = index.view(task.cutoff)
@@ -196,40 +256,67 @@ def score_idea_answers(store, cutoff_key: str, embed, *, judge=None, seed: int =
     store.write_table("validity_report", DOMAIN, cutoff_key, pa.Table.from_pylist([row]))
     release = "\n".join(t.model_dump_json() for t in tasks) + "\n"
     store.write_bytes(store.artifact_path("release", DOMAIN, cutoff_key, "tasks.jsonl"), release.encode())
-    store.write_bytes(store.artifact_path("release", DOMAIN, cutoff_key, "LICENSE-scholarideas"),
-                      (SHIPPED.parent / "LICENSE").read_bytes())
-    store.write_bytes(store.artifact_path("release", DOMAIN, cutoff_key, "gold.jsonl"),
-                      ("\n".join(g.model_dump_json() for g in golds) + "\n").encode())
+    store.write_bytes(
+        store.artifact_path("release", DOMAIN, cutoff_key, "LICENSE-scholarideas"), (SHIPPED.parent / "LICENSE").read_bytes()
+    )
+    store.write_bytes(
+        store.artifact_path("release", DOMAIN, cutoff_key, "gold.jsonl"),
+        ("\n".join(g.model_dump_json() for g in golds) + "\n").encode(),
+    )
     board = leaderboard_lines(row, scores, key)
-    store.write_bytes(store.artifact_path("leaderboard", DOMAIN, cutoff_key, "leaderboard.md"),
-                      ("\n".join(board) + "\n").encode())
-    store.write_bytes(store.artifact_path("leaderboard", DOMAIN, cutoff_key, "report.html"),
-                      report_html(cutoff_key, row, scores, controls, key).encode())
+    store.write_bytes(
+        store.artifact_path("leaderboard", DOMAIN, cutoff_key, "leaderboard.md"), ("\n".join(board) + "\n").encode()
+    )
+    store.write_bytes(
+        store.artifact_path("leaderboard", DOMAIN, cutoff_key, "report.html"),
+        report_html(cutoff_key, row, scores, controls, key).encode(),
+    )
     return scores, controls, row
 
 
-def run_idea_review(store, embed, *, llm=None, judge=None, limit: int | None = None, disciplines=None,
-                    path: str = str(SHIPPED), seed: int = 0, log=print, index: IdeaCorpusIndex | None = None,
-                    known: dict[str, date] | None = None, cutoff_key: str | None = None) -> IdeaRun:
+def run_idea_review(
+    store,
+    embed,
+    *,
+    llm=None,
+    judge=None,
+    limit: int | None = None,
+    disciplines=None,
+    path: str = str(SHIPPED),
+    seed: int = 0,
+    log=print,
+    index: IdeaCorpusIndex | None = None,
+    known: dict[str, date] | None = None,
+    cutoff_key: str | None = None,
+) -> IdeaRun:
     """The three stages in one call (`foresci demo-ideas`; the Dagster assets run them one
     by one). `index` (default: the shipped corpus) and `known` (default: every shipped
     paper's date) may be given, e.g. small ones in tests."""
     t0 = time.time()
-    cutoff_key, tasks, _, dropped = build_idea_tasks(store, cutoff_key=cutoff_key, path=path,
-                                                      disciplines=disciplines, limit=limit)
+    cutoff_key, tasks, _, dropped = build_idea_tasks(
+        store, cutoff_key=cutoff_key, path=path, disciplines=disciplines, limit=limit
+    )
     log(f"idea review: {len(tasks)} tasks built, {len(dropped)} dropped; indexing the shipped corpus ...")
     index = index or IdeaCorpusIndex.shipped(embed, date.fromisoformat(cutoff_key))
     answers, no_lit = answer_idea_tasks(store, cutoff_key, embed, llm=llm, seed=seed, index=index, log=log)
-    scores, controls, row = score_idea_answers(store, cutoff_key, embed, judge=judge, seed=seed, index=index,
-                                               known=known, ideas_path=path)
+    scores, controls, row = score_idea_answers(
+        store, cutoff_key, embed, judge=judge, seed=seed, index=index, known=known, ideas_path=path
+    )
     return IdeaRun(cutoff_key, tasks, dropped, answers, scores, controls, row, no_lit, time.time() - t0)
 
 
 def report_html(cutoff_key: str, row: dict, scores: list[Score], controls: list[Score], key: str) -> str:
     """The family's release report: methods against the controls, per discipline, proxy marked
     (`templates/idea_report.html`, autoescaped; the ForeSci report's layout, `core/pages.py`)."""
-    return render(__package__, "idea_report.html", title=f"Idea review (ScholarEval) — ideas up to {cutoff_key}",
-                  row=row, key=key, proxy=key.endswith("proxy"), table=leaderboard_table(row, key))
+    return render(
+        __package__,
+        "idea_report.html",
+        title=f"Idea review (ScholarEval) — ideas up to {cutoff_key}",
+        row=row,
+        key=key,
+        proxy=key.endswith("proxy"),
+        table=leaderboard_table(row, key),
+    )
 
 
 def leaderboard_table(row: dict, key: str) -> tuple[list[str], list[list[str]]]:
@@ -238,11 +325,15 @@ def leaderboard_table(row: dict, key: str) -> tuple[list[str], list[list[str]]]:
     label = "rubric coverage (embedding PROXY, no judge)" if key.endswith("proxy") else "rubric coverage (judge)"
     methods = json.loads(row["methods"])
     refs = json.loads(row["reference_validity"])
-    entries = [*methods.items(), *((f"control:{k}", row[f"control_{k}"]) for k in
-                                   ("gold", "random", "empty", "generic", "other_gold", "plan_echo"))]
+    entries = [
+        *methods.items(),
+        *((f"control:{k}", row[f"control_{k}"]) for k in ("gold", "random", "empty", "generic", "other_gold", "plan_echo")),
+    ]
     fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
-    return (["method", f"{label} 0-1", "reference validity"],
-            [[m, fmt(v), fmt(refs.get(m))] for m, v in sorted(entries, key=lambda kv: -(kv[1] if kv[1] is not None else -1))])
+    return (
+        ["method", f"{label} 0-1", "reference validity"],
+        [[m, fmt(v), fmt(refs.get(m))] for m, v in sorted(entries, key=lambda kv: -(kv[1] if kv[1] is not None else -1))],
+    )
 
 
 def leaderboard_lines(row: dict, scores: list[Score], key: str) -> list[str]:

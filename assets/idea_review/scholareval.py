@@ -80,8 +80,7 @@ def extract_methods(plan: str, kb=None) -> list[str]:
 
 def extract_dimensions(plan: str, kb=None) -> list[str]:
     secs = sections(plan)
-    cands = [s for h, b in secs for s in _sentences(b)
-             if "problem" in h or any(c in s.lower() for c in _CONTRIB_CUES)]
+    cands = [s for h, b in secs for s in _sentences(b) if "problem" in h or any(c in s.lower() for c in _CONTRIB_CUES)]
     return _pick(list(dict.fromkeys(cands)), MAX_DIMENSIONS, kb)
 
 
@@ -136,9 +135,15 @@ def scholareval(ctx: AgentContext) -> Answer:
     queries: list[str] = []
 
     # ---- soundness pipeline -----------------------------------------------------------
-    methods = _llm_step(ctx, notes, "methods", f"List the key methods of this research plan, one short sentence "
-                        f"each (at most {MAX_METHODS}). JSON {{\"items\": [...]}}.\n\n{plan[:6000]}", _Items,
-                        lambda: _Items(items=extract_methods(plan, kb))).items[:MAX_METHODS]
+    methods = _llm_step(
+        ctx,
+        notes,
+        "methods",
+        f"List the key methods of this research plan, one short sentence "
+        f'each (at most {MAX_METHODS}). JSON {{"items": [...]}}.\n\n{plan[:6000]}',
+        _Items,
+        lambda: _Items(items=extract_methods(plan, kb)),
+    ).items[:MAX_METHODS]
     method_hits = {}
     for m in methods:
         queries.append(m)
@@ -148,30 +153,46 @@ def scholareval(ctx: AgentContext) -> Answer:
     for m in methods:
         rel = method_hits[m]
         if not rel:
-            concerns.append(f"The method step \"{_short(m)}\" has {NO_LITERATURE} in the knowledge base; its "
-                            "validity rests on the plan's own argument and pilot results.")
+            concerns.append(
+                f'The method step "{_short(m)}" has {NO_LITERATURE} in the knowledge base; its '
+                "validity rests on the plan's own argument and pilot results."
+            )
             continue
         top = rel[0]
-        support.append(f"\"{_short(m)}\" is supported by {len(rel)} relevant paper(s), e.g. {top.title} "
-                       f"[{top.arxiv_id}].")
+        support.append(f'"{_short(m)}" is supported by {len(rel)} relevant paper(s), e.g. {top.title} [{top.arxiv_id}].')
         if len(recs) < MAX_RECOMMENDATIONS:
             full = kb.get(top.arxiv_id)
             fb = lambda m=m, top=top, full=full: _Recommendation(  # noqa: E731
-                recommendation=f"For \"{_short(m)}\", check the design against {top.title} [{top.arxiv_id}], "
-                               f"which reports: \"{_closest_sentence(m, full.snippet if full else top.snippet, embed)}\"")
-            recs.append(_llm_step(ctx, notes, "recommend", f"Method: {m}\nPrior paper [{top.arxiv_id}] {top.title}: "
-                                  f"{top.snippet}\nGive one recommendation to improve the method given this paper "
-                                  "and one concern. JSON {\"recommendation\": ..., \"concern\": ...}.",
-                                  _Recommendation, fb))
+                recommendation=f'For "{_short(m)}", check the design against {top.title} [{top.arxiv_id}], '
+                f'which reports: "{_closest_sentence(m, full.snippet if full else top.snippet, embed)}"'
+            )
+            recs.append(
+                _llm_step(
+                    ctx,
+                    notes,
+                    "recommend",
+                    f"Method: {m}\nPrior paper [{top.arxiv_id}] {top.title}: "
+                    f"{top.snippet}\nGive one recommendation to improve the method given this paper "
+                    'and one concern. JSON {"recommendation": ..., "concern": ...}.',
+                    _Recommendation,
+                    fb,
+                )
+            )
     refs = []
     for m in methods:
         refs += [h for h in method_hits[m] if h.arxiv_id not in {r.arxiv_id for r in refs}]
     refs = sorted(refs, key=lambda h: -h.score)[:MAX_REFERENCES]
 
     # ---- contribution pipeline --------------------------------------------------------
-    dims = _llm_step(ctx, notes, "dimensions", f"List the contribution dimensions this plan claims (what would be "
-                     f"new), at most {MAX_DIMENSIONS}, one sentence each. JSON {{\"items\": [...]}}.\n\n{plan[:6000]}",
-                     _Items, lambda: _Items(items=extract_dimensions(plan, kb))).items[:MAX_DIMENSIONS]
+    dims = _llm_step(
+        ctx,
+        notes,
+        "dimensions",
+        f"List the contribution dimensions this plan claims (what would be "
+        f'new), at most {MAX_DIMENSIONS}, one sentence each. JSON {{"items": [...]}}.\n\n{plan[:6000]}',
+        _Items,
+        lambda: _Items(items=extract_dimensions(plan, kb)),
+    ).items[:MAX_DIMENSIONS]
     pool: dict[str, object] = {}
     for d in dims:
         queries.append(d)
@@ -182,45 +203,82 @@ def scholareval(ctx: AgentContext) -> Answer:
     overlaps: dict[str, list] = {d: [] for d in dims}
     if compared and dims:
         vecs = np.asarray(embed([*dims, *[f"{h.title}. {h.snippet}" for h in compared]]))
-        sims = vecs[: len(dims)] @ vecs[len(dims):].T
+        sims = vecs[: len(dims)] @ vecs[len(dims) :].T
         for j, h in enumerate(compared):
             for i, d in enumerate(dims):
                 fb = lambda s=float(sims[i, j]): _Comparison(overlaps=s >= OVERLAP)  # noqa: E731
-                verdict = (fb() if ctx.llm is None or i > 0 or j >= 5 else  # LLM: first dimension x top 5 papers
-                           _llm_step(ctx, notes, "compare", f"Contribution: {d}\nPrior paper [{h.arxiv_id}] {h.title}: "
-                                     f"{h.snippet}\nDoes the prior paper already make this contribution? JSON "
-                                     "{\"overlaps\": true|false, \"difference\": ...}.", _Comparison, fb))
+                verdict = (
+                    fb()
+                    if ctx.llm is None or i > 0 or j >= 5
+                    # LLM: first dimension x top 5 papers
+                    else _llm_step(
+                        ctx,
+                        notes,
+                        "compare",
+                        f"Contribution: {d}\nPrior paper [{h.arxiv_id}] {h.title}: "
+                        f"{h.snippet}\nDoes the prior paper already make this contribution? JSON "
+                        '{"overlaps": true|false, "difference": ...}.',
+                        _Comparison,
+                        fb,
+                    )
+                )
                 if verdict.overlaps:
                     overlaps[d].append(h)
     strengths, weaknesses = [], list(concerns)
     for d in dims:
         if overlaps[d]:
             h = overlaps[d][0]
-            weaknesses.append(f"The contribution \"{_short(d)}\" overlaps with prior work before the cutoff, "
-                              f"e.g. {h.title} [{h.arxiv_id}]; the plan should state what it adds.")
+            weaknesses.append(
+                f'The contribution "{_short(d)}" overlaps with prior work before the cutoff, '
+                f"e.g. {h.title} [{h.arxiv_id}]; the plan should state what it adds."
+            )
         elif compared:
-            strengths.append(f"The contribution \"{_short(d)}\" differs from the {len(compared)} compared papers "
-                             "before the cutoff.")
+            strengths.append(
+                f'The contribution "{_short(d)}" differs from the {len(compared)} compared papers before the cutoff.'
+            )
     none = not refs and not compared
-    soundness = (" ".join(support) or f"Soundness: {NO_LITERATURE} for the plan's methods.")
-    contribution = (f"Compared with {len(compared)} papers before the cutoff: {len(strengths)} of {len(dims)} "
-                    f"contribution dimension(s) appear new, {sum(bool(v) for v in overlaps.values())} overlap."
-                    if compared else f"Contribution: {NO_LITERATURE}; novelty cannot be assessed against the KB.")
-    synth = _llm_step(ctx, notes, "synthesis",
-                      "Write a review of the plan's soundness and contribution from these notes. JSON with soundness, "
-                      "contribution, strengths, weaknesses.\nNotes: " + json.dumps(
-                          {"methods": methods, "support": support, "concerns": concerns, "dimensions": dims,
-                           "overlaps": {d: [h.arxiv_id for h in v] for d, v in overlaps.items()}})[:6000],
-                      _Synthesis, lambda: _Synthesis(soundness=soundness, contribution=contribution,
-                                                     strengths=strengths, weaknesses=weaknesses))
+    soundness = " ".join(support) or f"Soundness: {NO_LITERATURE} for the plan's methods."
+    contribution = (
+        f"Compared with {len(compared)} papers before the cutoff: {len(strengths)} of {len(dims)} "
+        f"contribution dimension(s) appear new, {sum(bool(v) for v in overlaps.values())} overlap."
+        if compared
+        else f"Contribution: {NO_LITERATURE}; novelty cannot be assessed against the KB."
+    )
+    synth = _llm_step(
+        ctx,
+        notes,
+        "synthesis",
+        "Write a review of the plan's soundness and contribution from these notes. JSON with soundness, "
+        "contribution, strengths, weaknesses.\nNotes: "
+        + json.dumps(
+            {
+                "methods": methods,
+                "support": support,
+                "concerns": concerns,
+                "dimensions": dims,
+                "overlaps": {d: [h.arxiv_id for h in v] for d, v in overlaps.items()},
+            }
+        )[:6000],
+        _Synthesis,
+        lambda: _Synthesis(soundness=soundness, contribution=contribution, strengths=strengths, weaknesses=weaknesses),
+    )
     cited = list(dict.fromkeys([h.arxiv_id for h in refs] + [h.arxiv_id for v in overlaps.values() for h in v]))
-    parsed = ReviewAnswer(soundness=synth.soundness or soundness, contribution=synth.contribution or contribution,
-                          strengths=synth.strengths or strengths, weaknesses=synth.weaknesses or weaknesses,
-                          recommendations=[f"{r.recommendation} {r.concern}".strip() for r in recs][:MAX_RECOMMENDATIONS],
-                          cited_ids=cited, no_relevant_literature=none)
-    artifacts = {"methods": json.dumps(methods), "dimensions": json.dumps(dims),
-                 "references": json.dumps([h.arxiv_id for h in refs]),
-                 "compared": json.dumps([h.arxiv_id for h in compared]), **{k: json.dumps(v) for k, v in notes.items()}}
+    parsed = ReviewAnswer(
+        soundness=synth.soundness or soundness,
+        contribution=synth.contribution or contribution,
+        strengths=synth.strengths or strengths,
+        weaknesses=synth.weaknesses or weaknesses,
+        recommendations=[f"{r.recommendation} {r.concern}".strip() for r in recs][:MAX_RECOMMENDATIONS],
+        cited_ids=cited,
+        no_relevant_literature=none,
+    )
+    artifacts = {
+        "methods": json.dumps(methods),
+        "dimensions": json.dumps(dims),
+        "references": json.dumps([h.arxiv_id for h in refs]),
+        "compared": json.dumps([h.arxiv_id for h in compared]),
+        **{k: json.dumps(v) for k, v in notes.items()},
+    }
     return review_answer(task, parsed, "scholareval", ctx, queries, artifacts, time.time() - t0)
 
 
@@ -228,15 +286,26 @@ def retrieval_review(ctx: AgentContext) -> Answer:
     """Baseline: one KB query with the plan's title and problem; cites the top relevant hits
     and lists them as related work, with no method or contribution analysis."""
     task, kb = ctx.task, ctx.kb
-    query = task.title.removeprefix("Review: ") + ". " + " ".join(
-        b for h, b in sections(task.question.split("\n\n", 1)[-1]) if "problem" in h)[:1000]
+    query = (
+        task.title.removeprefix("Review: ")
+        + ". "
+        + " ".join(b for h, b in sections(task.question.split("\n\n", 1)[-1]) if "problem" in h)[:1000]
+    )
     hits = [h for h in kb.search(query, k=MAX_RESULTS_PER_QUERY) if kb.relevant(h, query)][:5]
     parsed = ReviewAnswer(
-        soundness=("Related work before the cutoff: " + "; ".join(f"{h.title} [{h.arxiv_id}]" for h in hits)
-                   if hits else f"Soundness: {NO_LITERATURE}."),
-        contribution=(f"The plan should position itself against {len(hits)} related paper(s)." if hits
-                      else f"Contribution: {NO_LITERATURE}."),
-        cited_ids=[h.arxiv_id for h in hits], no_relevant_literature=not hits)
+        soundness=(
+            "Related work before the cutoff: " + "; ".join(f"{h.title} [{h.arxiv_id}]" for h in hits)
+            if hits
+            else f"Soundness: {NO_LITERATURE}."
+        ),
+        contribution=(
+            f"The plan should position itself against {len(hits)} related paper(s)."
+            if hits
+            else f"Contribution: {NO_LITERATURE}."
+        ),
+        cited_ids=[h.arxiv_id for h in hits],
+        no_relevant_literature=not hits,
+    )
     return review_answer(task, parsed, "retrieval_review", ctx, [query], {}, 0.0)
 
 
@@ -244,15 +313,28 @@ def review_answer(task, parsed: ReviewAnswer, method: str, ctx: AgentContext, qu
     """An idea review as an `Answer` (cited ids kept as the method wrote them: reference
     validity checks them, unlike the option families' renderer, which filters them)."""
     items = [*parsed.strengths, *parsed.weaknesses, *parsed.recommendations]
-    return Answer(answer_id=f"{task.task_id}:{method}:{ctx.seed}", task_id=task.task_id, family=task.family,
-                  method=method, backbone=ctx.backbone_name, seed=ctx.seed, claims=items,
-                  decision=parsed.weaknesses[:5], text=review_text(parsed), evidence_ids=parsed.cited_ids,
-                  retrieval_queries=queries, has_support_artifact=bool(parsed.cited_ids), latency_s=round(latency, 3),
-                  artifacts={**artifacts, "review": parsed.model_dump_json()})
+    return Answer(
+        answer_id=f"{task.task_id}:{method}:{ctx.seed}",
+        task_id=task.task_id,
+        family=task.family,
+        method=method,
+        backbone=ctx.backbone_name,
+        seed=ctx.seed,
+        claims=items,
+        decision=parsed.weaknesses[:5],
+        text=review_text(parsed),
+        evidence_ids=parsed.cited_ids,
+        retrieval_queries=queries,
+        has_support_artifact=bool(parsed.cited_ids),
+        latency_s=round(latency, 3),
+        artifacts={**artifacts, "review": parsed.model_dump_json()},
+    )
 
 
-SCHOLAREVAL = Agent("scholareval", "ScholarEval soundness + contribution pipelines over the cutoff-bound KB",
-                    scholareval, source="ScholarEval §3")
-RETRIEVAL_REVIEW = Agent("retrieval_review", "lists the plan's top related papers (no analysis; a baseline)",
-                         retrieval_review, source="baseline")
+SCHOLAREVAL = Agent(
+    "scholareval", "ScholarEval soundness + contribution pipelines over the cutoff-bound KB", scholareval, source="ScholarEval §3"
+)
+RETRIEVAL_REVIEW = Agent(
+    "retrieval_review", "lists the plan's top related papers (no analysis; a baseline)", retrieval_review, source="baseline"
+)
 IDEA_AGENTS = (RETRIEVAL_REVIEW, SCHOLAREVAL)

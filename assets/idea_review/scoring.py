@@ -60,7 +60,7 @@ def proxy_coverage(review: str, rubrics: list[str], embed: Callable[[list[str]],
         per = [1.0] * len(rubrics)
     else:
         vecs = np.asarray(embed(list(rubrics) + units), dtype=np.float32)
-        sims = vecs[: len(rubrics)] @ vecs[len(rubrics):].T
+        sims = vecs[: len(rubrics)] @ vecs[len(rubrics) :].T
         per = [round(to_scale(float(s)), 3) for s in sims.max(axis=1)]
     mean = float(np.mean(per))
     return {"per_rubric": per, "mean": round(mean, 4), "norm": round((mean - 1.0) / 4.0, 4)}
@@ -88,13 +88,17 @@ def judge_coverage(review: str, rubrics: list[dict], judge, *, max_chars: int = 
     A rubric whose call fails is left out (its failure is recorded in `failed`)."""
     per, failed = [], []
     for k, r in enumerate(rubrics):
-        prompt = COVERAGE_PROMPT.format(kind=r.get("type", ""), axis=r.get("axis", ""),
-                                        rubric=r["statement"], review=(review or "(empty review)")[:max_chars])
+        prompt = COVERAGE_PROMPT.format(
+            kind=r.get("type", ""), axis=r.get("axis", ""), rubric=r["statement"], review=(review or "(empty review)")[:max_chars]
+        )
         try:
-            per.append(float(judge.structured(prompt, RubricScore, purpose="judge.idea_review.coverage",
-                                              max_tokens=200).score))
+            per.append(float(judge.structured(prompt, RubricScore, purpose="judge.idea_review.coverage", max_tokens=200).score))
         except Exception as exc:  # noqa: BLE001 - one rubric's failed call must not sink the idea
             failed.append(f"rubric {k}: {type(exc).__name__}: {exc}"[:300])
     mean = float(np.mean(per)) if per else None
-    return {"per_rubric": per, "mean": None if mean is None else round(mean, 4),
-            "norm": None if mean is None else round((mean - 1.0) / 4.0, 4), "failed": failed}
+    return {
+        "per_rubric": per,
+        "mean": None if mean is None else round(mean, 4),
+        "norm": None if mean is None else round((mean - 1.0) / 4.0, 4),
+        "failed": failed,
+    }

@@ -63,29 +63,53 @@ def judge_scores(
     golds = store.read_records("presented_golds", part.domain, part.cutoff_key, GoldTarget)
     kb = open_view(part, lance, embeddings)
     # the Xcientist artifacts (attribution scorer); a warehouse built before them: built offline per answer
-    artifacts = ({a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key,
-                                                               AnswerArtifacts)}
-                 if store.exists("answer_artifacts", part.domain, part.cutoff_key) else {})
+    artifacts = (
+        {a.answer_id: a for a in store.read_records("answer_artifacts", part.domain, part.cutoff_key, AnswerArtifacts)}
+        if store.exists("answer_artifacts", part.domain, part.cutoff_key)
+        else {}
+    )
     # ACE's stage one was done by the release (checklists stored with it): stage two scores against them
-    checklists = ({c.task_id: c for c in store.read_records("ace_checklists", part.domain, part.cutoff_key, Checklist)}
-                  if store.exists("ace_checklists", part.domain, part.cutoff_key) else {})
+    checklists = (
+        {c.task_id: c for c in store.read_records("ace_checklists", part.domain, part.cutoff_key, Checklist)}
+        if store.exists("ace_checklists", part.domain, part.cutoff_key)
+        else {}
+    )
     client = judge_llm.client()
-    settings = JudgeSettings(protocol=config.protocol, repeats=config.repeats, temperature=config.temperature,
-                             workers=config.workers, pairwise=config.pairwise,
-                             pairwise_max_tasks=config.pairwise_max_tasks, agreement_sample=config.agreement_sample)
+    settings = JudgeSettings(
+        protocol=config.protocol,
+        repeats=config.repeats,
+        temperature=config.temperature,
+        workers=config.workers,
+        pairwise=config.pairwise,
+        pairwise_max_tasks=config.pairwise_max_tasks,
+        agreement_sample=config.agreement_sample,
+    )
     before = client.snapshot()
     judged: list = []
-    scores, failures = score_answers(answers, tasks, golds, embeddings.embedder().encode, kb.dates(),
-                                     cutoff=part.cutoff, judge_client=client, kb_get=kb.get, settings=settings,
-                                     judged_out=judged, artifacts=artifacts, checklists=checklists)
+    scores, failures = score_answers(
+        answers,
+        tasks,
+        golds,
+        embeddings.embedder().encode,
+        kb.dates(),
+        cutoff=part.cutoff,
+        judge_client=client,
+        kb_get=kb.get,
+        settings=settings,
+        judged_out=judged,
+        artifacts=artifacts,
+        checklists=checklists,
+    )
     per_answer = client.usage_since(before)
-    comparisons, pair_failures, pair_ledger = pairwise_comparisons(answers, scores, tasks, golds,
-                                                                   judge_client=client, settings=settings)
+    comparisons, pair_failures, pair_ledger = pairwise_comparisons(
+        answers, scores, tasks, golds, judge_client=client, settings=settings
+    )
     failures += pair_failures
     meta: dict = {}
     if settings.agreement_sample > 0 and not client.offline:
-        sample = sorted((a for a in answers if any(j.score.answer_id == a.answer_id and j.fact for j in judged)),
-                        key=lambda a: a.answer_id)[: settings.agreement_sample]
+        sample = sorted(
+            (a for a in answers if any(j.score.answer_id == a.answer_id and j.fact for j in judged)), key=lambda a: a.answer_id
+        )[: settings.agreement_sample]
         ref, ref_ledger, ref_failures = reference_fact(sample, tasks, golds, client)
         failures += ref_failures
         agreement = fact_agreement({j.score.answer_id: j.fact for j in judged if j.fact}, ref)
@@ -99,30 +123,40 @@ def judge_scores(
     calls = [s.judge_calls for s in scores]
     chars = [s.judge_prompt_chars for s in scores]
     online = not client.offline
-    meta.update({
-        "rows": len(scores), "failures": len(failures),
-        "mean_fta": _mean(ftas),
-        "mean_fact": _mean([s.fact for s in scores if s.fact is not None]),
-        "mean_trace": _mean([s.trace for s in scores if s.trace is not None]),
-        "mean_pers": _mean([s.pers for s in scores if s.pers is not None]),
-        "mean_attribution": _mean([s.values["attribution"] for s in scores if s.values.get("attribution") is not None]),
-        "judge_model": client.model or "none (LLM-only metrics are null)",
-        # the versions the written rows carry; offline no judge prompt is used at all
-        "prompt_version": ", ".join(sorted({s.prompt_version for s in scores if s.prompt_version}
-                                           | {c.prompt_version for c in comparisons if c.prompt_version}))
-                          or "no judge prompt (offline: FTA and trace linkage need no model)",
-        "prompt_versions": dg.MetadataValue.json(PROMPT_VERSIONS),
-        "protocol": settings.protocol, "repeats": settings.repeats if online else 0,
-        "judge_calls_per_answer": _mean(calls) if online else 0.0,
-        "judge_calls_per_answer_max": max(calls) if calls else 0,
-        "judge_prompt_chars_per_answer": _mean(chars) if online else 0.0,
-        "judge_prompt_chars_per_answer_max": max(chars) if chars else 0,
-        "cost_target": f"<= {COST_TARGET['calls']} calls and <= {COST_TARGET['prompt_chars']:,} prompt chars per answer",
-        "cost_target_met": (max(calls, default=0) <= COST_TARGET["calls"]
-                            and max(chars, default=0) <= COST_TARGET["prompt_chars"]),
-        **per_answer.as_metadata(),
-        "pairwise_comparisons": len(comparisons),
-        "pairwise_llm_calls": pair_ledger.calls,
-        "path": dg.MetadataValue.path(path), "pairwise_path": dg.MetadataValue.path(pair_path),
-    })
+    meta.update(
+        {
+            "rows": len(scores),
+            "failures": len(failures),
+            "mean_fta": _mean(ftas),
+            "mean_fact": _mean([s.fact for s in scores if s.fact is not None]),
+            "mean_trace": _mean([s.trace for s in scores if s.trace is not None]),
+            "mean_pers": _mean([s.pers for s in scores if s.pers is not None]),
+            "mean_attribution": _mean([s.values["attribution"] for s in scores if s.values.get("attribution") is not None]),
+            "judge_model": client.model or "none (LLM-only metrics are null)",
+            # the versions the written rows carry; offline no judge prompt is used at all
+            "prompt_version": ", ".join(
+                sorted(
+                    {s.prompt_version for s in scores if s.prompt_version}
+                    | {c.prompt_version for c in comparisons if c.prompt_version}
+                )
+            )
+            or "no judge prompt (offline: FTA and trace linkage need no model)",
+            "prompt_versions": dg.MetadataValue.json(PROMPT_VERSIONS),
+            "protocol": settings.protocol,
+            "repeats": settings.repeats if online else 0,
+            "judge_calls_per_answer": _mean(calls) if online else 0.0,
+            "judge_calls_per_answer_max": max(calls) if calls else 0,
+            "judge_prompt_chars_per_answer": _mean(chars) if online else 0.0,
+            "judge_prompt_chars_per_answer_max": max(chars) if chars else 0,
+            "cost_target": f"<= {COST_TARGET['calls']} calls and <= {COST_TARGET['prompt_chars']:,} prompt chars per answer",
+            "cost_target_met": (
+                max(calls, default=0) <= COST_TARGET["calls"] and max(chars, default=0) <= COST_TARGET["prompt_chars"]
+            ),
+            **per_answer.as_metadata(),
+            "pairwise_comparisons": len(comparisons),
+            "pairwise_llm_calls": pair_ledger.calls,
+            "path": dg.MetadataValue.path(path),
+            "pairwise_path": dg.MetadataValue.path(pair_path),
+        }
+    )
     return dg.MaterializeResult(metadata=meta)

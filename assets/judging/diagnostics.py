@@ -37,8 +37,9 @@ SEVERE_DRIFT = 2  # severity >= 2 counts as high drift (Appendix F.2); 0 is alig
 # --------------------------------------------------------------------------------------
 
 
-def low_score_ids(rows: Sequence[Mapping], metric: str, quantile: float = LOW_SCORE_QUANTILE,
-                  id_key: str = "answer_id") -> set[str]:
+def low_score_ids(
+    rows: Sequence[Mapping], metric: str, quantile: float = LOW_SCORE_QUANTILE, id_key: str = "answer_id"
+) -> set[str]:
     """Ids of the rank-selected bottom `quantile` of the rows that have `metric`.
 
     k = round(quantile * n) rows (half up, at least 1 when n > 0) with the lowest values;
@@ -52,9 +53,13 @@ def low_score_ids(rows: Sequence[Mapping], metric: str, quantile: float = LOW_SC
     return {str(r[id_key]) for r in ranked[:k]}
 
 
-def low_score_rates(rows: Sequence[Mapping], metrics: Sequence[str],
-                    groupings: Sequence[str] = ("family", "method"), quantile: float = LOW_SCORE_QUANTILE,
-                    id_key: str = "answer_id") -> list[dict]:
+def low_score_rates(
+    rows: Sequence[Mapping],
+    metrics: Sequence[str],
+    groupings: Sequence[str] = ("family", "method"),
+    quantile: float = LOW_SCORE_QUANTILE,
+    id_key: str = "answer_id",
+) -> list[dict]:
     """Table A10: one row per (grouping, unit) with `low_<metric>` rates and `n_<metric>`.
 
     A rate is None where the group has no row with that metric (e.g. Trace of Native LLM).
@@ -79,8 +84,7 @@ def low_score_rates(rows: Sequence[Mapping], metrics: Sequence[str],
 # --------------------------------------------------------------------------------------
 
 
-def delta_norm(values: Sequence[float | None], severities: Sequence[float | None],
-               severe: float = SEVERE_DRIFT) -> dict:
+def delta_norm(values: Sequence[float | None], severities: Sequence[float | None], severe: float = SEVERE_DRIFT) -> dict:
     """Δnorm(m) = (E[m | s = 0] − E[m | s ≥ severe]) / SD(m).
 
     Rows where either the metric or the severity is missing are not audited. SD is the
@@ -89,20 +93,30 @@ def delta_norm(values: Sequence[float | None], severities: Sequence[float | None
     either group is empty or SD is 0. Severity 0 means aligned; a mean severity over judge
     repeats is used as is (so 0.33 is neither aligned nor severe).
     """
-    pairs = [(float(v), float(s)) for v, s in zip(values, severities)
-             if v is not None and s is not None and not _isnan(v) and not _isnan(s)]
+    pairs = [
+        (float(v), float(s))
+        for v, s in zip(values, severities)
+        if v is not None and s is not None and not _isnan(v) and not _isnan(s)
+    ]
     aligned = [v for v, s in pairs if s == 0]
     high = [v for v, s in pairs if s >= severe]
     sd = float(np.std([v for v, _ in pairs])) if pairs else 0.0
-    out = {"mean_aligned": _mean(aligned), "mean_severe": _mean(high), "sd": sd if pairs else None,
-           "n_aligned": len(aligned), "n_severe": len(high), "delta_norm": None}
+    out = {
+        "mean_aligned": _mean(aligned),
+        "mean_severe": _mean(high),
+        "sd": sd if pairs else None,
+        "n_aligned": len(aligned),
+        "n_severe": len(high),
+        "delta_norm": None,
+    }
     if aligned and high and sd > 0:
         out["delta_norm"] = (out["mean_aligned"] - out["mean_severe"]) / sd
     return out
 
 
-def drift_effects(rows: Sequence[Mapping], metrics: Sequence[str],
-                  drift_types: Sequence[str] = DRIFT_TYPES, by_family: bool = True) -> list[dict]:
+def drift_effects(
+    rows: Sequence[Mapping], metrics: Sequence[str], drift_types: Sequence[str] = DRIFT_TYPES, by_family: bool = True
+) -> list[dict]:
     """Δnorm of severe drift on every metric, overall ("all") and per family (Figure A7).
 
     `rows` carry the metrics and a `drift` mapping {drift type: severity 0–3}. Rows with no
@@ -161,9 +175,17 @@ def pairwise_from_scores(rows: Sequence[Mapping], metric: str = "fta") -> list[d
         systems = sorted(by_task[task_id])
         means = {s: sum(v) / len(v) for s, v in by_task[task_id].items()}
         for i, a in enumerate(systems):
-            for b in systems[i + 1:]:
-                out.append({"task_id": task_id, "family": family[task_id], "system_a": a, "system_b": b,
-                            "winner": metric_verdict(means[a], means[b]), "source": f"metric:{metric}"})
+            for b in systems[i + 1 :]:
+                out.append(
+                    {
+                        "task_id": task_id,
+                        "family": family[task_id],
+                        "system_a": a,
+                        "system_b": b,
+                        "winner": metric_verdict(means[a], means[b]),
+                        "source": f"metric:{metric}",
+                    }
+                )
     return out
 
 
@@ -187,8 +209,9 @@ def _tally(comparisons: Iterable[Mapping]) -> tuple[list[str], dict[tuple[str, s
     return sorted(systems), games
 
 
-def bradley_terry(comparisons: Iterable[Mapping], prior_ties: float = 1.0, iters: int = 1000,
-                  tol: float = 1e-10) -> dict[str, float]:
+def bradley_terry(
+    comparisons: Iterable[Mapping], prior_ties: float = 1.0, iters: int = 1000, tol: float = 1e-10
+) -> dict[str, float]:
     """Bradley–Terry strengths p (P(i beats j) = p_i / (p_i + p_j)) by the MM algorithm.
 
     Ties count half a win for each side. `prior_ties` virtual ties are added to every pair
@@ -228,8 +251,7 @@ def bt_rating(strength: float, base: float = INITIAL_RATING) -> float:
     return base + 400.0 * math.log10(strength)
 
 
-def elo_ratings(comparisons: Sequence[Mapping], k: float = K_FACTOR, permutations: int = 200,
-                seed: int = 0) -> dict[str, float]:
+def elo_ratings(comparisons: Sequence[Mapping], k: float = K_FACTOR, permutations: int = 200, seed: int = 0) -> dict[str, float]:
     """Elo ratings (start 1200, K = 32, s = 1 / 0.5 / 0) averaged over `permutations`
     seeded shuffles of the comparison order (Elo depends on order; averaging removes it)."""
     valid = [c for c in comparisons if c.get("winner") in ("a", "b", "tie") and c["system_a"] != c["system_b"]]
@@ -274,9 +296,19 @@ def method_ratings(comparisons: Sequence[Mapping], seed: int = 0) -> list[dict]:
     rows = []
     for s in sorted(bt, key=lambda s: -bt[s]):
         method, _, backbone = s.partition("@")
-        rows.append({"system": s, "method": method, "backbone": backbone, **record[s],
-                     "n_comparisons": sum(record[s].values()), "bt_strength": bt[s], "bt_rating": bt_rating(bt[s]),
-                     "elo": elo[s], "source": ",".join(sorted(sources[s]))})
+        rows.append(
+            {
+                "system": s,
+                "method": method,
+                "backbone": backbone,
+                **record[s],
+                "n_comparisons": sum(record[s].values()),
+                "bt_strength": bt[s],
+                "bt_rating": bt_rating(bt[s]),
+                "elo": elo[s],
+                "source": ",".join(sorted(sources[s])),
+            }
+        )
     return rows
 
 
@@ -304,8 +336,7 @@ def score_agreement(x: Sequence[float | None], y: Sequence[float | None], within
     """Agreement of two score lists on the same items: n, mean |x − y|, share within
     `within`, Pearson and Spearman r (None when undefined)."""
     pairs = [(float(a), float(b)) for a, b in zip(x, y) if a is not None and b is not None]
-    out: dict = {"n": len(pairs), "mean_abs_diff": None, f"share_within_{within}": None,
-                 "pearson": None, "spearman": None}
+    out: dict = {"n": len(pairs), "mean_abs_diff": None, f"share_within_{within}": None, "pearson": None, "spearman": None}
     if not pairs:
         return out
     xs, ys = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
@@ -327,8 +358,11 @@ def spearman_matrix(rows: Sequence[Mapping], metrics: Sequence[str], min_n: int 
     for a in metrics:
         out[a] = {}
         for b in metrics:
-            pairs = [(float(r[a]), float(r[b])) for r in rows
-                     if r.get(a) is not None and r.get(b) is not None and not _isnan(r[a]) and not _isnan(r[b])]
+            pairs = [
+                (float(r[a]), float(r[b]))
+                for r in rows
+                if r.get(a) is not None and r.get(b) is not None and not _isnan(r[a]) and not _isnan(r[b])
+            ]
             xs, ys = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
             if len(pairs) < min_n or xs.std() == 0 or ys.std() == 0:
                 out[a][b] = None

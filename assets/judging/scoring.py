@@ -57,11 +57,23 @@ def score_one(ctx: ScoringContext) -> Judged:
             notes.append(f"{scorer.name}: {result.rationale}")
     online = ctx.judge is not None
     if online:
-        typed.update(repeats=len(ctx.memo.get("rubric", [])), judge_model=ctx.judge.model,
-                     prompt_version=prompt_version(ctx.settings), judge_calls=ctx.ledger.calls,
-                     judge_prompt_chars=ctx.ledger.prompt_chars)
-    score = Score(answer_id=answer.answer_id, task_id=answer.task_id, family=answer.family, method=answer.method,
-                  backbone=answer.backbone, values=extra, note="; ".join(notes), **typed)
+        typed.update(
+            repeats=len(ctx.memo.get("rubric", [])),
+            judge_model=ctx.judge.model,
+            prompt_version=prompt_version(ctx.settings),
+            judge_calls=ctx.ledger.calls,
+            judge_prompt_chars=ctx.ledger.prompt_chars,
+        )
+    score = Score(
+        answer_id=answer.answer_id,
+        task_id=answer.task_id,
+        family=answer.family,
+        method=answer.method,
+        backbone=answer.backbone,
+        values=extra,
+        note="; ".join(notes),
+        **typed,
+    )
     return Judged(score, ctx.failures, ctx.memo.get("fact"))
 
 
@@ -96,13 +108,30 @@ def score_answers(
     for answer in answers:
         task, gold = tasks_by_id.get(answer.task_id), golds_by_id.get(answer.task_id)
         if task is None or gold is None:
-            failures.append(Failure(stage=STAGE, item_id=answer.answer_id,
-                                    reason=f"no {'task' if task is None else 'gold target'} for {answer.task_id}"))
+            failures.append(
+                Failure(
+                    stage=STAGE,
+                    item_id=answer.answer_id,
+                    reason=f"no {'task' if task is None else 'gold target'} for {answer.task_id}",
+                )
+            )
             continue
-        todo.append(ScoringContext(answer=answer, task=task, gold=gold, embed=embed, kb_dates=kb_dates,
-                                   cutoff=cutoff, settings=settings, ledger=llm_judge.JudgeLedger(),
-                                   judge=judge, kb_get=kb_get, checklists=checklists or {},
-                                   artifacts=(artifacts or {}).get(answer.answer_id)))
+        todo.append(
+            ScoringContext(
+                answer=answer,
+                task=task,
+                gold=gold,
+                embed=embed,
+                kb_dates=kb_dates,
+                cutoff=cutoff,
+                settings=settings,
+                ledger=llm_judge.JudgeLedger(),
+                judge=judge,
+                kb_get=kb_get,
+                checklists=checklists or {},
+                artifacts=(artifacts or {}).get(answer.answer_id),
+            )
+        )
     if judge is None:  # offline scorers embed: no point in threads
         judged = [score_one(ctx) for ctx in todo]
     else:
@@ -156,22 +185,41 @@ def pairwise_comparisons(
     for task_id in eligible[: max(0, settings.pairwise_max_tasks)]:
         systems = sorted(by_task[task_id])
         for i, sa in enumerate(systems):
-            for sb in systems[i + 1:]:
+            for sb in systems[i + 1 :]:
                 try:
-                    v = llm_judge.judge_pair(tasks_by_id[task_id], by_task[task_id][sa], by_task[task_id][sb],
-                                             golds_by_id[task_id], judge_client, ledger)
+                    v = llm_judge.judge_pair(
+                        tasks_by_id[task_id],
+                        by_task[task_id][sa],
+                        by_task[task_id][sb],
+                        golds_by_id[task_id],
+                        judge_client,
+                        ledger,
+                    )
                 except Exception as exc:  # noqa: BLE001
-                    failures.append(Failure(stage=STAGE, item_id=f"{task_id}::{sa}::{sb}",
-                                            reason=f"pairwise: {type(exc).__name__}: {exc}"[:1000]))
+                    failures.append(
+                        Failure(
+                            stage=STAGE, item_id=f"{task_id}::{sa}::{sb}", reason=f"pairwise: {type(exc).__name__}: {exc}"[:1000]
+                        )
+                    )
                     continue
-                out.append(PairwiseComparison(task_id=task_id, family=tasks_by_id[task_id].family, system_a=sa,
-                                              system_b=sb, source="llm", judge_model=judge_client.model,
-                                              prompt_version=version, **v))
+                out.append(
+                    PairwiseComparison(
+                        task_id=task_id,
+                        family=tasks_by_id[task_id].family,
+                        system_a=sa,
+                        system_b=sb,
+                        source="llm",
+                        judge_model=judge_client.model,
+                        prompt_version=version,
+                        **v,
+                    )
+                )
     return out, failures, ledger
 
 
-def reference_fact(answers: list[Answer], tasks: list[Task], golds: list[GoldTarget],
-                   client) -> tuple[dict[str, llm_judge.FactResult], llm_judge.JudgeLedger, list[Failure]]:
+def reference_fact(
+    answers: list[Answer], tasks: list[Task], golds: list[GoldTarget], client
+) -> tuple[dict[str, llm_judge.FactResult], llm_judge.JudgeLedger, list[Failure]]:
     """Fact by the one-claim-per-call variant for `answers` (the agreement sample)."""
     tasks_by_id = {t.task_id: t for t in tasks}
     golds_by_id = {g.task_id: g for g in golds}
@@ -185,8 +233,9 @@ def reference_fact(answers: list[Answer], tasks: list[Task], golds: list[GoldTar
         try:
             out[a.answer_id] = llm_judge.judge_fact_per_claim(task, a, gold, client, ledger)
         except Exception as exc:  # noqa: BLE001
-            failures.append(Failure(stage=STAGE, item_id=a.answer_id,
-                                    reason=f"reference fact: {type(exc).__name__}: {exc}"[:1000]))
+            failures.append(
+                Failure(stage=STAGE, item_id=a.answer_id, reason=f"reference fact: {type(exc).__name__}: {exc}"[:1000])
+            )
     return out, ledger, failures
 
 
@@ -197,15 +246,18 @@ def fact_agreement(compact: dict[str, llm_judge.FactResult], reference: dict[str
     ids = sorted(set(compact) & set(reference))
     out: dict = {"n_answers": len(ids)}
     for name in ("f1", "precision", "recall"):
-        out[name] = diagnostics.score_agreement([getattr(compact[i], name) for i in ids],
-                                                [getattr(reference[i], name) for i in ids])
+        out[name] = diagnostics.score_agreement(
+            [getattr(compact[i], name) for i in ids], [getattr(reference[i], name) for i in ids]
+        )
     a_lab, b_lab = [], []
     for i in ids:
         for gid, lab in compact[i].psi_labels.items():
             if gid in reference[i].psi_labels:
                 a_lab.append(lab)
                 b_lab.append(reference[i].psi_labels[gid])
-    out["coverage_labels"] = {"n": len(a_lab),
-                              "exact_agreement": (sum(x == y for x, y in zip(a_lab, b_lab)) / len(a_lab)) if a_lab else None,
-                              "cohen_kappa": diagnostics.cohen_kappa(a_lab, b_lab)}
+    out["coverage_labels"] = {
+        "n": len(a_lab),
+        "exact_agreement": (sum(x == y for x, y in zip(a_lab, b_lab)) / len(a_lab)) if a_lab else None,
+        "cohen_kappa": diagnostics.cohen_kappa(a_lab, b_lab),
+    }
     return out

@@ -1,6 +1,5 @@
 """Knowledge-base asset: the public snapshot embedded and indexed in LanceDB."""
 
-
 import time
 
 import dagster as dg
@@ -58,8 +57,9 @@ def knowledge_base(
     KB manifest (id, title, abstract, date, label, source, licence); the Lance table versions are in the metadata."""
     part = current_partition(context)
     store = storage.store()
-    papers = [p for p in store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
-              if p.label != "excluded"]
+    papers = [
+        p for p in store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper) if p.label != "excluded"
+    ]
     fulltexts = read_fulltexts(store, part)
     name = table_name(part.domain, part.cutoff_key)
     started = time.perf_counter()
@@ -69,23 +69,38 @@ def knowledge_base(
 
     # the manifest holds what rebuilds the KB (ids, titles, abstracts, dates) and what may
     # be redistributed under which licence, so a release's KB can be rebuilt from the release
-    manifest = pa.table({
-        "arxiv_id": [p.arxiv_id for p in papers], "title": [p.title for p in papers],
-        "abstract": [p.abstract for p in papers],
-        "published": pa.array([p.published for p in papers], type=pa.date32()), "label": [p.label for p in papers],
-        "source": [p.source for p in papers], "licence": [metadata_licence(p.source) for p in papers],
-    })
+    manifest = pa.table(
+        {
+            "arxiv_id": [p.arxiv_id for p in papers],
+            "title": [p.title for p in papers],
+            "abstract": [p.abstract for p in papers],
+            "published": pa.array([p.published for p in papers], type=pa.date32()),
+            "label": [p.label for p in papers],
+            "source": [p.source for p in papers],
+            "licence": [metadata_licence(p.source) for p in papers],
+        }
+    )
     path = store.write_table("knowledge_base", part.domain, part.cutoff_key, manifest)
-    return dg.MaterializeResult(metadata={
-        "rows": info["rows"], "lance_table": name, "lance_version": info["lance_version"],
-        "write": info["write"], "added": info["added"], "deleted": info["deleted"],
-        "vector_index": info["vector_index"], "indexes": dg.MetadataValue.json(info["indexes"]),
-        "chunk_table": chunk_table_name(name), "chunks": info["chunks"],
-        "chunk_lance_version": info["chunk_lance_version"],
-        "fulltext_papers": info["fulltext_papers"],
-        "chunk_source": "grobid sections + abstracts" if info["fulltext_papers"] else "abstracts only",
-        "chunks_by_section": dg.MetadataValue.json(info["chunks_by_section"]),
-        "embedding_dim": info["dim"], "embedder": embeddings.embedder().model_path,
-        "build_s": round(build_s, 2),
-        "latest_paper": str(max(p.published for p in papers)), "path": dg.MetadataValue.path(path),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": info["rows"],
+            "lance_table": name,
+            "lance_version": info["lance_version"],
+            "write": info["write"],
+            "added": info["added"],
+            "deleted": info["deleted"],
+            "vector_index": info["vector_index"],
+            "indexes": dg.MetadataValue.json(info["indexes"]),
+            "chunk_table": chunk_table_name(name),
+            "chunks": info["chunks"],
+            "chunk_lance_version": info["chunk_lance_version"],
+            "fulltext_papers": info["fulltext_papers"],
+            "chunk_source": "grobid sections + abstracts" if info["fulltext_papers"] else "abstracts only",
+            "chunks_by_section": dg.MetadataValue.json(info["chunks_by_section"]),
+            "embedding_dim": info["dim"],
+            "embedder": embeddings.embedder().model_path,
+            "build_s": round(build_s, 2),
+            "latest_paper": str(max(p.published for p in papers)),
+            "path": dg.MetadataValue.path(path),
+        }
+    )

@@ -165,8 +165,9 @@ def chunk_rows(papers: list[ScreenedPaper], fulltexts: dict[str, PaperFullText] 
     rows: list[dict] = []
     for paper in papers:
         base = {"arxiv_id": paper.arxiv_id, "title": paper.title, "published": paper.published}
-        rows.append({**base, "chunk_id": f"{paper.arxiv_id}#0", "section": "abstract", "heading": "Abstract",
-                     "text": paper_text(paper)})
+        rows.append(
+            {**base, "chunk_id": f"{paper.arxiv_id}#0", "section": "abstract", "heading": "Abstract", "text": paper_text(paper)}
+        )
         full = fulltexts.get(paper.arxiv_id)
         if full is None or full.source != "grobid":
             continue
@@ -176,8 +177,15 @@ def chunk_rows(papers: list[ScreenedPaper], fulltexts: dict[str, PaperFullText] 
                 continue
             for piece in split_text(section.text):
                 n += 1
-                rows.append({**base, "chunk_id": f"{paper.arxiv_id}#{n}", "section": section.name,
-                             "heading": section.heading, "text": piece})
+                rows.append(
+                    {
+                        **base,
+                        "chunk_id": f"{paper.arxiv_id}#{n}",
+                        "section": section.name,
+                        "heading": section.heading,
+                        "text": piece,
+                    }
+                )
     return rows
 
 
@@ -222,8 +230,7 @@ def ensure_indexes(table, vector_index: str = "auto", key: str = "arxiv_id") -> 
         configs = {
             "IVF_FLAT": lambda: IvfFlat(distance_type=METRIC, num_partitions=parts),
             "IVF_SQ": lambda: IvfSq(distance_type=METRIC, num_partitions=parts),
-            "IVF_PQ": lambda: IvfPq(distance_type=METRIC, num_partitions=parts, num_sub_vectors=16,
-                                    max_iterations=10),
+            "IVF_PQ": lambda: IvfPq(distance_type=METRIC, num_partitions=parts, num_sub_vectors=16, max_iterations=10),
             "IVF_HNSW_SQ": lambda: IvfHnswSq(distance_type=METRIC, num_partitions=max(1, parts // 8)),
         }
         if kind not in configs:
@@ -233,8 +240,11 @@ def ensure_indexes(table, vector_index: str = "auto", key: str = "arxiv_id") -> 
     if not created:
         table.optimize()  # appended rows join the existing FTS, B-tree and vector indexes
     indexes = _index_names(table)
-    return {"created": created, "vector_index": indexes.get("vector", "none (exact flat scan)"),
-            "indexes": sorted(f"{c}:{t}" for c, t in indexes.items())}
+    return {
+        "created": created,
+        "vector_index": indexes.get("vector", "none (exact flat scan)"),
+        "indexes": sorted(f"{c}:{t}" for c, t in indexes.items()),
+    }
 
 
 def write_table(db, name: str, data: pa.Table, key: str, compare: Iterable[str]) -> tuple[object, dict]:
@@ -259,7 +269,7 @@ def write_table(db, name: str, data: pa.Table, key: str, compare: Iterable[str])
     fresh = {r[key] for r in new_rows if r[key] not in old_rows} | set(changed)
     drop = stale + changed
     for start in range(0, len(drop), 500):
-        ids = ", ".join("'" + k.replace("'", "''") + "'" for k in drop[start:start + 500])
+        ids = ", ".join("'" + k.replace("'", "''") + "'" for k in drop[start : start + 500])
         table.delete(f"{key} IN ({ids})")
     if fresh:
         mask = pa.array([k in fresh for k in data.column(key).to_pylist()])
@@ -267,10 +277,17 @@ def write_table(db, name: str, data: pa.Table, key: str, compare: Iterable[str])
     return table, {"write": "incremental", "added": len(fresh), "deleted": len(drop)}
 
 
-def build_kb(db, name: str, papers: list[ScreenedPaper], embed: Embed,
-             fulltexts: dict[str, PaperFullText] | None = None, *, vector_index: str = "auto",
-             with_chunks: bool = True, text_of: Callable[[ScreenedPaper], str] = paper_text,
-             ) -> tuple[object, dict]:
+def build_kb(
+    db,
+    name: str,
+    papers: list[ScreenedPaper],
+    embed: Embed,
+    fulltexts: dict[str, PaperFullText] | None = None,
+    *,
+    vector_index: str = "auto",
+    with_chunks: bool = True,
+    text_of: Callable[[ScreenedPaper], str] = paper_text,
+) -> tuple[object, dict]:
     """Create or update the partition's paper table (and its chunk table) with dense
     vectors, a full-text index, scalar indexes and, when large enough, a vector index.
     `text_of` is what is embedded and full-text indexed (default `title. abstract`; the
@@ -283,33 +300,39 @@ def build_kb(db, name: str, papers: list[ScreenedPaper], embed: Embed,
         raise ValueError(f"knowledge base {name}: duplicate arxiv ids {duplicates[:5]}")
     texts = [text_of(p) for p in papers]
     vectors = embed(texts)
-    table, write = write_table(db, name, kb_table(papers, vectors, texts), "arxiv_id",
-                               ["text", "published", "label"])
+    table, write = write_table(db, name, kb_table(papers, vectors, texts), "arxiv_id", ["text", "published", "label"])
     indexes = ensure_indexes(table, vector_index)
-    info = {"rows": table.count_rows(), "lance_version": int(table.version), "dim": int(vectors.shape[1]),
-            **write, **indexes}
+    info = {"rows": table.count_rows(), "lance_version": int(table.version), "dim": int(vectors.shape[1]), **write, **indexes}
     if with_chunks:
         rows = chunk_rows(papers, fulltexts)
         chunk_vectors = embed([r["text"] for r in rows])
-        ctable, _ = write_table(db, chunk_table_name(name), chunk_table(rows, chunk_vectors), "chunk_id",
-                                     ["text", "published", "section"])
+        ctable, _ = write_table(
+            db, chunk_table_name(name), chunk_table(rows, chunk_vectors), "chunk_id", ["text", "published", "section"]
+        )
         cindexes = ensure_indexes(ctable, vector_index, key="chunk_id")
         sections = Counter(r["section"] for r in rows)
-        info.update({
-            "chunks": ctable.count_rows(), "chunk_lance_version": int(ctable.version),
-            "chunk_vector_index": cindexes["vector_index"],
-            "fulltext_papers": sum(1 for p in papers if (fulltexts or {}).get(p.arxiv_id) is not None
-                                   and fulltexts[p.arxiv_id].source == "grobid"),
-            "chunks_by_section": dict(sorted(sections.items())),
-        })
+        info.update(
+            {
+                "chunks": ctable.count_rows(),
+                "chunk_lance_version": int(ctable.version),
+                "chunk_vector_index": cindexes["vector_index"],
+                "fulltext_papers": sum(
+                    1
+                    for p in papers
+                    if (fulltexts or {}).get(p.arxiv_id) is not None and fulltexts[p.arxiv_id].source == "grobid"
+                ),
+                "chunks_by_section": dict(sorted(sections.items())),
+            }
+        )
     return table, info
 
 
 # --- fusion --------------------------------------------------------------------------
 
 
-def fuse_weighted(text: list[tuple[str, float]], cosine: dict[str, float], k: int,
-                  text_weight: float = HYBRID_TEXT_WEIGHT) -> list[tuple[str, float]]:
+def fuse_weighted(
+    text: list[tuple[str, float]], cosine: dict[str, float], k: int, text_weight: float = HYBRID_TEXT_WEIGHT
+) -> list[tuple[str, float]]:
     """Weighted score fusion: text_weight * bm25 / max bm25 + (1 - text_weight) * cosine,
     over the union of candidates (BM25 0 where the text query did not return a key)."""
     top = max((s for _, s in text), default=0.0)
@@ -369,8 +392,18 @@ class _Searcher:
     cores). Any other table object goes through the sync query builder, same filters.
     """
 
-    def __init__(self, table, where: str, embed: Embed, key: str, fusion: str, text_weight: float,
-                 nprobes: int | None, cutoff: date | None = None, engine: str = "lance"):
+    def __init__(
+        self,
+        table,
+        where: str,
+        embed: Embed,
+        key: str,
+        fusion: str,
+        text_weight: float,
+        nprobes: int | None,
+        cutoff: date | None = None,
+        engine: str = "lance",
+    ):
         self.table, self.where, self.embed, self.key = table, where, embed, key
         self.fusion, self.text_weight, self.nprobes = fusion, text_weight, nprobes
         self.cutoff, self.engine = cutoff, engine
@@ -389,8 +422,13 @@ class _Searcher:
         return builder.where(self.where, prefilter=True).select([*columns, "_distance"]).limit(n).to_arrow()
 
     def _text_sync(self, query, n, columns):
-        return (self.table.search(fts_query(query), query_type="fts").where(self.where, prefilter=True)
-                .select([*columns, "_score"]).limit(n).to_arrow())
+        return (
+            self.table.search(fts_query(query), query_type="fts")
+            .where(self.where, prefilter=True)
+            .select([*columns, "_score"])
+            .limit(n)
+            .to_arrow()
+        )
 
     def _dense_async(self, vector, n, columns):
         builder = self._async.query().nearest_to(vector).distance_type(METRIC)
@@ -429,8 +467,9 @@ class _Searcher:
             return [(r, float(r["_score"])) for r in rows]
         vector = self.embed([query])[0]
         with_vector = [*columns, "vector"]
-        text_rows, dense_rows = self._run((query, max(2 * k, HYBRID_TEXT_CANDIDATES), with_vector),
-                                          (vector, max(k, HYBRID_DENSE_CANDIDATES), with_vector))
+        text_rows, dense_rows = self._run(
+            (query, max(2 * k, HYBRID_TEXT_CANDIDATES), with_vector), (vector, max(k, HYBRID_DENSE_CANDIDATES), with_vector)
+        )
         rows = {r[self.key]: r for r in dense_rows}
         rows.update({r[self.key]: r for r in text_rows})
         if self.fusion == "rrf":
@@ -439,8 +478,7 @@ class _Searcher:
             keys = list(rows)
             matrix = np.stack([rows[key]["vector"] for key in keys]) if keys else np.zeros((0, len(vector)))
             cosine = dict(zip(keys, (matrix @ vector).tolist())) if keys else {}
-            fused = fuse_weighted([(r[self.key], float(r["_score"])) for r in text_rows], cosine, k,
-                                  self.text_weight)
+            fused = fuse_weighted([(r[self.key], float(r["_score"])) for r in text_rows], cosine, k, self.text_weight)
         return [(rows[key], score) for key, score in fused]
 
     def search_many(self, queries: list[str], k: int, mode: str, columns: list[str]) -> list[list[tuple[dict, float]]]:
@@ -489,8 +527,18 @@ class _Searcher:
 class KnowledgeBaseView:
     """Read-only, cutoff-bound access to one partition's knowledge base."""
 
-    def __init__(self, table, cutoff: date, embed: Embed, chunks=None, *, fusion: str = "weighted",
-                 text_weight: float = HYBRID_TEXT_WEIGHT, nprobes: int | None = None, engine: str = "memory"):
+    def __init__(
+        self,
+        table,
+        cutoff: date,
+        embed: Embed,
+        chunks=None,
+        *,
+        fusion: str = "weighted",
+        text_weight: float = HYBRID_TEXT_WEIGHT,
+        nprobes: int | None = None,
+        engine: str = "memory",
+    ):
         if fusion not in FUSIONS:
             raise ValueError(f"fusion must be one of {FUSIONS}")
         if engine not in ENGINES:
@@ -501,16 +549,20 @@ class KnowledgeBaseView:
         self._embed = embed
         self._where = f"published <= date '{cutoff.isoformat()}'"
         self._papers = _Searcher(table, self._where, embed, "arxiv_id", fusion, text_weight, nprobes, cutoff, engine)
-        self._chunk_search = (_Searcher(chunks, self._where, embed, "chunk_id", fusion, text_weight, nprobes, cutoff,
-                                        engine) if chunks is not None else None)
+        self._chunk_search = (
+            _Searcher(chunks, self._where, embed, "chunk_id", fusion, text_weight, nprobes, cutoff, engine)
+            if chunks is not None
+            else None
+        )
         self._options = {"fusion": fusion, "text_weight": text_weight, "nprobes": nprobes, "engine": engine}
 
     def bound_to(self, cutoff: date) -> KnowledgeBaseView:
         """The same knowledge base bound to an earlier cutoff (a later one is refused: never widen)."""
         if cutoff > self.cutoff:
             raise CutoffViolation(f"cannot widen a view bound to {self.cutoff} to {cutoff}")
-        return self if cutoff == self.cutoff else KnowledgeBaseView(self._table, cutoff, self._embed, self._chunks,
-                                                                    **self._options)
+        return (
+            self if cutoff == self.cutoff else KnowledgeBaseView(self._table, cutoff, self._embed, self._chunks, **self._options)
+        )
 
     def _guard(self, rows: list[dict]) -> list[dict]:
         for row in rows:
@@ -539,8 +591,16 @@ class KnowledgeBaseView:
 
     def _hits(self, results: list[tuple[dict, float]]) -> list[Hit]:
         self._guard([row for row, _ in results])
-        return [Hit(arxiv_id=row["arxiv_id"], title=row["title"], published=row["published"],
-                    snippet=row["abstract"][:400], score=score) for row, score in results]
+        return [
+            Hit(
+                arxiv_id=row["arxiv_id"],
+                title=row["title"],
+                published=row["published"],
+                snippet=row["abstract"][:400],
+                score=score,
+            )
+            for row, score in results
+        ]
 
     def search_chunks(self, query: str, k: int = 10, mode: str = "hybrid") -> list[ChunkHit]:
         """Section snippets (paper id, section name, heading, text) for the query."""
@@ -548,46 +608,97 @@ class KnowledgeBaseView:
             return []
         if self._chunk_search is None:
             # a table built before chunking existed: abstracts stand in as chunks
-            return [ChunkHit(chunk_id=f"{h.arxiv_id}#0", arxiv_id=h.arxiv_id, title=h.title, section="abstract",
-                             heading="Abstract", published=h.published, snippet=h.snippet, score=h.score)
-                    for h in self.search(query, k, mode)]
+            return [
+                ChunkHit(
+                    chunk_id=f"{h.arxiv_id}#0",
+                    arxiv_id=h.arxiv_id,
+                    title=h.title,
+                    section="abstract",
+                    heading="Abstract",
+                    published=h.published,
+                    snippet=h.snippet,
+                    score=h.score,
+                )
+                for h in self.search(query, k, mode)
+            ]
         columns = ["chunk_id", "arxiv_id", "title", "section", "heading", "text", "published"]
         results = self._chunk_search.search(query, k, mode, columns)
         self._guard([row for row, _ in results])
-        return [ChunkHit(chunk_id=row["chunk_id"], arxiv_id=row["arxiv_id"], title=row["title"],
-                         section=row["section"], heading=row["heading"], published=row["published"],
-                         snippet=row["text"], score=score) for row, score in results]
+        return [
+            ChunkHit(
+                chunk_id=row["chunk_id"],
+                arxiv_id=row["arxiv_id"],
+                title=row["title"],
+                section=row["section"],
+                heading=row["heading"],
+                published=row["published"],
+                snippet=row["text"],
+                score=score,
+            )
+            for row, score in results
+        ]
 
     def get(self, arxiv_id: str) -> Hit | None:
         safe = arxiv_id.replace("'", "''")
-        rows = (self._table.search().where(f"arxiv_id = '{safe}' AND {self._where}", prefilter=True)
-                .select(["arxiv_id", "title", "abstract", "published"]).limit(1).to_list())
+        rows = (
+            self._table.search()
+            .where(f"arxiv_id = '{safe}' AND {self._where}", prefilter=True)
+            .select(["arxiv_id", "title", "abstract", "published"])
+            .limit(1)
+            .to_list()
+        )
         rows = self._guard(rows)
         if not rows:
             return None
         row = rows[0]
-        return Hit(arxiv_id=row["arxiv_id"], title=row["title"], published=row["published"],
-                   snippet=row["abstract"], score=1.0)
+        return Hit(arxiv_id=row["arxiv_id"], title=row["title"], published=row["published"], snippet=row["abstract"], score=1.0)
 
     def sections(self, arxiv_id: str) -> list[ChunkHit]:
         """Every chunk of one visible paper, in order (empty for a paper after the cutoff)."""
         if self._chunks is None:
             hit = self.get(arxiv_id)
-            return [] if hit is None else [ChunkHit(chunk_id=f"{arxiv_id}#0", arxiv_id=arxiv_id, title=hit.title,
-                                                    section="abstract", heading="Abstract",
-                                                    published=hit.published, snippet=hit.snippet, score=1.0)]
+            return (
+                []
+                if hit is None
+                else [
+                    ChunkHit(
+                        chunk_id=f"{arxiv_id}#0",
+                        arxiv_id=arxiv_id,
+                        title=hit.title,
+                        section="abstract",
+                        heading="Abstract",
+                        published=hit.published,
+                        snippet=hit.snippet,
+                        score=1.0,
+                    )
+                ]
+            )
         safe = arxiv_id.replace("'", "''")
-        rows = (self._chunks.search().where(f"arxiv_id = '{safe}' AND {self._where}", prefilter=True)
-                .select(["chunk_id", "arxiv_id", "title", "section", "heading", "text", "published"])
-                .limit(None).to_list())
+        rows = (
+            self._chunks.search()
+            .where(f"arxiv_id = '{safe}' AND {self._where}", prefilter=True)
+            .select(["chunk_id", "arxiv_id", "title", "section", "heading", "text", "published"])
+            .limit(None)
+            .to_list()
+        )
         rows = sorted(self._guard(rows), key=lambda r: int(r["chunk_id"].rsplit("#", 1)[1]))
-        return [ChunkHit(chunk_id=r["chunk_id"], arxiv_id=r["arxiv_id"], title=r["title"], section=r["section"],
-                         heading=r["heading"], published=r["published"], snippet=r["text"], score=1.0) for r in rows]
+        return [
+            ChunkHit(
+                chunk_id=r["chunk_id"],
+                arxiv_id=r["arxiv_id"],
+                title=r["title"],
+                section=r["section"],
+                heading=r["heading"],
+                published=r["published"],
+                snippet=r["text"],
+                score=1.0,
+            )
+            for r in rows
+        ]
 
     def dates(self) -> dict[str, date]:
         """Publication date of every visible paper (for citation checks)."""
-        table = (self._table.search().where(self._where, prefilter=True).select(["arxiv_id", "published"])
-                 .limit(None).to_arrow())
+        table = self._table.search().where(self._where, prefilter=True).select(["arxiv_id", "published"]).limit(None).to_arrow()
         dates = dict(zip(table.column("arxiv_id").to_pylist(), table.column("published").to_pylist()))
         if dates and max(dates.values()) > self.cutoff:
             raise CutoffViolation(f"a paper dated after {self.cutoff} surfaced in dates()")

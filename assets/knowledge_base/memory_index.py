@@ -34,7 +34,8 @@ from datetime import date
 import numpy as np
 import pyarrow as pa
 
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it
 its itself they them their theirs themselves what which who whom this that these those am is are was were be been
 being have has had having do does did doing a an the and but if or because as until while of at by for with about
@@ -42,7 +43,8 @@ against between into through during before after above below to from up down in 
 then once here there when where why how all any both each few more most other some such no nor not only own same so
 than too very s t can will just don should now d ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma
 mightn mustn needn shan shouldn wasn weren won wouldn
-""".split())  # NLTK's English list (LanceDB's default); entries with an apostrophe never survive the tokenizer
+""".split()
+)  # NLTK's English list (LanceDB's default); entries with an apostrophe never survive the tokenizer
 MAX_TOKEN_CHARS = 40
 BM25_K1 = 1.2
 BM25_B = 0.75
@@ -102,7 +104,11 @@ class BM25Index:
                 counts.append(n)
         self.vocab = vocab
         self.n_rows = len(texts)
-        rows_a, terms_a, tf = np.asarray(rows, dtype=np.int64), np.asarray(terms, dtype=np.int64), np.asarray(counts, dtype=np.float64)
+        rows_a, terms_a, tf = (
+            np.asarray(rows, dtype=np.int64),
+            np.asarray(terms, dtype=np.int64),
+            np.asarray(counts, dtype=np.float64),
+        )
         order = np.lexsort((rows_a, terms_a))  # postings grouped by term, rows ascending
         rows_a, terms_a, tf = rows_a[order], terms_a[order], tf[order]
         avg = lengths.mean() if len(texts) else 1.0
@@ -118,8 +124,8 @@ class BM25Index:
         ids = [self.vocab[t] for t in self.tokenize(query) if t in self.vocab]
         if not ids:
             return np.zeros(self.n_rows, dtype=np.float32)
-        rows = np.concatenate([self.postings[self.offsets[i]:self.offsets[i + 1]] for i in ids])
-        weights = np.concatenate([self.weights[self.offsets[i]:self.offsets[i + 1]] * self.idf[i] for i in ids])
+        rows = np.concatenate([self.postings[self.offsets[i] : self.offsets[i + 1]] for i in ids])
+        weights = np.concatenate([self.weights[self.offsets[i] : self.offsets[i + 1]] * self.idf[i] for i in ids])
         return np.bincount(rows, weights=weights, minlength=self.n_rows).astype(np.float32)
 
 
@@ -149,9 +155,9 @@ class DenseIndex:
 
     def top(self, vector: np.ndarray, n: int, visible: np.ndarray) -> list[tuple[int, float]]:
         if self.ivf:
-            probes = np.argpartition(-(self.centroids @ vector), self.nprobe - 1)[:self.nprobe]
-            rows = np.concatenate([self.order[self.offsets[p]:self.offsets[p + 1]] for p in probes])
-            scores = np.concatenate([self.sorted_vectors[self.offsets[p]:self.offsets[p + 1]] @ vector for p in probes])
+            probes = np.argpartition(-(self.centroids @ vector), self.nprobe - 1)[: self.nprobe]
+            rows = np.concatenate([self.order[self.offsets[p] : self.offsets[p + 1]] for p in probes])
+            scores = np.concatenate([self.sorted_vectors[self.offsets[p] : self.offsets[p + 1]] @ vector for p in probes])
             keep = visible[rows]
             if int(keep.sum()) >= n:
                 return _top(rows[keep], scores[keep], n)
@@ -168,8 +174,9 @@ def _spherical_kmeans(vectors: np.ndarray, n_lists: int, seed: int, iterations: 
     centroids = vectors[rng.choice(len(vectors), n_lists, replace=False)].copy()
     for _ in range(iterations):
         assign = np.argmax(vectors @ centroids.T, axis=1)
-        onehot = sparse.csr_matrix((np.ones(len(vectors), dtype=np.float32), (assign, np.arange(len(vectors)))),
-                                   shape=(n_lists, len(vectors)))
+        onehot = sparse.csr_matrix(
+            (np.ones(len(vectors), dtype=np.float32), (assign, np.arange(len(vectors)))), shape=(n_lists, len(vectors))
+        )
         sums = np.asarray(onehot @ vectors)
         norms = np.linalg.norm(sums, axis=1, keepdims=True)
         empty = norms[:, 0] == 0

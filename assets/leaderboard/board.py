@@ -29,8 +29,10 @@ def leaderboard_sql(metrics: dict[str, str]) -> str:
     """The task-row query over `judge_scores` joined to the released `task_ranking` rows; two
     parameters, both the cutoff (or null for every cutoff)."""
     typed = {name for name, field in Score.model_fields.items() if field.annotation == (float | None)}
-    averages = ", ".join(f"avg(s.{value}) AS {column}" if value in typed else f"avg(metrics['{value}']) AS {column}"
-                         for column, value in metrics.items())
+    averages = ", ".join(
+        f"avg(s.{value}) AS {column}" if value in typed else f"avg(metrics['{value}']) AS {column}"
+        for column, value in metrics.items()
+    )
     return f"""
     SELECT s.domain, CAST(s.cutoff AS VARCHAR) AS cutoff, s.task_id, family, method, count(*) AS answers,
            {averages}
@@ -64,8 +66,9 @@ def table_rows(rows: list[dict], metrics: dict[str, str] | None = None) -> list[
     for r in rows:
         ci = "–" if r.get(f"{first}_ci_low") is None else f"[{r[f'{first}_ci_low']:.2f},{r[f'{first}_ci_high']:.2f}]"
         mdd = "–" if r["mdd"] is None else f"{r['mdd']:.3f}" + ("" if r["mdd_sd_source"] == "own" else "*")
-        table.append({c: ("–" if v is None else v) for c, v in
-                      {**{c: r.get(c) for c in cols}, f"{first}_95ci": ci, "mdd": mdd}.items()})
+        table.append(
+            {c: ("–" if v is None else v) for c, v in {**{c: r.get(c) for c in cols}, f"{first}_95ci": ci, "mdd": mdd}.items()}
+        )
     return table
 
 

@@ -35,13 +35,19 @@ def drift_summary(artifacts: Sequence[AnswerArtifacts]) -> list[dict]:
         group = groups[method]
         claims = sum(a.n_claims for a in group)
         drifted = sum(len({d.claim_index for d in a.drifts}) for a in group)
-        rows.append({"method": method, "answers": len(group), "claims": claims,
-                     "attributed": sum(a.n_attributed for a in group),
-                     "attribution": sum(a.attribution_completeness for a in group) / len(group),
-                     "quotes_verified": sum(a.n_quotes_verified for a in group),
-                     "tuples": sum(a.n_tuples for a in group),
-                     **{k: sum(getattr(a, f"drift_{k}") for a in group) for k in DRIFT_KINDS},
-                     "drift_rate": drifted / claims if claims else None})
+        rows.append(
+            {
+                "method": method,
+                "answers": len(group),
+                "claims": claims,
+                "attributed": sum(a.n_attributed for a in group),
+                "attribution": sum(a.attribution_completeness for a in group) / len(group),
+                "quotes_verified": sum(a.n_quotes_verified for a in group),
+                "tuples": sum(a.n_tuples for a in group),
+                **{k: sum(getattr(a, f"drift_{k}") for a in group) for k in DRIFT_KINDS},
+                "drift_rate": drifted / claims if claims else None,
+            }
+        )
     return rows
 
 
@@ -50,22 +56,45 @@ def drift_examples(artifacts: Sequence[AnswerArtifacts], per_kind: int = EXAMPLE
     out = []
     for kind in DRIFT_KINDS:
         found = [d for a in sorted(artifacts, key=lambda a: a.answer_id) for d in a.drifts if d.kind == kind]
-        out += [{"kind": kind, "answer_id": d.answer_id, "method": d.method, "claim": d.claim, "detail": d.detail,
-                 "evidence": d.evidence, "anchor": anchor(d.answer_id)} for d in found[:per_kind]]
+        out += [
+            {
+                "kind": kind,
+                "answer_id": d.answer_id,
+                "method": d.method,
+                "claim": d.claim,
+                "detail": d.detail,
+                "evidence": d.evidence,
+                "anchor": anchor(d.answer_id),
+            }
+            for d in found[:per_kind]
+        ]
     return out
 
 
-SUMMARY_COLUMNS = ("method", "answers", "claims", "attributed", "attribution", "tuples", "quotes_verified",
-                   *DRIFT_KINDS, "drift_rate")
+SUMMARY_COLUMNS = (
+    "method",
+    "answers",
+    "claims",
+    "attributed",
+    "attribution",
+    "tuples",
+    "quotes_verified",
+    *DRIFT_KINDS,
+    "drift_rate",
+)
 STAGES = ("evidence", "mechanism", "decision", "claim", "chain")
 
 
 def section_context(artifacts: Sequence[AnswerArtifacts], chains_href: str = CHAINS_FILE) -> dict:
     """What the report's Xcientist section shows (the `chains_section` macro of
     `templates/chains_section.html`): per-method summary, drift examples, the chains page link."""
-    return {"any": bool(artifacts), "chains_href": chains_href, "columns": SUMMARY_COLUMNS,
-            "summary": drift_summary(artifacts) if artifacts else [],
-            "examples": drift_examples(artifacts) if artifacts else []}
+    return {
+        "any": bool(artifacts),
+        "chains_href": chains_href,
+        "columns": SUMMARY_COLUMNS,
+        "summary": drift_summary(artifacts) if artifacts else [],
+        "examples": drift_examples(artifacts) if artifacts else [],
+    }
 
 
 def report_section(artifacts: Sequence[AnswerArtifacts], chains_href: str = CHAINS_FILE) -> str:
@@ -82,7 +111,9 @@ def chains_html(artifacts: Sequence[AnswerArtifacts], title: str) -> str:
         by_claim: dict[int, dict[str, object]] = defaultdict(dict)
         for v in a.validations:
             by_claim[v.claim_index][v.stage] = v
-        claims = [{"index": k, "claim": next(iter(by_claim[k].values())).claim,
-                   "stages": [by_claim[k].get(s) for s in STAGES]} for k in sorted(by_claim)]
+        claims = [
+            {"index": k, "claim": next(iter(by_claim[k].values())).claim, "stages": [by_claim[k].get(s) for s in STAGES]}
+            for k in sorted(by_claim)
+        ]
         answers.append({"a": a, "anchor": anchor(a.answer_id), "claims": claims})
     return render(__package__, "chains.html", title=title, answers=answers)

@@ -29,12 +29,10 @@ def leaderboard_metrics(scorers=None) -> dict[str, str]:
     ranked = sorted(enumerate(scorers), key=lambda p: (p[1].leaderboard_rank, p[0]))
     columns: dict[str, str] = {}
     for _, s in ranked:
-        own = s.leaderboard if s.leaderboard is not None else {
-            v: v for v in (s.values[:1] if s.headline is None else s.headline)}
+        own = s.leaderboard if s.leaderboard is not None else {v: v for v in (s.values[:1] if s.headline is None else s.headline)}
         for column, value in own.items():
             if not (IDENTIFIER.match(column) and IDENTIFIER.match(value)):
                 raise ValueError(f"scorer {s.name!r}: leaderboard column {column!r} -> {value!r} is not a plain name")
             if columns.setdefault(column, value) != value:
-                raise ValueError(f"leaderboard column {column!r} is {columns[column]!r} and, for scorer {s.name!r}, "
-                                 f"{value!r}")
+                raise ValueError(f"leaderboard column {column!r} is {columns[column]!r} and, for scorer {s.name!r}, {value!r}")
     return columns

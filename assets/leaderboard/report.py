@@ -45,21 +45,72 @@ def empty_schemas() -> dict[str, dict[str, str]]:
     lb = {"family": "str", "method": "str", "backbone": "str", "n_answers": "int", "n_tasks": "int"}
     for m in reported_values():
         lb.update({m: "float", f"{m}_lo": "float", f"{m}_hi": "float", f"n_{m}": "int", f"{m}_mdd": "float"})
-    lb.update({"mdd_sd": "float", "mdd_sd_source": "str", "mean_pers_std": "float", "mean_trace_std": "float",
-               "judge_model": "str", "prompt_version": "str", "repeats": "int"})
+    lb.update(
+        {
+            "mdd_sd": "float",
+            "mdd_sd_source": "str",
+            "mean_pers_std": "float",
+            "mean_trace_std": "float",
+            "judge_model": "str",
+            "prompt_version": "str",
+            "repeats": "int",
+        }
+    )
     low = {"grouping": "str", "unit": "str", "n_rows": "int"}
     for m in headline_values():
         low.update({f"n_{m}": "int", f"low_{m}": "float"})
-    drift = {"family": "str", "drift_type": "str", "metric": "str", "delta_norm": "float", "mean_aligned": "float",
-             "mean_severe": "float", "sd": "float", "n_aligned": "int", "n_severe": "int"}
-    ratings = {"system": "str", "method": "str", "backbone": "str", "wins": "int", "losses": "int", "ties": "int",
-               "n_comparisons": "int", "bt_strength": "float", "bt_rating": "float", "elo": "float", "source": "str"}
-    pairwise = {"family": "str", "metric": "str", "system_a": "str", "system_b": "str", "n": "int",
-                "mean_a": "float", "mean_b": "float", "diff": "float", "diff_ci_low": "float", "diff_ci_high": "float",
-                "p_value": "float", "p_holm": "float", "mdd": "float", "sd_diff": "float", "mdd_sd": "float",
-                "mdd_sd_source": "str", "verdict": "str", "why": "str", "better": "str"}
-    return {"leaderboard": lb, "leaderboard_low_scores": low, "leaderboard_drift": drift, "leaderboard_ratings": ratings,
-            "leaderboard_pairwise": pairwise}
+    drift = {
+        "family": "str",
+        "drift_type": "str",
+        "metric": "str",
+        "delta_norm": "float",
+        "mean_aligned": "float",
+        "mean_severe": "float",
+        "sd": "float",
+        "n_aligned": "int",
+        "n_severe": "int",
+    }
+    ratings = {
+        "system": "str",
+        "method": "str",
+        "backbone": "str",
+        "wins": "int",
+        "losses": "int",
+        "ties": "int",
+        "n_comparisons": "int",
+        "bt_strength": "float",
+        "bt_rating": "float",
+        "elo": "float",
+        "source": "str",
+    }
+    pairwise = {
+        "family": "str",
+        "metric": "str",
+        "system_a": "str",
+        "system_b": "str",
+        "n": "int",
+        "mean_a": "float",
+        "mean_b": "float",
+        "diff": "float",
+        "diff_ci_low": "float",
+        "diff_ci_high": "float",
+        "p_value": "float",
+        "p_holm": "float",
+        "mdd": "float",
+        "sd_diff": "float",
+        "mdd_sd": "float",
+        "mdd_sd_source": "str",
+        "verdict": "str",
+        "why": "str",
+        "better": "str",
+    }
+    return {
+        "leaderboard": lb,
+        "leaderboard_low_scores": low,
+        "leaderboard_drift": drift,
+        "leaderboard_ratings": ratings,
+        "leaderboard_pairwise": pairwise,
+    }
 
 
 def _released(scores: Sequence[Score], released: set[str] | None) -> list[Score]:
@@ -68,9 +119,18 @@ def _released(scores: Sequence[Score], released: set[str] | None) -> list[Score]
 
 def answer_rows(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
     """Answer-level dicts (what the diagnostics rank): metrics, family, method, backbone, drift."""
-    return [{"answer_id": s.answer_id, "task_id": s.task_id, "family": s.family, "method": s.method,
-             "backbone": s.backbone, "drift": dict(s.drift), **{m: s.value(m) for m in reported_values()}}
-            for s in _released(scores, released)]
+    return [
+        {
+            "answer_id": s.answer_id,
+            "task_id": s.task_id,
+            "family": s.family,
+            "method": s.method,
+            "backbone": s.backbone,
+            "drift": dict(s.drift),
+            **{m: s.value(m) for m in reported_values()},
+        }
+        for s in _released(scores, released)
+    ]
 
 
 def task_rows(scores: Sequence[Score], released: set[str] | None = None) -> list[dict]:
@@ -80,8 +140,7 @@ def task_rows(scores: Sequence[Score], released: set[str] | None = None) -> list
         groups[(s.task_id, s.method, s.backbone)].append(s)
     out = []
     for (task_id, method, backbone), group in sorted(groups.items()):
-        row = {"task_id": task_id, "family": group[0].family, "method": method, "backbone": backbone,
-               "n_seeds": len(group)}
+        row = {"task_id": task_id, "family": group[0].family, "method": method, "backbone": backbone, "n_seeds": len(group)}
         for m in reported_values() + ("pers_std", "trace_std"):
             vals = [s.value(m) for s in group if s.value(m) is not None]
             row[m] = sum(vals) / len(vals) if vals else None
@@ -89,8 +148,7 @@ def task_rows(scores: Sequence[Score], released: set[str] | None = None) -> list
     return out
 
 
-def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None,
-                     n_boot: int = N_RESAMPLES) -> list[dict]:
+def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None, n_boot: int = N_RESAMPLES) -> list[dict]:
     """Family (and "all") × method × backbone: mean, bootstrap 95% CI and MDD of every metric
     (`assets/leaderboard/statistics.py`)."""
     rows = task_rows(scores, released)
@@ -100,8 +158,9 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None,
         groups[(r["family"], r["method"], r["backbone"])].append(r)
         groups[("all", r["method"], r["backbone"])].append(r)
     figures = stats.group_statistics(rows, reported_values(), n_resamples=n_boot)
-    meta: dict[tuple[str, str], dict] = defaultdict(lambda: {"n_answers": defaultdict(int), "models": set(),
-                                                             "versions": set(), "repeats": set()})
+    meta: dict[tuple[str, str], dict] = defaultdict(
+        lambda: {"n_answers": defaultdict(int), "models": set(), "versions": set(), "repeats": set()}
+    )
     for s in answers:
         for fam in (s.family, "all"):
             meta[(s.method, s.backbone)]["n_answers"][fam] += 1
@@ -114,8 +173,13 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None,
     out = []
     for (family, method, backbone), group in sorted(groups.items()):
         m = meta[(method, backbone)]
-        row = {"family": family, "method": method, "backbone": backbone,
-               "n_answers": m["n_answers"][family], "n_tasks": len(group)}
+        row = {
+            "family": family,
+            "method": method,
+            "backbone": backbone,
+            "n_answers": m["n_answers"][family],
+            "n_tasks": len(group),
+        }
         fig = figures[(family, method, backbone)]
         for metric in reported_values():
             for k in (metric, f"{metric}_lo", f"{metric}_hi", f"n_{metric}", f"{metric}_mdd"):
@@ -131,8 +195,9 @@ def leaderboard_rows(scores: Sequence[Score], released: set[str] | None = None,
     return out
 
 
-def pairwise_table(scores: Sequence[Score], released: set[str] | None = None, n_boot: int = N_RESAMPLES,
-                   metrics: Sequence[str] | None = None) -> list[dict]:
+def pairwise_table(
+    scores: Sequence[Score], released: set[str] | None = None, n_boot: int = N_RESAMPLES, metrics: Sequence[str] | None = None
+) -> list[dict]:
     """Family (and "all") × headline metric × pair of systems (method@backbone) on the tasks both
     answered: mean difference with its 95% interval, sign-flip p (Holm-adjusted over the family's
     pairs), MDD and the verdict ("differs" / "cannot tell"; `core.statistics`)."""
@@ -204,12 +269,16 @@ def _mdd(r: dict, metric: str = "fta") -> str:
 
 
 def leaderboard_markdown(rows: Sequence[dict]) -> str:
-    lines = ["| family | method | backbone | answers | tasks | Fact | FTA [95% CI] | FTA MDD | Trace | Trace-link | Pers |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| family | method | backbone | answers | tasks | Fact | FTA [95% CI] | FTA MDD | Trace | Trace-link | Pers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['family']} | {r['method']} | {r['backbone']} | {r['n_answers']} | {r['n_fta']} | "
-                     f"{_fmt(r['fact'])} | {_fmt(r['fta'], (r['fta_lo'], r['fta_hi']))} | {_mdd(r)} | "
-                     f"{_fmt(r['trace'])} | {_fmt(r['trace_linkage'])} | {_fmt(r['pers'])} |")
+        lines.append(
+            f"| {r['family']} | {r['method']} | {r['backbone']} | {r['n_answers']} | {r['n_fta']} | "
+            f"{_fmt(r['fact'])} | {_fmt(r['fta'], (r['fta_lo'], r['fta_hi']))} | {_mdd(r)} | "
+            f"{_fmt(r['trace'])} | {_fmt(r['trace_linkage'])} | {_fmt(r['pers'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -276,8 +345,15 @@ def family_bars_png(rows: Sequence[dict], title: str = "") -> bytes:
     return _png(fig)
 
 
-def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabels: Sequence[str], title: str,
-                vmin: float = -1.0, vmax: float = 1.0, cmap: str = "RdBu_r") -> bytes:
+def heatmap_png(
+    matrix: list[list[float | None]],
+    xlabels: Sequence[str],
+    ylabels: Sequence[str],
+    title: str,
+    vmin: float = -1.0,
+    vmax: float = 1.0,
+    cmap: str = "RdBu_r",
+) -> bytes:
     import numpy as np
 
     plt = _plt()
@@ -290,8 +366,9 @@ def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabel
         for j in range(len(xlabels)):
             v = data[i, j]  # white text on the dark ends of the colour scale
             dark = not np.isnan(v) and abs(v - (vmin + vmax) / 2) > 0.3 * (vmax - vmin)
-            ax.text(j, i, "–" if np.isnan(v) else f"{v:.2f}", ha="center", va="center", fontsize=8,
-                    color="white" if dark else "black")
+            ax.text(
+                j, i, "–" if np.isnan(v) else f"{v:.2f}", ha="center", va="center", fontsize=8, color="white" if dark else "black"
+            )
     fig.colorbar(im, ax=ax, shrink=0.8)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
@@ -300,8 +377,12 @@ def heatmap_png(matrix: list[list[float | None]], xlabels: Sequence[str], ylabel
 
 def correlation_png(matrix: dict) -> bytes:
     names = list(matrix)
-    return heatmap_png([[matrix[a][b] for b in names] for a in names], [value_label(n) for n in names],
-                       [value_label(n) for n in names], "Spearman correlation between metrics (answers)")
+    return heatmap_png(
+        [[matrix[a][b] for b in names] for a in names],
+        [value_label(n) for n in names],
+        [value_label(n) for n in names],
+        "Spearman correlation between metrics (answers)",
+    )
 
 
 def drift_png(drift_rows: Sequence[dict]) -> bytes:
@@ -309,8 +390,14 @@ def drift_png(drift_rows: Sequence[dict]) -> bytes:
     metrics = list(dict.fromkeys(r["metric"] for r in overall))
     types = list(dict.fromkeys(r["drift_type"] for r in overall))
     by = {(r["drift_type"], r["metric"]): r["delta_norm"] for r in overall}
-    return heatmap_png([[by.get((t, m)) for t in types] for m in metrics], types, [value_label(m) for m in metrics],
-                       "Δnorm of severe drift: (E[m|s=0] − E[m|s≥2]) / SD(m)", vmin=-1.5, vmax=1.5)
+    return heatmap_png(
+        [[by.get((t, m)) for t in types] for m in metrics],
+        types,
+        [value_label(m) for m in metrics],
+        "Δnorm of severe drift: (E[m|s=0] − E[m|s≥2]) / SD(m)",
+        vmin=-1.5,
+        vmax=1.5,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -351,14 +438,13 @@ def validity_png(validity: Sequence[dict]) -> bytes:
         names = sorted(methods)
         for j, m in enumerate(names):
             x = i - width / 2 + (j + 0.5) * width / max(len(names), 1)
-            ax.bar(x, methods[m] or 0.0, width=width / max(len(names), 1) * 0.9, color=f"C{j}",
-                   label=m if i == 0 else None)
+            ax.bar(x, methods[m] or 0.0, width=width / max(len(names), 1) * 0.9, color=f"C{j}", label=m if i == 0 else None)
         for key, style, label in (("control_random", "--", "chance (random)"), ("control_gold", ":", "gold answer")):
             if v.get(key) is not None:
-                ax.hlines(v[key], i - width / 2, i + width / 2, colors="k", linestyles=style,
-                          label=label if i == 0 else None)
-        worst = max((v.get(k) or 0.0) for k in ("control_empty", "control_every_option", "control_first_option",
-                                                 "control_other_gold"))
+                ax.hlines(v[key], i - width / 2, i + width / 2, colors="k", linestyles=style, label=label if i == 0 else None)
+        worst = max(
+            (v.get(k) or 0.0) for k in ("control_empty", "control_every_option", "control_first_option", "control_other_gold")
+        )
         ax.plot(i, worst, "kx", label="best no-judgement control" if i == 0 else None)
     ax.set_xticks(range(len(fams)), [v["family"] for v in fams])
     ax.set_ylim(0, 1.3)
@@ -378,8 +464,10 @@ def rows_markdown(rows: Sequence[dict]) -> str:
         return "(no rows)"
     cols = list(dict.fromkeys(k for r in rows for k in r))
     fmt = lambda v: "–" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)  # noqa: E731
-    return "\n".join(["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-                     + ["| " + " | ".join(fmt(r.get(c)) for c in cols) + " |" for r in rows])
+    return "\n".join(
+        ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        + ["| " + " | ".join(fmt(r.get(c)) for c in cols) + " |" for r in rows]
+    )
 
 
 def family_tables(families, tasks, builds, golds, scores, controls, released: set[str]) -> list:
@@ -391,16 +479,34 @@ def family_tables(families, tasks, builds, golds, scores, controls, released: se
         if not fam_tasks:
             continue
         ids = {t.task_id for t in fam_tasks}
-        out += fam.report_tables(FamilyRecords(tasks=fam_tasks, builds=[b for b in builds if b.task_id in ids],
-                                               golds=mine(golds), scores=mine(scores), controls=mine(controls),
-                                               released=released & ids))
+        out += fam.report_tables(
+            FamilyRecords(
+                tasks=fam_tasks,
+                builds=[b for b in builds if b.task_id in ids],
+                golds=mine(golds),
+                scores=mine(scores),
+                controls=mine(controls),
+                released=released & ids,
+            )
+        )
     return out
 
 
-def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], drift_rows: Sequence[dict],
-                ratings: Sequence[dict], correlations: dict, judge: dict, release: dict | None = None,
-                validity: Sequence[dict] = (), artifacts: Sequence[AnswerArtifacts] | None = None,
-                family_tables: Sequence = (), pairwise: Sequence[dict] = ()) -> str:
+def report_html(
+    *,
+    title: str,
+    rows: Sequence[dict],
+    low_rows: Sequence[dict],
+    drift_rows: Sequence[dict],
+    ratings: Sequence[dict],
+    correlations: dict,
+    judge: dict,
+    release: dict | None = None,
+    validity: Sequence[dict] = (),
+    artifacts: Sequence[AnswerArtifacts] | None = None,
+    family_tables: Sequence = (),
+    pairwise: Sequence[dict] = (),
+) -> str:
     """The release report: tables with intervals, plots, diagnostics and judge cost accounting,
     rendered from `templates/report.html` (autoescaped; `core/pages.py`).
     `artifacts`: the answers' Xcientist artifacts, shown as the claim-drift and attribution
@@ -409,35 +515,81 @@ def report_html(*, title: str, rows: Sequence[dict], low_rows: Sequence[dict], d
     `pairwise`: `pairwise_table` rows."""
     # the ForeSci columns, then every other registered scorer's headline value (e.g. Attribution)
     extra = [m for m in headline_values() if m not in ("fact", "fta", "trace", "pers", "trace_linkage")]
-    cols = ["method", "backbone", "n_answers", "n_tasks", "fact", "fta", "fta_mdd", "trace", "pers", "trace_linkage",
-            *extra, "pers_sd"]
-    heads = ["method", "backbone", "answers", "tasks", "Fact", "FTA", "FTA MDD", "Trace", "Pers", "Trace-link",
-             *map(value_label, extra)]
+    cols = [
+        "method",
+        "backbone",
+        "n_answers",
+        "n_tasks",
+        "fact",
+        "fta",
+        "fta_mdd",
+        "trace",
+        "pers",
+        "trace_linkage",
+        *extra,
+        "pers_sd",
+    ]
+    heads = [
+        "method",
+        "backbone",
+        "answers",
+        "tasks",
+        "Fact",
+        "FTA",
+        "FTA MDD",
+        "Trace",
+        "Pers",
+        "Trace-link",
+        *map(value_label, extra),
+    ]
 
     def excess(v: dict, c: str) -> str:
         ex, low = v.get(f"{c}_excess"), v.get(f"{c}_excess_low")
         return "–" if ex is None else f"{ex:+.3f} (≥ {'–' if low is None else format(low, '+.3f')})"
 
-    shown = [{**v, "first_excess": excess(v, "control_first_option"), "other_excess": excess(v, "control_other_gold"),
-              "gated": {True: "yes", False: "no"}.get(v.get("controls_gated"), "–")} for v in validity]
+    shown = [
+        {
+            **v,
+            "first_excess": excess(v, "control_first_option"),
+            "other_excess": excess(v, "control_other_gold"),
+            "gated": {True: "yes", False: "no"}.get(v.get("controls_gated"), "–"),
+        }
+        for v in validity
+    ]
     # what the direction/planning option sets cannot ask about (assets/validity/coverage.py)
     covered = next((v for v in validity if v.get("window_coverage") is not None), None)
     coverage = covered and {
         "share": covered["window_coverage"],
-        "themes": ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
-                            for t in json.loads(covered.get("uncaptured_themes") or "[]"))}
+        "themes": ", ".join(
+            f"{t['phrase']} ({t['papers']} papers, x{t['growth']})" for t in json.loads(covered.get("uncaptured_themes") or "[]")
+        ),
+    }
     correlated = any(v is not None for a in correlations for b, v in correlations[a].items() if a != b)
     return render(
-        __package__, "report.html", title=title, release=release, judge=judge, columns=cols, headers=heads,
+        __package__,
+        "report.html",
+        title=title,
+        release=release,
+        judge=judge,
+        columns=cols,
+        headers=heads,
         overall=_ci_rows([r for r in rows if r["family"] == "all"]),
         by_family=_ci_rows([r for r in rows if r["family"] != "all"]),
         family_bars=family_bars_png(rows) if rows else None,
         pairwise=[p for p in pairwise if p["metric"] == "fta"] if pairwise else None,
-        validity=shown, validity_plot=validity_png(validity) if validity else None, coverage=coverage,
-        family_tables=[{"title": t.title, "note": t.note, "rows": t.rows,
-                        "columns": list(dict.fromkeys(k for r in t.rows for k in r))} for t in family_tables],
+        validity=shown,
+        validity_plot=validity_png(validity) if validity else None,
+        coverage=coverage,
+        family_tables=[
+            {"title": t.title, "note": t.note, "rows": t.rows, "columns": list(dict.fromkeys(k for r in t.rows for k in r))}
+            for t in family_tables
+        ],
         correlation_plot=correlation_png(correlations) if correlated else None,
-        low_rows=low_rows, drift_rows=drift_rows, drift_overall=[r for r in drift_rows if r["family"] == "all"],
+        low_rows=low_rows,
+        drift_rows=drift_rows,
+        drift_overall=[r for r in drift_rows if r["family"] == "all"],
         drift_plot=drift_png(drift_rows) if drift_rows else None,
         chains=None if artifacts is None else chains.section_context(artifacts),
-        ratings=ratings, judge_columns=[k for k in judge if k not in ("judge_model", "prompt_version")])
+        ratings=ratings,
+        judge_columns=[k for k in judge if k not in ("judge_model", "prompt_version")],
+    )

@@ -35,12 +35,18 @@ def _keyer(task_key: str | Sequence[str] | Callable[[dict], Hashable]) -> Callab
 
 
 def system_name(row: dict, system_keys: Sequence[str]) -> str:
-    """"method" or "method@backbone" (the pairwise rows' system names)."""
+    """ "method" or "method@backbone" (the pairwise rows' system names)."""
     return "@".join(str(row[k]) for k in system_keys)
 
 
-def per_system_values(rows: Sequence[dict], metric: str, *, system_keys: Sequence[str] = ("method", "backbone"),
-                      task_key="task_id", with_all: bool = True) -> dict[str, dict[str, dict[Hashable, float]]]:
+def per_system_values(
+    rows: Sequence[dict],
+    metric: str,
+    *,
+    system_keys: Sequence[str] = ("method", "backbone"),
+    task_key="task_id",
+    with_all: bool = True,
+) -> dict[str, dict[str, dict[Hashable, float]]]:
     """family -> system -> {task: value} for one metric (tasks without the value left out)."""
     key = _keyer(task_key)
     out: dict[str, dict[str, dict[Hashable, float]]] = defaultdict(lambda: defaultdict(dict))
@@ -59,14 +65,22 @@ def release_sd(values: dict[str, dict[str, dict[Hashable, float]]]) -> tuple[flo
     if ALL in values:
         return st.family_sd(values[ALL])
     sds = [(fam, *st.family_sd(s)) for fam, s in values.items()]
-    pooled, _ = st.pooled_sd(st.paired_diffs(s[a], s[b]) for s in values.values()
-                             for i, a in enumerate(sorted(s)) for b in sorted(s)[i + 1:])
+    pooled, _ = st.pooled_sd(
+        st.paired_diffs(s[a], s[b]) for s in values.values() for i, a in enumerate(sorted(s)) for b in sorted(s)[i + 1 :]
+    )
     return pooled, sum(n for _, _, n in sds)
 
 
-def group_statistics(rows: Sequence[dict], metrics: Sequence[str], *, system_keys: Sequence[str] = ("method", "backbone"),
-                     task_key="task_id", with_all: bool = True, n_resamples: int = st.N_RESAMPLES,
-                     seed: int = st.SEED) -> dict[tuple, dict]:
+def group_statistics(
+    rows: Sequence[dict],
+    metrics: Sequence[str],
+    *,
+    system_keys: Sequence[str] = ("method", "backbone"),
+    task_key="task_id",
+    with_all: bool = True,
+    n_resamples: int = st.N_RESAMPLES,
+    seed: int = st.SEED,
+) -> dict[tuple, dict]:
     """(family, *system) -> {metric, metric_lo, metric_hi, n_metric, metric_mdd} for every metric,
     plus `mdd_sd` / `mdd_sd_source` of FTA (see the module docstring)."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -88,17 +102,23 @@ def group_statistics(rows: Sequence[dict], metrics: Sequence[str], *, system_key
             stat = out[g]
             stat[metric], stat[f"{metric}_lo"], stat[f"{metric}_hi"] = ci.as_tuple()
             stat[f"n_{metric}"] = ci.n
-            sd, source = (st.mdd_sd(*own[g[0]], pooled, pooled_tasks) if ci.n >= 2 and g[0] in own
-                          else (None, None))
+            sd, source = st.mdd_sd(*own[g[0]], pooled, pooled_tasks) if ci.n >= 2 and g[0] in own else (None, None)
             stat[f"{metric}_mdd"] = st.mdd(ci.n, sd)
             if metric == "fta":
                 stat["mdd_sd"], stat["mdd_sd_source"] = sd, source
     return out
 
 
-def pairwise_rows(rows: Sequence[dict], metrics: Sequence[str], *, system_keys: Sequence[str] = ("method", "backbone"),
-                  task_key="task_id", with_all: bool = True, n_resamples: int = st.N_RESAMPLES,
-                  seed: int = st.SEED) -> list[dict]:
+def pairwise_rows(
+    rows: Sequence[dict],
+    metrics: Sequence[str],
+    *,
+    system_keys: Sequence[str] = ("method", "backbone"),
+    task_key="task_id",
+    with_all: bool = True,
+    n_resamples: int = st.N_RESAMPLES,
+    seed: int = st.SEED,
+) -> list[dict]:
     """Family x metric x pair of systems: `core.statistics.pairwise` (verdicts Holm-adjusted
     over the family's pairs for that metric)."""
     out = []
@@ -106,8 +126,7 @@ def pairwise_rows(rows: Sequence[dict], metrics: Sequence[str], *, system_keys: 
         values = per_system_values(rows, metric, system_keys=system_keys, task_key=task_key, with_all=with_all)
         pooled, pooled_tasks = release_sd(values)
         for fam in sorted(values, key=lambda f: (f == ALL, f)):
-            for r in st.pairwise(values[fam], pooled=pooled, pooled_tasks=pooled_tasks, n_resamples=n_resamples,
-                                 seed=seed):
+            for r in st.pairwise(values[fam], pooled=pooled, pooled_tasks=pooled_tasks, n_resamples=n_resamples, seed=seed):
                 out.append({"family": fam, "metric": metric, **r})
     return out
 
@@ -117,9 +136,14 @@ def pairwise_text(row: dict) -> str:
     a, b, d = row["system_a"], row["system_b"], row["diff"]
     if row["verdict"] == st.DIFFERS:
         first, second, shown = (a, b, d) if d > 0 else (b, a, -d)
-        lo, hi = (row["diff_ci_low"], row["diff_ci_high"]) if d > 0 else (
-            None if row["diff_ci_high"] is None else -row["diff_ci_high"],
-            None if row["diff_ci_low"] is None else -row["diff_ci_low"])
+        lo, hi = (
+            (row["diff_ci_low"], row["diff_ci_high"])
+            if d > 0
+            else (
+                None if row["diff_ci_high"] is None else -row["diff_ci_high"],
+                None if row["diff_ci_low"] is None else -row["diff_ci_low"],
+            )
+        )
         head = f"{first} > {second} by {shown:.3f}"
     else:
         lo, hi = row["diff_ci_low"], row["diff_ci_high"]
@@ -136,6 +160,7 @@ def pairwise_text(row: dict) -> str:
 # `method_statistics` over task rows: one row per released task x method, every metric
 # averaged over the task's answers (seeds, backbones; nulls left out), a task being
 # (domain, cutoff, task id), so the tasks of several domains and cutoffs are one sample.
+
 
 # task-row column -> the Score metric it averages (a typed field or a `values` key), from the scorer
 # registry: `assets.leaderboard.columns.leaderboard_metrics` (the CLI's SQL reads the same columns from
@@ -159,8 +184,9 @@ STATISTICS_NOTE = (
     "with BCa bootstrap 95% intervals over tasks. mdd = minimum detectable FTA difference of two methods on these "
     "tasks (paired, 80% power, two-sided 5%: (t_{n-1,.975} + t_{n-1,.80}) sd_d / sqrt(n); sd_d = per-task "
     "difference sd, or a pooled / prior sd (0.35) with fewer than 10 tasks, named in mdd_sd_source). Pairwise: "
-    "exact paired sign-flip test, Holm-adjusted per family; \"differs\" needs >= 6 shared tasks, p < 0.05 and "
-    "|diff| >= MDD, else \"cannot tell\" (docs/judging.md).")
+    'exact paired sign-flip test, Holm-adjusted per family; "differs" needs >= 6 shared tasks, p < 0.05 and '
+    '|diff| >= MDD, else "cannot tell" (docs/judging.md).'
+)
 
 
 def release_task_rows(partitions) -> list[dict]:
@@ -174,8 +200,7 @@ def release_task_rows(partitions) -> list[dict]:
                 groups[(domain, str(cutoff), s.task_id, s.family, s.method)].append(s)
     out, columns = [], release_metrics()
     for (domain, cutoff, task_id, family, method), group in sorted(groups.items()):
-        row = {"domain": domain, "cutoff": cutoff, "task_id": task_id, "family": family, "method": method,
-               "answers": len(group)}
+        row = {"domain": domain, "cutoff": cutoff, "task_id": task_id, "family": family, "method": method, "answers": len(group)}
         for column, metric in columns.items():
             vals = [v for v in (s.value(metric) for s in group) if v is not None]
             row[column] = sum(vals) / len(vals) if vals else None
@@ -201,13 +226,24 @@ def method_statistics(task_rows: Sequence[dict]) -> tuple[list[dict], list[dict]
         answers[(r["family"], r["method"])] += r["answers"]
     rows = []
     for (family, method), f in figures.items():
-        row = {"family": family, "method": method, "answers": answers[(family, method)], "n": f["n_fta"],
-               "fta": _r(f["fta"]), "fta_ci_low": _r(f["fta_lo"]), "fta_ci_high": _r(f["fta_hi"]),
-               "mdd": _r(f["fta_mdd"]), "mdd_sd": _r(f.get("mdd_sd")), "mdd_sd_source": f.get("mdd_sd_source")}
+        row = {
+            "family": family,
+            "method": method,
+            "answers": answers[(family, method)],
+            "n": f["n_fta"],
+            "fta": _r(f["fta"]),
+            "fta_ci_low": _r(f["fta_lo"]),
+            "fta_ci_high": _r(f["fta_hi"]),
+            "mdd": _r(f["fta_mdd"]),
+            "mdd_sd": _r(f.get("mdd_sd")),
+            "mdd_sd_source": f.get("mdd_sd_source"),
+        }
         for m in metrics[1:]:
             row.update({m: _r(f[m]), f"{m}_ci_low": _r(f[f"{m}_lo"]), f"{m}_ci_high": _r(f[f"{m}_hi"])})
         rows.append(row)
     rows.sort(key=lambda r: (r["family"], -(r["fta"] if r["fta"] is not None else -1)))
-    pairs = [{k: _r(v, 4) if isinstance(v, float) else v for k, v in p.items()}
-             for p in pairwise_rows(task_rows, ["fta"], system_keys=("method",), task_key=TASK_KEY, with_all=False)]
+    pairs = [
+        {k: _r(v, 4) if isinstance(v, float) else v for k, v in p.items()}
+        for p in pairwise_rows(task_rows, ["fta"], system_keys=("method",), task_key=TASK_KEY, with_all=False)
+    ]
     return rows, pairs

@@ -25,15 +25,20 @@ def artifacts_lines(store, cutoff: str, domains: list[str]) -> list[str]:
         every = rows.pop("all", None)
         if every is None:
             continue
-        lines.append(f"{d}: {every['attributed']}/{every['claims']} claims attributable; drift "
-                     + ", ".join(f"{k} {every[k]}" for k in DRIFT_KINDS) + "; attribution "
-                     + ", ".join(f"{m} {r['attribution']:.3f}" for m, r in sorted(rows.items())))
+        lines.append(
+            f"{d}: {every['attributed']}/{every['claims']} claims attributable; drift "
+            + ", ".join(f"{k} {every[k]}" for k in DRIFT_KINDS)
+            + "; attribution "
+            + ", ".join(f"{m} {r['attribution']:.3f}" for m, r in sorted(rows.items()))
+        )
         if store.exists("validity_report", d, cutoff):
             controls: dict[str, list[float]] = {}
             for row in store.read_table("validity_report", d, cutoff).to_pylist():
                 for k, v in json.loads(row.get("attribution_controls") or "{}").items():
                     controls.setdefault(k, []).append(v)
             if controls:
-                lines.append(f"{'':>4}controls (mean over families): " + ", ".join(
-                    f"{k.removeprefix('control:')} {sum(v) / len(v):.3f}" for k, v in sorted(controls.items())))
+                lines.append(
+                    f"{'':>4}controls (mean over families): "
+                    + ", ".join(f"{k.removeprefix('control:')} {sum(v) / len(v):.3f}" for k, v in sorted(controls.items()))
+                )
     return lines

@@ -58,11 +58,16 @@ def option_defects(task: Task, gold: GoldTarget | None) -> list[Defect]:
         for oid in names:
             n = gold.numbers.get(f"prior_count:{oid}")
             if n is not None and n < least:
-                out.append(("dead_option", f"option {oid} {names[oid]!r} had {int(n)} papers in the recent months "
-                                           f"before the cutoff (< {int(least)})"))
+                out.append(
+                    (
+                        "dead_option",
+                        f"option {oid} {names[oid]!r} had {int(n)} papers in the recent months "
+                        f"before the cutoff (< {int(least)})",
+                    )
+                )
     ids = list(names)
     for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
+        for b in ids[i + 1 :]:
             if same_direction(names[a], names[b]):
                 out.append(("duplicate_options", f"options {a} {names[a]!r} and {b} {names[b]!r} name the same direction"))
     if (ov := gold.numbers.get("max_pair_overlap")) is not None and ov > NEAR_DUPLICATE_OVERLAP:
@@ -75,8 +80,9 @@ def option_defects(task: Task, gold: GoldTarget | None) -> list[Defect]:
     return out
 
 
-def cross_task_defects(tasks: Sequence[Task], golds: dict[str, GoldTarget],
-                       released: set[str] | None = None) -> dict[str, list[Defect]]:
+def cross_task_defects(
+    tasks: Sequence[Task], golds: dict[str, GoldTarget], released: set[str] | None = None
+) -> dict[str, list[Defect]]:
     """The partition rules of the module docstring, per task id: each task's family's
     `release_conflict` against the released tasks (every task when `released` is None)."""
     others = [t for t in tasks if released is None or t.task_id in released]

@@ -1,6 +1,5 @@
 """Task ranking asset: Elo over tasks (DeepResearch Arena), top-N per family released."""
 
-
 import dagster as dg
 
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
@@ -73,28 +72,51 @@ def task_ranking(
         return llm_judge(client, by_id, fallback=offline, seed=config.seed, errors=errors) if use_llm else offline
 
     ratings, correlations, rounds = rank_and_select(
-        tasks, quality, make_judge, judge_name=client.model if use_llm else "offline",
-        top_n_per_family=config.top_n_per_family, top_n_by_family=config.top_n_by_family, seed=config.seed,
-        gates={t.task_id: gate_reason(t, golds.get(t.task_id), Thresholds.load())
-               or defect_reason(option_defects(t, golds.get(t.task_id))) for t in tasks},  # hard defects keep it out
+        tasks,
+        quality,
+        make_judge,
+        judge_name=client.model if use_llm else "offline",
+        top_n_per_family=config.top_n_per_family,
+        top_n_by_family=config.top_n_by_family,
+        seed=config.seed,
+        gates={
+            t.task_id: gate_reason(t, golds.get(t.task_id), Thresholds.load())
+            or defect_reason(option_defects(t, golds.get(t.task_id)))
+            for t in tasks
+        },  # hard defects keep it out
         veto=overlap_with_released(tasks, golds),
         gold_answers={t.task_id: gold_answer(t, golds[t.task_id]) for t in tasks if t.task_id in golds},
-        min_rounds=config.min_rounds, max_rounds=config.max_rounds,
-        stable_correlation=config.stable_correlation, patience=config.patience)
+        min_rounds=config.min_rounds,
+        max_rounds=config.max_rounds,
+        stable_correlation=config.stable_correlation,
+        patience=config.patience,
+    )
     # the release presents each released task's options with the gold's position balanced
     orders = presentation_orders(tasks, golds, {r.task_id for r in ratings if r.released})
     ratings = [r.model_copy(update={"presentation": orders.get(r.task_id, [])}) for r in ratings]
     path = store.write_records("task_ranking", part.domain, part.cutoff_key, ratings, TaskRating)
     # the presented release, materialised once (assets/ranking/presentation.py): every later stage reads it
     write_presented(store, part.domain, part.cutoff_key, tasks, list(golds.values()), ratings)
-    write_failures(store, "task_ranking", part,
-                   [Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])
-                    for e in errors])
+    write_failures(
+        store,
+        "task_ranking",
+        part,
+        [
+            Failure(stage="task_ranking", item_id=e.split(":")[0], reason=f"LLM judge fell back to offline: {e}"[:1000])
+            for e in errors
+        ],
+    )
     released = [r for r in ratings if r.released]
-    return dg.MaterializeResult(metadata={
-        "rows": len(ratings), "released": len(released), "judge": client.model if use_llm else "offline",
-        "rank_correlation_last_two_rounds": dg.MetadataValue.json(correlations),
-        "rounds": dg.MetadataValue.json(rounds), "judge_fallbacks": len(errors),
-        "top_tasks": md_table([r.model_dump() for r in released], ["task_id", "family", "elo", "quality"], 12),
-        "path": dg.MetadataValue.path(path), **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(ratings),
+            "released": len(released),
+            "judge": client.model if use_llm else "offline",
+            "rank_correlation_last_two_rounds": dg.MetadataValue.json(correlations),
+            "rounds": dg.MetadataValue.json(rounds),
+            "judge_fallbacks": len(errors),
+            "top_tasks": md_table([r.model_dump() for r in released], ["task_id", "family", "elo", "quality"], 12),
+            "path": dg.MetadataValue.path(path),
+            **client.usage_since(before).as_metadata(),
+        }
+    )

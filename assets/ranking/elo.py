@@ -221,8 +221,15 @@ def run_elo_until_stable(
     corr = None
     if len(history) >= 2 and len(ids) >= 2:
         corr = spearman([history[-2][i] for i in ids], [history[-1][i] for i in ids])
-    return EloResult(ratings=dict(ratings), history=history, rank_correlation_last_two=corr,
-                     comparisons=comparisons, ties=ties, rounds=len(history), stable=stable)
+    return EloResult(
+        ratings=dict(ratings),
+        history=history,
+        rank_correlation_last_two=corr,
+        comparisons=comparisons,
+        ties=ties,
+        rounds=len(history),
+        stable=stable,
+    )
 
 
 def top_n(ratings: Mapping[str, float], n: int) -> list[str]:

@@ -46,10 +46,12 @@ def task_quality(task: Task, gold: GoldTarget | None, embed) -> dict[str, float]
 
 def offline_judge(quality: dict[str, float]):
     """A judge over precomputed qualities: (first_id, second_id) -> (winner, confidence)."""
+
     def judge(a: str, b: str) -> tuple[str, float]:
         qa, qb = quality[a], quality[b]
         winner = a if qa >= qb else b
         return winner, min(1.0, 0.5 + abs(qa - qb))
+
     return judge
 
 
@@ -74,17 +76,25 @@ class TaskPreference(BaseModel):
 
 def _task_block(label: str, task: Task) -> str:
     opts = "\n".join(f"  - {o.option_id}: {o.text}" for o in task.options)
-    return (f"Task {label} ({task.family}, cutoff {task.cutoff}, window {task.window_start} to {task.window_end}):\n"
-            f"Title: {task.title}\nQuestion: {task.question}\n" + (f"Options:\n{opts}\n" if opts else ""))
+    return (
+        f"Task {label} ({task.family}, cutoff {task.cutoff}, window {task.window_start} to {task.window_end}):\n"
+        f"Title: {task.title}\nQuestion: {task.question}\n" + (f"Options:\n{opts}\n" if opts else "")
+    )
 
 
 def judge_messages(first: Task, second: Task) -> list[dict]:
     crit = "\n".join(f"- {c}" for c in JUDGE_CRITERIA)
     return [
-        {"role": "system", "content": "You rank candidate benchmark tasks for forward-looking research judgement. "
-                                      "Reply with JSON {\"winner\": \"A\" or \"B\", \"confidence\": 0.5-1, \"reason\": ...}."},
-        {"role": "user", "content": f"Which task is the better benchmark item?\nCriteria:\n{crit}\n\n"
-                                    f"{_task_block('A', first)}\n{_task_block('B', second)}"},
+        {
+            "role": "system",
+            "content": "You rank candidate benchmark tasks for forward-looking research judgement. "
+            'Reply with JSON {"winner": "A" or "B", "confidence": 0.5-1, "reason": ...}.',
+        },
+        {
+            "role": "user",
+            "content": f"Which task is the better benchmark item?\nCriteria:\n{crit}\n\n"
+            f"{_task_block('A', first)}\n{_task_block('B', second)}",
+        },
     ]
 
 
@@ -99,8 +109,13 @@ def llm_judge(client, tasks_by_id: dict[str, Task], *, fallback=None, seed: int 
 
     def judge(a: str, b: str) -> tuple[str, float]:
         try:
-            pref = client.structured(judge_messages(tasks_by_id[a], tasks_by_id[b]), TaskPreference,
-                                     purpose="task_ranking_judge", temperature=0.0, seed=seed)
+            pref = client.structured(
+                judge_messages(tasks_by_id[a], tasks_by_id[b]),
+                TaskPreference,
+                purpose="task_ranking_judge",
+                temperature=0.0,
+                seed=seed,
+            )
         except LLMCallError as exc:
             if fallback is None:
                 raise
@@ -108,4 +123,5 @@ def llm_judge(client, tasks_by_id: dict[str, Task], *, fallback=None, seed: int 
                 errors.append(f"{a} vs {b}: {exc}")
             return fallback(a, b)
         return (a if pref.winner == "A" else b), max(0.5, min(1.0, pref.confidence))
+
     return judge

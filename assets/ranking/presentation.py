@@ -94,14 +94,12 @@ def _agreement(ranking: list[str], order: list[str]) -> float:
 
 def _chance_agreement(ranking: list[str], ids: list[str]) -> float:
     """The agreement of a uniformly random order of `ids` with `ranking` (exact up to 7 options)."""
-    orders = list(itertools.permutations(ids)) if len(ids) <= 7 else [
-        random.Random(i).sample(ids, len(ids)) for i in range(2000)]
+    orders = list(itertools.permutations(ids)) if len(ids) <= 7 else [random.Random(i).sample(ids, len(ids)) for i in range(2000)]
     return sum(_agreement(ranking, list(o)) for o in orders) / len(orders)
 
 
 def _rests(ids: list[str], rng: random.Random) -> list[tuple[str, ...]]:
-    rests = list(itertools.permutations(ids)) if len(ids) <= 6 else [tuple(rng.sample(ids, len(ids)))
-                                                                      for _ in range(MAX_ORDERS)]
+    rests = list(itertools.permutations(ids)) if len(ids) <= 6 else [tuple(rng.sample(ids, len(ids))) for _ in range(MAX_ORDERS)]
     rng.shuffle(rests)
     return rests
 
@@ -144,8 +142,9 @@ def present_task(task: Task, order: list[str]) -> Task:
     old_names = _names(task)
     new_task = task.model_copy(update={"options": options})
     new_names = _names(new_task)
-    return new_task.model_copy(update={"title": _relist(task.title, old_names, new_names),
-                                       "question": _relist(task.question, old_names, new_names)})
+    return new_task.model_copy(
+        update={"title": _relist(task.title, old_names, new_names), "question": _relist(task.question, old_names, new_names)}
+    )
 
 
 _KEY = re.compile(r"^(.*):([A-Z])$")
@@ -169,13 +168,15 @@ def present_gold(gold: GoldTarget, task: Task, order: list[str]) -> GoldTarget:
         if params.get("object") in m:
             params["object"] = m[params["object"]]
         claims.append(c.model_copy(update={"basis": c.basis.model_copy(update={"params": params})}) if c.basis else c)
-    return gold.model_copy(update={
-        "preferred_ranking": [m.get(i, i) for i in gold.preferred_ranking],
-        "counted": {m.get(k, k): v for k, v in gold.counted.items()},
-        "plan": {m.get(k, k): v for k, v in gold.plan.items()},
-        "numbers": {key(k): v for k, v in gold.numbers.items()},
-        "claims": claims,
-    })
+    return gold.model_copy(
+        update={
+            "preferred_ranking": [m.get(i, i) for i in gold.preferred_ranking],
+            "counted": {m.get(k, k): v for k, v in gold.counted.items()},
+            "plan": {m.get(k, k): v for k, v in gold.plan.items()},
+            "numbers": {key(k): v for k, v in gold.numbers.items()},
+            "claims": claims,
+        }
+    )
 
 
 # The presented release is materialised ONCE, as two side tables of `task_ranking` (written by
@@ -186,8 +187,9 @@ def present_gold(gold: GoldTarget, task: Task, order: list[str]) -> GoldTarget:
 PRESENTED_TASKS, PRESENTED_GOLDS = "presented_tasks", "presented_golds"
 
 
-def write_presented(store, domain: str, cutoff_key: str, tasks: list[Task], golds: list[GoldTarget],
-                    ratings: list[TaskRating]) -> None:
+def write_presented(
+    store, domain: str, cutoff_key: str, tasks: list[Task], golds: list[GoldTarget], ratings: list[TaskRating]
+) -> None:
     """Materialise the presented release of one partition (`store`: a PartitionStore): the
     tasks and golds as built, relabelled by the ratings' presentation orders."""
     store.write_records(PRESENTED_TASKS, domain, cutoff_key, presented_tasks(tasks, ratings), Task)
@@ -205,5 +207,6 @@ def presented_golds(golds: list[GoldTarget], tasks: list[Task], ratings: list[Ta
     """Every gold, the released ones in the presentation's letters (`tasks` as built)."""
     order = {r.task_id: r.presentation for r in ratings if r.released and r.presentation}
     by_id = {t.task_id: t for t in tasks}
-    return [present_gold(g, by_id[g.task_id], order[g.task_id]) if g.task_id in order and g.task_id in by_id else g
-            for g in golds]
+    return [
+        present_gold(g, by_id[g.task_id], order[g.task_id]) if g.task_id in order and g.task_id in by_id else g for g in golds
+    ]

@@ -46,8 +46,11 @@ def rank_and_select(
     for family, ids in sorted(by_family.items()):
         # a task whose gold could not be validated (strength 0, or held back by the validity
         # gate) is never released
-        why = {i: (gates or {}).get(i) or ("insufficient future evidence to validate (gold strength 0)"
-                                            if quality[i]["gold_strength"] <= 0 else None) for i in ids}
+        why = {
+            i: (gates or {}).get(i)
+            or ("insufficient future evidence to validate (gold strength 0)" if quality[i]["gold_strength"] <= 0 else None)
+            for i in ids
+        }
         result = run_elo_until_stable(ids, make_judge(ids), seed=seed, **elo_options)
         correlations[family] = result.rank_correlation_last_two
         rounds[family] = {"rounds": result.rounds, "stable": result.stable, "ties": result.ties}
@@ -71,7 +74,16 @@ def rank_and_select(
                 kept_answer[answer] = i
         for rank, task_id in enumerate(order, start=1):
             note = "" if task_id in keep else (why[task_id] or f"below the top {n_keep} of its family")
-            ratings.append(TaskRating(task_id=task_id, family=family, elo=round(result.ratings[task_id], 4),
-                                      rank_in_family=rank, released=task_id in keep,
-                                      quality=round(quality[task_id]["quality"], 4), note=note, judge=judge_name))
+            ratings.append(
+                TaskRating(
+                    task_id=task_id,
+                    family=family,
+                    elo=round(result.ratings[task_id], 4),
+                    rank_in_family=rank,
+                    released=task_id in keep,
+                    quality=round(quality[task_id]["quality"], 4),
+                    note=note,
+                    judge=judge_name,
+                )
+            )
     return ratings, correlations, rounds

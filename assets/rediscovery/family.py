@@ -58,8 +58,9 @@ def _title(question: str) -> str:
 def quote_in_paper(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
     """Claim check: the finding is a piece of the title or abstract of its public source paper
     (a finding from GROBID full text is unverified)."""
-    texts = [cl.clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower()
-             for i in claim.basis.paper_ids if i in cc.public]
+    texts = [
+        cl.clean_text(f"{cc.public[i].title} {cc.public[i].abstract}").lower() for i in claim.basis.paper_ids if i in cc.public
+    ]
     quote = cl.clean_text(claim.text).lower().rstrip(".")
     return None if texts and any(quote in x for x in texts) else "finding not found in the source paper's abstract"
 
@@ -69,9 +70,11 @@ class RediscoveryFamily(TaskFamily):
     title = "Insight Rediscovery (FIRE-Bench)"
     summary = "predict a study's empirical findings from its research question and setup, with a KB bound to the day before it"
     answer_kind = "claims"
-    instructions = ("Use only work published up to the task's cutoff (the knowledge base is bound to it). "
-                    "Predict what the study described will find: its empirical results, one atomic claim per "
-                    "finding (a direction, a comparison or a number), no hedging.")
+    instructions = (
+        "Use only work published up to the task's cutoff (the knowledge base is bound to it). "
+        "Predict what the study described will find: its empirical results, one atomic claim per "
+        "finding (a direction, a comparison or a number), no hedging."
+    )
     requirements = ("findings: atomic empirical claims, one per line", "cited pre-cutoff papers")
     decision_cues = ("what do we learn",)
     answer_schema = RediscoveryAnswer
@@ -95,16 +98,19 @@ class RediscoveryFamily(TaskFamily):
             tree_fn = partial(draft_tree, builder.llm)
         tree_fn = tree_fn or problem_tree
         start = add_months(st.cutoff, -SOURCE_MONTHS)
-        recent = sorted((p for p in papers if p.label == "core" and start < p.published <= st.cutoff),
-                        key=lambda p: (-p.published.toordinal(), p.arxiv_id))
+        recent = sorted(
+            (p for p in papers if p.label == "core" and start < p.published <= st.cutoff),
+            key=lambda p: (-p.published.toordinal(), p.arxiv_id),
+        )
         by_month: dict[str, list] = {}
         for p in recent:
             by_month.setdefault(p.published.strftime("%Y-%m"), []).append(p)
         # round-robin over the months, newest paper of each month first: the tasks' cutoffs spread over
         # the period, so the contamination split has tasks on both sides of a backbone's knowledge date
         months = sorted(by_month, reverse=True)
-        pool = [by_month[m][i] for i in range(max(map(len, by_month.values()), default=0)) for m in months
-                if i < len(by_month[m])]
+        pool = [
+            by_month[m][i] for i in range(max(map(len, by_month.values()), default=0)) for m in months if i < len(by_month[m])
+        ]
         limit = st.family_max(self.name)
         seen_questions: set[str] = set()
         for paper in pool:
@@ -117,34 +123,70 @@ class RediscoveryFamily(TaskFamily):
             question, setup, findings = target_of(tree)
             findings = findings[:MAX_FINDINGS]
             if not findings:
-                builder.failures.append(Failure(stage="tasks", item_id=item, raw=paper.arxiv_id,
-                                                reason="rediscovery: not empirical: no checkable result sentence"))
+                builder.failures.append(
+                    Failure(
+                        stage="tasks",
+                        item_id=item,
+                        raw=paper.arxiv_id,
+                        reason="rediscovery: not empirical: no checkable result sentence",
+                    )
+                )
                 continue
             cutoff = paper.published - timedelta(days=1)
-            text = (f"{question}\n\nSetup: {setup or '(not stated)'}\n\nPredict the study's empirical findings "
-                    f"using only work published up to {cutoff.isoformat()}.")
+            text = (
+                f"{question}\n\nSetup: {setup or '(not stated)'}\n\nPredict the study's empirical findings "
+                f"using only work published up to {cutoff.isoformat()}."
+            )
             leaked = cl.gives_away(question + " " + setup, findings)
             if leaked:
-                builder.failures.append(Failure(stage="tasks", item_id=item, raw=leaked[0][:1000],
-                                                reason="rediscovery: question or setup gives a finding away"))
+                builder.failures.append(
+                    Failure(
+                        stage="tasks",
+                        item_id=item,
+                        raw=leaked[0][:1000],
+                        reason="rediscovery: question or setup gives a finding away",
+                    )
+                )
                 continue
             key = question.lower()
             if key in seen_questions:
-                builder.failures.append(Failure(stage="tasks", item_id=item,
-                                                reason="curation: duplicate decision of a task (same question)"))
+                builder.failures.append(
+                    Failure(stage="tasks", item_id=item, reason="curation: duplicate decision of a task (same question)")
+                )
                 continue
             seen_questions.add(key)
-            task = Task(task_id=task_id, family=self.name, domain=st.domain, cutoff=cutoff,
-                        window_start=paper.published, window_end=paper.published, horizon="rediscovery",
-                        title=_title(question), question=text, instructions=self.instructions,
-                        answer_requirements=list(self.requirements))
+            task = Task(
+                task_id=task_id,
+                family=self.name,
+                domain=st.domain,
+                cutoff=cutoff,
+                window_start=paper.published,
+                window_end=paper.published,
+                horizon="rediscovery",
+                title=_title(question),
+                question=text,
+                instructions=self.instructions,
+                answer_requirements=list(self.requirements),
+            )
             builder.tasks.append(task)
             diff = difficulty(tree, findings)
-            builder.builds.append(TaskBuild(
-                task_id=task_id, signal_ids=[], node_ids=[], drafted_by=tree.get("drafted_by", "sentence_roles"),
-                curation={"source_paper": paper.arxiv_id, "source_published": paper.published.isoformat(),
-                          "tree": json.dumps(tree, ensure_ascii=False), "findings": json.dumps(findings),
-                          "difficulty": json.dumps(diff), "give_away": "pass", "empirical": "pass"}))
+            builder.builds.append(
+                TaskBuild(
+                    task_id=task_id,
+                    signal_ids=[],
+                    node_ids=[],
+                    drafted_by=tree.get("drafted_by", "sentence_roles"),
+                    curation={
+                        "source_paper": paper.arxiv_id,
+                        "source_published": paper.published.isoformat(),
+                        "tree": json.dumps(tree, ensure_ascii=False),
+                        "findings": json.dumps(findings),
+                        "difficulty": json.dumps(diff),
+                        "give_away": "pass",
+                        "empirical": "pass",
+                    },
+                )
+            )
 
     # ---- answering -----------------------------------------------------------------------
     def decision_signature(self, task: Task, subject: str = "") -> set[str]:
@@ -191,8 +233,7 @@ class RediscoveryFamily(TaskFamily):
             if len(found) >= 3:
                 break
         parsed = RediscoveryAnswer(findings=found[:3], cited_ids=cited)
-        return ctx.render(parsed, method=method,
-                          retrieved=hits, retrieval_queries=[query], has_support_artifact=bool(hits))
+        return ctx.render(parsed, method=method, retrieved=hits, retrieval_queries=[query], has_support_artifact=bool(hits))
 
     # ---- controls --------------------------------------------------------------------------
     def stated_answer(self, task: Task, gold: GoldTarget) -> dict:
@@ -203,7 +244,7 @@ class RediscoveryFamily(TaskFamily):
         partition (real findings, wrong paper)."""
         pool = [c.text for g in others for c in g.claims]
         rng.shuffle(pool)
-        return {"findings": pool[:max(1, len(gold.claims))]}
+        return {"findings": pool[: max(1, len(gold.claims))]}
 
     def every_option_decision(self, task: Task, gold: GoldTarget) -> list[str]:
         return list(GENERIC_HEDGE)  # the "generic" hedge: result talk that fits any paper
@@ -213,21 +254,34 @@ class RediscoveryFamily(TaskFamily):
         findings = json.loads(build.curation.get("findings", "[]"))
         source = build.curation.get("source_paper", "")
         diff = json.loads(build.curation.get("difficulty", "{}"))
-        gold_claims = [GoldClaim(claim_id=f"{task.task_id}-f{i:02d}", text=f, type="future-realisation",
-                                 time_scope=f"source paper {build.curation.get('source_published', '')}",
-                                 basis=ClaimBasis(check="quote_in_paper", paper_ids=[source]))
-                       for i, f in enumerate(findings, 1)]
+        gold_claims = [
+            GoldClaim(
+                claim_id=f"{task.task_id}-f{i:02d}",
+                text=f,
+                type="future-realisation",
+                time_scope=f"source paper {build.curation.get('source_published', '')}",
+                basis=ClaimBasis(check="quote_in_paper", paper_ids=[source]),
+            )
+            for i, f in enumerate(findings, 1)
+        ]
         numbers = {k: float(diff[k]) for k in ("D", "C", "M", "S") if k in diff}
         numbers["stability_top1"] = 1.0  # a published statement, not a window measurement: nothing to resample
-        return GoldTarget(task_id=task.task_id, family=self.name, domain=task.domain, cutoff=task.cutoff,
-                          slots=[GoldSlot(slot="finding", variants=findings[:1])] if findings else [],
-                          claims=gold_claims, numbers=numbers, future_paper_ids=[source] if source else [],
-                          counted={"source": [source]}, strength=1.0 if findings else 0.0)
+        return GoldTarget(
+            task_id=task.task_id,
+            family=self.name,
+            domain=task.domain,
+            cutoff=task.cutoff,
+            slots=[GoldSlot(slot="finding", variants=findings[:1])] if findings else [],
+            claims=gold_claims,
+            numbers=numbers,
+            future_paper_ids=[source] if source else [],
+            counted={"source": [source]},
+            strength=1.0 if findings else 0.0,
+        )
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
         leaked = cl.gives_away(task.question.split("\n\nPredict")[0], [c.text for c in gold.claims])
         return [f"question gives the finding away: {leaked[0][:120]}"] if leaked else []
-
 
     # ---- reporting ---------------------------------------------------------------------------
     def report_tables(self, records: FamilyRecords) -> list[ReportTable]:
@@ -241,20 +295,28 @@ class RediscoveryFamily(TaskFamily):
         errors = rd.error_counts(scores + [c for c in records.controls if c.task_id in released])
         split = rd.contamination_split(scores, rd.source_dates(records.builds), golds, default_registry())
         return [
-            ReportTable("Rediscovery: difficulty of the released tasks (D + C + M)",
-                        "Easy 3-4, Medium 5-6, Hard 7-9 (FIRE-Bench §3; docs/rediscovery.md).",
-                        [{"level": k, "tasks": v} for k, v in hist.items()]),
-            ReportTable("Rediscovery: claim precision, recall and F1 (methods and controls)",
-                        "Mean over the released tasks; F1 is the FTA column of the leaderboard.",
-                        [{"method": m, **v} for m, v in means.items()]),
-            ReportTable("Rediscovery: error types of unmatched claims",
-                        "fp_* = predicted claims the gold does not entail, fn_* = gold findings the answer "
-                        "missed; types from FIRE-Bench's taxonomy (contradictory, unrelated, overgeneralized, "
-                        "alternative).", [{"method": m, **c} for m, c in errors.items()]),
-            ReportTable("Rediscovery: contamination split",
-                        "Claim F1 of tasks whose source paper appeared on or before a backbone's knowledge "
-                        "date (pre) and after it (post); offline methods are split by every registered "
-                        "backbone's date (FIRE-Bench §5.3).", split),
+            ReportTable(
+                "Rediscovery: difficulty of the released tasks (D + C + M)",
+                "Easy 3-4, Medium 5-6, Hard 7-9 (FIRE-Bench §3; docs/rediscovery.md).",
+                [{"level": k, "tasks": v} for k, v in hist.items()],
+            ),
+            ReportTable(
+                "Rediscovery: claim precision, recall and F1 (methods and controls)",
+                "Mean over the released tasks; F1 is the FTA column of the leaderboard.",
+                [{"method": m, **v} for m, v in means.items()],
+            ),
+            ReportTable(
+                "Rediscovery: error types of unmatched claims",
+                "fp_* = predicted claims the gold does not entail, fn_* = gold findings the answer "
+                "missed; types from FIRE-Bench's taxonomy (contradictory, unrelated, overgeneralized, "
+                "alternative).",
+                [{"method": m, **c} for m, c in errors.items()],
+            ),
+            ReportTable(
+                "Rediscovery: contamination split",
+                "Claim F1 of tasks whose source paper appeared on or before a backbone's knowledge "
+                "date (pre) and after it (post); offline methods are split by every registered "
+                "backbone's date (FIRE-Bench §5.3).",
+                split,
+            ),
         ]
-
-

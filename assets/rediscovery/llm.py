@@ -47,11 +47,13 @@ Text: {text}"""
 def draft_tree(client, paper, sections=None) -> dict:
     """The tree drafted by the model (purpose "rediscovery_tree"), in the offline tree's shape."""
     base = problem_tree(paper, sections)
-    text = paper.abstract + "".join(f"\n[{s.name}] {s.text[:1500]}" for s in (sections or [])
-                                    if s.name in ("experiments", "conclusion"))
+    text = paper.abstract + "".join(
+        f"\n[{s.name}] {s.text[:1500]}" for s in (sections or []) if s.name in ("experiments", "conclusion")
+    )
     try:
-        reply = client.structured(TREE_PROMPT.format(title=paper.title, text=text[:6000]), TreeReply,
-                                  purpose="rediscovery_tree", temperature=0.0)
+        reply = client.structured(
+            TREE_PROMPT.format(title=paper.title, text=text[:6000]), TreeReply, purpose="rediscovery_tree", temperature=0.0
+        )
     except Exception:  # noqa: BLE001 - the documented fallback is the sentence-role tree
         return base
     if not reply.leaf.conclusion.strip():
@@ -100,9 +102,12 @@ Gold claims:
 def judge_claims(client, question: str, answer: list[str], gold: list[str]) -> ClaimScore:
     """One batched judge call for one answer (purpose "rediscovery_judge")."""
     numbered = lambda xs: "\n".join(f"{i}. {x}" for i, x in enumerate(xs, 1)) or "(none)"  # noqa: E731
-    reply = client.structured(JUDGE_PROMPT.format(question=question[:1500], answer=numbered(answer),
-                                                  gold=numbered(gold)),
-                              JudgeReply, purpose="rediscovery_judge", temperature=0.0)
+    reply = client.structured(
+        JUDGE_PROMPT.format(question=question[:1500], answer=numbered(answer), gold=numbered(gold)),
+        JudgeReply,
+        purpose="rediscovery_judge",
+        temperature=0.0,
+    )
     matches, fp_types, fn_types = {}, {}, {}
     by_a = {lab.index: lab for lab in reply.answer_claims}
     for i in range(len(answer)):
@@ -110,7 +115,7 @@ def judge_claims(client, question: str, answer: list[str], gold: list[str]) -> C
         if lab is not None and lab.entailed_by is not None and 1 <= lab.entailed_by <= len(gold):
             matches[i] = lab.entailed_by - 1
         else:
-            fp_types[i] = (lab.error_type if lab is not None and lab.error_type in ERROR_TYPES else "unrelated")
+            fp_types[i] = lab.error_type if lab is not None and lab.error_type in ERROR_TYPES else "unrelated"
     by_g = {lab.index: lab for lab in reply.gold_claims}
     covered = set(matches.values())
     for j in range(len(gold)):

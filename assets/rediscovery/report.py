@@ -28,17 +28,15 @@ def _mean(xs):
 
 
 def level(gold: GoldTarget | None) -> str:
-    s = (gold.numbers.get("S") if gold else None)
+    s = gold.numbers.get("S") if gold else None
     return "?" if s is None else ("Easy" if s <= 4 else "Medium" if s <= 6 else "Hard")
 
 
 def source_dates(builds: list[TaskBuild]) -> dict[str, date]:
-    return {b.task_id: date.fromisoformat(b.curation["source_published"]) for b in builds
-            if "source_published" in b.curation}
+    return {b.task_id: date.fromisoformat(b.curation["source_published"]) for b in builds if "source_published" in b.curation}
 
 
-def contamination_split(scores: list[Score], published: dict[str, date], golds: dict[str, GoldTarget],
-                        registry) -> list[dict]:
+def contamination_split(scores: list[Score], published: dict[str, date], golds: dict[str, GoldTarget], registry) -> list[dict]:
     """Rows (method, backbone, split_by, knowledge date, level, pre/post means and counts)."""
     rows = []
     dated = [(e.model, e.effective_date) for e in registry.entries if e.effective_date is not None]
@@ -55,9 +53,19 @@ def contamination_split(scores: list[Score], published: dict[str, date], golds: 
                 pre = [s.fta for s in sel if published[s.task_id] <= known]
                 post = [s.fta for s in sel if published[s.task_id] > known]
                 if pre or post:
-                    rows.append({"method": method, "backbone": backbone, "split_by": model,
-                                 "knowledge_date": known.isoformat(), "level": lvl,
-                                 "pre_n": len(pre), "pre_f1": _mean(pre), "post_n": len(post), "post_f1": _mean(post)})
+                    rows.append(
+                        {
+                            "method": method,
+                            "backbone": backbone,
+                            "split_by": model,
+                            "knowledge_date": known.isoformat(),
+                            "level": lvl,
+                            "pre_n": len(pre),
+                            "pre_f1": _mean(pre),
+                            "post_n": len(post),
+                            "post_f1": _mean(post),
+                        }
+                    )
     return rows
 
 
@@ -82,5 +90,12 @@ def method_means(scores: list[Score], released: set[str]) -> dict[str, dict[str,
     for s in scores:
         if s.task_id in released:
             by[s.method].append(s)
-    return {m: {"n": len(v), "f1": _mean([s.fta for s in v]), "precision": _mean([s.fta_precision for s in v]),
-                "recall": _mean([s.fta_recall for s in v])} for m, v in sorted(by.items())}
+    return {
+        m: {
+            "n": len(v),
+            "f1": _mean([s.fta for s in v]),
+            "precision": _mean([s.fta_precision for s in v]),
+            "recall": _mean([s.fta_recall for s in v]),
+        }
+        for m, v in sorted(by.items())
+    }

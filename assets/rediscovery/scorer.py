@@ -51,9 +51,15 @@ class RediscoveryClaims(Scorer):
         if result is None:
             result = cl.score_claims(answer, gold)
         counts = result.error_counts()
-        values = {"fta": result.f1, "fta_precision": result.precision, "fta_recall": result.recall,
-                  **{k: float(v) for k, v in counts.items()}}
+        values = {
+            "fta": result.f1,
+            "fta_precision": result.precision,
+            "fta_recall": result.recall,
+            **{k: float(v) for k, v in counts.items()},
+        }
         errors = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
-        return ScorerResult(values, f"{how}: TP {result.tp}/{len(answer)} answer claims, "
-                                    f"{len(gold) - len(result.fn_types)}/{len(gold)} findings rediscovered"
-                                    + (f"; {errors}" if errors else ""))
+        return ScorerResult(
+            values,
+            f"{how}: TP {result.tp}/{len(answer)} answer claims, "
+            f"{len(gold) - len(result.fn_types)}/{len(gold)} findings rediscovered" + (f"; {errors}" if errors else ""),
+        )

@@ -35,19 +35,28 @@ RESULT_CUES = re.compile(
     r"(?:state|new|up to|\d)|improv\w+ (?:\w+ ){0,4}by|reduc\w+ (?:\w+ ){0,4}by|"
     r"(?:leads?|led) to (?:a |an )?(?:\d|significant|substantial|consistent)|yield\w* (?:a |an )?"
     r"(?:\d|significant|substantial|consistent)|\d+(?:\.\d+)?\s?%|\d+(?:\.\d+)?x\b|significantly (?:\w+)|"
-    r"consistently (?:\w+)|is (?:more|less) (?:\w+ )?than|are (?:more|less) (?:\w+ )?than)", re.I)
+    r"consistently (?:\w+)|is (?:more|less) (?:\w+ )?than|are (?:more|less) (?:\w+ )?than)",
+    re.I,
+)
 OBJECTIVE_CUES = re.compile(
     r"\b(we (?:propose|introduce|present|study|investigate|examine|explore|ask|address|tackle|aim|develop|"
     r"analy[sz]e)|in this (?:paper|work|study)|this (?:paper|work|study)|our (?:goal|aim|work)|to (?:this end|"
-    r"address this|bridge this|fill this))", re.I)
+    r"address this|bridge this|fill this))",
+    re.I,
+)
 METHOD_CUES = re.compile(
     r"\b(we (?:train|use|design|construct|build|collect|curate|fine-tune|finetune|apply|leverage|employ|"
     r"formulate|model|evaluate|benchmark|compare|measure|conduct|run|perform)|based on|consists? of|leverag\w+|"
-    r"by (?:\w+ing)|our (?:method|approach|framework|model|pipeline|system)|specifically|first,|then,)", re.I)
+    r"by (?:\w+ing)|our (?:method|approach|framework|model|pipeline|system)|specifically|first,|then,)",
+    re.I,
+)
 # After the objective: a sentence reporting a change (without a 'we do' method marker) is a result.
-RESULT_VERBS = re.compile(r"\b(improv\w*|outperform\w*|surpass\w*|reduc\w*|increas\w*|degrad\w*|boost\w*|"
-                          r"achiev\w*|exceed\w*|lower\w*|rais\w*|hurt\w*|fail\w*|struggl\w*|shrink\w*|grow\w*|"
-                          r"ris(?:e|es|ing)|fall\w*|vanish\w*|disappear\w*|narrow\w*|widen\w*)\b", re.I)
+RESULT_VERBS = re.compile(
+    r"\b(improv\w*|outperform\w*|surpass\w*|reduc\w*|increas\w*|degrad\w*|boost\w*|"
+    r"achiev\w*|exceed\w*|lower\w*|rais\w*|hurt\w*|fail\w*|struggl\w*|shrink\w*|grow\w*|"
+    r"ris(?:e|es|ing)|fall\w*|vanish\w*|disappear\w*|narrow\w*|widen\w*)\b",
+    re.I,
+)
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 SECTION_RESULTS = ("experiments", "conclusion")
@@ -90,9 +99,20 @@ def _as_question(objective: str, title: str) -> str:
     text = re.sub(r"^(?:in this (?:paper|work|study),?\s*|this (?:paper|work|study)\s+)", "", text, flags=re.I)
     text = re.sub(r"^(?:we|our (?:goal|aim|work) is to)\s+", "", text, flags=re.I).rstrip(". ")
     first, _, rest = text.partition(" ")
-    base = {"presents": "present", "introduces": "introduce", "proposes": "propose", "studies": "study",
-            "investigates": "investigate", "examines": "examine", "explores": "explore", "develops": "develop",
-            "addresses": "address", "analyzes": "analyze", "analyses": "analyse", "tackles": "tackle"}
+    base = {
+        "presents": "present",
+        "introduces": "introduce",
+        "proposes": "propose",
+        "studies": "study",
+        "investigates": "investigate",
+        "examines": "examine",
+        "explores": "explore",
+        "develops": "develop",
+        "addresses": "address",
+        "analyzes": "analyze",
+        "analyses": "analyse",
+        "tackles": "tackle",
+    }
     text = f"{base.get(first.lower(), first)} {rest}".strip()
     if len(content_stems(text)) < 2:
         text = title.rstrip(". ")
@@ -130,15 +150,27 @@ def problem_tree(paper, fulltext_sections: list | None = None) -> dict:
         "status": "" if by_role["result"] and by_role["method"] else "[uncertain]",
     }
     return {
-        "paper": {"title": paper.title, "authors": list(getattr(paper, "authors", []) or []), "venue": "arXiv",
-                  "year": str(paper.published.year), "arxiv_id": paper.arxiv_id},
+        "paper": {
+            "title": paper.title,
+            "authors": list(getattr(paper, "authors", []) or []),
+            "venue": "arXiv",
+            "year": str(paper.published.year),
+            "arxiv_id": paper.arxiv_id,
+        },
         "problem_tree": {
-            "node": f"Root: {root}", "type": "root node", "description": root,
+            "node": f"Root: {root}",
+            "type": "root node",
+            "description": root,
             "evidence": "abstract (background sentence)" if by_role["background"] else "title",
-            "children": [{
-                "node": _as_question(objective, paper.title), "type": "depth-1 node", "description": objective,
-                "evidence": "abstract (objective sentence)", "children": [leaf],
-            }],
+            "children": [
+                {
+                    "node": _as_question(objective, paper.title),
+                    "type": "depth-1 node",
+                    "description": objective,
+                    "evidence": "abstract (objective sentence)",
+                    "children": [leaf],
+                }
+            ],
         },
         "roles": [[r, s] for r, s in labelled],
         "source": source,
@@ -164,10 +196,16 @@ def target_of(tree: dict) -> tuple[str, str, list[str]]:
 MULTI_STAGE = re.compile(r"\b(first|then|two-stage|multi-stage|pipeline|stages?|steps?|iterative|hierarch\w+)\b", re.I)
 CONTROL = re.compile(r"\b(ablation\w*|control\w*|matched|baseline\w*|compar\w+)\b", re.I)
 CAUSAL = re.compile(r"\b(counterfactual|causal\w*|confound\w*|isolat\w+|intervention\w*|identif\w+)\b", re.I)
-COMPLEX_MEASURE = re.compile(r"\b(calibrat\w+|sensitivity|robust\w*|prob(?:e|es|ing)|variance|statistic\w*|"
-                             r"correlat\w+|significan\w+|uncertaint\w+)\b", re.I)
-SLICES = re.compile(r"\b(across|each|per|several|multiple|various|diverse|\d+ (?:datasets|benchmarks|tasks|models|"
-                    r"languages|domains))\b", re.I)
+COMPLEX_MEASURE = re.compile(
+    r"\b(calibrat\w+|sensitivity|robust\w*|prob(?:e|es|ing)|variance|statistic\w*|"
+    r"correlat\w+|significan\w+|uncertaint\w+)\b",
+    re.I,
+)
+SLICES = re.compile(
+    r"\b(across|each|per|several|multiple|various|diverse|\d+ (?:datasets|benchmarks|tasks|models|"
+    r"languages|domains))\b",
+    re.I,
+)
 
 
 def difficulty(tree: dict, findings: list[str]) -> dict:

@@ -59,14 +59,17 @@ DECISIONS = {
     "venue_targeted_planning": "rank_directions_for_venue",
     "venue_aware_direction_forecast": "direction_and_venue",
 }
-FAMILY_DECISION = {"direction": "next_direction", "bottleneck": "bottleneck_opportunity",
-                   "planning": "rank_directions", "venue": "direction_and_venue"}
+FAMILY_DECISION = {
+    "direction": "next_direction",
+    "bottleneck": "bottleneck_opportunity",
+    "planning": "rank_directions",
+    "venue": "direction_and_venue",
+}
 
 _WORD = re.compile(r"[a-z0-9]+")
 _ENUM_ITEM_END = re.compile(r"\s*(?:[;,]\s*)?(?:(?:and|or)\s+)?$")
 _SENTENCE_END = re.compile(r"[.?!](?=\s|$)")
-_PAIR = (re.compile(r"[:]\s*([^:?]+?)\s+or\s+([^?]+?)\?"),
-         re.compile(r"[—–]\s*([^—–?]+?)\s+or\s+([^—–?]+?)\s*[—–]"))
+_PAIR = (re.compile(r"[:]\s*([^:?]+?)\s+or\s+([^?]+?)\?"), re.compile(r"[—–]\s*([^—–?]+?)\s+or\s+([^—–?]+?)\s*[—–]"))
 
 
 def decision_of(subtype: str, family: str) -> str:
@@ -93,7 +96,7 @@ def _enumerations(question: str) -> list[list[str]]:
             nxt = re.compile(rf"\({k}\)").search(question, pos)
             stop = _SENTENCE_END.search(question, pos)
             if nxt and (stop is None or nxt.start() <= stop.start()):
-                items.append(_ENUM_ITEM_END.sub("", question[pos:nxt.start()]).strip())
+                items.append(_ENUM_ITEM_END.sub("", question[pos : nxt.start()]).strip())
                 pos, k = nxt.end(), k + 1
                 continue
             end = stop.start() if stop else len(question)
@@ -121,8 +124,7 @@ def question_options(question: str, decision: str) -> list[str]:
 
 def match_texts(options: list[str], targets: list[str]) -> dict[int, int]:
     """Option index -> target index, one to one, best word-set Jaccard first (>= MATCH_MIN_JACCARD)."""
-    pairs = sorted(((jaccard(o, t), -i, -j, i, j) for i, o in enumerate(options) for j, t in enumerate(targets)),
-                   reverse=True)
+    pairs = sorted(((jaccard(o, t), -i, -j, i, j) for i, o in enumerate(options) for j, t in enumerate(targets)), reverse=True)
     out: dict[int, int] = {}
     used: set[int] = set()
     for score, _, _, i, j in pairs:
@@ -145,8 +147,14 @@ def options_for(row: dict, decision: str, venue_families: tuple[str, ...]) -> li
         texts = question_options(str(row.get("question", "")), decision)
     if not texts and decision == "direction_and_venue":
         texts = list(venue_families)
-    ids = [str(item.get("option_id")) if isinstance(item, dict) and item.get("option_id") else OPTION_LETTERS[i]
-           for i, item in enumerate(raw)] if raw else [OPTION_LETTERS[i] for i in range(len(texts))]
+    ids = (
+        [
+            str(item.get("option_id")) if isinstance(item, dict) and item.get("option_id") else OPTION_LETTERS[i]
+            for i, item in enumerate(raw)
+        ]
+        if raw
+        else [OPTION_LETTERS[i] for i in range(len(texts))]
+    )
     return [TaskOption(option_id=i, text=t) for i, t in zip(ids, texts)]
 
 
@@ -199,18 +207,28 @@ def gold_direction(gt: dict, out: ImportedGold) -> None:
         names += _names([gt["future_terminal"]])
     names += [n for n in _names(gt.get("emergent_descendants")) if n not in names]
     out.slot("primary_direction", names)
-    out.trajectory = ((gt.get("trajectory") or {}).get("trajectory_label") or None)
+    out.trajectory = (gt.get("trajectory") or {}).get("trajectory_label") or None
     if names:
-        out.claim(f"Between {out.task.window_start} and {out.task.window_end}, {names[0]} is the realised next "
-                  "direction.", "future-realisation", out.scope, 1.0)
+        out.claim(
+            f"Between {out.task.window_start} and {out.task.window_end}, {names[0]} is the realised next direction.",
+            "future-realisation",
+            out.scope,
+            1.0,
+        )
     if out.trajectory and names:
-        out.claim(f"Between {out.task.window_start} and {out.task.window_end}, {names[0]} is {out.trajectory}.",
-                  "future-realisation", out.scope, 0.8)
+        out.claim(
+            f"Between {out.task.window_start} and {out.task.window_end}, {names[0]} is {out.trajectory}.",
+            "future-realisation",
+            out.scope,
+            0.8,
+        )
 
 
 def gold_bottleneck(gt: dict, out: ImportedGold, answer: str) -> None:
-    lim = sorted((x for x in gt.get("historical_limitation_cluster") or [] if isinstance(x, dict)),
-                 key=lambda x: -float(x.get("count", 0) or 0))
+    lim = sorted(
+        (x for x in gt.get("historical_limitation_cluster") or [] if isinstance(x, dict)),
+        key=lambda x: -float(x.get("count", 0) or 0),
+    )
     sentences = split_sentences(answer)
     # their gold answer states the bottleneck first and the opportunity after it
     out.slot("root_bottleneck", sentences[:1] + [x.get("name", "") for x in lim] + [x.get("description", "") for x in lim])
@@ -242,8 +260,7 @@ def gold_ranking(gt: dict, out: ImportedGold, problems: list[str], answer: str =
         return
     top = texts[0]
     out.slot("top_priority", [top])
-    out.claim(f"{top} should be the top priority for a plan starting after {task.cutoff}.",
-              "future-realisation", out.scope, 0.9)
+    out.claim(f"{top} should be the top priority for a plan starting after {task.cutoff}.", "future-realisation", out.scope, 0.9)
 
 
 def gold_venue_direction(gt: dict, out: ImportedGold, venue_buckets: dict[str, str]) -> None:
@@ -264,15 +281,18 @@ def gold_venue_direction(gt: dict, out: ImportedGold, venue_buckets: dict[str, s
         out.claim(f"{ranked[0]} is the best fit in the next venue cycle.", "venue", out.scope, 1.0)
     names = _names([gt["future_terminal"]]) if isinstance(gt.get("future_terminal"), dict) else []
     if names:
-        out.claim(f"Between {out.task.window_start} and {out.task.window_end}, {names[0]} is the realised next "
-                  "direction.", "future-realisation", out.scope, 0.8)
+        out.claim(
+            f"Between {out.task.window_start} and {out.task.window_end}, {names[0]} is the realised next direction.",
+            "future-realisation",
+            out.scope,
+            0.8,
+        )
 
 
 def target_venue_claim(gt: dict, out: ImportedGold) -> None:
     bucket = gt.get("target_venue_bucket")
     if bucket:
-        out.claim(f"The ranking is for {bucket}-like venues ({gt.get('target_venue_name') or bucket}).", "venue",
-                  out.scope, 0.5)
+        out.claim(f"The ranking is for {bucket}-like venues ({gt.get('target_venue_name') or bucket}).", "venue", out.scope, 0.5)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -292,13 +312,35 @@ def names_gold_venue(question: str, gt: dict) -> str | None:
 # --------------------------------------------------------------------------------------
 
 READ = {
-    "tasks": {"task_id", "family", "domain", "horizon", "question", "time_cutoff", "deliverable_spec", "title",
-              "subtype", "options"},
+    "tasks": {
+        "task_id",
+        "family",
+        "domain",
+        "horizon",
+        "question",
+        "time_cutoff",
+        "deliverable_spec",
+        "title",
+        "subtype",
+        "options",
+    },
     "hidden": {"task_id", "gold_answer", "expected_answer_points", "ground_truth", "judge"},
-    "hidden.ground_truth": {"future_terminal", "emergent_descendants", "trajectory", "preferred_ranking",
-                            "candidate_directions", "direction_records", "winner_display_name",
-                            "loser_display_name", "historical_limitation_cluster", "realized_opportunity_directions",
-                            "venue_forecast", "target_venue_bucket", "target_venue_name", "future_half_stats"},
+    "hidden.ground_truth": {
+        "future_terminal",
+        "emergent_descendants",
+        "trajectory",
+        "preferred_ranking",
+        "candidate_directions",
+        "direction_records",
+        "winner_display_name",
+        "loser_display_name",
+        "historical_limitation_cluster",
+        "realized_opportunity_directions",
+        "venue_forecast",
+        "target_venue_bucket",
+        "target_venue_name",
+        "future_half_stats",
+    },
 }
 NOT_USED = {
     "hidden.internal_task_id": "their build-time id; says nothing about the outcome",
@@ -314,16 +356,15 @@ NOT_USED = {
     "hidden.ground_truth.target_window_stats": "window counts of the task's topic as a whole; kept as numbers",
     "hidden.ground_truth.target_quarter_stats": "as target_window_stats, for a quarter; kept as numbers",
     "hidden.ground_truth.reference_papers": "their evidence lists (pre-cutoff history and window papers); window ids "
-                                           "become future_paper_ids",
+    "become future_paper_ids",
     "hidden.ground_truth.historical_limitation_signals": "the per-paper signals historical_limitation_cluster "
-                                                         "aggregates (the cluster is read)",
-    "hidden.ground_truth.historical_future_work_cluster": "pre-cutoff future-work statements: public evidence, "
-                                                          "not an outcome",
+    "aggregates (the cluster is read)",
+    "hidden.ground_truth.historical_future_work_cluster": "pre-cutoff future-work statements: public evidence, not an outcome",
     "hidden.ground_truth.historical_future_work_signals": "per-paper form of historical_future_work_cluster",
     "hidden.ground_truth.future_descendants": "window subdirections of the bottleneck's topic; the realised "
-                                              "opportunities are read from realized_opportunity_directions",
+    "opportunities are read from realized_opportunity_directions",
     "hidden.ground_truth.planning_priority_score": "their composite score of the task's topic; the ranking comes "
-                                                   "from the candidates' own window counts",
+    "from the candidates' own window counts",
     "hidden.ground_truth.venue_gap_signal": "their composite venue score of the topic; kept as a number",
     "hidden.ground_truth.winner_node_id": "taxonomy id of the winner; the winner's name is read",
     "hidden.ground_truth.loser_node_id": "taxonomy id of the loser; the loser's name is read",

@@ -98,12 +98,22 @@ def family_key(fam: str) -> tuple:
 
 
 def decisions(parts: list[PartitionData]) -> list[Decision]:
-    return [decision_of(t, p.builds.get(t.task_id), p.golds.get(t.task_id), subject=p.planning_subjects.get(t.task_id, ""))
-            for p in parts for t in p.released]
+    return [
+        decision_of(t, p.builds.get(t.task_id), p.golds.get(t.task_id), subject=p.planning_subjects.get(t.task_id, ""))
+        for p in parts
+        for t in p.released
+    ]
 
 
-def release_card(parts: list[PartitionData], *, cutoffs: list[dict], domains: list[str], name: str = "",
-                 missing: list[str] = (), th: Thresholds | None = None) -> tuple[dict, list[dict]]:
+def release_card(
+    parts: list[PartitionData],
+    *,
+    cutoffs: list[dict],
+    domains: list[str],
+    name: str = "",
+    missing: list[str] = (),
+    th: Thresholds | None = None,
+) -> tuple[dict, list[dict]]:
     """(card, hidden independence rows) of a release made of `parts`.
 
     `cutoffs`: the release's cutoffs in order, each {cutoff, horizon_months, window_start,
@@ -111,10 +121,21 @@ def release_card(parts: list[PartitionData], *, cutoffs: list[dict], domains: li
     (named in the card; a complete release has none)."""
     th = th or Thresholds.load()
     parts = sorted(parts, key=lambda p: (p.cutoff, p.domain))
-    fams = sorted({t.family for p in parts for t in p.built} | {t.family for p in parts for t in p.released},
-                  key=family_key)
-    table, fam_tot = [], {f: {"built": 0, "released": 0, "dropped": 0, "drop_reasons": Counter(),
-                              "by_cutoff": Counter(), "by_domain": Counter()} for f in fams}
+    fams = sorted({t.family for p in parts for t in p.built} | {t.family for p in parts for t in p.released}, key=family_key)
+    table, fam_tot = (
+        [],
+        {
+            f: {
+                "built": 0,
+                "released": 0,
+                "dropped": 0,
+                "drop_reasons": Counter(),
+                "by_cutoff": Counter(),
+                "by_domain": Counter(),
+            }
+            for f in fams
+        },
+    )
     for p in parts:
         rows = {r["family"]: r for r in p.validity}
         for f in fams:
@@ -125,9 +146,18 @@ def release_card(parts: list[PartitionData], *, cutoffs: list[dict], domains: li
             dropped = int(row["tasks_dropped"]) if row else built - released
             if not (built or released or dropped):
                 continue
-            table.append({"family": f, "domain": p.domain, "cutoff": p.cutoff, "built": built, "released": released,
-                          "dropped": dropped, "drop_reasons": dict(sorted(reasons.items())),
-                          "validity": status(row) if row else "no validity row"})
+            table.append(
+                {
+                    "family": f,
+                    "domain": p.domain,
+                    "cutoff": p.cutoff,
+                    "built": built,
+                    "released": released,
+                    "dropped": dropped,
+                    "drop_reasons": dict(sorted(reasons.items())),
+                    "validity": status(row) if row else "no validity row",
+                }
+            )
             tot = fam_tot[f]
             tot["built"] += built
             tot["released"] += released
@@ -140,43 +170,72 @@ def release_card(parts: list[PartitionData], *, cutoffs: list[dict], domains: li
     families = {}
     for f in fams:
         tot, ind = fam_tot[f], indep.families.get(f, {})
-        families[f] = {"built": tot["built"], "released": tot["released"], "dropped": tot["dropped"],
-                       "drop_reasons": dict(sorted(tot["drop_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))),
-                       "released_by_cutoff": dict(sorted(tot["by_cutoff"].items())),
-                       "released_by_domain": dict(sorted(tot["by_domain"].items())),
-                       "duplicates": ind.get("duplicates", 0),
-                       "duplicates_by_rule": ind.get("duplicates_by_rule", {r: 0 for r in RULES}),
-                       "effective": ind.get("effective", 0)}
+        families[f] = {
+            "built": tot["built"],
+            "released": tot["released"],
+            "dropped": tot["dropped"],
+            "drop_reasons": dict(sorted(tot["drop_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))),
+            "released_by_cutoff": dict(sorted(tot["by_cutoff"].items())),
+            "released_by_domain": dict(sorted(tot["by_domain"].items())),
+            "duplicates": ind.get("duplicates", 0),
+            "duplicates_by_rule": ind.get("duplicates_by_rule", {r: 0 for r in RULES}),
+            "effective": ind.get("effective", 0),
+        }
     released_total = sum(f["released"] for f in families.values())
-    short = {f: max(0, FORESCI_TARGET["per_family"] - families.get(f, {}).get("released", 0))
-             for f in FORESCI_TARGET["families"]}
+    short = {f: max(0, FORESCI_TARGET["per_family"] - families.get(f, {}).get("released", 0)) for f in FORESCI_TARGET["families"]}
     foresci_total = sum(families.get(f, {}).get("released", 0) for f in FORESCI_TARGET["families"])
     card = {
-        "format": CARD_FORMAT, "name": name,
-        "cutoffs": cutoffs, "domains": sorted(domains),
-        "partitions": [{"domain": p.domain, "cutoff": p.cutoff, "release_version": p.manifest.get("release_version"),
-                        "tasks": len(p.released), "kb_papers": p.manifest.get("counts", {}).get("kb_papers")}
-                       for p in parts],
+        "format": CARD_FORMAT,
+        "name": name,
+        "cutoffs": cutoffs,
+        "domains": sorted(domains),
+        "partitions": [
+            {
+                "domain": p.domain,
+                "cutoff": p.cutoff,
+                "release_version": p.manifest.get("release_version"),
+                "tasks": len(p.released),
+                "kb_papers": p.manifest.get("counts", {}).get("kb_papers"),
+            }
+            for p in parts
+        ],
         "missing_partitions": sorted(missing),
-        "totals": {"built": sum(f["built"] for f in families.values()), "released": released_total,
-                   "dropped": sum(f["dropped"] for f in families.values()),
-                   "duplicates": sum(f["duplicates"] for f in families.values()), "effective": indep.effective},
+        "totals": {
+            "built": sum(f["built"] for f in families.values()),
+            "released": released_total,
+            "dropped": sum(f["dropped"] for f in families.values()),
+            "duplicates": sum(f["duplicates"] for f in families.values()),
+            "effective": indep.effective,
+        },
         "families": families,
         "table": table,
         "validity": validity,
-        "gate": {"partition_rows_failing": [f"{r['family']} {r['domain']}@{r['cutoff']}: {r['validity']}"
-                                            for r in table if r["validity"].startswith("FAIL")],
-                 "pooled_failing": [f"{f}: {v['problems']}" for f, v in validity.items() if not v["passed"]],
-                 "released_with_defects": sum(int(r.get("released_with_defects") or 0)
-                                              for p in parts for r in p.validity)},
-        "target": {**{k: list(v) if isinstance(v, tuple) else v for k, v in FORESCI_TARGET.items()},
-                   "foresci_families_released": foresci_total, "short_per_family": short,
-                   "met": not any(short.values()) and foresci_total >= FORESCI_TARGET["total"]},
-        "thresholds": {"gold_min": th.gold_min, "control_margin": th.control_margin,
-                       "control_alpha": th.control_alpha, "min_gated_tasks": th.min_gated_tasks},
+        "gate": {
+            "partition_rows_failing": [
+                f"{r['family']} {r['domain']}@{r['cutoff']}: {r['validity']}" for r in table if r["validity"].startswith("FAIL")
+            ],
+            "pooled_failing": [f"{f}: {v['problems']}" for f, v in validity.items() if not v["passed"]],
+            "released_with_defects": sum(int(r.get("released_with_defects") or 0) for p in parts for r in p.validity),
+        },
+        "target": {
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in FORESCI_TARGET.items()},
+            "foresci_families_released": foresci_total,
+            "short_per_family": short,
+            "met": not any(short.values()) and foresci_total >= FORESCI_TARGET["total"],
+        },
+        "thresholds": {
+            "gold_min": th.gold_min,
+            "control_margin": th.control_margin,
+            "control_alpha": th.control_alpha,
+            "min_gated_tasks": th.min_gated_tasks,
+        },
     }
-    card["gate"]["passed"] = not (card["gate"]["partition_rows_failing"] or card["gate"]["pooled_failing"]
-                                  or card["gate"]["released_with_defects"] or card["missing_partitions"])
+    card["gate"]["passed"] = not (
+        card["gate"]["partition_rows_failing"]
+        or card["gate"]["pooled_failing"]
+        or card["gate"]["released_with_defects"]
+        or card["missing_partitions"]
+    )
     card["statistics"] = release_statistics(parts)
     card["card_version"] = sha256(json.dumps(card, sort_keys=True).encode())[:16]
     hidden = [{"kind": "group", **g} for g in indep.groups if g["members"]]
@@ -203,24 +262,44 @@ def validity_figures(parts: list[PartitionData], fams: list[str], th: Thresholds
             for r in p.validity:
                 if r["family"] == f:
                     s = status(r)
-                    states["failed" if s.startswith("FAIL") else "empty" if s.startswith("EMPTY")
-                           else "passed" if s == "PASS" else "passed, controls not gated"] += 1
+                    states[
+                        "failed"
+                        if s.startswith("FAIL")
+                        else "empty"
+                        if s.startswith("EMPTY")
+                        else "passed"
+                        if s == "PASS"
+                        else "passed, controls not gated"
+                    ] += 1
         out[f] = {
-            "tasks": row["tasks_released"], "partitions": row["n_partitions"],
-            "gold_answer": row[column(GOLD)], "chance": row[column(RANDOM)],
-            "controls": {k.removeprefix("control:"): {
-                "mean": row[column(k)], "excess": row[f"{column(k)}_excess"],
-                "excess_low": row[f"{column(k)}_excess_low"], "beats_margin": row[f"{column(k)}_beats_margin"]}
-                for k in NO_JUDGEMENT},
-            "controls_gated": row["controls_gated"], "min_gated_tasks": row["min_gated_tasks"],
-            "passed": row["passed"], "problems": row["problems"], "notes": row["notes"],
-            "methods": methods, "best_method": best, "best_method_fta": methods.get(best) if best else None,
+            "tasks": row["tasks_released"],
+            "partitions": row["n_partitions"],
+            "gold_answer": row[column(GOLD)],
+            "chance": row[column(RANDOM)],
+            "controls": {
+                k.removeprefix("control:"): {
+                    "mean": row[column(k)],
+                    "excess": row[f"{column(k)}_excess"],
+                    "excess_low": row[f"{column(k)}_excess_low"],
+                    "beats_margin": row[f"{column(k)}_beats_margin"],
+                }
+                for k in NO_JUDGEMENT
+            },
+            "controls_gated": row["controls_gated"],
+            "min_gated_tasks": row["min_gated_tasks"],
+            "passed": row["passed"],
+            "problems": row["problems"],
+            "notes": row["notes"],
+            "methods": methods,
+            "best_method": best,
+            "best_method_fta": methods.get(best) if best else None,
             "partition_rows": dict(sorted(states.items())),
         }
     return out
 
 
 # -- the markdown card --------------------------------------------------------------------------
+
 
 def _f(v, spec: str = ".3f") -> str:
     return "–" if v is None else format(v, spec)
@@ -231,45 +310,75 @@ def card_markdown(card: dict) -> str:
     fams = sorted(card["families"], key=family_key)
     cut = [c["cutoff"] for c in card["cutoffs"]]
     t = card["totals"]
-    lines = [f"# foresci benchmark release{(' ' + card['name']) if card['name'] else ''} "
-             f"(card {card['card_version']})", "",
-             f"{t['released']} released tasks ({t['effective']} independent decisions) over {len(card['domains'])} "
-             f"domains and {len(cut)} cutoffs, from {t['built']} built tasks; {len(card['partitions'])} partitions"
-             + (f", {len(card['missing_partitions'])} MISSING: {', '.join(card['missing_partitions'])}"
-                if card["missing_partitions"] else "") + ".", "",
-             "Answer every task with the knowledge base of its own cutoff only: a later cutoff's public "
-             "tasks and papers are future evidence for an earlier cutoff's tasks.", "",
-             "## Cutoffs", "", "| cutoff | horizon | future window | released |", "|---|---|---|---|"]
+    lines = [
+        f"# foresci benchmark release{(' ' + card['name']) if card['name'] else ''} (card {card['card_version']})",
+        "",
+        f"{t['released']} released tasks ({t['effective']} independent decisions) over {len(card['domains'])} "
+        f"domains and {len(cut)} cutoffs, from {t['built']} built tasks; {len(card['partitions'])} partitions"
+        + (
+            f", {len(card['missing_partitions'])} MISSING: {', '.join(card['missing_partitions'])}"
+            if card["missing_partitions"]
+            else ""
+        )
+        + ".",
+        "",
+        "Answer every task with the knowledge base of its own cutoff only: a later cutoff's public "
+        "tasks and papers are future evidence for an earlier cutoff's tasks.",
+        "",
+        "## Cutoffs",
+        "",
+        "| cutoff | horizon | future window | released |",
+        "|---|---|---|---|",
+    ]
     by_cut = Counter()
     for p in card["partitions"]:
         by_cut[p["cutoff"]] += p["tasks"]
     for c in card["cutoffs"]:
-        lines.append(f"| {c['cutoff']} | {c['horizon_months']} months | {c['window_start']} .. {c['window_end']} | "
-                     f"{by_cut.get(c['cutoff'], 0)} |")
-    lines += ["", "## Tasks per family", "",
-              "| family | built | released | dropped | duplicates (question / project / gold) | independent |",
-              "|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {c['cutoff']} | {c['horizon_months']} months | {c['window_start']} .. {c['window_end']} | "
+            f"{by_cut.get(c['cutoff'], 0)} |"
+        )
+    lines += [
+        "",
+        "## Tasks per family",
+        "",
+        "| family | built | released | dropped | duplicates (question / project / gold) | independent |",
+        "|---|---|---|---|---|---|",
+    ]
     for f in fams:
         x = card["families"][f]
         r = x["duplicates_by_rule"]
-        lines.append(f"| {f} | {x['built']} | {x['released']} | {x['dropped']} | {x['duplicates']} "
-                     f"({r['same_question']} / {r['same_project']} / {r['same_gold']}) | {x['effective']} |")
+        lines.append(
+            f"| {f} | {x['built']} | {x['released']} | {x['dropped']} | {x['duplicates']} "
+            f"({r['same_question']} / {r['same_project']} / {r['same_gold']}) | {x['effective']} |"
+        )
     lines.append(f"| all | {t['built']} | {t['released']} | {t['dropped']} | {t['duplicates']} | {t['effective']} |")
     tg = card["target"]
-    lines += ["", f"ForeSci's release size: {tg['per_family']} released tasks in each of "
-                  f"{', '.join(tg['families'])} and {tg['total']} in all: "
-              + ("met." if tg["met"] else "NOT met (" + ", ".join(
-                  f"{f} {n} short" for f, n in tg["short_per_family"].items() if n)
-                  + f"; {tg['foresci_families_released']} released in those families).")]
-    lines += ["", "### Released per family x domain x cutoff (released / built)", "",
-              "| family | domain | " + " | ".join(cut) + " |", "|---|---|" + "---|" * len(cut)]
+    lines += [
+        "",
+        f"ForeSci's release size: {tg['per_family']} released tasks in each of "
+        f"{', '.join(tg['families'])} and {tg['total']} in all: "
+        + (
+            "met."
+            if tg["met"]
+            else "NOT met ("
+            + ", ".join(f"{f} {n} short" for f, n in tg["short_per_family"].items() if n)
+            + f"; {tg['foresci_families_released']} released in those families)."
+        ),
+    ]
+    lines += [
+        "",
+        "### Released per family x domain x cutoff (released / built)",
+        "",
+        "| family | domain | " + " | ".join(cut) + " |",
+        "|---|---|" + "---|" * len(cut),
+    ]
     cell = {(r["family"], r["domain"], r["cutoff"]): r for r in card["table"]}
     for f in fams:
         for d in card["domains"]:
             vals = [cell.get((f, d, c)) for c in cut]
             if any(vals):
-                lines.append(f"| {f} | {d} | " + " | ".join(
-                    f"{v['released']} / {v['built']}" if v else "–" for v in vals) + " |")
+                lines.append(f"| {f} | {d} | " + " | ".join(f"{v['released']} / {v['built']}" if v else "–" for v in vals) + " |")
     lines += ["", "### Dropped, by reason (summed over partitions; every reason in card.json)", ""]
     for f in fams:
         reasons = sorted(card["families"][f]["drop_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
@@ -278,21 +387,44 @@ def card_markdown(card: dict) -> str:
         if len(reasons) > DROP_REASONS_SHOWN:
             rest = reasons[DROP_REASONS_SHOWN:]
             lines.append(f"  - {sum(v for _, v in rest)} × one of {len(rest)} other reasons")
-    lines += ["", "## Validity per family (released tasks of every partition pooled)", "",
-              "| family | tasks | best method (FTA) | chance | gold answer | closest no-judgement control: excess over "
-              "chance (95% lower bound) | pooled check | partition rows |", "|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Validity per family (released tasks of every partition pooled)",
+        "",
+        "| family | tasks | best method (FTA) | chance | gold answer | closest no-judgement control: excess over "
+        "chance (95% lower bound) | pooled check | partition rows |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for f, v in sorted(card["validity"].items(), key=lambda kv: family_key(kv[0])):
         worst = max(v["controls"].items(), key=lambda kv: -9 if kv[1]["excess_low"] is None else kv[1]["excess_low"])
-        check = ("FAIL: " + v["problems"]) if not v["passed"] else (
-            "EMPTY" if not v["tasks"] else "PASS" if v["controls_gated"] else
-            f"not gated ({v['tasks']} < {v['min_gated_tasks']} tasks)")
+        check = (
+            ("FAIL: " + v["problems"])
+            if not v["passed"]
+            else (
+                "EMPTY"
+                if not v["tasks"]
+                else "PASS"
+                if v["controls_gated"]
+                else f"not gated ({v['tasks']} < {v['min_gated_tasks']} tasks)"
+            )
+        )
         rows = ", ".join(f"{k} {n}" for k, n in v["partition_rows"].items()) or "–"
-        lines.append(f"| {f} | {v['tasks']} | {v['best_method'] or '–'} ({_f(v['best_method_fta'])}) | "
-                     f"{_f(v['chance'])} | {_f(v['gold_answer'])} | {worst[0]} {_f(worst[1]['excess'], '+.3f')} "
-                     f"({_f(worst[1]['excess_low'], '+.3f')}) | {check} | {rows} |")
+        lines.append(
+            f"| {f} | {v['tasks']} | {v['best_method'] or '–'} ({_f(v['best_method_fta'])}) | "
+            f"{_f(v['chance'])} | {_f(v['gold_answer'])} | {worst[0]} {_f(worst[1]['excess'], '+.3f')} "
+            f"({_f(worst[1]['excess_low'], '+.3f')}) | {check} | {rows} |"
+        )
     g = card["gate"]
-    lines += ["", "Gate: " + ("every partition's family rows and every pooled check pass, no released task "
-                              "with a hard defect, no partition missing." if g["passed"] else "NOT passed.")]
+    lines += [
+        "",
+        "Gate: "
+        + (
+            "every partition's family rows and every pooled check pass, no released task "
+            "with a hard defect, no partition missing."
+            if g["passed"]
+            else "NOT passed."
+        ),
+    ]
     if card["missing_partitions"]:
         lines.append(f"- missing partitions: {', '.join(card['missing_partitions'])}")
     lines += [f"- {x}" for x in g["partition_rows_failing"] + g["pooled_failing"]]
@@ -300,14 +432,22 @@ def card_markdown(card: dict) -> str:
         lines.append(f"- {g['released_with_defects']} released tasks with a hard defect")
     if card.get("statistics"):
         lines += ["", statistics_markdown(card["statistics"]).rstrip("\n")]
-    lines += ["", "## Independent tasks", "",
-              "Released tasks that carry the same decision count once (docs/releases.md, \"Independent tasks\"): "
-              "the same question about the same objects at equal or consecutive cutoffs (any domain), the same "
-              "project paper (venue, phase) in two domains or at two cutoffs, or the same gold decision in one "
-              "partition (gold top options naming the same thing, in any two families; phase gold keypoints "
-              "sharing a sentence). Each group is credited to its first task by family order "
-              f"({', '.join(FAMILY_ORDER)}), then cutoff.", "",
-              "## Partitions", "", "| domain | cutoff | release version | tasks | KB papers |", "|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Independent tasks",
+        "",
+        'Released tasks that carry the same decision count once (docs/releases.md, "Independent tasks"): '
+        "the same question about the same objects at equal or consecutive cutoffs (any domain), the same "
+        "project paper (venue, phase) in two domains or at two cutoffs, or the same gold decision in one "
+        "partition (gold top options naming the same thing, in any two families; phase gold keypoints "
+        "sharing a sentence). Each group is credited to its first task by family order "
+        f"({', '.join(FAMILY_ORDER)}), then cutoff.",
+        "",
+        "## Partitions",
+        "",
+        "| domain | cutoff | release version | tasks | KB papers |",
+        "|---|---|---|---|---|",
+    ]
     for p in card["partitions"]:
         lines.append(f"| {p['domain']} | {p['cutoff']} | {p['release_version']} | {p['tasks']} | {p['kb_papers']} |")
     return "\n".join(lines) + "\n"
@@ -315,11 +455,14 @@ def card_markdown(card: dict) -> str:
 
 # -- files ---------------------------------------------------------------------------------------
 
+
 def card_files(card: dict, hidden_rows: list[dict]) -> dict[str, bytes]:
     """The release-level files: card.json, card.md (public) and independence.jsonl (hidden)."""
-    return {"card.json": (json.dumps(card, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode(),
-            "card.md": card_markdown(card).encode(),
-            "independence.jsonl": canonical_jsonl(hidden_rows)}
+    return {
+        "card.json": (json.dumps(card, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode(),
+        "card.md": card_markdown(card).encode(),
+        "independence.jsonl": canonical_jsonl(hidden_rows),
+    }
 
 
 def card_path(store, name: str, version: str | None = None) -> str:
@@ -344,16 +487,18 @@ def summary_lines(card: dict) -> list[str]:
     """A few lines for the terminal: per family built / released / duplicates / independent."""
     out = [f"{'family':>10}  built  released  dropped  duplicates  independent"]
     for f, x in sorted(card["families"].items(), key=lambda kv: family_key(kv[0])):
-        out.append(f"{f:>10}  {x['built']:>5}  {x['released']:>8}  {x['dropped']:>7}  {x['duplicates']:>10}  "
-                   f"{x['effective']:>11}")
+        out.append(
+            f"{f:>10}  {x['built']:>5}  {x['released']:>8}  {x['dropped']:>7}  {x['duplicates']:>10}  {x['effective']:>11}"
+        )
     t = card["totals"]
-    out.append(f"{'all':>10}  {t['built']:>5}  {t['released']:>8}  {t['dropped']:>7}  {t['duplicates']:>10}  "
-               f"{t['effective']:>11}")
+    out.append(
+        f"{'all':>10}  {t['built']:>5}  {t['released']:>8}  {t['dropped']:>7}  {t['duplicates']:>10}  {t['effective']:>11}"
+    )
     return out
 
 
-
 # -- method statistics over the release (issue 24: the export's dataset card renders these) -------
+
 
 def release_statistics(parts: list[PartitionData]) -> dict:
     """Per family x method over the released tasks of every partition pooled (a task is
@@ -361,26 +506,32 @@ def release_statistics(parts: list[PartitionData]) -> dict:
     and every other metric's mean, and the paired FTA verdicts ("differs" / "cannot tell");
     `assets.leaderboard.statistics.method_statistics`, the function `foresci leaderboard` uses,
     on the same task rows (answers averaged per task x method)."""
-    rows, pairs = method_statistics(release_task_rows(
-        (p.domain, p.cutoff, {t.task_id for t in p.released}, p.scores) for p in parts))
+    rows, pairs = method_statistics(
+        release_task_rows((p.domain, p.cutoff, {t.task_id for t in p.released}, p.scores) for p in parts)
+    )
     return {"methods": rows, "pairwise": pairs, "rules": STATISTICS_NOTE}
 
 
 def statistics_markdown(stats: dict, heading: str = "##") -> str:
     """The statistics of `release_statistics` as markdown: a table per family x method, then one
     line per pair of methods with its verdict."""
-    lines = [f"{heading} Methods per family (released tasks of every cutoff and domain pooled)", "",
-             "| family | method | tasks | mean FTA | 95% CI | MDD (80% power) | trace linkage |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"{heading} Methods per family (released tasks of every cutoff and domain pooled)",
+        "",
+        "| family | method | tasks | mean FTA | 95% CI | MDD (80% power) | trace linkage |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in sorted(stats["methods"], key=lambda r: (family_key(r["family"]), -(r["fta"] if r["fta"] is not None else -1))):
         ci = "–" if r["fta_ci_low"] is None else f"[{r['fta_ci_low']:.3f}, {r['fta_ci_high']:.3f}]"
-        mdd = "–" if r["mdd"] is None else f"{r['mdd']:.3f}" + ("" if r["mdd_sd_source"] == "own" else
-                                                                f" ({r['mdd_sd_source']} sd)")
-        lines.append(f"| {r['family']} | {r['method']} | {r['n']} | {_f(r['fta'])} | {ci} | {mdd} | "
-                     f"{_f(r.get('trace_link'))} |")
+        mdd = (
+            "–"
+            if r["mdd"] is None
+            else f"{r['mdd']:.3f}" + ("" if r["mdd_sd_source"] == "own" else f" ({r['mdd_sd_source']} sd)")
+        )
+        lines.append(f"| {r['family']} | {r['method']} | {r['n']} | {_f(r['fta'])} | {ci} | {mdd} | {_f(r.get('trace_link'))} |")
     lines += ["", f"{heading}# Paired FTA comparisons", ""]
     pairs = sorted(stats["pairwise"], key=lambda p: (family_key(p["family"]), p["system_a"], p["system_b"]))
     lines += [f"- {p['family']}: {pairwise_text(p)}" for p in pairs] or ["- no two methods share a task"]
     verdicts = Counter(p["verdict"] for p in pairs)
-    lines += ["", "Verdicts: " + (", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) or "none") + ". "
-              + stats["rules"]]
+    lines += ["", "Verdicts: " + (", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())) or "none") + ". " + stats["rules"]]
     return "\n".join(lines) + "\n"

@@ -1,6 +1,5 @@
 """Release package asset: the versioned, immutable, reproducible release of one partition."""
 
-
 import dagster as dg
 import pyarrow as pa
 
@@ -54,8 +53,9 @@ class ReleaseConfig(dg.Config):
     kinds={"json", "parquet"},
     deps=["task_ranking", "knowledge_base", "corpus_snapshot", "taxonomy", "future_window"],
 )
-def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, storage: StorageResource,
-                    llm: LLMResource) -> dg.MaterializeResult:
+def release_package(
+    context: dg.AssetExecutionContext, config: ReleaseConfig, storage: StorageResource, llm: LLMResource
+) -> dg.MaterializeResult:
     """The partition's release: public `tasks.jsonl`, `kb_manifest.jsonl` and `manifest.json`
     (counts by family, domain and horizon, cutoffs, corpus and taxonomy versions, hashes)
     and the hidden `gold.jsonl`, written once per version under
@@ -81,31 +81,42 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     # made before any answer exists and stored with the release (checklists.jsonl, table ace_checklists).
     # The paper writes checklists with one model and scores with a separate one: stage one uses this
     # asset's model (`llm`), stage two the judge model (`judge_llm`, judge_scores)
-    released_now = {r.task_id for r in ratings if r.released} & (approved if approved is not None else {
-        r.task_id for r in ratings})
+    released_now = {r.task_id for r in ratings if r.released} & (
+        approved if approved is not None else {r.task_id for r in ratings}
+    )
     checklists = release_checklists([t for t in tasks if t.task_id in released_now], llm.client())
     store.write_records("ace_checklists", d, c, checklists, Checklist)
     public, hidden, manifest = release_files(
-        tasks, ratings, golds, kb_rows,
-        domain=d, cutoff=c, window_end=str(part.window_end), horizon_months=part.horizon_months,
+        tasks,
+        ratings,
+        golds,
+        kb_rows,
+        domain=d,
+        cutoff=c,
+        window_end=str(part.window_end),
+        horizon_months=part.horizon_months,
         corpus_version=sha256("\n".join(p.arxiv_id for p in corpus).encode())[:16],
         taxonomy_version=sha256("\n".join(taxonomy_ids).encode())[:16],
-        window_start=str(part.window_start), release_name=config.release_name,
-        approved=approved, curation=curation, checklists=[checklist_row(x) for x in checklists],
+        window_start=str(part.window_start),
+        release_name=config.release_name,
+        approved=approved,
+        curation=curation,
+        checklists=[checklist_row(x) for x in checklists],
     )
     future = store.read_records("future_window", d, c, ScreenedPaper)
 
-    novel = future_only_terms([f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future],
-                              allowed=template_vocabulary())
+    novel = future_only_terms(
+        [f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future], allowed=template_vocabulary()
+    )
     problems = validate_release(public, golds, novel_terms=novel, audit_texts=audit_texts)
     client = llm.client()
     before = client.snapshot()
     probe: list[ProbeResult] = []
     if config.contamination_probe and not client.offline:
-        released = {r.task_id for r in ratings if r.released} & (approved if approved is not None else {
-            r.task_id for r in ratings})
-        probe, probe_failures = run_probe([t for t in tasks if t.task_id in released], client,
-                                          threshold=config.probe_threshold)
+        released = {r.task_id for r in ratings if r.released} & (
+            approved if approved is not None else {r.task_id for r in ratings}
+        )
+        probe, probe_failures = run_probe([t for t in tasks if t.task_id in released], client, threshold=config.probe_threshold)
         store.write_records("contamination_probe", d, c, probe, ProbeResult)
         write_failures(store, "contamination_probe", part, probe_failures)
         problems += flagged_messages(probe)
@@ -116,22 +127,36 @@ def release_package(context: dg.AssetExecutionContext, config: ReleaseConfig, st
     paths = {name: store.write_bytes(store.artifact_path("release", d, c, name), data) for name, data in public.items()}
     for name, data in hidden.items():
         store.write_bytes(store.artifact_path("release", d, c, name), data)
-    store.write_table("release_package", d, c, pa.table({
-        "release_version": [manifest["release_version"]], "release_id": [version],
-        "tasks": [manifest["counts"]["tasks"]], "manifest_json": [public["manifest.json"].decode()],
-        "empty_reason": pa.array([manifest.get("empty_reason")], pa.string())}))
+    store.write_table(
+        "release_package",
+        d,
+        c,
+        pa.table(
+            {
+                "release_version": [manifest["release_version"]],
+                "release_id": [version],
+                "tasks": [manifest["counts"]["tasks"]],
+                "manifest_json": [public["manifest.json"].decode()],
+                "empty_reason": pa.array([manifest.get("empty_reason")], pa.string()),
+            }
+        ),
+    )
     if "empty_reason" in manifest:
         context.log.warning(f"empty release of {d} @ {c}: {manifest['empty_reason']}")
-    return dg.MaterializeResult(metadata={
-        "empty_reason": manifest.get("empty_reason", ""),
-        "release_version": manifest["release_version"], "release_id": version,
-        "tasks": manifest["counts"]["tasks"],
-        "by_family": dg.MetadataValue.json(manifest["counts"]["by_family"]),
-        "by_horizon": dg.MetadataValue.json(manifest["counts"]["by_horizon"]),
-        "curation": dg.MetadataValue.json(curation or {"policy": "ranking only (require_approval off)"}),
-        "leakage_check": "passed", "contamination_probe": len(probe) if probe else "not run (no model)",
-        "tasks_jsonl": dg.MetadataValue.path(paths["tasks.jsonl"]),
-        "manifest": dg.MetadataValue.path(paths["manifest.json"]),
-        "versioned_dir": dg.MetadataValue.path(versioned["manifest.json"].rsplit("/", 1)[0]),
-        **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "empty_reason": manifest.get("empty_reason", ""),
+            "release_version": manifest["release_version"],
+            "release_id": version,
+            "tasks": manifest["counts"]["tasks"],
+            "by_family": dg.MetadataValue.json(manifest["counts"]["by_family"]),
+            "by_horizon": dg.MetadataValue.json(manifest["counts"]["by_horizon"]),
+            "curation": dg.MetadataValue.json(curation or {"policy": "ranking only (require_approval off)"}),
+            "leakage_check": "passed",
+            "contamination_probe": len(probe) if probe else "not run (no model)",
+            "tasks_jsonl": dg.MetadataValue.path(paths["tasks.jsonl"]),
+            "manifest": dg.MetadataValue.path(paths["manifest.json"]),
+            "versioned_dir": dg.MetadataValue.path(versioned["manifest.json"].rsplit("/", 1)[0]),
+            **client.usage_since(before).as_metadata(),
+        }
+    )

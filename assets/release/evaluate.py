@@ -41,8 +41,14 @@ from core.registry import load_registry
 from core.thresholds import Thresholds
 
 REF_WIN_MIN = 0.9  # the reference must beat another task's reference on >= 90% of pairs (issue 26)
-CONTROL_COLUMNS = ("control:gold", "control:other_gold", "control:empty", "control:first_option",
-                   "control:every_option", "control:random")
+CONTROL_COLUMNS = (
+    "control:gold",
+    "control:other_gold",
+    "control:empty",
+    "control:first_option",
+    "control:every_option",
+    "control:random",
+)
 
 
 @dataclass
@@ -81,8 +87,9 @@ def release_controls(tasks: list[Task], golds: list[GoldTarget], embed, *, draws
     scores: list[Score] = []
     for cutoff, group in sorted(by_cutoff.items()):
         ids = {t.task_id for t in group}
-        sc, _ = score_answers([a for a in controls if a.task_id in ids], group,
-                              [g for g in golds if g.task_id in ids], embed, {}, cutoff=cutoff)
+        sc, _ = score_answers(
+            [a for a in controls if a.task_id in ids], group, [g for g in golds if g.task_id in ids], embed, {}, cutoff=cutoff
+        )
         scores += sc
     said = {a.answer_id: (tuple(a.ranking), a.choice, tuple(a.decision)) for a in controls}
     return control_rows(tasks, scores, said), scores
@@ -105,8 +112,11 @@ def control_rows(tasks: list[Task], scores: list[Score], said: dict | None = Non
     rows = []
     for family in sorted(per):
         c = per[family]
-        row: dict = {"family": family, "n": len(c["control:gold"]),
-                     "open_tasks": sum(1 for t in c["control:gold"] if t in open_ids)}
+        row: dict = {
+            "family": family,
+            "n": len(c["control:gold"]),
+            "open_tasks": sum(1 for t in c["control:gold"] if t in open_ids),
+        }
         for name in CONTROL_COLUMNS:
             vals = [sum(v) / len(v) for v in c[name].values() if v]
             row[name.removeprefix("control:")] = round(sum(vals) / len(vals), 4) if vals else None
@@ -167,8 +177,10 @@ def cutoff_kb(domain: str, cutoff, embed, db_dir):
 
     path = SHIPPED_DIR / f"{domain}.jsonl.gz"
     if not path.is_file():
-        raise FileNotFoundError(f"no shipped corpus for {domain} ({path}): build the partition with "
-                                "`foresci materialize` and score from the warehouse instead")
+        raise FileNotFoundError(
+            f"no shipped corpus for {domain} ({path}): build the partition with "
+            "`foresci materialize` and score from the warehouse instead"
+        )
     papers, _ = read_jsonl(path)
     papers = deduplicate([p for p in papers if p.published <= cutoff])
     descriptions = {name: d.description for name, d in load_registry().domains.items()}
@@ -193,9 +205,11 @@ def check_agents(agents: list[str]) -> None:
             try:
                 get_agent(spec)
             except UnknownPluginError:
-                raise AgentSpecError(f"--agent {spec!r}: no built-in method of that name (built-in: "
-                                     f"{', '.join(sorted(agent_names()))}); a bring-your-own agent is "
-                                     "NAME=PATH:FUNCTION, NAME=module:function or NAME=http(s)://...") from None
+                raise AgentSpecError(
+                    f"--agent {spec!r}: no built-in method of that name (built-in: "
+                    f"{', '.join(sorted(agent_names()))}); a bring-your-own agent is "
+                    "NAME=PATH:FUNCTION, NAME=module:function or NAME=http(s)://..."
+                ) from None
             continue
         try:
             parsed = parse_spec(spec)
@@ -251,16 +265,34 @@ class Evaluation:
         """The whole evaluation as JSON-ready data: what `foresci evaluate --format json`
         prints and what the imported_evaluation asset records."""
         r = self.result
-        return {"scores": self.rows, "controls": self.controls,
-                "import": {"tasks": len(r.tasks), "gold": len(r.golds), "answers_only": r.answers_only,
-                           "missing_gold": r.missing_gold, "unmapped": r.unmapped,
-                           "failures": [f.model_dump(mode="json") for f in r.failures]},
-                "agent_failures": [f.model_dump(mode="json") for f in self.failures]}
+        return {
+            "scores": self.rows,
+            "controls": self.controls,
+            "import": {
+                "tasks": len(r.tasks),
+                "gold": len(r.golds),
+                "answers_only": r.answers_only,
+                "missing_gold": r.missing_gold,
+                "unmapped": r.unmapped,
+                "failures": [f.model_dump(mode="json") for f in r.failures],
+            },
+            "agent_failures": [f.model_dump(mode="json") for f in self.failures],
+        }
 
 
-def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: bool = False, domain: str | None = None,
-                     cutoff: str | None = None, workdir=None, embed=None, kb_factory=None,
-                     draws: int = 20) -> Evaluation:
+def evaluate_release(
+    tasks_path,
+    hidden_path,
+    agents: list[str],
+    *,
+    no_gold: bool = False,
+    domain: str | None = None,
+    cutoff: str | None = None,
+    workdir=None,
+    embed=None,
+    kb_factory=None,
+    draws: int = 20,
+) -> Evaluation:
     """Import the release (never rebuilding its tasks), build each (domain, cutoff)'s
     knowledge base, run every agent on the presented tasks, score them, and run the release
     controls. `kb_factory(domain, cutoff, embed)` replaces `cutoff_kb` (tests)."""
@@ -278,8 +310,7 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
     answers, failures, agent_of, scores = [], [], {}, []
     for (d, _), ids in sorted(presented.by_partition.items()):
         tasks = [t for t in presented.tasks if t.task_id in set(ids)]
-        kb = (kb_factory or (lambda dd, cc, ee: cutoff_kb(dd, cc, ee, tempfile.mkdtemp(dir=workdir))))(
-            d, tasks[0].cutoff, embed)
+        kb = (kb_factory or (lambda dd, cc, ee: cutoff_kb(dd, cc, ee, tempfile.mkdtemp(dir=workdir))))(d, tasks[0].cutoff, embed)
         part_answers = []
         for spec in agents:
             name, got, failed = run_agent(spec, tasks, kb, embed)
@@ -291,13 +322,17 @@ def evaluate_release(tasks_path, hidden_path, agents: list[str], *, no_gold: boo
         if result.answers_only:
             continue
         golds = [g for g in presented.golds if g.task_id in set(ids)]
-        part_scores, score_failures = score_answers(part_answers, tasks, golds, embed, kb.dates(),
-                                                    cutoff=tasks[0].cutoff)
+        part_scores, score_failures = score_answers(part_answers, tasks, golds, embed, kb.dates(), cutoff=tasks[0].cutoff)
         scores += part_scores
         failures += score_failures
-    rows = score_rows(scores, agent_of, presented.tasks) if not result.answers_only else [
-        {"family": t, "agent": agent_of.get(a, a), "n": n, "fta": None} for (t, a), n in sorted(
-            _count_answers(answers, presented.tasks).items())]
+    rows = (
+        score_rows(scores, agent_of, presented.tasks)
+        if not result.answers_only
+        else [
+            {"family": t, "agent": agent_of.get(a, a), "n": n, "fta": None}
+            for (t, a), n in sorted(_count_answers(answers, presented.tasks).items())
+        ]
+    )
     controls = []
     if not result.answers_only:
         controls, _ = release_controls(presented.tasks, presented.golds, embed, draws=draws)

@@ -73,9 +73,14 @@ DOMAIN_MAP = {
     "visual_generative_modeling_and_diffusion": "visual_generative_modeling_and_diffusion",
 }
 HORIZON_MAP = {
-    "quarter": ("3-month", 3), "three_month": ("3-month", 3), "3-month": ("3-month", 3),
-    "half_year": ("6-month", 6), "six_month": ("6-month", 6), "6-month": ("6-month", 6),
-    "venue_cycle": ("venue cycle", 6), "venue cycle": ("venue cycle", 6),
+    "quarter": ("3-month", 3),
+    "three_month": ("3-month", 3),
+    "3-month": ("3-month", 3),
+    "half_year": ("6-month", 6),
+    "six_month": ("6-month", 6),
+    "6-month": ("6-month", 6),
+    "venue_cycle": ("venue cycle", 6),
+    "venue cycle": ("venue cycle", 6),
 }
 OPTION_LETTERS = "ABCDEFGHIJ"
 STAGE = "import_release"
@@ -113,8 +118,9 @@ def read_jsonl(path: Path | str) -> tuple[list[dict], list[Failure]]:
                 raise ValueError("not a JSON object")
             rows.append(row)
         except ValueError as exc:
-            failures.append(Failure(stage=STAGE, item_id=f"{Path(path).name}:{i}", reason=f"bad JSON line: {exc}",
-                                    raw=line[:2000]))
+            failures.append(
+                Failure(stage=STAGE, item_id=f"{Path(path).name}:{i}", reason=f"bad JSON line: {exc}", raw=line[:2000])
+            )
     return rows, failures
 
 
@@ -149,16 +155,26 @@ def map_task(row: dict, *, source: str = "external") -> Task:
     spec = row.get("deliverable_spec") or {}
     requirements = [str(r) for r in spec.get("requirements", [])] or ["a concrete, literature-grounded answer"]
     fmt = spec.get("format", "free_form_research_analysis")
-    instructions = (f"Use only the evidence available up to the cutoff ({cutoff.isoformat()}): the offline knowledge "
-                    f"base. Deliverable format: {humanise(fmt)}. Imported from {source} (task {row['task_id']}, "
-                    f"subtype {humanise(row.get('subtype', '') or 'none')}).")
-    return Task(task_id=str(row["task_id"]), family=family, domain=domain, cutoff=cutoff,
-                window_start=cutoff + timedelta(days=1), window_end=add_months(cutoff, months), horizon=label,
-                title=str(row.get("title") or row["question"][:80]), question=str(row["question"]),
-                instructions=instructions, answer_requirements=requirements,
-                options=fmt_map.options_for(row, fmt_map.decision_of(str(row.get("subtype", "")), family),
-                                            VENUE_FAMILIES),
-                subtype=str(row.get("subtype", "")))
+    instructions = (
+        f"Use only the evidence available up to the cutoff ({cutoff.isoformat()}): the offline knowledge "
+        f"base. Deliverable format: {humanise(fmt)}. Imported from {source} (task {row['task_id']}, "
+        f"subtype {humanise(row.get('subtype', '') or 'none')})."
+    )
+    return Task(
+        task_id=str(row["task_id"]),
+        family=family,
+        domain=domain,
+        cutoff=cutoff,
+        window_start=cutoff + timedelta(days=1),
+        window_end=add_months(cutoff, months),
+        horizon=label,
+        title=str(row.get("title") or row["question"][:80]),
+        question=str(row["question"]),
+        instructions=instructions,
+        answer_requirements=requirements,
+        options=fmt_map.options_for(row, fmt_map.decision_of(str(row.get("subtype", "")), family), VENUE_FAMILIES),
+        subtype=str(row.get("subtype", "")),
+    )
 
 
 def _numbers(obj, prefix: str = "", depth: int = 0) -> dict[str, float]:
@@ -221,10 +237,19 @@ def map_gold(task: Task, hidden: dict, problems: list[str] | None = None) -> Gol
     judge = hidden.get("judge") or {}
     strength = judge.get("overall_score", judge.get("avg_score", 1.0))
     future_ids = sorted({p for p in _paper_ids(gt) if _ARXIV.match(p)})
-    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      preferred_ranking=[p for p in out.preferred if p], trajectory=out.trajectory, slots=out.slots,
-                      claims=out.claims, numbers=_numbers(gt), future_paper_ids=future_ids,
-                      strength=float(max(0.0, min(1.0, strength if strength is not None else 1.0))))
+    return GoldTarget(
+        task_id=task.task_id,
+        family=task.family,
+        domain=task.domain,
+        cutoff=task.cutoff,
+        preferred_ranking=[p for p in out.preferred if p],
+        trajectory=out.trajectory,
+        slots=out.slots,
+        claims=out.claims,
+        numbers=_numbers(gt),
+        future_paper_ids=future_ids,
+        strength=float(max(0.0, min(1.0, strength if strength is not None else 1.0))),
+    )
 
 
 def apply_trajectory_rule(tasks: list[Task], golds: list[GoldTarget]) -> dict[str, float]:
@@ -255,8 +280,15 @@ def _count_fields(out: ImportResult, prefix: str, keys) -> None:
         bucket[name] = bucket.get(name, 0) + 1
 
 
-def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None, *, domain: str | None = None,
-                   cutoff: str | None = None, source: str | None = None, no_gold: bool = False) -> ImportResult:
+def import_release(
+    tasks_path: Path | str,
+    hidden_path: Path | str | None = None,
+    *,
+    domain: str | None = None,
+    cutoff: str | None = None,
+    source: str | None = None,
+    no_gold: bool = False,
+) -> ImportResult:
     """Read their tasks.jsonl and hidden evaluation JSONL into foresci tasks and gold.
 
     `domain` / `cutoff` keep only that foresci domain / cutoff (YYYY-MM-DD). Without a hidden
@@ -265,15 +297,18 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
     `missing_gold` and a Failure row; a hidden row with no task is reported too.
     """
     if hidden_path is None and not no_gold:
-        raise MissingGoldError("no hidden evaluation file given: the tasks would import without gold and every score "
-                               "would be empty. Pass their tasks_hidden_eval.jsonl (--hidden), or --no-gold to import "
-                               "the tasks for answering only")
+        raise MissingGoldError(
+            "no hidden evaluation file given: the tasks would import without gold and every score "
+            "would be empty. Pass their tasks_hidden_eval.jsonl (--hidden), or --no-gold to import "
+            "the tasks for answering only"
+        )
     out = ImportResult()
     out.answers_only = hidden_path is None
     for path in (tasks_path, hidden_path):
         if path is not None and not Path(path).is_file():
-            raise FileNotFoundError(f"release file not found: {path} (give the authors' tasks.jsonl and, for gold, "
-                                    "their hidden evaluation JSONL)")
+            raise FileNotFoundError(
+                f"release file not found: {path} (give the authors' tasks.jsonl and, for gold, their hidden evaluation JSONL)"
+            )
     source = source or Path(tasks_path).parent.name
     rows, failures = read_jsonl(tasks_path)
     out.failures += failures
@@ -293,8 +328,7 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
         try:
             task = map_task(row, source=source)
         except (ValueError, KeyError, TypeError) as exc:
-            out.failures.append(Failure(stage=STAGE, item_id=tid, reason=f"task not imported: {exc}",
-                                        raw=json.dumps(row)[:2000]))
+            out.failures.append(Failure(stage=STAGE, item_id=tid, reason=f"task not imported: {exc}", raw=json.dumps(row)[:2000]))
             continue
         if (domain and task.domain != domain) or (cutoff and task.cutoff.isoformat() != cutoff):
             continue
@@ -325,8 +359,9 @@ def import_release(tasks_path: Path | str, hidden_path: Path | str | None = None
     return out
 
 
-def imported_ratings(tasks: list[Task], golds: list[GoldTarget], *, source: str = "external",
-                     answers_only: bool = False) -> list[TaskRating]:
+def imported_ratings(
+    tasks: list[Task], golds: list[GoldTarget], *, source: str = "external", answers_only: bool = False
+) -> list[TaskRating]:
     """Every imported task released (the external curators already chose them), Elo 1200,
     judge "imported", with the presentation balancing of native releases
     (assets/ranking/presentation.py: the gold's first option at a balanced position across
@@ -337,9 +372,20 @@ def imported_ratings(tasks: list[Task], golds: list[GoldTarget], *, source: str 
     ratings = []
     for family in sorted({t.family for t in tasks}):
         fam = sorted((t for t in tasks if t.family == family), key=lambda t: t.task_id)
-        ratings += [TaskRating(task_id=t.task_id, family=family, elo=1200.0, rank_in_family=i, released=True,
-                               quality=1.0, note=note, judge="imported", presentation=orders.get(t.task_id, []))
-                    for i, t in enumerate(fam, start=1)]
+        ratings += [
+            TaskRating(
+                task_id=t.task_id,
+                family=family,
+                elo=1200.0,
+                rank_in_family=i,
+                released=True,
+                quality=1.0,
+                note=note,
+                judge="imported",
+                presentation=orders.get(t.task_id, []),
+            )
+            for i, t in enumerate(fam, start=1)
+        ]
     return ratings
 
 
@@ -353,9 +399,13 @@ def write_import(store, result: ImportResult, *, source: str = "external") -> di
         ids = {t.task_id for t in tasks}
         golds = [g for g in result.golds if g.task_id in ids]
         store.write_records("tasks", d, c, tasks, Task)
-        store.write_records("task_builds", d, c, [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[],
-                                                            drafted_by=f"imported:{source}") for t in tasks],
-                            TaskBuild)
+        store.write_records(
+            "task_builds",
+            d,
+            c,
+            [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[], drafted_by=f"imported:{source}") for t in tasks],
+            TaskBuild,
+        )
         store.write_records("gold_targets", d, c, golds, GoldTarget)
         ratings = imported_ratings(tasks, golds, source=source, answers_only=result.answers_only)
         store.write_records("task_ranking", d, c, ratings, TaskRating)

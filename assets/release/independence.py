@@ -86,8 +86,7 @@ def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def decision_of(task: Task, build: TaskBuild | None, gold: GoldTarget | None,
-                subject: str = "") -> Decision:
+def decision_of(task: Task, build: TaskBuild | None, gold: GoldTarget | None, subject: str = "") -> Decision:
     """A task's `Decision` from its public record, its hidden construction record and gold.
     `subject`: the direction a planning task's approaches sit in (its approach signals'
     `direction_name`), when the caller knows it."""
@@ -105,9 +104,18 @@ def decision_of(task: Task, build: TaskBuild | None, gold: GoldTarget | None,
         text = {o.option_id: o.text for o in task.options}.get(gold.preferred_ranking[0])
         gold_top = option_name(text) if text else ""
     gold_texts = frozenset(_norm(v) for v in facts.get("gold_texts", ()))
-    return Decision(domain=task.domain, cutoff=task.cutoff.isoformat(), task_id=task.task_id, family=fam,
-                    subtype=task.subtype, objects=objects, subject=subject.strip(), project=project,
-                    gold_top=gold_top, gold_texts=gold_texts)
+    return Decision(
+        domain=task.domain,
+        cutoff=task.cutoff.isoformat(),
+        task_id=task.task_id,
+        family=fam,
+        subtype=task.subtype,
+        objects=objects,
+        subject=subject.strip(),
+        project=project,
+        gold_top=gold_top,
+        gold_texts=gold_texts,
+    )
 
 
 def same_objects(a: Sequence[str], b: Sequence[str]) -> bool:
@@ -133,8 +141,7 @@ def link(a: Decision, b: Decision, step: Mapping[str, int]) -> str | None:
     """The rule (of `RULES`) that makes two released tasks duplicates, or None."""
     if a.family == b.family and a.subtype == b.subtype and _near(a, b, step):
         if a.objects and b.objects:
-            if same_objects(a.objects, b.objects) and (not (a.subject and b.subject)
-                                                        or _same(a.subject, b.subject)):
+            if same_objects(a.objects, b.objects) and (not (a.subject and b.subject) or _same(a.subject, b.subject)):
                 return "same_question"
         elif a.project and b.project:
             if a.project == b.project:
@@ -198,15 +205,31 @@ def independence(decisions: Iterable[Decision], cutoffs: Sequence[str] | None = 
                     members.append(n)
                     queue.append(n)
         rep = items[start]
-        groups.append({"representative": "@".join(rep.key), "family": rep.family,
-                       "members": [{"task": "@".join(items[n].key), "family": items[n].family, "rule": rule_of[n],
-                                    "via": "@".join(items[rep_of[n]].key)} for n in members]})
+        groups.append(
+            {
+                "representative": "@".join(rep.key),
+                "family": rep.family,
+                "members": [
+                    {
+                        "task": "@".join(items[n].key),
+                        "family": items[n].family,
+                        "rule": rule_of[n],
+                        "via": "@".join(items[rep_of[n]].key),
+                    }
+                    for n in members
+                ],
+            }
+        )
     families: dict[str, dict] = {}
-    for fam in sorted({d.family for d in items}, key=lambda f: (FAMILY_ORDER.index(f) if f in FAMILY_ORDER
-                                                                 else len(FAMILY_ORDER), f)):
+    for fam in sorted(
+        {d.family for d in items}, key=lambda f: (FAMILY_ORDER.index(f) if f in FAMILY_ORDER else len(FAMILY_ORDER), f)
+    ):
         released = sum(d.family == fam for d in items)
         dups = Counter(rule_of[k] for k, d in enumerate(items) if d.family == fam and k in rule_of)
-        families[fam] = {"released": released, "duplicates": sum(dups.values()),
-                         "duplicates_by_rule": {r: dups.get(r, 0) for r in RULES},
-                         "effective": released - sum(dups.values())}
+        families[fam] = {
+            "released": released,
+            "duplicates": sum(dups.values()),
+            "duplicates_by_rule": {r: dups.get(r, 0) for r in RULES},
+            "effective": released - sum(dups.values()),
+        }
     return Independence(groups=groups, pairs=pairs, families=families)

@@ -28,7 +28,6 @@ class ReleaseImmutableError(RuntimeError):
     """A release version already exists with different content."""
 
 
-
 def canonical_jsonl(records: list[dict]) -> bytes:
     return "".join(json.dumps(r, sort_keys=True, ensure_ascii=False, default=str) + "\n" for r in records).encode()
 
@@ -38,10 +37,22 @@ def sha256(data: bytes) -> str:
 
 
 def release_files(
-    tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], kb_rows: list[dict],
-    *, domain: str, cutoff: str, window_end: str, horizon_months: int, corpus_version: str, taxonomy_version: str,
-    window_start: str | None = None, release_name: str = "",
-    approved: set[str] | None = None, curation: dict | None = None, checklists: list[dict] | None = None,
+    tasks: list[Task],
+    ratings: list[TaskRating],
+    golds: list[GoldTarget],
+    kb_rows: list[dict],
+    *,
+    domain: str,
+    cutoff: str,
+    window_end: str,
+    horizon_months: int,
+    corpus_version: str,
+    taxonomy_version: str,
+    window_start: str | None = None,
+    release_name: str = "",
+    approved: set[str] | None = None,
+    curation: dict | None = None,
+    checklists: list[dict] | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], dict]:
     """Public files, hidden files and the manifest of one partition's release.
 
@@ -67,10 +78,13 @@ def release_files(
     windows = sorted({(str(t.window_start), str(t.window_end)) for t in public_tasks})
     manifest = {
         "format": "foresci-release/1",
-        "domain": domain, "cutoff": cutoff, "window_end": window_end, "horizon_months": horizon_months,
+        "domain": domain,
+        "cutoff": cutoff,
+        "window_end": window_end,
+        "horizon_months": horizon_months,
         "cutoffs": sorted({str(t.cutoff) for t in public_tasks} | {cutoff}),
-        "windows": [{"start": a, "end": b} for a, b in windows] or (
-            [{"start": window_start, "end": window_end}] if window_start else []),
+        "windows": [{"start": a, "end": b} for a, b in windows]
+        or ([{"start": window_start, "end": window_end}] if window_start else []),
         "counts": {
             "tasks": len(public_tasks),
             "by_family": dict(sorted(Counter(t.family for t in public_tasks).items())),
@@ -80,7 +94,8 @@ def release_files(
             "kb_papers": len(kb_rows),
             "gold_targets": len(hidden_gold),
         },
-        "corpus_version": corpus_version, "taxonomy_version": taxonomy_version,
+        "corpus_version": corpus_version,
+        "taxonomy_version": taxonomy_version,
         "sha256": {"tasks.jsonl": sha256(tasks_bytes), "kb_manifest.jsonl": sha256(kb_bytes), "gold.jsonl": sha256(gold_bytes)},
     }
     lists = sorted((c for c in checklists or [] if c["task_id"] in released), key=lambda c: c["task_id"])
@@ -95,8 +110,11 @@ def release_files(
     if not public_tasks:  # an empty release is a result, not an error: say why in one line
         manifest["empty_reason"] = empty_reason(tasks, ratings, len(kb_rows))
     manifest["release_version"] = sha256(json.dumps(manifest, sort_keys=True).encode())[:16]
-    public = {"tasks.jsonl": tasks_bytes, "kb_manifest.jsonl": kb_bytes,
-              "manifest.json": (json.dumps(manifest, sort_keys=True, indent=2) + "\n").encode()}
+    public = {
+        "tasks.jsonl": tasks_bytes,
+        "kb_manifest.jsonl": kb_bytes,
+        "manifest.json": (json.dumps(manifest, sort_keys=True, indent=2) + "\n").encode(),
+    }
     if lists:
         public["checklists.jsonl"] = lists_bytes
     return public, {"gold.jsonl": gold_bytes}, manifest
@@ -117,8 +135,10 @@ def kb_manifest_row(row: dict) -> dict:
 def empty_reason(tasks: list[Task], ratings: list[TaskRating], kb_papers: int) -> str:
     """One line on why a partition releases no task: none was built, or the gate held back all."""
     if not tasks:
-        return (f"no task built: the {kb_papers} relevant paper(s) before the cutoff gave no candidate "
-                "direction, bottleneck or venue profile to build a task on")
+        return (
+            f"no task built: the {kb_papers} relevant paper(s) before the cutoff gave no candidate "
+            "direction, bottleneck or venue profile to build a task on"
+        )
     notes = Counter(r.note or "not released" for r in ratings if not r.released)
     top = ", ".join(f"{note} ({n})" for note, n in notes.most_common(2))
     return f"no task released: all {len(tasks)} built tasks were held back ({top})"
@@ -129,8 +149,9 @@ def release_id(manifest: dict) -> str:
     return manifest.get("release_name") or f"r-{manifest['release_version']}"
 
 
-def validate_release(public: dict[str, bytes], golds: list[GoldTarget], *, novel_terms=(),
-                     audit_texts: dict[str, list[str]] | None = None) -> list[str]:
+def validate_release(
+    public: dict[str, bytes], golds: list[GoldTarget], *, novel_terms=(), audit_texts: dict[str, list[str]] | None = None
+) -> list[str]:
     """Leakage checks on the public files as a consumer reads them (empty list = clean).
 
     tasks.jsonl rows are checked as plain dicts (so an unexpected gold-only or audit key is
@@ -153,6 +174,7 @@ def validate_release(public: dict[str, bytes], golds: list[GoldTarget], *, novel
             for k, v in obj.items():
                 yield k, f"{path}.{k}" if path else k
                 yield from keys(v, f"{path}.{k}" if path else k)
+
     for key, where in keys(manifest):
         if key in GOLD_ONLY_KEYS:
             messages.append(f"manifest.json: gold-only key {where!r}")
@@ -172,8 +194,7 @@ MIN_NOTE_CHARS = 12  # shorter notes ("ok", "dup") would match public text by co
 def audit_text_violations(public: dict[str, bytes], audit_texts: dict[str, list[str]]) -> list[str]:
     """Reviewers' notes in any public file; reviewer names in the manifests (see validate_release)."""
     messages = []
-    notes = sorted({" ".join(n.lower().split()) for n in audit_texts.get("notes", [])
-                    if len(n.strip()) >= MIN_NOTE_CHARS})
+    notes = sorted({" ".join(n.lower().split()) for n in audit_texts.get("notes", []) if len(n.strip()) >= MIN_NOTE_CHARS})
     for name, data in sorted(public.items()):
         text = " ".join(data.decode(errors="replace").lower().split())
         messages += [f"{name}: a reviewer's note appears: {n[:60]!r}" for n in notes if n in text]
@@ -184,8 +205,9 @@ def audit_text_violations(public: dict[str, bytes], audit_texts: dict[str, list[
     return messages
 
 
-def publish_release(store, domain: str, cutoff: str, version: str, public: dict[str, bytes],
-                    hidden: dict[str, bytes]) -> dict[str, str]:
+def publish_release(
+    store, domain: str, cutoff: str, version: str, public: dict[str, bytes], hidden: dict[str, bytes]
+) -> dict[str, str]:
     """Write a release version once. Same bytes again: no-op; different bytes: ReleaseImmutableError.
 
     `store` is a `PartitionStore` (duck-typed: artifact_path, fs, read_bytes, write_bytes).
@@ -195,17 +217,22 @@ def publish_release(store, domain: str, cutoff: str, version: str, public: dict[
     """
     import pyarrow.fs as pafs
 
-    planned = [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
-               for name, data in sorted(public.items())]
-    planned += [(name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
-                for name, data in sorted(hidden.items())]
+    planned = [
+        (name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
+        for name, data in sorted(public.items())
+    ]
+    planned += [
+        (name, data, store.artifact_path("releases", domain, cutoff, f"{version}/{name}"))
+        for name, data in sorted(hidden.items())
+    ]
     existing = {path: store.fs.get_file_info(path).type == pafs.FileType.File for _, _, path in planned}
     if any(existing.values()):
         differing = [name for name, data, path in planned if not existing[path] or store.read_bytes(path) != data]
         if differing:
             raise ReleaseImmutableError(
                 f"release {version} of {domain} @ {cutoff} already exists and differs in {', '.join(differing)}; "
-                "a release version is immutable: publish under a new version")
+                "a release version is immutable: publish under a new version"
+            )
         return {name: store.uri(path) for name, _, path in planned}
     return {name: store.write_bytes(path, data) for name, data, path in planned}
 
@@ -230,11 +257,14 @@ def leaderboard_rows(scores: list[Score], released: set[str]) -> list[dict]:
 def leaderboard_markdown(rows: list[dict]) -> str:
     def fmt(v):
         return "–" if v is None else f"{v:.3f}"
+
     lines = ["| family | method | n | FTA [95% CI] | Trace-link | Fact | Pers |", "|---|---|---|---|---|---|---|"]
     for r in rows:
         fta = fmt(r["fta"]) if r["fta"] is None else f"{r['fta']:.3f} [{r['fta_lo']:.2f}, {r['fta_hi']:.2f}]"
-        lines.append(f"| {r['family']} | {r['method']} | {r['n_answers']} | {fta} | {fmt(r['trace_linkage'])} | "
-                     f"{fmt(r['fact'])} | {fmt(r['pers'])} |")
+        lines.append(
+            f"| {r['family']} | {r['method']} | {r['n_answers']} | {fta} | {fmt(r['trace_linkage'])} | "
+            f"{fmt(r['fact'])} | {fmt(r['pers'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -249,8 +279,9 @@ class FrozenForecastError(RuntimeError):
     """A frozen prospective package is missing, altered, or not yet scorable."""
 
 
-def freeze_package(tasks: list[Task], answers: list, *, domain: str, cutoff: str, window_start: str,
-                   window_end: str, created_at: str) -> dict[str, bytes]:
+def freeze_package(
+    tasks: list[Task], answers: list, *, domain: str, cutoff: str, window_start: str, window_end: str, created_at: str
+) -> dict[str, bytes]:
     """The files of a prediction-only package: tasks, forecasts and freeze.json.
 
     freeze.json records the sha256 of tasks.jsonl and forecasts.jsonl, their combined
@@ -261,15 +292,24 @@ def freeze_package(tasks: list[Task], answers: list, *, domain: str, cutoff: str
     fc_bytes = canonical_jsonl([a.model_dump(mode="json") for a in sorted(answers, key=lambda a: a.answer_id)])
     hashes = {"tasks.jsonl": sha256(tasks_bytes), "forecasts.jsonl": sha256(fc_bytes)}
     freeze = {
-        "domain": domain, "cutoff": cutoff, "window_start": window_start, "window_end": window_end,
-        "created_at": created_at, "frozen_before_window": created_at[:10] < window_start,
-        "n_tasks": len(tasks), "n_forecasts": len(answers),
+        "domain": domain,
+        "cutoff": cutoff,
+        "window_start": window_start,
+        "window_end": window_end,
+        "created_at": created_at,
+        "frozen_before_window": created_at[:10] < window_start,
+        "n_tasks": len(tasks),
+        "n_forecasts": len(answers),
         "by_family": dict(sorted(Counter(t.family for t in tasks).items())),
         "methods": sorted({a.method for a in answers}),
-        "sha256": hashes, "package_sha256": sha256(json.dumps(hashes, sort_keys=True).encode()),
+        "sha256": hashes,
+        "package_sha256": sha256(json.dumps(hashes, sort_keys=True).encode()),
     }
-    return {"tasks.jsonl": tasks_bytes, "forecasts.jsonl": fc_bytes,
-            "freeze.json": (json.dumps(freeze, sort_keys=True, indent=2) + "\n").encode()}
+    return {
+        "tasks.jsonl": tasks_bytes,
+        "forecasts.jsonl": fc_bytes,
+        "freeze.json": (json.dumps(freeze, sort_keys=True, indent=2) + "\n").encode(),
+    }
 
 
 def verify_package(files: dict[str, bytes]) -> dict:
@@ -277,8 +317,10 @@ def verify_package(files: dict[str, bytes]) -> dict:
     freeze = json.loads(files["freeze.json"])
     for name, digest in freeze["sha256"].items():
         if sha256(files[name]) != digest:
-            raise FrozenForecastError(f"{name} of the frozen package {freeze['domain']} @ {freeze['cutoff']} "
-                                      "does not match its frozen sha256: the package was altered after freezing")
+            raise FrozenForecastError(
+                f"{name} of the frozen package {freeze['domain']} @ {freeze['cutoff']} "
+                "does not match its frozen sha256: the package was altered after freezing"
+            )
     if sha256(json.dumps(freeze["sha256"], sort_keys=True).encode()) != freeze["package_sha256"]:
         raise FrozenForecastError("freeze.json's package_sha256 does not match its file hashes")
     return freeze

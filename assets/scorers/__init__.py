@@ -13,6 +13,15 @@ from assets.scorers.reference import ReferenceValidity
 from assets.scorers.registry import register_scorer
 from assets.scorers.trace import Trace
 
-for _scorer in (Fact(), ReferenceFTA(), RankingFTA(), Trace(), Persuasiveness(), KAE(), ACE(), ReferenceValidity(),
-                Attribution()):
+for _scorer in (
+    Fact(),
+    ReferenceFTA(),
+    RankingFTA(),
+    Trace(),
+    Persuasiveness(),
+    KAE(),
+    ACE(),
+    ReferenceValidity(),
+    Attribution(),
+):
     register_scorer(_scorer)

@@ -99,8 +99,15 @@ def release_checklists(tasks, judge_client=None) -> list[Checklist]:
             continue
         ledger = JudgeLedger()
         try:
-            out.append(make_checklist(task, judge, lambda p, schema, purpose: ask(
-                judge, [{"role": "user", "content": p}], schema, purpose=purpose, ledger=ledger, temperature=0.0)))  # noqa: B023
+            out.append(
+                make_checklist(
+                    task,
+                    judge,
+                    lambda p, schema, purpose, ledger=ledger: ask(
+                        judge, [{"role": "user", "content": p}], schema, purpose=purpose, ledger=ledger, temperature=0.0
+                    ),
+                )
+            )
         except Exception:  # noqa: BLE001 - the documented fallback: the offline checklist, marked as such
             out.append(offline_checklist(task, phase_of(task)))
     return out

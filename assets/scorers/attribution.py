@@ -40,6 +40,8 @@ class Attribution(Scorer):
         art = artifacts_of(ctx)
         drifted = {d.claim_index for d in art.drifts}
         rate = len(drifted) / art.n_claims if art.n_claims else None
-        return ScorerResult({"attribution": art.attribution_completeness, "claim_drift_rate": rate},
-                            f"{art.n_attributed}/{art.n_claims} claims attributable; "
-                            f"{art.n_quotes_verified}/{art.n_tuples} quotes verified; {len(drifted)} drifted")
+        return ScorerResult(
+            {"attribution": art.attribution_completeness, "claim_drift_rate": rate},
+            f"{art.n_attributed}/{art.n_claims} claims attributable; "
+            f"{art.n_quotes_verified}/{art.n_tuples} quotes verified; {len(drifted)} drifted",
+        )

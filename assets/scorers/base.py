@@ -69,8 +69,9 @@ class ScoringContext:
 
     def fail(self, what: str, exc: Exception) -> None:
         """Record a failed judge call; only the metric that needed it stays null."""
-        self.failures.append(Failure(stage=STAGE, item_id=self.answer.answer_id,
-                                     reason=f"{what}: {type(exc).__name__}: {exc}"[:1000]))
+        self.failures.append(
+            Failure(stage=STAGE, item_id=self.answer.answer_id, reason=f"{what}: {type(exc).__name__}: {exc}"[:1000])
+        )
 
 
 @dataclass
@@ -118,6 +119,11 @@ class Scorer(ABC):
 
     def describe(self, family_names: list[str]) -> dict[str, str]:
         """One row of `foresci scorers`."""
-        return {"scorer": self.name, "title": self.title, "values": ", ".join(self.values),
-                "families": ", ".join(family_names), "needs judge": "yes" if self.needs_judge else "no",
-                "summary": self.summary}
+        return {
+            "scorer": self.name,
+            "title": self.title,
+            "values": ", ".join(self.values),
+            "families": ", ".join(family_names),
+            "needs judge": "yes" if self.needs_judge else "no",
+            "summary": self.summary,
+        }

@@ -33,5 +33,4 @@ class Fact(Scorer):
             ctx.fail("fact", exc)
             return ScorerResult(dict(NULL))
         ctx.memo["fact"] = fact  # the agreement study reads the labels
-        return ScorerResult({"fact": fact.f1, "fact_precision": fact.precision, "fact_recall": fact.recall},
-                            fact.note)
+        return ScorerResult({"fact": fact.f1, "fact_precision": fact.precision, "fact_recall": fact.recall}, fact.note)

@@ -29,8 +29,7 @@ MAX_DECISION = 3
 # the authors' refined release (static embedder): a text less similar to a candidate than two
 # sibling candidates are to each other names none of them.
 OPEN_MATCH_MIN = 0.75
-NEGATION = re.compile(r"\b(not|no longer|never|won't|cannot|decline\w*|cool\w*|fad\w*|shrink\w*|least|fall\w*)\b",
-                      re.I)
+NEGATION = re.compile(r"\b(not|no longer|never|won't|cannot|decline\w*|cool\w*|fad\w*|shrink\w*|least|fall\w*)\b", re.I)
 
 
 def decision_of(answer) -> list[str]:
@@ -113,8 +112,11 @@ class RankingFTA(Scorer):
         values = {"fta": result["f1"], "fta_precision": result["precision"], "fta_recall": result["recall"]}
         if result["f1"] is None:
             return ScorerResult(values, "no hidden preferred ranking: FTA undefined")
-        return ScorerResult(values, f"top-1 {'hit' if result['top'] else 'miss'}, positions {result['pos']:.2f}, "
-                                    f"pairs {result['pair']:.2f} over {len(ctx.answer.ranking)} ranked options")
+        return ScorerResult(
+            values,
+            f"top-1 {'hit' if result['top'] else 'miss'}, positions {result['pos']:.2f}, "
+            f"pairs {result['pair']:.2f} over {len(ctx.answer.ranking)} ranked options",
+        )
 
 
 def matched_ranking(ctx: ScoringContext) -> list[str]:
@@ -131,8 +133,9 @@ def matched_ranking(ctx: ScoringContext) -> list[str]:
     cos = a @ g.T
     out = [f"(no candidate) {r}" for r in ranking]
     used: set[int] = set()
-    for value, i, j in sorted(((float(cos[i, j]), i, j) for i in range(len(ranking)) for j in range(len(gold))),
-                              key=lambda x: (-x[0], x[1], x[2])):
+    for value, i, j in sorted(
+        ((float(cos[i, j]), i, j) for i in range(len(ranking)) for j in range(len(gold))), key=lambda x: (-x[0], x[1], x[2])
+    ):
         if value < OPEN_MATCH_MIN:
             break
         if out[i].startswith("(no candidate) ") and j not in used:

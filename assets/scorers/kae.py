@@ -36,17 +36,19 @@ def cited_sources(ctx: ScoringContext) -> dict[str, str]:
 
 def judge_ask(ctx: ScoringContext):
     """`ask(prompt, schema, purpose)` through the judge client, counted in the answer's ledger."""
+
     def _ask(prompt: str, schema, purpose: str):
-        return ask(ctx.judge, [{"role": "user", "content": prompt}], schema, purpose=purpose, ledger=ctx.ledger,
-                   temperature=0.0)
+        return ask(ctx.judge, [{"role": "user", "content": prompt}], schema, purpose=purpose, ledger=ctx.ledger, temperature=0.0)
+
     return _ask
 
 
 class KAE(Scorer):
     name = "kae"
     title = "Keypoint-Aligned Evaluation"
-    summary = ("keypoints of the cited KB passages, de-duplicated (UEK); KSR/KCR/KOR = supported/conflicting/omitted "
-               "share in the answer")
+    summary = (
+        "keypoints of the cited KB passages, de-duplicated (UEK); KSR/KCR/KOR = supported/conflicting/omitted share in the answer"
+    )
     source = "DeepResearch Arena §4, eqs. 4-8"
     values = ("ksr", "kcr", "kor")
     headline = ("ksr",)
@@ -70,6 +72,9 @@ class KAE(Scorer):
         if rates["ksr"] is None:
             return ScorerResult(rates, f"no keypoints: {len(sources)} cited passage(s) readable")
         n = len(result.keypoints)
-        return ScorerResult(rates, f"{result.how}: {n} UEK keypoints from {len(sources)} cited passages; "
-                                   f"supported {result.labels.count('supported')}, conflicting "
-                                   f"{result.labels.count('conflicting')}, omitted {result.labels.count('omitted')}")
+        return ScorerResult(
+            rates,
+            f"{result.how}: {n} UEK keypoints from {len(sources)} cited passages; "
+            f"supported {result.labels.count('supported')}, conflicting "
+            f"{result.labels.count('conflicting')}, omitted {result.labels.count('omitted')}",
+        )

@@ -38,12 +38,24 @@ from core import metrics
 from core.metrics import swap_verdict
 from core.records import Answer, GoldTarget, Task
 
-PROMPT_VERSIONS = {"fact": "fact-batched-v1", "fact_reference": "fact-per-claim-v1",
-                   "rubric": "rubric-shared-packet-v1", "rubric_reference": "trace-v1+pers-v1",
-                   "pairwise": "pairwise-swap-v1"}
+PROMPT_VERSIONS = {
+    "fact": "fact-batched-v1",
+    "fact_reference": "fact-per-claim-v1",
+    "rubric": "rubric-shared-packet-v1",
+    "rubric_reference": "trace-v1+pers-v1",
+    "pairwise": "pairwise-swap-v1",
+}
 MAX_CLAIMS = 8  # the authors verify at most 8 claims per answer
-MAX_TOKENS = {"judge:fact": 1500, "judge:fact_extract": 600, "judge:fact_verify": 200, "judge:fact_coverage": 800,
-              "judge:rubric": 900, "judge:trace": 400, "judge:pers": 700, "judge:pairwise": 400}
+MAX_TOKENS = {
+    "judge:fact": 1500,
+    "judge:fact_extract": 600,
+    "judge:fact_verify": 200,
+    "judge:fact_coverage": 800,
+    "judge:rubric": 900,
+    "judge:trace": 400,
+    "judge:pers": 700,
+    "judge:pairwise": 400,
+}
 BUDGET = {"task": 1500, "answer": 3000, "bank": 2000, "packet": 3000, "brief": 1200}
 MIN_PART = {"answer": 1200, "packet": 600}  # the adaptive budget never shrinks these parts further
 SNIPPET_CHARS = 200
@@ -149,12 +161,20 @@ class JudgeLedger:
         self.by_purpose[purpose] = self.by_purpose.get(purpose, 0) + 1
 
 
-def ask(client, messages: list[dict], schema: type[BaseModel], *, purpose: str, ledger: JudgeLedger,
-        temperature: float | None = None, seed: int | None = None, max_tokens: int | None = None) -> BaseModel:
+def ask(
+    client,
+    messages: list[dict],
+    schema: type[BaseModel],
+    *,
+    purpose: str,
+    ledger: JudgeLedger,
+    temperature: float | None = None,
+    seed: int | None = None,
+    max_tokens: int | None = None,
+) -> BaseModel:
     ledger.add(purpose, messages)
     max_tokens = max_tokens or MAX_TOKENS.get(purpose)
-    return client.structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
-                             max_tokens=max_tokens)
+    return client.structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens)
 
 
 # --------------------------------------------------------------------------------------
@@ -168,8 +188,11 @@ def clip(text: str, limit: int) -> str:
 
 
 def task_view(task: Task, limit: int = BUDGET["task"]) -> str:
-    lines = [f"Family: {task.family}. Knowledge cutoff {task.cutoff.isoformat()}; forecast window "
-             f"{task.window_start.isoformat()} to {task.window_end.isoformat()}.", task.question.strip()]
+    lines = [
+        f"Family: {task.family}. Knowledge cutoff {task.cutoff.isoformat()}; forecast window "
+        f"{task.window_start.isoformat()} to {task.window_end.isoformat()}.",
+        task.question.strip(),
+    ]
     if task.options:
         lines += ["Options:"] + [f"- {o.option_id}: {o.text}" for o in task.options]
     return clip("\n".join(lines), limit)
@@ -223,8 +246,9 @@ def reference_brief(task: Task, gold: GoldTarget, limit: int = BUDGET["brief"]) 
     opt = {o.option_id: o.text for o in task.options}
     lines = []
     if gold.preferred_ranking:
-        lines.append("Preferred ranking after the cutoff: "
-                     + " > ".join(f"{r} ({opt.get(r, r)[:60]})" for r in gold.preferred_ranking))
+        lines.append(
+            "Preferred ranking after the cutoff: " + " > ".join(f"{r} ({opt.get(r, r)[:60]})" for r in gold.preferred_ranking)
+        )
     if gold.trajectory:
         lines.append(f"Trajectory of the leading option: {gold.trajectory}")
     for s in gold.slots[:4]:
@@ -236,8 +260,7 @@ def reference_brief(task: Task, gold: GoldTarget, limit: int = BUDGET["brief"]) 
     return clip("\n".join(lines) or "(no reference target)", limit)
 
 
-def evidence_packet(answer: Answer, task: Task, kb_get: Callable[[str], object] | None,
-                    limit: int = BUDGET["packet"]) -> str:
+def evidence_packet(answer: Answer, task: Task, kb_get: Callable[[str], object] | None, limit: int = BUDGET["packet"]) -> str:
     """One evidence packet shared by the Trace and Persuasiveness judgements: what the
     answer cited (resolved in the cutoff-bound KB; unresolvable ids are marked), then the
     task's support papers it did not cite, each as `[id] (date) title — snippet`."""
@@ -273,9 +296,11 @@ def evidence_packet(answer: Answer, task: Task, kb_get: Callable[[str], object] 
     return "\n".join(lines)
 
 
-SYSTEM = ("You are an expert evaluator for ForeSci, a benchmark of forward-looking AI-research judgement. "
-          "Answers were written at the knowledge cutoff; the hidden reference describes what was published "
-          "after it. Be strict and consistent. Reply with a single JSON object matching the schema, nothing else.")
+SYSTEM = (
+    "You are an expert evaluator for ForeSci, a benchmark of forward-looking AI-research judgement. "
+    "Answers were written at the knowledge cutoff; the hidden reference describes what was published "
+    "after it. Be strict and consistent. Reply with a single JSON object matching the schema, nothing else."
+)
 
 FACT_RULES = (
     "Labels for answer claims: supported = a hidden claim states or clearly entails it; partially_supported = "
@@ -287,14 +312,16 @@ FACT_RULES = (
 
 
 def fact_messages(task: Task, answer: Answer, bank: str) -> list[dict]:
-    user = (f"## Task\n{task_view(task)}\n\n## Candidate answer\n{answer_view(answer)}\n\n"
-            f"## Hidden claim bank\n{bank}\n\n## Instructions\n"
-            f"1. Extract the answer's atomic claims (at most {MAX_CLAIMS}): short, self-contained, checkable "
-            "statements carrying its decision and forecasts. Do not invent claims.\n"
-            "2. Label each against the hidden claim bank; list the ids it was checked against in `matched`.\n"
-            "3. Label the coverage of EVERY hidden claim id.\n" + FACT_RULES + "\n"
-            'Reply as {"claims": [{"claim": str, "label": str, "matched": [id]}], '
-            '"coverage": [{"claim_id": id, "label": str}]}')
+    user = (
+        f"## Task\n{task_view(task)}\n\n## Candidate answer\n{answer_view(answer)}\n\n"
+        f"## Hidden claim bank\n{bank}\n\n## Instructions\n"
+        f"1. Extract the answer's atomic claims (at most {MAX_CLAIMS}): short, self-contained, checkable "
+        "statements carrying its decision and forecasts. Do not invent claims.\n"
+        "2. Label each against the hidden claim bank; list the ids it was checked against in `matched`.\n"
+        "3. Label the coverage of EVERY hidden claim id.\n" + FACT_RULES + "\n"
+        'Reply as {"claims": [{"claim": str, "label": str, "matched": [id]}], '
+        '"coverage": [{"claim_id": id, "label": str}]}'
+    )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -311,8 +338,15 @@ def clip_lines(text: str, limit: int) -> str:
     return "\n".join(out) if out else clip(text, limit)
 
 
-def rubric_messages(task: Task, answer: Answer, packet: str, brief: str,
-                    parts: Sequence[str] = ("trace", "pers", "drift"), *, budget: int | None = None) -> list[dict]:
+def rubric_messages(
+    task: Task,
+    answer: Answer,
+    packet: str,
+    brief: str,
+    parts: Sequence[str] = ("trace", "pers", "drift"),
+    *,
+    budget: int | None = None,
+) -> list[dict]:
     """The rubric prompt; with `budget` (characters) the packet, then the answer, are shrunk
     (down to MIN_PART) until the prompt fits, so R repeats stay within the per-answer target."""
     answer_limit = BUDGET["answer"]
@@ -329,27 +363,35 @@ def rubric_messages(task: Task, answer: Answer, packet: str, brief: str,
     return msgs
 
 
-def _rubric_messages(task: Task, answer: Answer, packet: str, brief: str, parts: Sequence[str],
-                     answer_limit: int) -> list[dict]:
+def _rubric_messages(task: Task, answer: Answer, packet: str, brief: str, parts: Sequence[str], answer_limit: int) -> list[dict]:
     sections = [f"## Task\n{task_view(task)}", f"## Candidate answer\n{answer_view(answer, answer_limit)}"]
     if "trace" in parts or "pers" in parts:
         sections.append(f"## Pre-cutoff evidence packet\n{packet}")
     if "pers" in parts or "drift" in parts:
-        sections.append("## Reference brief (hidden; what happened after the cutoff. Judge decision quality "
-                        f"against it; do not reward copied wording)\n{brief}")
+        sections.append(
+            "## Reference brief (hidden; what happened after the cutoff. Judge decision quality "
+            f"against it; do not reward copied wording)\n{brief}"
+        )
     rules = []
     if "trace" in parts:
-        rules.append("Evidence traceability, integers 0-10: evidence_linkage = the reasoning uses relevant packet "
-                     "evidence through the cited ids (0 if nothing is cited); support_specificity = the cited "
-                     "evidence supports the stated decision specifically, not just the topic; internal_trace = "
-                     "the steps from evidence to decision avoid unsupported jumps.")
+        rules.append(
+            "Evidence traceability, integers 0-10: evidence_linkage = the reasoning uses relevant packet "
+            "evidence through the cited ids (0 if nothing is cited); support_specificity = the cited "
+            "evidence supports the stated decision specifically, not just the topic; internal_trace = "
+            "the steps from evidence to decision avoid unsupported jumps."
+        )
     if "pers" in parts:
         dims = {**get_family(task.family).rubric_dimensions, **GENERIC_DIMENSIONS}
-        rules.append("Reviewer persuasiveness, integers 0-10:\n" + "\n".join(f"- {d}: {desc}" for d, desc in dims.items())
-                     + "\n- holistic: overall, how persuasive this research call is to a knowledgeable reviewer.")
+        rules.append(
+            "Reviewer persuasiveness, integers 0-10:\n"
+            + "\n".join(f"- {d}: {desc}" for d, desc in dims.items())
+            + "\n- holistic: overall, how persuasive this research call is to a knowledgeable reviewer."
+        )
     if "drift" in parts:
-        rules.append("Evidence-to-decision drift against the reference, integers 0 (none) to 3 (severe):\n"
-                     + "\n".join(f"- drift_{d}: {desc}" for d, desc in DRIFT_DESCRIPTIONS.items()))
+        rules.append(
+            "Evidence-to-decision drift against the reference, integers 0 (none) to 3 (severe):\n"
+            + "\n".join(f"- drift_{d}: {desc}" for d, desc in DRIFT_DESCRIPTIONS.items())
+        )
     user = "\n\n".join(sections) + "\n\n## Score\nWrite a one-sentence rationale first.\n" + "\n".join(rules)
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
@@ -370,11 +412,12 @@ class FactResult:
     note: str = ""
 
 
-def _fact_result(gold: GoldTarget, ids: dict[str, str], verdicts: list[tuple[str, str]],
-                 coverage: Sequence[CoverageVerdict]) -> FactResult:
+def _fact_result(
+    gold: GoldTarget, ids: dict[str, str], verdicts: list[tuple[str, str]], coverage: Sequence[CoverageVerdict]
+) -> FactResult:
     """Scores from labels; hidden claims the judge did not label (or that were past the
     prompt budget) count as not covered, and that is noted."""
-    verdicts = verdicts[:MAX_CLAIMS * 2]
+    verdicts = verdicts[: MAX_CLAIMS * 2]
     psi: dict[str, str] = {}
     for c in coverage:
         key = ids.get(c.claim_id.strip().strip("[]"))
@@ -386,42 +429,76 @@ def _fact_result(gold: GoldTarget, ids: dict[str, str], verdicts: list[tuple[str
     psi_labels = [psi[g.claim_id] for g in gold.claims]
     scored = metrics.prediction_factuality([lab for _, lab in verdicts], psi_labels)
     note = f"{len(missing)} hidden claims unlabelled -> not_covered" if missing else ""
-    return FactResult(scored["precision"], scored["recall"], scored["f1"], [c for c, _ in verdicts],
-                      [lab for _, lab in verdicts], psi, note)
+    return FactResult(
+        scored["precision"], scored["recall"], scored["f1"], [c for c, _ in verdicts], [lab for _, lab in verdicts], psi, note
+    )
 
 
 def judge_fact(task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> FactResult:
     """Compact Fact: one call extracts, verifies all claims and labels coverage."""
     bank, ids = hidden_bank(gold)
-    reply = ask(client, fact_messages(task, answer, bank), FactJudgement, purpose="judge:fact",
-                ledger=ledger, temperature=0.0, seed=seed)
+    reply = ask(
+        client, fact_messages(task, answer, bank), FactJudgement, purpose="judge:fact", ledger=ledger, temperature=0.0, seed=seed
+    )
     verdicts = [(v.claim.strip(), v.label) for v in reply.claims if v.claim.strip()][:MAX_CLAIMS]
     return _fact_result(gold, ids, verdicts, reply.coverage)
 
 
-def judge_fact_per_claim(task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> FactResult:
+def judge_fact_per_claim(
+    task: Task, answer: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0
+) -> FactResult:
     """Reference Fact: extraction call, one verification call per claim (at most 8),
     one coverage call: 2 + m calls."""
     bank, ids = hidden_bank(gold)
     base = f"## Task\n{task_view(task)}\n\n## Candidate answer\n{answer_view(answer)}\n\n"
-    extract = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": base + (
-        f"Extract the answer's atomic claims (at most {MAX_CLAIMS}): short, self-contained, checkable statements "
-        'carrying its decision and forecasts. Do not invent claims. Reply as {"claims": [str]}')}]
-    claims = [c.strip() for c in ask(client, extract, ExtractedClaims, purpose="judge:fact_extract", ledger=ledger,
-                                     temperature=0.0, seed=seed).claims if c.strip()][:MAX_CLAIMS]
+    extract = [
+        {"role": "system", "content": SYSTEM},
+        {
+            "role": "user",
+            "content": base
+            + (
+                f"Extract the answer's atomic claims (at most {MAX_CLAIMS}): short, self-contained, checkable statements "
+                'carrying its decision and forecasts. Do not invent claims. Reply as {"claims": [str]}'
+            ),
+        },
+    ]
+    claims = [
+        c.strip()
+        for c in ask(
+            client, extract, ExtractedClaims, purpose="judge:fact_extract", ledger=ledger, temperature=0.0, seed=seed
+        ).claims
+        if c.strip()
+    ][:MAX_CLAIMS]
     verdicts = []
     for claim in claims:
-        msgs = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": (
-            f"## Task\n{task_view(task)}\n\n## Hidden claim bank\n{bank}\n\n## Claim to verify\n{claim}\n\n"
-            + FACT_RULES.split("\n")[0] + '\nReply as {"label": str, "matched": [id]}')}]
-        v = ask(client, msgs, SingleClaimVerdict, purpose="judge:fact_verify", ledger=ledger,
-                temperature=0.0, seed=seed)
+        msgs = [
+            {"role": "system", "content": SYSTEM},
+            {
+                "role": "user",
+                "content": (
+                    f"## Task\n{task_view(task)}\n\n## Hidden claim bank\n{bank}\n\n## Claim to verify\n{claim}\n\n"
+                    + FACT_RULES.split("\n")[0]
+                    + '\nReply as {"label": str, "matched": [id]}'
+                ),
+            },
+        ]
+        v = ask(client, msgs, SingleClaimVerdict, purpose="judge:fact_verify", ledger=ledger, temperature=0.0, seed=seed)
         verdicts.append((claim, v.label))
-    cover = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": base + (
-        f"## Hidden claim bank\n{bank}\n\nLabel the coverage of EVERY hidden claim id by the answer.\n"
-        + FACT_RULES.split("\n")[1] + '\nReply as {"coverage": [{"claim_id": id, "label": str}]}')}]
-    coverage = ask(client, cover, CoverageJudgement, purpose="judge:fact_coverage", ledger=ledger,
-                   temperature=0.0, seed=seed).coverage
+    cover = [
+        {"role": "system", "content": SYSTEM},
+        {
+            "role": "user",
+            "content": base
+            + (
+                f"## Hidden claim bank\n{bank}\n\nLabel the coverage of EVERY hidden claim id by the answer.\n"
+                + FACT_RULES.split("\n")[1]
+                + '\nReply as {"coverage": [{"claim_id": id, "label": str}]}'
+            ),
+        },
+    ]
+    coverage = ask(
+        client, cover, CoverageJudgement, purpose="judge:fact_coverage", ledger=ledger, temperature=0.0, seed=seed
+    ).coverage
     return _fact_result(gold, ids, verdicts, coverage)
 
 
@@ -440,57 +517,109 @@ class RubricResult:
 
 def _rubric_result(reply: BaseModel) -> RubricResult:
     data = reply.model_dump()
-    norm = {k: max(0, min(10, int(v))) / 10.0 for k, v in data.items()
-            if isinstance(v, int) and not k.startswith("drift_")}
+    norm = {k: max(0, min(10, int(v))) / 10.0 for k, v in data.items() if isinstance(v, int) and not k.startswith("drift_")}
     return RubricResult(
-        trace_e=norm.get("evidence_linkage"), trace_s=norm.get("support_specificity"),
+        trace_e=norm.get("evidence_linkage"),
+        trace_s=norm.get("support_specificity"),
         trace_t=norm.get("internal_trace"),
         dimensions={k: v for k, v in norm.items() if k not in TRACE_FIELDS and k != "holistic"},
         holistic=norm.get("holistic"),
-        drift={k[len("drift_"):]: float(max(0, min(3, int(v)))) for k, v in data.items() if k.startswith("drift_")},
-        rationale=str(data.get("rationale", ""))[:500])
+        drift={k[len("drift_") :]: float(max(0, min(3, int(v)))) for k, v in data.items() if k.startswith("drift_")},
+        rationale=str(data.get("rationale", ""))[:500],
+    )
 
 
-def judge_rubric(task: Task, answer: Answer, gold: GoldTarget, packet: str, client, ledger: JudgeLedger, *,
-                 repeat: int, temperature: float, budget: int | None = None) -> RubricResult:
+def judge_rubric(
+    task: Task,
+    answer: Answer,
+    gold: GoldTarget,
+    packet: str,
+    client,
+    ledger: JudgeLedger,
+    *,
+    repeat: int,
+    temperature: float,
+    budget: int | None = None,
+) -> RubricResult:
     """Compact rubric: Trace e/s/t + Persuasiveness + drift in one call over the shared packet
     (`budget`: the call's prompt-character allowance)."""
     msgs = rubric_messages(task, answer, packet, reference_brief(task, gold), budget=budget)
-    reply = ask(client, msgs, rubric_schema(task.family), purpose="judge:rubric", ledger=ledger,
-                temperature=temperature, seed=repeat)
+    reply = ask(
+        client, msgs, rubric_schema(task.family), purpose="judge:rubric", ledger=ledger, temperature=temperature, seed=repeat
+    )
     return _rubric_result(reply)
 
 
-def judge_rubric_separate(task: Task, answer: Answer, gold: GoldTarget, packet: str, client,
-                          ledger: JudgeLedger, *, repeat: int, temperature: float, budget: int | None = None) -> RubricResult:
+def judge_rubric_separate(
+    task: Task,
+    answer: Answer,
+    gold: GoldTarget,
+    packet: str,
+    client,
+    ledger: JudgeLedger,
+    *,
+    repeat: int,
+    temperature: float,
+    budget: int | None = None,
+) -> RubricResult:
     """Reference rubric: one Traceability call and one Persuasiveness (+ drift) call (no
     character budget: this is the unconstrained reference variant)."""
     brief = reference_brief(task, gold)
-    t = ask(client, rubric_messages(task, answer, packet, brief, ("trace",)), rubric_schema(task.family, ("trace",)),
-            purpose="judge:trace", ledger=ledger, temperature=temperature, seed=repeat)
-    p = ask(client, rubric_messages(task, answer, packet, brief, ("pers", "drift")),
-            rubric_schema(task.family, ("pers", "drift")), purpose="judge:pers", ledger=ledger,
-            temperature=temperature, seed=repeat)
+    t = ask(
+        client,
+        rubric_messages(task, answer, packet, brief, ("trace",)),
+        rubric_schema(task.family, ("trace",)),
+        purpose="judge:trace",
+        ledger=ledger,
+        temperature=temperature,
+        seed=repeat,
+    )
+    p = ask(
+        client,
+        rubric_messages(task, answer, packet, brief, ("pers", "drift")),
+        rubric_schema(task.family, ("pers", "drift")),
+        purpose="judge:pers",
+        ledger=ledger,
+        temperature=temperature,
+        seed=repeat,
+    )
     a, b = _rubric_result(t), _rubric_result(p)
-    return RubricResult(a.trace_e, a.trace_s, a.trace_t, b.dimensions, b.holistic, b.drift,
-                        (a.rationale + " | " + b.rationale).strip(" |"))
+    return RubricResult(
+        a.trace_e, a.trace_s, a.trace_t, b.dimensions, b.holistic, b.drift, (a.rationale + " | " + b.rationale).strip(" |")
+    )
 
 
 def pairwise_messages(task: Task, first: Answer, second: Answer, gold: GoldTarget) -> list[dict]:
-    user = (f"## Task\n{task_view(task)}\n\n## Answer 1\n{answer_view(first, 2500)}\n\n"
-            f"## Answer 2\n{answer_view(second, 2500)}\n\n## Reference brief (hidden)\n{reference_brief(task, gold, 900)}"
-            "\n\nWhich answer is the better forward-looking research judgement: closer to what happened, better "
-            'grounded and more persuasive? Ignore length and style. Reply as {"rationale": str, "winner": "1"|"2"|"tie"}')
+    user = (
+        f"## Task\n{task_view(task)}\n\n## Answer 1\n{answer_view(first, 2500)}\n\n"
+        f"## Answer 2\n{answer_view(second, 2500)}\n\n## Reference brief (hidden)\n{reference_brief(task, gold, 900)}"
+        "\n\nWhich answer is the better forward-looking research judgement: closer to what happened, better "
+        'grounded and more persuasive? Ignore length and style. Reply as {"rationale": str, "winner": "1"|"2"|"tie"}'
+    )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
 def judge_pair(task: Task, a: Answer, b: Answer, gold: GoldTarget, client, ledger: JudgeLedger, *, seed: int = 0) -> dict:
     """LLM preference between two answers to one task, judged in both presentation orders;
     disagreeing orders make a tie. Returns {"winner", "first", "second"} with 'a'/'b'/'tie'."""
-    v1 = ask(client, pairwise_messages(task, a, b, gold), PairwiseVerdict, purpose="judge:pairwise",
-             ledger=ledger, temperature=0.0, seed=seed).winner
-    v2 = ask(client, pairwise_messages(task, b, a, gold), PairwiseVerdict, purpose="judge:pairwise",
-             ledger=ledger, temperature=0.0, seed=seed).winner
+    v1 = ask(
+        client,
+        pairwise_messages(task, a, b, gold),
+        PairwiseVerdict,
+        purpose="judge:pairwise",
+        ledger=ledger,
+        temperature=0.0,
+        seed=seed,
+    ).winner
+    v2 = ask(
+        client,
+        pairwise_messages(task, b, a, gold),
+        PairwiseVerdict,
+        purpose="judge:pairwise",
+        ledger=ledger,
+        temperature=0.0,
+        seed=seed,
+    ).winner
     first = {"1": "a", "2": "b", "tie": "tie"}[v1]
     second = {"1": "b", "2": "a", "tie": "tie"}[v2]
     return {"winner": swap_verdict(first, second), "first": first, "second": second}

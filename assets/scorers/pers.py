@@ -30,6 +30,10 @@ class Persuasiveness(Scorer):
         dimensions = {d: mean_std([rr.dimensions.get(d) for rr in repeats])[0] for d in dims}
         drift_keys = sorted({d for rr in repeats for d in rr.drift})
         drift = {d: mean_std([rr.drift.get(d) for rr in repeats])[0] for d in drift_keys}
-        return ScorerResult({"pers": pers, "pers_std": pers_std}, details={
-            "pers_dimensions": {k: v for k, v in dimensions.items() if v is not None},
-            "drift": {k: v for k, v in drift.items() if v is not None}})
+        return ScorerResult(
+            {"pers": pers, "pers_std": pers_std},
+            details={
+                "pers_dimensions": {k: v for k, v in dimensions.items() if v is not None},
+                "drift": {k: v for k, v in drift.items() if v is not None},
+            },
+        )

@@ -21,8 +21,13 @@ def reference_validity(cited: Iterable[str], known: dict[str, date], cutoff: dat
     unknown = [c for c in ids if c not in known]
     late = [c for c in ids if c in known and _day(known[c]) > cutoff]
     valid = [c for c in ids if c in known and _day(known[c]) <= cutoff]
-    return {"share": round(len(valid) / len(ids), 4) if ids else None, "cited": len(ids),
-            "valid": len(valid), "after_cutoff": late, "unknown": unknown}
+    return {
+        "share": round(len(valid) / len(ids), 4) if ids else None,
+        "cited": len(ids),
+        "valid": len(valid),
+        "after_cutoff": late,
+        "unknown": unknown,
+    }
 
 
 def _day(value) -> date:
@@ -47,6 +52,8 @@ class ReferenceValidity(Scorer):
 
     def score(self, ctx: ScoringContext) -> ScorerResult:
         res = reference_validity(ctx.answer.evidence_ids, ctx.kb_dates, ctx.task.cutoff)
-        return ScorerResult({"reference_validity": res["share"]},
-                            f"{res['valid']}/{res['cited']} cited ids valid, {len(res['after_cutoff'])} after "
-                            f"the cutoff, {len(res['unknown'])} not in the KB")
+        return ScorerResult(
+            {"reference_validity": res["share"]},
+            f"{res['valid']}/{res['cited']} cited ids valid, {len(res['after_cutoff'])} after "
+            f"the cutoff, {len(res['unknown'])} not in the KB",
+        )

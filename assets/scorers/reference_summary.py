@@ -25,13 +25,14 @@ def reference_validity_rows(store, domain: str, cutoff: str) -> list[dict]:
         raise LookupError(f"no answers for {domain} @ {cutoff}")
     known = shipped_dates()
     if store.exists("corpus_snapshot", domain, cutoff):
-        known.update({p.arxiv_id: p.published for p in store.read_records(
-            "corpus_snapshot", domain, cutoff, ScreenedPaper)})
+        known.update({p.arxiv_id: p.published for p in store.read_records("corpus_snapshot", domain, cutoff, ScreenedPaper)})
     task_cutoff = {t.task_id: t.cutoff for t in store.read_records("tasks", domain, cutoff, Task)}
     shares: dict[tuple[str, str], list[float]] = defaultdict(list)
     for a in store.read_records("agent_answers", domain, cutoff, Answer):
         res = reference_validity(a.evidence_ids, known, task_cutoff.get(a.task_id) or date.fromisoformat(cutoff))
         if res["share"] is not None:
             shares[(a.family, a.method)].append(res["share"])
-    return [{"family": f, "method": m, "answers citing": len(v), "reference validity": round(statistics.fmean(v), DIGITS)}
-            for (f, m), v in sorted(shares.items())]
+    return [
+        {"family": f, "method": m, "answers citing": len(v), "reference validity": round(statistics.fmean(v), DIGITS)}
+        for (f, m), v in sorted(shares.items())
+    ]

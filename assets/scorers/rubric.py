@@ -34,8 +34,19 @@ def rubric_repeats(ctx: ScoringContext) -> list[llm_judge.RubricResult]:
     repeats: list[llm_judge.RubricResult] = []
     for r in range(n_repeats):
         try:
-            repeats.append(judge(ctx.task, ctx.answer, ctx.gold, packet, ctx.judge, ctx.ledger, repeat=r,
-                                 temperature=temperature, budget=budget))
+            repeats.append(
+                judge(
+                    ctx.task,
+                    ctx.answer,
+                    ctx.gold,
+                    packet,
+                    ctx.judge,
+                    ctx.ledger,
+                    repeat=r,
+                    temperature=temperature,
+                    budget=budget,
+                )
+            )
         except Exception as exc:  # noqa: BLE001 - recorded; the other repeats go on
             ctx.fail(f"rubric repeat {r}", exc)
     ctx.memo["rubric"] = repeats

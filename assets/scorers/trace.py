@@ -37,7 +37,8 @@ class Trace(Scorer):
             if ctx.kb_get is not None:
                 linkage = metrics.supported_share(decision_of(answer), self.passages(ctx))
             leaked = metrics.post_cutoff_citations(
-                [i for i in answer.evidence_ids if i not in task.support_paper_ids], ctx.kb_dates, ctx.cutoff)
+                [i for i in answer.evidence_ids if i not in task.support_paper_ids], ctx.kb_dates, ctx.cutoff
+            )
             if leaked:
                 note = f"cites ids not dated <= cutoff in the KB: {', '.join(leaked[:5])}"
         if linkage is not None and not note:
@@ -46,9 +47,12 @@ class Trace(Scorer):
         if ctx.judge is None:
             return ScorerResult(values, note)
 
-        traces = [metrics.trace_score(linkage * rr.trace_e, rr.trace_s, rr.trace_t,
-                                      has_support_artifact=answer.has_support_artifact)
-                  if (linkage is not None and rr.trace_e is not None) else None for rr in rubric_repeats(ctx)]
+        traces = [
+            metrics.trace_score(linkage * rr.trace_e, rr.trace_s, rr.trace_t, has_support_artifact=answer.has_support_artifact)
+            if (linkage is not None and rr.trace_e is not None)
+            else None
+            for rr in rubric_repeats(ctx)
+        ]
         trace, trace_std = mean_std(traces)
         values.update(trace=trace, trace_std=trace_std if trace is not None else None)
         return ScorerResult(values, note)

@@ -1,6 +1,5 @@
 """Tasks asset: the public research-decision tasks of every registered family."""
 
-
 from collections import Counter
 
 import dagster as dg
@@ -24,9 +23,13 @@ class TaskBuildConfig(dg.Config):
     # a clear leader, and the release takes one task per gold answer (96: their gold is cheap, ~0.1 s a
     # task, and the extra sets give the gate more distinct leaders; issue 24)
     # phase: 40 per phase; its reference check (assets/families/phase.py, docs/arena.md) holds back most of them
-    family_max: dict[str, int] = {"direction": 96, "planning": 96, "phase": 120,
-                                  "venue": 30,  # venue: one task per outcome project, as many as the corpus gives
-                                  "bottleneck": 40}  # one per multi-word subject with >= 3 limitations
+    family_max: dict[str, int] = {
+        "direction": 96,
+        "planning": 96,
+        "phase": 120,
+        "venue": 30,  # venue: one task per outcome project, as many as the corpus gives
+        "bottleneck": 40,
+    }  # one per multi-word subject with >= 3 limitations
     family_min: dict[str, int] = {}
     min_option_papers: int = 3  # stable historical premise: papers behind every candidate
     require_prior_papers: bool = True  # ... some of them before the recent window
@@ -43,8 +46,13 @@ class TaskBuildConfig(dg.Config):
     kinds={"parquet", "python"},
     deps=["research_signals", "evidence_records", "corpus_snapshot", "paper_fulltext"],
 )
-def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: StorageResource,
-          llm: LLMResource, embeddings: EmbeddingResource) -> dg.MaterializeResult:
+def tasks(
+    context: dg.AssetExecutionContext,
+    config: TaskBuildConfig,
+    storage: StorageResource,
+    llm: LLMResource,
+    embeddings: EmbeddingResource,
+) -> dg.MaterializeResult:
     """Public tasks (ForeSci §3.4): direction forecasting, bottleneck-opportunity discovery,
     strategic research planning and venue-conditioned positioning, each with question,
     cutoff, window, instructions, answer requirements, options and a pre-cutoff support
@@ -59,36 +67,60 @@ def tasks(context: dg.AssetExecutionContext, config: TaskBuildConfig, storage: S
     before = client.snapshot()
     drafter = None
     if config.llm_drafting and not client.offline:
-        drafter = LLMDrafter(client, threshold=config.judge_threshold, max_rounds=config.max_rewrite_rounds,
-                             seed=config.seed)
-    curation = Curation(min_option_papers=config.min_option_papers, require_prior_papers=config.require_prior_papers,
-                        duplicate_jaccard=config.duplicate_jaccard, family_min=dict(config.family_min),
-                        family_max=dict(config.family_max))
-    settings = BuildSettings(domain=part.domain, domain_title=part.spec.title, cutoff=part.cutoff,
-                             window_end=part.window_end, horizon_months=part.horizon_months, seed=config.seed,
-                             per_family_max=config.per_family_max, per_family_min=config.per_family_min,
-                             curation=curation)
+        drafter = LLMDrafter(client, threshold=config.judge_threshold, max_rounds=config.max_rewrite_rounds, seed=config.seed)
+    curation = Curation(
+        min_option_papers=config.min_option_papers,
+        require_prior_papers=config.require_prior_papers,
+        duplicate_jaccard=config.duplicate_jaccard,
+        family_min=dict(config.family_min),
+        family_max=dict(config.family_max),
+    )
+    settings = BuildSettings(
+        domain=part.domain,
+        domain_title=part.spec.title,
+        cutoff=part.cutoff,
+        window_end=part.window_end,
+        horizon_months=part.horizon_months,
+        seed=config.seed,
+        per_family_max=config.per_family_max,
+        per_family_min=config.per_family_min,
+        curation=curation,
+    )
     needs = needed_inputs()  # only what the registered families declare they read
     papers, fulltext = [], {}
     if "papers" in needs:
         papers = store.read_records("corpus_snapshot", part.domain, part.cutoff_key, ScreenedPaper)
     if "fulltext" in needs:
-        fulltext = {f.arxiv_id: f.sections for f in store.read_records(
-            "paper_fulltext", part.domain, part.cutoff_key, PaperFullText) if f.source == "grobid"}
+        fulltext = {
+            f.arxiv_id: f.sections
+            for f in store.read_records("paper_fulltext", part.domain, part.cutoff_key, PaperFullText)
+            if f.source == "grobid"
+        }
     # with model drafting on, families draft their own parts with the client (phase: inspirations,
     # rediscovery: problem trees); offline they use their documented extractors
     drafting_llm = client if config.llm_drafting and not client.offline and "llm" in needs else None
-    built, builds, failures = build_tasks(signals, records, settings, drafter=drafter, papers=papers,
-                                          fulltext=fulltext, llm=drafting_llm,
-                                          embed=embeddings.embedder().encode if "embed" in needs else None)
+    built, builds, failures = build_tasks(
+        signals,
+        records,
+        settings,
+        drafter=drafter,
+        papers=papers,
+        fulltext=fulltext,
+        llm=drafting_llm,
+        embed=embeddings.embedder().encode if "embed" in needs else None,
+    )
     path = store.write_records("tasks", part.domain, part.cutoff_key, built, Task)
     store.write_records("task_builds", part.domain, part.cutoff_key, builds, TaskBuild)
     write_failures(store, "tasks", part, failures)
-    return dg.MaterializeResult(metadata={
-        "rows": len(built), "by_family": dg.MetadataValue.json(dict(Counter(t.family for t in built))),
-        "drafted_by": dg.MetadataValue.json(dict(Counter(b.drafted_by for b in builds))),
-        "fallbacks": sum(any(s.step == "fallback" for s in b.build_trace) for b in builds),
-        "failures": len(failures),
-        "preview": md_table([t.model_dump() for t in built], ["task_id", "family", "title"], 12),
-        "path": dg.MetadataValue.path(path), **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(built),
+            "by_family": dg.MetadataValue.json(dict(Counter(t.family for t in built))),
+            "drafted_by": dg.MetadataValue.json(dict(Counter(b.drafted_by for b in builds))),
+            "fallbacks": sum(any(s.step == "fallback" for s in b.build_trace) for b in builds),
+            "failures": len(failures),
+            "preview": md_table([t.model_dump() for t in built], ["task_id", "family", "title"], 12),
+            "path": dg.MetadataValue.path(path),
+            **client.usage_since(before).as_metadata(),
+        }
+    )

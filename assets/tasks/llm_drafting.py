@@ -34,6 +34,7 @@ CRITERIA = ("clarity", "clear_decision", "temporal_discipline", "no_internal_ids
 DEFAULT_THRESHOLD = 0.8
 DEFAULT_MAX_ROUNDS = 2
 
+
 class DraftText(BaseModel):
     title: str = Field(description="a short task title")
     question: str = Field(description="the public question an agent answers")
@@ -80,8 +81,9 @@ def describe(draft: Draft) -> str:
     if draft.team_size:
         lines.append(f"Team size: {draft.team_size} researchers")
     if draft.project:
-        lines.append(f'Project description (keep it verbatim in the question, written as Project description: "..."): '
-                     f'"{draft.project}"')
+        lines.append(
+            f'Project description (keep it verbatim in the question, written as Project description: "..."): "{draft.project}"'
+        )
     if draft.options:
         lines.append("Options (listed separately to the agent; refer to them, do not rename them):")
         lines += [f"- {o.option_id}: {o.text}" for o in draft.options]
@@ -98,39 +100,61 @@ RULES = (
 
 def draft_messages(draft: Draft, ref_title: str, ref_question: str) -> list[dict]:
     return [
-        {"role": "system", "content": "You write benchmark tasks that test forward-looking research judgement. "
-                                      "Reply with a JSON object {\"title\": ..., \"question\": ...}."},
-        {"role": "user", "content": f"{describe(draft)}\n\nReference wording (improve it, keep every fact):\n"
-                                    f"Title: {ref_title}\nQuestion: {ref_question}\n\n{RULES}"},
+        {
+            "role": "system",
+            "content": "You write benchmark tasks that test forward-looking research judgement. "
+            'Reply with a JSON object {"title": ..., "question": ...}.',
+        },
+        {
+            "role": "user",
+            "content": f"{describe(draft)}\n\nReference wording (improve it, keep every fact):\n"
+            f"Title: {ref_title}\nQuestion: {ref_question}\n\n{RULES}",
+        },
     ]
 
 
 def judge_messages(draft: Draft, text: DraftText) -> list[dict]:
     crit = ", ".join(CRITERIA)
     return [
-        {"role": "system", "content": "You review benchmark tasks. Score each criterion from 0 to 1 and give "
-                                      f"one paragraph of concrete feedback. Reply with JSON with keys {crit}, feedback."},
-        {"role": "user", "content": f"{describe(draft)}\n\nDraft title: {text.title}\nDraft question: {text.question}\n\n"
-                                    f"Criteria: clarity (unambiguous, readable); clear_decision (exactly one decision "
-                                    f"is asked); temporal_discipline (cutoff and window stated, nothing after the "
-                                    f"cutoff); no_internal_ids (no identifiers or construction artefacts); family_fit "
-                                    f"(asks what the family asks).\n{RULES}"},
+        {
+            "role": "system",
+            "content": "You review benchmark tasks. Score each criterion from 0 to 1 and give "
+            f"one paragraph of concrete feedback. Reply with JSON with keys {crit}, feedback.",
+        },
+        {
+            "role": "user",
+            "content": f"{describe(draft)}\n\nDraft title: {text.title}\nDraft question: {text.question}\n\n"
+            f"Criteria: clarity (unambiguous, readable); clear_decision (exactly one decision "
+            f"is asked); temporal_discipline (cutoff and window stated, nothing after the "
+            f"cutoff); no_internal_ids (no identifiers or construction artefacts); family_fit "
+            f"(asks what the family asks).\n{RULES}",
+        },
     ]
 
 
 def rewrite_messages(draft: Draft, text: DraftText, feedback: str) -> list[dict]:
     return [
-        {"role": "system", "content": "You revise benchmark tasks. Reply with a JSON object {\"title\": ..., \"question\": ...}."},
-        {"role": "user", "content": f"{describe(draft)}\n\nCurrent title: {text.title}\nCurrent question: {text.question}\n\n"
-                                    f"Reviewer feedback: {feedback}\n\nRewrite the task to address the feedback. {RULES}"},
+        {"role": "system", "content": 'You revise benchmark tasks. Reply with a JSON object {"title": ..., "question": ...}.'},
+        {
+            "role": "user",
+            "content": f"{describe(draft)}\n\nCurrent title: {text.title}\nCurrent question: {text.question}\n\n"
+            f"Reviewer feedback: {feedback}\n\nRewrite the task to address the feedback. {RULES}",
+        },
     ]
 
 
 class LLMDrafter:
     """Drafter for `build_tasks` in LLM mode (see the module docstring)."""
 
-    def __init__(self, client, *, threshold: float = DEFAULT_THRESHOLD, max_rounds: int = DEFAULT_MAX_ROUNDS,
-                 seed: int = 0, temperature: float = 0.0):
+    def __init__(
+        self,
+        client,
+        *,
+        threshold: float = DEFAULT_THRESHOLD,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        seed: int = 0,
+        temperature: float = 0.0,
+    ):
         if client is None or client.offline:
             raise ValueError("LLMDrafter needs a configured (online) LLM client")
         self.client, self.threshold, self.max_rounds = client, threshold, max_rounds
@@ -149,28 +173,54 @@ class LLMDrafter:
         try:
             msgs = draft_messages(draft, ref_title, ref_question)
             text = self._ask(msgs, DraftText, f"task_draft:{fam}")
-            trace.append(BuildStep(step="draft", model=model, purpose=f"task_draft:{fam}", request_sha=_sha(msgs),
-                                   output=text.model_dump_json()))
+            trace.append(
+                BuildStep(
+                    step="draft", model=model, purpose=f"task_draft:{fam}", request_sha=_sha(msgs), output=text.model_dump_json()
+                )
+            )
             best: tuple[float, DraftText] | None = None
             for rnd in range(self.max_rounds + 1):
                 msgs = judge_messages(draft, text)
                 verdict = self._ask(msgs, DraftJudgement, f"task_judge:{fam}")
                 score = round(verdict.overall, 4)
                 ok = score >= self.threshold
-                trace.append(BuildStep(step="judge", round=rnd, model=model, purpose=f"task_judge:{fam}",
-                                       request_sha=_sha(msgs), output=verdict.model_dump_json(), score=score,
-                                       accepted=ok))
+                trace.append(
+                    BuildStep(
+                        step="judge",
+                        round=rnd,
+                        model=model,
+                        purpose=f"task_judge:{fam}",
+                        request_sha=_sha(msgs),
+                        output=verdict.model_dump_json(),
+                        score=score,
+                        accepted=ok,
+                    )
+                )
                 if best is None or score > best[0]:
                     best = (score, text)
                 if ok or rnd == self.max_rounds:
                     break
                 msgs = rewrite_messages(draft, text, verdict.feedback)
                 text = self._ask(msgs, DraftText, f"task_rewrite:{fam}")
-                trace.append(BuildStep(step="rewrite", round=rnd + 1, model=model, purpose=f"task_rewrite:{fam}",
-                                       request_sha=_sha(msgs), output=text.model_dump_json()))
+                trace.append(
+                    BuildStep(
+                        step="rewrite",
+                        round=rnd + 1,
+                        model=model,
+                        purpose=f"task_rewrite:{fam}",
+                        request_sha=_sha(msgs),
+                        output=text.model_dump_json(),
+                    )
+                )
         except LLMCallError as exc:
-            trace.append(BuildStep(step="fallback", model=model, error=str(exc)[:500],
-                                   output=json.dumps({"title": ref_title, "question": ref_question})))
+            trace.append(
+                BuildStep(
+                    step="fallback",
+                    model=model,
+                    error=str(exc)[:500],
+                    output=json.dumps({"title": ref_title, "question": ref_question}),
+                )
+            )
             return DraftResult(ref_title, ref_question, trace, "template")
         score, chosen = best
         return DraftResult(chosen.title.strip(), chosen.question.strip(), trace, model)

@@ -20,10 +20,19 @@ def needed_inputs(families=None) -> frozenset[str]:
     return frozenset().union(*(f.needs for f in families)) if families else frozenset()
 
 
-def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
-                drafter: Drafter | None = None, *, papers: list | None = None, fulltext: dict | None = None,
-                tree_drafter=None, inspiration_drafter=None, embed=None,
-                llm=None) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
+def build_tasks(
+    signals: list[Signal],
+    records: list[EvidenceRecord],
+    settings: BuildSettings,
+    drafter: Drafter | None = None,
+    *,
+    papers: list | None = None,
+    fulltext: dict | None = None,
+    tree_drafter=None,
+    inspiration_drafter=None,
+    embed=None,
+    llm=None,
+) -> tuple[list[Task], list[TaskBuild], list[Failure]]:
     """Public tasks of every registered family, their construction records, and failure rows.
 
     Deterministic for fixed inputs and seed. Dropped drafts, duplicates, candidates
@@ -36,8 +45,14 @@ def build_tasks(signals: list[Signal], records: list[EvidenceRecord], settings: 
     failures: list[Failure] = []
     # what families may read beyond signals and records (TaskFamily.needs): the partition's
     # screened papers, their GROBID sections by id, the embedder, the drafting model client
-    inputs = BuildInputs(papers=papers or [], fulltext=fulltext or {}, embed=embed, llm=llm,
-                         tree_drafter=tree_drafter, inspiration_drafter=inspiration_drafter)
+    inputs = BuildInputs(
+        papers=papers or [],
+        fulltext=fulltext or {},
+        embed=embed,
+        llm=llm,
+        tree_drafter=tree_drafter,
+        inspiration_drafter=inspiration_drafter,
+    )
     builder = TaskBuilder(signals, records, settings, drafter, failures, inputs)
     for family in all_families():
         if family.build is not None:  # a family without a builder facet builds nothing here

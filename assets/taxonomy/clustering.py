@@ -28,8 +28,9 @@ def cosine_silhouette(X: np.ndarray, labels: np.ndarray, D: np.ndarray | None = 
     return float(s.mean())
 
 
-def cluster(vectors: np.ndarray, max_k: int, min_votes: int, random_state: int, min_groups: int = 1,
-            silhouette_sample: int = 500) -> list[np.ndarray]:
+def cluster(
+    vectors: np.ndarray, max_k: int, min_votes: int, random_state: int, min_groups: int = 1, silhouette_sample: int = 500
+) -> list[np.ndarray]:
     """Cluster rows into 2..max_k groups and keep the groups of >= min_votes papers.
 
     k is chosen by cosine silhouette among the clusterings that leave at least

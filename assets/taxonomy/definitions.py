@@ -1,6 +1,5 @@
 """Taxonomy asset: the temporal taxonomy of a domain at the cutoff."""
 
-
 from collections import Counter
 
 import dagster as dg
@@ -52,28 +51,45 @@ def taxonomy(
         raise dg.Failure("taxonomy mode 'llm' needs a model (set the llm resource's model or FORESCI_LLM_MODEL)")
     use_llm = config.mode != "offline" and not client.offline
     before = client.snapshot()
-    result = induce_taxonomy(papers, part.cutoff, embeddings.embedder().encode, domain=part.domain,
-                             seed=config.seed, max_depth=config.max_depth, max_density=config.max_density,
-                             max_children=config.max_children, min_votes=config.min_votes,
-                             recent_months=config.recent_months, llm_client=client if use_llm else None,
-                             field=part.spec.title, llm_batch_size=config.llm_batch_size)
+    result = induce_taxonomy(
+        papers,
+        part.cutoff,
+        embeddings.embedder().encode,
+        domain=part.domain,
+        seed=config.seed,
+        max_depth=config.max_depth,
+        max_density=config.max_density,
+        max_children=config.max_children,
+        min_votes=config.min_votes,
+        recent_months=config.recent_months,
+        llm_client=client if use_llm else None,
+        field=part.spec.title,
+        llm_batch_size=config.llm_batch_size,
+    )
     path = store.write_records("taxonomy", part.domain, part.cutoff_key, result.nodes, TaxonomyNode)
     write_failures(store, "taxonomy", part, result.failures)
     by_dim = Counter(n.dimension for n in result.nodes)
     by_how = Counter(n.created_by for n in result.nodes)
-    return dg.MaterializeResult(metadata={
-        "rows": len(result.nodes), "mode": result.mode, "papers": result.paper_vectors_used,
-        "nodes_by_dimension": dg.MetadataValue.json(dict(by_dim)),
-        "nodes_by_creation": dg.MetadataValue.json(dict(by_how)),
-        "nodes_created_per_slice": dg.MetadataValue.json(result.growth),
-        "nodes_by_dimension_and_slice": dg.MetadataValue.md(growth_markdown(result.nodes, result.slices)),
-        "max_level": max((n.level for n in result.nodes), default=0),
-        "failures": len(result.failures),
-        "taxonomy_llm_requests": dg.MetadataValue.json(result.llm_requests),
-        "llm_calls_per_paper": round(result.llm_calls_per_paper, 4),
-        "llm_decisions": dg.MetadataValue.json(result.llm_decided),
-        "preview": md_table([n.model_dump() | {"papers": len(n.paper_ids)} for n in result.nodes if n.level == 1],
-                            ["dimension", "label", "created_slice", "created_by", "papers"], 15),
-        "path": dg.MetadataValue.path(path),
-        **client.usage_since(before).as_metadata(),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "rows": len(result.nodes),
+            "mode": result.mode,
+            "papers": result.paper_vectors_used,
+            "nodes_by_dimension": dg.MetadataValue.json(dict(by_dim)),
+            "nodes_by_creation": dg.MetadataValue.json(dict(by_how)),
+            "nodes_created_per_slice": dg.MetadataValue.json(result.growth),
+            "nodes_by_dimension_and_slice": dg.MetadataValue.md(growth_markdown(result.nodes, result.slices)),
+            "max_level": max((n.level for n in result.nodes), default=0),
+            "failures": len(result.failures),
+            "taxonomy_llm_requests": dg.MetadataValue.json(result.llm_requests),
+            "llm_calls_per_paper": round(result.llm_calls_per_paper, 4),
+            "llm_decisions": dg.MetadataValue.json(result.llm_decided),
+            "preview": md_table(
+                [n.model_dump() | {"papers": len(n.paper_ids)} for n in result.nodes if n.level == 1],
+                ["dimension", "label", "created_slice", "created_by", "papers"],
+                15,
+            ),
+            "path": dg.MetadataValue.path(path),
+            **client.usage_since(before).as_metadata(),
+        }
+    )

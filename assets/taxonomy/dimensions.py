@@ -41,9 +41,6 @@ DIMENSION_RULE = (
 )
 
 
-
-
-
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
@@ -67,8 +64,9 @@ def cue_counts(titles: list[str], abstracts: list[str], dimensions: tuple[str, .
                 total[j] += 1
         return total
 
-    out = np.array([[2 * x + y for x, y in zip(hits(t), hits(a))] for t, a in zip(titles, abstracts)],
-                   dtype=np.float64).reshape(len(titles), len(dimensions))
+    out = np.array([[2 * x + y for x, y in zip(hits(t), hits(a))] for t, a in zip(titles, abstracts)], dtype=np.float64).reshape(
+        len(titles), len(dimensions)
+    )
     return np.log1p(out)
 
 
@@ -77,8 +75,9 @@ def _zscore(matrix: np.ndarray) -> np.ndarray:
     return (matrix - matrix.mean(axis=0)) / np.where(std > 1e-9, std, 1.0)
 
 
-def dimension_scores(vectors: np.ndarray, titles: list[str], abstracts: list[str], embed,
-                     dimensions: tuple[str, ...]) -> np.ndarray:
+def dimension_scores(
+    vectors: np.ndarray, titles: list[str], abstracts: list[str], embed, dimensions: tuple[str, ...]
+) -> np.ndarray:
     """Per-paper score for each dimension (see DIMENSION_RULE)."""
     desc_vecs = np.asarray(embed([DIMENSION_DESCRIPTIONS[d] for d in dimensions]), dtype=np.float32)
     sims = vectors @ desc_vecs.T

@@ -10,8 +10,6 @@ from core.text import STOP_WORDS
 _TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*\b"
 
 
-
-
 def humanise(dimension: str) -> str:
     return dimension.replace("_", " ").capitalize()
 
@@ -23,9 +21,16 @@ class Labeller:
         texts = [f"{t}. {t}. {a}" for t, a in zip(titles, abstracts)]  # titles weigh double
         min_df = 2 if len(texts) >= 20 else 1
         stop = sorted(ENGLISH_STOP_WORDS | STOP_WORDS)
-        self.vectorizer = TfidfVectorizer(stop_words=stop, ngram_range=(1, 2), min_df=min_df, max_df=0.5,
-                                          sublinear_tf=True, max_features=20000, token_pattern=_TOKEN_PATTERN,
-                                          dtype=np.float32)
+        self.vectorizer = TfidfVectorizer(
+            stop_words=stop,
+            ngram_range=(1, 2),
+            min_df=min_df,
+            max_df=0.5,
+            sublinear_tf=True,
+            max_features=20000,
+            token_pattern=_TOKEN_PATTERN,
+            dtype=np.float32,
+        )
         try:
             self.X = self.vectorizer.fit_transform(texts).tocsr()
         except ValueError:  # vocabulary empty after pruning (tiny or degenerate input)

@@ -90,33 +90,40 @@ class ClusterResult(BaseModel):
 
 # ------------------------------------------------------------------------------ prompts
 
-SYSTEM = ("You build a taxonomy of a research field from paper abstracts, following TaxoAdapt. "
-          "Answer only with a JSON object matching the requested schema.")
+SYSTEM = (
+    "You build a taxonomy of a research field from paper abstracts, following TaxoAdapt. "
+    "Answer only with a JSON object matching the requested schema."
+)
 
 PROMPTS = {
     "dimension": (
         "Field: {field}. For each paper, list every contribution dimension it substantively "
-        "contributes to (one or more of: {dimensions}). Dimension meanings: {meanings}."),
+        "contributes to (one or more of: {dimensions}). Dimension meanings: {meanings}."
+    ),
     "route": (
         "Field: {field}. Taxonomy node '{node}' ({dimension} dimension) has the subtopics listed "
-        "under 'options'. For each paper, choose the one subtopic key whose scope it fits best{none}."),
+        "under 'options'. For each paper, choose the one subtopic key whose scope it fits best{none}."
+    ),
     "propose": (
         "Field: {field}. The papers below belong to '{node}' ({dimension} dimension) but fit none "
         "of its existing subtopics ({existing}). For each paper propose a short (2-6 words), "
         "specific label of the {dimension} subtopic it represents, at a granularity one level "
-        "below '{node}'."),
+        "below '{node}'."
+    ),
     "cluster": (
         "Field: {field}. Cluster the proposed subtopic labels of node '{node}' ({dimension} "
         "dimension) into at most {k} new subtopics that do not overlap the existing ones "
         "({existing}). Each cluster gets a label, a one-sentence description and the proposed "
-        "labels it groups (copied verbatim). Leave out labels that fit no cluster."),
+        "labels it groups (copied verbatim). Leave out labels that fit no cluster."
+    ),
 }
 
 
 def _messages(kind: str, payload: dict, **fmt) -> list[dict]:
-    return [{"role": "system", "content": SYSTEM},
-            {"role": "user", "content": PROMPTS[kind].format(**fmt) + "\n" + PAYLOAD_MARK
-             + json.dumps(payload, ensure_ascii=False)}]
+    return [
+        {"role": "system", "content": SYSTEM},
+        {"role": "user", "content": PROMPTS[kind].format(**fmt) + "\n" + PAYLOAD_MARK + json.dumps(payload, ensure_ascii=False)},
+    ]
 
 
 def paper_payload(key: str, title: str, abstract: str) -> dict:
@@ -124,14 +131,23 @@ def paper_payload(key: str, title: str, abstract: str) -> dict:
 
 
 def batches(items: list, size: int) -> list[list]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 class LLMTaxonomyAgent:
     """All model calls of the LLM mode, with their accounting and failure rows."""
 
-    def __init__(self, client, *, field: str, titles: list[str], abstracts: list[str], seed: int,
-                 batch_size: int = 25, cluster_max_labels: int = 300):
+    def __init__(
+        self,
+        client,
+        *,
+        field: str,
+        titles: list[str],
+        abstracts: list[str],
+        seed: int,
+        batch_size: int = 25,
+        cluster_max_labels: int = 300,
+    ):
         self.client = client
         self.field = field
         self.titles, self.abstracts = titles, abstracts
@@ -146,12 +162,18 @@ class LLMTaxonomyAgent:
         self.requests[kind] += 1
         self.papers_sent[kind] += n_papers
         try:
-            return self.client.structured(messages, schema, purpose=f"taxonomy.{kind}",
-                                          temperature=TEMPERATURES[kind], seed=self.seed)
+            return self.client.structured(
+                messages, schema, purpose=f"taxonomy.{kind}", temperature=TEMPERATURES[kind], seed=self.seed
+            )
         except Exception as exc:  # noqa: BLE001 - recorded, then the offline decision is used
-            self.failures.append(Failure(stage="taxonomy", item_id=item_id,
-                                         reason=f"LLM {kind} call failed ({type(exc).__name__}: {exc}); "
-                                                "embedding decision used", raw=""))
+            self.failures.append(
+                Failure(
+                    stage="taxonomy",
+                    item_id=item_id,
+                    reason=f"LLM {kind} call failed ({type(exc).__name__}: {exc}); embedding decision used",
+                    raw="",
+                )
+            )
             return None
 
     # -- dimensions ----------------------------------------------------------------
@@ -161,10 +183,17 @@ class LLMTaxonomyAgent:
         out: dict[int, list[str]] = {}
         for group in batches(idx, self.batch_size):
             keys = {f"P{j + 1}": i for j, i in enumerate(group)}
-            payload = {"dimensions": list(dimensions),
-                       "papers": [paper_payload(k, self.titles[i], self.abstracts[i]) for k, i in keys.items()]}
-            msgs = _messages("dimension", payload, field=self.field, dimensions=", ".join(dimensions),
-                             meanings="; ".join(f"{d}: {meanings[d]}" for d in dimensions))
+            payload = {
+                "dimensions": list(dimensions),
+                "papers": [paper_payload(k, self.titles[i], self.abstracts[i]) for k, i in keys.items()],
+            }
+            msgs = _messages(
+                "dimension",
+                payload,
+                field=self.field,
+                dimensions=", ".join(dimensions),
+                meanings="; ".join(f"{d}: {meanings[d]}" for d in dimensions),
+            )
             reply = self._ask("dimension", msgs, DimensionBatch, f"dimensions:{group[0]}", len(group))
             if reply is None:
                 continue
@@ -176,18 +205,28 @@ class LLMTaxonomyAgent:
 
     # -- routing -------------------------------------------------------------------
 
-    def route(self, idx: list[int], options: list[tuple[str, str]], node_label: str, dimension: str,
-              allow_none: bool, item_id: str) -> dict[int, int]:
+    def route(
+        self, idx: list[int], options: list[tuple[str, str]], node_label: str, dimension: str, allow_none: bool, item_id: str
+    ) -> dict[int, int]:
         """Model-chosen child index (or -1 for none) of each ambiguous paper at one node."""
         out: dict[int, int] = {}
         opts = [{"key": f"C{j + 1}", "label": lab, "description": desc} for j, (lab, desc) in enumerate(options)]
         okeys = {o["key"]: j for j, o in enumerate(opts)}
         for group in batches(idx, self.batch_size):
             keys = {f"P{j + 1}": i for j, i in enumerate(group)}
-            payload = {"options": opts, "allow_none": allow_none,
-                       "papers": [paper_payload(k, self.titles[i], self.abstracts[i]) for k, i in keys.items()]}
-            msgs = _messages("route", payload, field=self.field, node=node_label, dimension=dimension,
-                             none=", or 'none' if it fits none of them" if allow_none else "")
+            payload = {
+                "options": opts,
+                "allow_none": allow_none,
+                "papers": [paper_payload(k, self.titles[i], self.abstracts[i]) for k, i in keys.items()],
+            }
+            msgs = _messages(
+                "route",
+                payload,
+                field=self.field,
+                node=node_label,
+                dimension=dimension,
+                none=", or 'none' if it fits none of them" if allow_none else "",
+            )
             reply = self._ask("route", msgs, RouteBatch, f"{item_id}:route:{group[0]}", len(group))
             if reply is None:
                 continue
@@ -202,14 +241,19 @@ class LLMTaxonomyAgent:
 
     # -- expansion -----------------------------------------------------------------
 
-    def propose(self, idx: list[int], node_label: str, dimension: str, existing: list[str],
-                item_id: str) -> dict[int, str]:
+    def propose(self, idx: list[int], node_label: str, dimension: str, existing: list[str], item_id: str) -> dict[int, str]:
         out: dict[int, str] = {}
         for group in batches(idx, self.batch_size):
             keys = {f"P{j + 1}": i for j, i in enumerate(group)}
             payload = {"papers": [paper_payload(k, self.titles[i], self.abstracts[i]) for k, i in keys.items()]}
-            msgs = _messages("propose", payload, field=self.field, node=node_label, dimension=dimension,
-                             existing="; ".join(existing) or "none yet")
+            msgs = _messages(
+                "propose",
+                payload,
+                field=self.field,
+                node=node_label,
+                dimension=dimension,
+                existing="; ".join(existing) or "none yet",
+            )
             reply = self._ask("propose", msgs, ProposalBatch, f"{item_id}:propose:{group[0]}", len(group))
             if reply is None:
                 continue
@@ -219,8 +263,9 @@ class LLMTaxonomyAgent:
                     out[keys[p.paper]] = label
         return out
 
-    def cluster(self, proposals: dict[int, str], k: int, node_label: str, dimension: str,
-                existing: list[str], item_id: str) -> list[tuple[str, str, list[int]]] | None:
+    def cluster(
+        self, proposals: dict[int, str], k: int, node_label: str, dimension: str, existing: list[str], item_id: str
+    ) -> list[tuple[str, str, list[int]]] | None:
         """Clusters of proposed labels -> (label, description, member paper indices).
 
         Labels are sent once each with their vote counts (most voted first, at most
@@ -228,10 +273,20 @@ class LLMTaxonomyAgent:
         """
         votes = Counter(proposals.values())
         labels = sorted(votes, key=lambda lab: (-votes[lab], lab))[: self.cluster_max_labels]
-        payload = {"max_clusters": k, "existing": existing,
-                   "proposed_labels": [{"label": lab, "votes": votes[lab]} for lab in labels]}
-        msgs = _messages("cluster", payload, field=self.field, node=node_label, dimension=dimension, k=k,
-                         existing="; ".join(existing) or "none yet")
+        payload = {
+            "max_clusters": k,
+            "existing": existing,
+            "proposed_labels": [{"label": lab, "votes": votes[lab]} for lab in labels],
+        }
+        msgs = _messages(
+            "cluster",
+            payload,
+            field=self.field,
+            node=node_label,
+            dimension=dimension,
+            k=k,
+            existing="; ".join(existing) or "none yet",
+        )
         reply = self._ask("cluster", msgs, ClusterResult, f"{item_id}:cluster", 0)
         if reply is None:
             return None
@@ -248,8 +303,9 @@ class LLMTaxonomyAgent:
         return out
 
 
-def ambiguous_routes(best_sim: np.ndarray, second_sim: np.ndarray, threshold: np.ndarray, band: float,
-                     gap: float, full: bool) -> np.ndarray:
+def ambiguous_routes(
+    best_sim: np.ndarray, second_sim: np.ndarray, threshold: np.ndarray, band: float, gap: float, full: bool
+) -> np.ndarray:
     """Which routing decisions the embeddings cannot make alone (see module docstring).
 
     Clear fit: best >= threshold + band and best - second >= gap. Clear unfit (only when

@@ -175,8 +175,9 @@ def induce_taxonomy(
     usable = sorted(kept.values(), key=lambda p: (p.published, p.arxiv_id))
     n_dupes = len(visible) - len(excluded) - len(usable)
     if not usable:
-        raise ValueError(f"taxonomy {domain}@{cutoff}: no usable papers ({len(after)} after the cutoff, "
-                         f"{len(excluded)} excluded)")
+        raise ValueError(
+            f"taxonomy {domain}@{cutoff}: no usable papers ({len(after)} after the cutoff, {len(excluded)} excluded)"
+        )
 
     titles = [p.title for p in usable]
     abstracts = [p.abstract for p in usable]
@@ -189,19 +190,34 @@ def induce_taxonomy(
 
     initial_density = 3 * max_density if initial_density is None else initial_density
     llm_mode = llm_client is not None and not getattr(llm_client, "offline", True)
-    builder_args = (vectors, seed, max_depth, max_density, max_children, min_votes, fit_quantile,
-                    descend_when_full, initial_density)
+    builder_args = (
+        vectors,
+        seed,
+        max_depth,
+        max_density,
+        max_children,
+        min_votes,
+        fit_quantile,
+        descend_when_full,
+        initial_density,
+    )
     agent = None
     dimension_decided: Counter = Counter()
     if llm_mode:
-        agent = LLMTaxonomyAgent(llm_client, field=field or domain, titles=titles, abstracts=abstracts, seed=seed,
-                                 batch_size=llm_batch_size)
+        agent = LLMTaxonomyAgent(
+            llm_client, field=field or domain, titles=titles, abstracts=abstracts, seed=seed, batch_size=llm_batch_size
+        )
         ambiguous = np.flatnonzero(ambiguous_dimensions(scores, dimension_margin, dimension_band))
         answers = agent.dimensions([int(i) for i in ambiguous], dimensions, DIMENSION_DESCRIPTIONS)
         for i, dims in answers.items():
             membership[i] = [d in dims for d in dimensions]
-        dimension_decided.update({"embedding": len(usable) - len(ambiguous), "model": len(answers),
-                                  "embedding_fallback": len(ambiguous) - len(answers)})
+        dimension_decided.update(
+            {
+                "embedding": len(usable) - len(ambiguous),
+                "model": len(answers),
+                "embedding_fallback": len(ambiguous) - len(answers),
+            }
+        )
         builder = LLMTreeBuilder(*builder_args, agent=agent, route_band=route_band, route_gap=route_gap, titles=titles)
     else:
         builder = TreeBuilder(*builder_args)
@@ -224,28 +240,57 @@ def induce_taxonomy(
 
     nodes, assignments = _export(roots, usable, vectors, paper_slice, labels, domain, titles, abstracts)
     return TaxonomyResult(
-        domain=domain, cutoff=cutoff, seed=seed, nodes=nodes, assignments=assignments, slices=labels,
-        growth=growth, expansions=expansions,
+        domain=domain,
+        cutoff=cutoff,
+        seed=seed,
+        nodes=nodes,
+        assignments=assignments,
+        slices=labels,
+        growth=growth,
+        expansions=expansions,
         slice_papers={s: int((paper_slice == k).sum()) for k, s in enumerate(labels)},
-        paper_vectors_used=len(usable), dropped_after_cutoff=len(after), dropped_excluded=len(excluded),
+        paper_vectors_used=len(usable),
+        dropped_after_cutoff=len(after),
+        dropped_excluded=len(excluded),
         dropped_duplicates=n_dupes,
         dimension_counts={d: int(membership[:, j].sum()) for j, d in enumerate(dimensions)},
-        params={"max_depth": max_depth, "max_density": max_density, "max_children": max_children,
-                "min_votes": min_votes, "recent_months": recent_months, "fit_quantile": fit_quantile,
-                "dimension_margin": dimension_margin, "descend_when_full": float(descend_when_full),
-                "initial_density": initial_density, "llm_batch_size": llm_batch_size, "route_band": route_band,
-                "route_gap": route_gap, "dimension_band": dimension_band},
+        params={
+            "max_depth": max_depth,
+            "max_density": max_density,
+            "max_children": max_children,
+            "min_votes": min_votes,
+            "recent_months": recent_months,
+            "fit_quantile": fit_quantile,
+            "dimension_margin": dimension_margin,
+            "descend_when_full": float(descend_when_full),
+            "initial_density": initial_density,
+            "llm_batch_size": llm_batch_size,
+            "route_band": route_band,
+            "route_gap": route_gap,
+            "dimension_band": dimension_band,
+        },
         mode="llm" if llm_mode else "offline",
         llm_requests=dict(sorted(agent.requests.items())) if agent else {},
         llm_papers_sent=dict(sorted(agent.papers_sent.items())) if agent else {},
-        llm_decided=({f"dimension_{k}": v for k, v in dimension_decided.items()}
-                     | {f"route_{k}": v for k, v in builder.decided.items()}) if agent else {},
+        llm_decided=(
+            {f"dimension_{k}": v for k, v in dimension_decided.items()} | {f"route_{k}": v for k, v in builder.decided.items()}
+        )
+        if agent
+        else {},
         failures=list(agent.failures) if agent else [],
     )
 
 
-def _export(roots: dict[str, Node], usable: list[ScreenedPaper], vectors: np.ndarray, paper_slice: np.ndarray,
-            labels: list[str], domain: str, titles: list[str], abstracts: list[str]):
+def _export(
+    roots: dict[str, Node],
+    usable: list[ScreenedPaper],
+    vectors: np.ndarray,
+    paper_slice: np.ndarray,
+    labels: list[str],
+    domain: str,
+    titles: list[str],
+    abstracts: list[str],
+):
     """Turn the internal trees into TaxonomyNode and Assignment records with labels."""
     labeller = Labeller(titles, abstracts)
     ids = [p.arxiv_id for p in usable]
@@ -285,25 +330,43 @@ def _export(roots: dict[str, Node], usable: list[ScreenedPaper], vectors: np.nda
                 sims = vectors[np.array(members)] @ node.centroid
                 rep = members[int(np.lexsort((np.array([ids[i] for i in members]), -sims))[0])]
                 topic = ", ".join(keywords[:3]) if keywords else "no distinctive terms"
-                description = (f"{len(members)} cutoff-visible papers in the {humanise(node.dimension).lower()} "
-                               f"dimension on {topic}; representative: \"{titles[rep]}\".")
+                description = (
+                    f"{len(members)} cutoff-visible papers in the {humanise(node.dimension).lower()} "
+                    f'dimension on {topic}; representative: "{titles[rep]}".'
+                )
                 if node.description:  # LLM mode: the model's description first
                     description = f"{node.description.rstrip('.')}. {description}"
             else:
                 description = f"No papers yet in the {humanise(node.dimension).lower()} dimension."
-            nodes.append(TaxonomyNode(
-                node_id=node_id(node), domain=domain, dimension=node.dimension, label=label,
-                description=description, parent_id=node_id(node.parent) if node.parent else None,
-                level=node.level, created_slice=node.created_slice, created_by=node.created_by,
-                paper_ids=[ids[i] for i in members], keywords=keywords,
-            ))
+            nodes.append(
+                TaxonomyNode(
+                    node_id=node_id(node),
+                    domain=domain,
+                    dimension=node.dimension,
+                    label=label,
+                    description=description,
+                    parent_id=node_id(node.parent) if node.parent else None,
+                    level=node.level,
+                    created_slice=node.created_slice,
+                    created_by=node.created_by,
+                    paper_ids=[ids[i] for i in members],
+                    keywords=keywords,
+                )
+            )
             if node.held:
                 held = np.array(sorted(node.held))
                 sims = vectors[held] @ node.centroid
                 for i, s in zip(held, sims):
-                    assignments.append(Assignment(arxiv_id=ids[i], node_id=node_id(node), dimension=node.dimension,
-                                                  slice=labels[paper_slice[i]], similarity=round(float(s), 5),
-                                                  fit=not node.children))
+                    assignments.append(
+                        Assignment(
+                            arxiv_id=ids[i],
+                            node_id=node_id(node),
+                            dimension=node.dimension,
+                            slice=labels[paper_slice[i]],
+                            similarity=round(float(s), 5),
+                            fit=not node.children,
+                        )
+                    )
     assignments.sort(key=lambda a: (a.dimension, a.arxiv_id))
     return nodes, assignments
 

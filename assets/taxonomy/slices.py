@@ -72,9 +72,14 @@ def slice_first_day(label: str) -> date:
     raise ValueError(f"not a slice label: {label!r} (expected YYYY-Qn or YYYY-MM)")
 
 
-def nodes_created_between(nodes: list[TaxonomyNode], start_slice: str | date, end_slice: str | date,
-                          *, created_by: tuple[str, ...] = ("initial", "width", "depth"),
-                          include_roots: bool = False) -> list[TaxonomyNode]:
+def nodes_created_between(
+    nodes: list[TaxonomyNode],
+    start_slice: str | date,
+    end_slice: str | date,
+    *,
+    created_by: tuple[str, ...] = ("initial", "width", "depth"),
+    include_roots: bool = False,
+) -> list[TaxonomyNode]:
     """Nodes that emerged in the slices from `start_slice` to `end_slice` (both inclusive).
 
     Slices are compared by their first day, so a quarter label and a month label mix
@@ -84,8 +89,13 @@ def nodes_created_between(nodes: list[TaxonomyNode], start_slice: str | date, en
     """
     lo = start_slice if isinstance(start_slice, date) else slice_first_day(start_slice)
     hi = end_slice if isinstance(end_slice, date) else slice_first_day(end_slice)
-    out = [n for n in nodes if lo <= slice_first_day(n.created_slice) <= hi and n.created_by in created_by
-           and (include_roots or n.parent_id is not None)]
+    out = [
+        n
+        for n in nodes
+        if lo <= slice_first_day(n.created_slice) <= hi
+        and n.created_by in created_by
+        and (include_roots or n.parent_id is not None)
+    ]
     return sorted(out, key=lambda n: (slice_first_day(n.created_slice), n.node_id))
 
 

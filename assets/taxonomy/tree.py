@@ -67,9 +67,18 @@ def node_seed(seed: int, dimension: str, path: tuple[int, ...], slice_label: str
 class TreeBuilder:
     """Per-dimension tree growth over the slices (internal; see induce_taxonomy)."""
 
-    def __init__(self, vectors: np.ndarray, seed: int, max_depth: int, max_density: int,
-                 max_children: int, min_votes: int, fit_quantile: float, descend_when_full: bool,
-                 initial_density: int):
+    def __init__(
+        self,
+        vectors: np.ndarray,
+        seed: int,
+        max_depth: int,
+        max_density: int,
+        max_children: int,
+        min_votes: int,
+        fit_quantile: float,
+        descend_when_full: bool,
+        initial_density: int,
+    ):
         self.V = vectors
         self.seed = seed
         self.max_depth = max_depth
@@ -95,12 +104,25 @@ class TreeBuilder:
         for j, child in enumerate(node.children):
             self.route_down(child, idx[fit & (best == j)])
 
-    def _add_children(self, node: Node, groups: list[np.ndarray], members: np.ndarray, slice_label: str,
-                      created_by: str, counts: Counter, texts: list[tuple[str, str]] | None = None) -> None:
+    def _add_children(
+        self,
+        node: Node,
+        groups: list[np.ndarray],
+        members: np.ndarray,
+        slice_label: str,
+        created_by: str,
+        counts: Counter,
+        texts: list[tuple[str, str]] | None = None,
+    ) -> None:
         moved: set[int] = set()
         for g, group in enumerate(groups):
-            child = Node(path=node.path + (len(node.children),), dimension=node.dimension,
-                          created_slice=slice_label, created_by=created_by, parent=node)
+            child = Node(
+                path=node.path + (len(node.children),),
+                dimension=node.dimension,
+                created_slice=slice_label,
+                created_by=created_by,
+                parent=node,
+            )
             if texts is not None:
                 child.label, child.description = texts[g]
             child.held = [int(members[i]) for i in group]
@@ -116,17 +138,24 @@ class TreeBuilder:
             room = self.max_children - len(node.children)
             if len(node.held) > self.max_density and room > 0:
                 members = np.array(node.held)
-                groups = cluster(self.V[members], self.max_children, self.min_votes,
-                                 node_seed(self.seed, node.dimension, node.path, slice_label + "w"))
+                groups = cluster(
+                    self.V[members],
+                    self.max_children,
+                    self.min_votes,
+                    node_seed(self.seed, node.dimension, node.path, slice_label + "w"),
+                )
                 self._add_children(node, groups[:room], members, slice_label, "width", counts)
-        elif node.level < self.max_depth and len(node.held) > (
-                self.initial_density if node.parent is None else self.max_density):
+        elif node.level < self.max_depth and len(node.held) > (self.initial_density if node.parent is None else self.max_density):
             members = np.array(node.held)
-            groups = cluster(self.V[members], self.max_children, self.min_votes,
-                             node_seed(self.seed, node.dimension, node.path, slice_label + "d"), min_groups=2)
+            groups = cluster(
+                self.V[members],
+                self.max_children,
+                self.min_votes,
+                node_seed(self.seed, node.dimension, node.path, slice_label + "d"),
+                min_groups=2,
+            )
             if len(groups) >= 2:
-                self._add_children(node, groups, members, slice_label,
-                                   "initial" if node.parent is None else "depth", counts)
+                self._add_children(node, groups, members, slice_label, "initial" if node.parent is None else "depth", counts)
         for child in node.children:
             self.expand(child, slice_label, counts)
 
@@ -171,7 +200,7 @@ class LLMTreeBuilder(TreeBuilder):
         if not members or node.centroid is None:
             return f"subtopic {node.path[-1]}"
         rep = members[int(np.argmax(self.V[np.array(members)] @ node.centroid))]
-        return f"papers like \"{self.titles[rep][:80]}\""
+        return f'papers like "{self.titles[rep][:80]}"'
 
     def node_description(self, node: Node) -> str:
         return node.description or f"{len(node.subtree())} papers"
@@ -197,9 +226,14 @@ class LLMTreeBuilder(TreeBuilder):
         self.decided["embedding"] += int((~amb).sum())
         if amb.any():
             asked = [int(i) for i in idx[amb]]
-            answers = self.agent.route(asked, [(self.node_label(c), self.node_description(c)) for c in node.children],
-                                       self.node_label(node), node.dimension, allow_none=not full,
-                                       item_id=f"{node.dimension}:{'.'.join(map(str, node.path))}")
+            answers = self.agent.route(
+                asked,
+                [(self.node_label(c), self.node_description(c)) for c in node.children],
+                self.node_label(node),
+                node.dimension,
+                allow_none=not full,
+                item_id=f"{node.dimension}:{'.'.join(map(str, node.path))}",
+            )
             pos = {int(i): k for k, i in enumerate(idx)}
             for i in asked:
                 if i not in answers:
@@ -214,8 +248,7 @@ class LLMTreeBuilder(TreeBuilder):
         for j, child in enumerate(node.children):
             self.route_down(child, idx[fit & (best == j)])
 
-    def _llm_expand(self, node: Node, room: int, slice_label: str, created_by: str, counts: Counter,
-                    min_groups: int) -> None:
+    def _llm_expand(self, node: Node, room: int, slice_label: str, created_by: str, counts: Counter, min_groups: int) -> None:
         members = list(node.held)
         # An attempt that created nothing is retried only once enough new papers have arrived
         # (a quarter of max_density): the same papers would get the same answer again.
@@ -230,13 +263,16 @@ class LLMTreeBuilder(TreeBuilder):
         if todo:
             known.update(self.agent.propose(todo, self.node_label(node), node.dimension, existing, item))
         proposals = {i: known[i] for i in members if i in known}
-        clusters = self.agent.cluster(proposals, room, self.node_label(node), node.dimension, existing, item) \
-            if proposals else []
+        clusters = self.agent.cluster(proposals, room, self.node_label(node), node.dimension, existing, item) if proposals else []
         arr = np.array(members)
         if clusters is None:  # the clustering call failed: cluster by embeddings, as offline
-            groups = cluster(self.V[arr], self.max_children, self.min_votes,
-                             node_seed(self.seed, node.dimension, node.path, slice_label + created_by[0]),
-                             min_groups=min_groups)
+            groups = cluster(
+                self.V[arr],
+                self.max_children,
+                self.min_votes,
+                node_seed(self.seed, node.dimension, node.path, slice_label + created_by[0]),
+                min_groups=min_groups,
+            )
             if len(groups) >= min_groups:
                 self._add_children(node, groups[:room], arr, slice_label, created_by, counts)
             return
@@ -245,8 +281,7 @@ class LLMTreeBuilder(TreeBuilder):
         if len(kept) < min_groups:
             return
         groups = [np.array([pos[i] for i in c[2]]) for c in kept]
-        self._add_children(node, groups, arr, slice_label, created_by, counts,
-                           texts=[(c[0], c[1]) for c in kept])
+        self._add_children(node, groups, arr, slice_label, created_by, counts, texts=[(c[0], c[1]) for c in kept])
         self.attempts.pop((node.dimension, node.path), None)
 
     def expand(self, node: Node, slice_label: str, counts: Counter) -> None:
@@ -254,9 +289,9 @@ class LLMTreeBuilder(TreeBuilder):
             room = self.max_children - len(node.children)
             if len(node.held) > self.max_density and room > 0:
                 self._llm_expand(node, room, slice_label, "width", counts, min_groups=1)
-        elif node.level < self.max_depth and len(node.held) > (
-                self.initial_density if node.parent is None else self.max_density):
-            self._llm_expand(node, self.max_children, slice_label, "initial" if node.parent is None else "depth",
-                             counts, min_groups=2)
+        elif node.level < self.max_depth and len(node.held) > (self.initial_density if node.parent is None else self.max_density):
+            self._llm_expand(
+                node, self.max_children, slice_label, "initial" if node.parent is None else "depth", counts, min_groups=2
+            )
         for child in node.children:
             self.expand(child, slice_label, counts)

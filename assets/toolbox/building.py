@@ -70,6 +70,7 @@ class TaskFamily(Protocol):
 
     def decision_signature(self, task: Task, subject: str) -> object: ...
 
+
 MIN_SUPPORT_PAPERS = 5
 MIN_OPTIONS, MAX_OPTIONS = 4, 5
 MAX_SUPPORT_PAPERS = 40  # support packet size shown to the agent (after the minimum check)
@@ -154,8 +155,9 @@ def premise_ok(signal: Signal, curation: Curation) -> bool:
     cutoff make recent for long-standing topics, so the premise uses the papers instead.)
     """
     n = signal.stats.get("n_papers", float(len(signal.paper_ids)))
-    prior_ok = (not curation.require_prior_papers or signal.stats.get("share_prior", 1.0) > 0
-                or signal.stats.get("emerging", 0.0) > 0)
+    prior_ok = (
+        not curation.require_prior_papers or signal.stats.get("share_prior", 1.0) > 0 or signal.stats.get("emerging", 0.0) > 0
+    )
     return n >= curation.min_option_papers and prior_ok
 
 
@@ -217,7 +219,6 @@ def direction_text(signal: Signal, max_titles: int = 3) -> str:
     return text + (NAME_SEPARATOR + " ".join(parts) if parts else "")
 
 
-
 def dimension_of(signal: Signal) -> str:
     """Taxonomy dimension of a candidate, read from its node id "<domain>:<dimension>:..."."""
     for node in signal.node_ids:
@@ -258,7 +259,9 @@ def evidence_item_ids(records_by_node: dict[str, EvidenceRecord], node_ids: list
     return list(dict.fromkeys(out))[:MAX_SUPPORT_EVIDENCE]
 
 
-def support_papers(candidates: list[Signal], records_by_node: dict[str, EvidenceRecord], exclude: set[str] = frozenset()) -> tuple[list[str], int]:
+def support_papers(
+    candidates: list[Signal], records_by_node: dict[str, EvidenceRecord], exclude: set[str] = frozenset()
+) -> tuple[list[str], int]:
     """Support packet papers (representatives first, round-robin over candidates) and the full count."""
     pools: list[list[str]] = []
     for c in candidates:
@@ -296,7 +299,7 @@ def near_duplicate(a: Signal, b: Signal) -> str | None:
 
 def _compatible(group: list[Signal]) -> bool:
     """No two options of a set are near-duplicates (`near_duplicate`)."""
-    return all(near_duplicate(a, b) is None for i, a in enumerate(group) for b in group[i + 1:])
+    return all(near_duplicate(a, b) is None for i, a in enumerate(group) for b in group[i + 1 :])
 
 
 def neighbour_cos(a: Signal, b: Signal) -> float | None:
@@ -314,19 +317,17 @@ def subfield_problem(group: list[Signal]) -> str | None:
     whose paper centroid is less similar to the seed's than SUBFIELD_MIN_COS, two options below
     SUBFIELD_PAIR_MIN, or, without cosines, two of different taxonomy dimensions."""
     for i, a in enumerate(group):
-        for b in group[i + 1:]:
+        for b in group[i + 1 :]:
             cos = neighbour_cos(a, b)
             bar = SUBFIELD_MIN_COS if i == 0 else SUBFIELD_PAIR_MIN
             if cos is not None and cos < bar:
-                return (f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield "
-                        f"(centroid cosine {cos:.2f} < {bar})")
+                return f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield (centroid cosine {cos:.2f} < {bar})"
             if cos is None and dimension_of(a) != dimension_of(b):
                 return f"'{direction_name(a)}' and '{direction_name(b)}' are of different taxonomy dimensions"
     return None
 
 
-def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
-                         attempts: int | None = None) -> list[list[Signal]]:
+def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int, attempts: int | None = None) -> list[list[Signal]]:
     """Option sets of one subfield each (the direction family's rule).
 
     A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS (for
@@ -340,6 +341,7 @@ def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int,
     attempts = SET_ATTEMPTS if attempts is None else attempts
     seeds = sorted(candidates, key=lambda s: s.signal_id)
     random.Random(f"{rng_key}-seeds").shuffle(seeds)
+
     def close(a: Signal, b: Signal) -> bool:
         cos = neighbour_cos(a, b)
         return cos >= SUBFIELD_MIN_COS if cos is not None else dimension_of(a) == dimension_of(b)
@@ -381,15 +383,17 @@ def keep_new_set(group: list[Signal], kept: list[set[str]], out: list[list[Signa
 # --------------------------------------------------------------------------------------
 
 
-def shuffled_options(options: list[TaskOption], opt_signals: dict[str, Signal],
-                     seed: str) -> tuple[list[TaskOption], dict[str, Signal]]:
+def shuffled_options(
+    options: list[TaskOption], opt_signals: dict[str, Signal], seed: str
+) -> tuple[list[TaskOption], dict[str, Signal]]:
     """The options in a seeded random order, relettered A, B, ...: position carries no
     signal (candidate order would otherwise follow how they were sampled or ranked)."""
     order = list(range(len(options)))
     random.Random(seed).shuffle(order)
     out = [TaskOption(option_id=OPTION_LETTERS[i], text=options[j].text) for i, j in enumerate(order)]
-    sigs = {OPTION_LETTERS[i]: opt_signals[options[j].option_id] for i, j in enumerate(order)
-            if options[j].option_id in opt_signals}
+    sigs = {
+        OPTION_LETTERS[i]: opt_signals[options[j].option_id] for i, j in enumerate(order) if options[j].option_id in opt_signals
+    }
     return out, sigs
 
 
@@ -426,8 +430,15 @@ class TaskBuilder:
     task never reuses a direction task's option set).
     """
 
-    def __init__(self, signals: list[Signal], records: list[EvidenceRecord], settings: BuildSettings,
-                 drafter: Drafter | None, failures: list[Failure], inputs: BuildInputs | None = None):
+    def __init__(
+        self,
+        signals: list[Signal],
+        records: list[EvidenceRecord],
+        settings: BuildSettings,
+        drafter: Drafter | None,
+        failures: list[Failure],
+        inputs: BuildInputs | None = None,
+    ):
         self.settings, self.drafter, self.failures = settings, drafter, failures
         inputs = inputs or BuildInputs()
         self.papers, self.fulltext, self.embed, self.llm = inputs.papers, inputs.fulltext, inputs.embed, inputs.llm
@@ -441,17 +452,29 @@ class TaskBuilder:
         self.candidates = [c for c in all_candidates if premise_ok(c, self.curation)]
         for c in all_candidates:
             if c not in self.candidates:
-                failures.append(Failure(stage="tasks", item_id=c.signal_id, reason=(
-                    f"curation: candidate '{direction_name(c)}' has no stable historical premise "
-                    f"({int(c.stats.get('n_papers', len(c.paper_ids)))} papers, prior-window share "
-                    f"{c.stats.get('share_prior', 0):.4f}); not used")))
+                failures.append(
+                    Failure(
+                        stage="tasks",
+                        item_id=c.signal_id,
+                        reason=(
+                            f"curation: candidate '{direction_name(c)}' has no stable historical premise "
+                            f"({int(c.stats.get('n_papers', len(c.paper_ids)))} papers, prior-window share "
+                            f"{c.stats.get('share_prior', 0):.4f}); not used"
+                        ),
+                    )
+                )
         self.records_by_node = {r.node_id: r for r in sorted(records, key=lambda r: r.record_id)}
         self.feas_by_node: dict[str, Signal] = {}
         for f in self.by_kind.get("feasibility", []):
             for n in f.node_ids:
                 self.feas_by_node.setdefault(n, f)
-        self.internal_ids = {s.signal_id for s in signals} | {n for s in signals for n in s.node_ids} | {
-            e for s in signals for e in s.evidence_ids} | {r.record_id for r in records} | set(self.records_by_node)
+        self.internal_ids = (
+            {s.signal_id for s in signals}
+            | {n for s in signals for n in s.node_ids}
+            | {e for s in signals for e in s.evidence_ids}
+            | {r.record_id for r in records}
+            | set(self.records_by_node)
+        )
         self.tasks: list[Task] = []
         self.builds: list[TaskBuild] = []
         self.signatures: dict[str, list[tuple[str, set[str]]]] = {}
@@ -465,24 +488,49 @@ class TaskBuilder:
 
     def draft(self, family: str, **fields) -> Draft:
         st = self.settings
-        return Draft(family=family, domain_title=st.domain_title, cutoff=st.cutoff, window_start=st.window_start,
-                     window_end=st.window_end, horizon_months=st.horizon_months, **fields)
+        return Draft(
+            family=family,
+            domain_title=st.domain_title,
+            cutoff=st.cutoff,
+            window_start=st.window_start,
+            window_end=st.window_end,
+            horizon_months=st.horizon_months,
+            **fields,
+        )
 
     def _text(self, family: TaskFamily, draft: Draft) -> tuple[str, str, list[BuildStep], str]:
         """(title, question, trace, drafted_by) from the configured drafter or the family's template."""
         if self.drafter is None:
             title, question = family.template(draft)
-            return title, question, [BuildStep(step="template", output=json.dumps({"title": title, "question": question}),
-                                               accepted=True)], "template"
+            return (
+                title,
+                question,
+                [BuildStep(step="template", output=json.dumps({"title": title, "question": question}), accepted=True)],
+                "template",
+            )
         result = self.drafter(draft)
         if isinstance(result, tuple):
             title, question = result
-            return title, question, [BuildStep(step="draft", output=json.dumps({"title": title, "question": question}),
-                                               accepted=True)], "custom"
+            return (
+                title,
+                question,
+                [BuildStep(step="draft", output=json.dumps({"title": title, "question": question}), accepted=True)],
+                "custom",
+            )
         return result.title, result.question, list(result.trace), result.drafted_by
 
-    def emit(self, family: TaskFamily, draft: Draft, options: list[TaskOption], opt_signals: dict[str, Signal],
-             used: list[Signal], support: list[str], support_ev: list[str], horizon: str, subject: str = "") -> bool:
+    def emit(
+        self,
+        family: TaskFamily,
+        draft: Draft,
+        options: list[TaskOption],
+        opt_signals: dict[str, Signal],
+        used: list[Signal],
+        support: list[str],
+        support_ev: list[str],
+        horizon: str,
+        subject: str = "",
+    ) -> bool:
         """Draft, check and keep one task; False (and a failure row) when it is dropped."""
         st = self.settings
         task_id = f"{st.domain}-{st.cutoff.isoformat()}-{family.name}-{self.count(family.name) + 1:02d}"
@@ -492,10 +540,22 @@ class TaskBuilder:
         title, question, trace, drafted_by = self._text(family, draft)
 
         def make(title: str, question: str) -> Task:
-            return Task(task_id=task_id, family=family.name, horizon=horizon, title=title, question=question,
-                        instructions=family.instructions, answer_requirements=list(family.requirements),
-                        options=options, support_paper_ids=support, support_evidence_ids=support_ev,
-                        domain=st.domain, cutoff=st.cutoff, window_start=st.window_start, window_end=st.window_end)
+            return Task(
+                task_id=task_id,
+                family=family.name,
+                horizon=horizon,
+                title=title,
+                question=question,
+                instructions=family.instructions,
+                answer_requirements=list(family.requirements),
+                options=options,
+                support_paper_ids=support,
+                support_evidence_ids=support_ev,
+                domain=st.domain,
+                cutoff=st.cutoff,
+                window_start=st.window_start,
+                window_end=st.window_end,
+            )
 
         task = make(title, question)
         problems = internal_violations([task], cutoff=st.cutoff, internal_ids=self.internal_ids)
@@ -503,36 +563,65 @@ class TaskBuilder:
         if (problems or unclear) and drafted_by not in ("template", "custom"):
             why = "; ".join(problems[:3]) or unclear
             t_title, t_question = family.template(draft)
-            trace.append(BuildStep(step="fallback", error=f"LLM draft rejected: {why}"[:500],
-                                   output=json.dumps({"title": t_title, "question": t_question}), accepted=True))
+            trace.append(
+                BuildStep(
+                    step="fallback",
+                    error=f"LLM draft rejected: {why}"[:500],
+                    output=json.dumps({"title": t_title, "question": t_question}),
+                    accepted=True,
+                )
+            )
             task, drafted_by = make(t_title, t_question), "template"
             problems = internal_violations([task], cutoff=st.cutoff, internal_ids=self.internal_ids)
             unclear = clear_decision(task, family, self.curation)
         if problems or unclear:
-            self.failures.append(Failure(stage="tasks", item_id=task_id, reason=(
-                f"draft dropped: {'; '.join(problems[:3]) or unclear}")[:1000], raw=task.model_dump_json()))
+            self.failures.append(
+                Failure(
+                    stage="tasks",
+                    item_id=task_id,
+                    reason=(f"draft dropped: {'; '.join(problems[:3]) or unclear}")[:1000],
+                    raw=task.model_dump_json(),
+                )
+            )
             return False
         sig = family.decision_signature(task, subject)
         for other_id, other in self.signatures.get(family.name, []):
             if sig and jaccard(sig, other) >= self.curation.duplicate_jaccard:
-                self.failures.append(Failure(stage="tasks", item_id=task_id, reason=(
-                    f"curation: duplicate decision of {other_id} (Jaccard {jaccard(sig, other):.2f})")))
+                self.failures.append(
+                    Failure(
+                        stage="tasks",
+                        item_id=task_id,
+                        reason=(f"curation: duplicate decision of {other_id} (Jaccard {jaccard(sig, other):.2f})"),
+                    )
+                )
                 return False
         self.signatures.setdefault(family.name, []).append((task_id, sig))
         self.tasks.append(task)
-        self.builds.append(TaskBuild(
-            task_id=task_id,
-            signal_ids=list(dict.fromkeys(s.signal_id for s in used)),
-            node_ids=list(dict.fromkeys(n for s in used if s.kind != "venue_profile" for n in s.node_ids)),
-            option_signal_ids={k: v.signal_id for k, v in opt_signals.items()},
-            drafted_by=drafted_by, build_trace=trace,
-            curation={"premise": "pass", "decision": "pass", "duplicate": "pass",
-                      "future_evidence": "checked by gold strength > 0 before release"},
-        ))
+        self.builds.append(
+            TaskBuild(
+                task_id=task_id,
+                signal_ids=list(dict.fromkeys(s.signal_id for s in used)),
+                node_ids=list(dict.fromkeys(n for s in used if s.kind != "venue_profile" for n in s.node_ids)),
+                option_signal_ids={k: v.signal_id for k, v in opt_signals.items()},
+                drafted_by=drafted_by,
+                build_trace=trace,
+                curation={
+                    "premise": "pass",
+                    "decision": "pass",
+                    "duplicate": "pass",
+                    "future_evidence": "checked by gold strength > 0 before release",
+                },
+            )
+        )
         return True
 
-    def option_tasks(self, family: TaskFamily, text_of: Callable[[Signal], str], pool: list[Signal],
-                     extra_signals: Callable[[Signal], list[Signal]] = lambda s: []) -> None:
+    def option_tasks(
+        self,
+        family: TaskFamily,
+        text_of: Callable[[Signal], str],
+        pool: list[Signal],
+        extra_signals: Callable[[Signal], list[Signal]] = lambda s: [],
+    ) -> None:
         """Tasks whose options are candidate directions of one subfield each (`subfield_option_sets`);
         option sets used by an earlier family are not reused."""
         st, name = self.settings, family.name
@@ -553,8 +642,16 @@ class TaskBuilder:
             rng = random.Random(f"{st.seed}-{st.domain}-{st.cutoff}-{name}-team-{len(seen)}")
             draft = self.draft(name, options=options, team_size=rng.choice(TEAM_SIZES))
             nodes = [n for s in group for n in s.node_ids]
-            if self.emit(family, draft, options, opt_signals, used, support,
-                         evidence_item_ids(self.records_by_node, nodes, set(support)), f"{st.horizon_months}-month"):
+            if self.emit(
+                family,
+                draft,
+                options,
+                opt_signals,
+                used,
+                support,
+                evidence_item_ids(self.records_by_node, nodes, set(support)),
+                f"{st.horizon_months}-month",
+            ):
                 seen.add(key)
         self.used_option_sets |= seen
 
@@ -562,5 +659,10 @@ class TaskBuilder:
         have, need = self.count(family), self.settings.family_min(family)
         if have < need:
             st = self.settings
-            self.failures.append(Failure(stage="tasks", item_id=f"{st.domain}-{st.cutoff.isoformat()}-{family}",
-                                         reason=f"curation: family {family} has {have} task(s), below its minimum {need}"))
+            self.failures.append(
+                Failure(
+                    stage="tasks",
+                    item_id=f"{st.domain}-{st.cutoff.isoformat()}-{family}",
+                    reason=f"curation: family {family} has {have} task(s), below its minimum {need}",
+                )
+            )

@@ -52,7 +52,6 @@ Slot variants taken from future papers are flagged in `numbers` as
 "future_variant:<slot>:<i>" = 1 so the leakage check can look for them in public text.
 """
 
-
 from __future__ import annotations
 
 import copy
@@ -94,8 +93,11 @@ BOTTLENECK_FULL_SUPPORT = 10
 VENUE_NEIGHBOURS = 10
 VENUE_NEIGHBOUR_QUANTILE = 0.95  # neighbours: top VENUE_NEIGHBOURS, and in the window's top 5% by cosine
 VENUE_FULL_MARGIN = 0.05  # score gap (cosine units) between top-2 venue families for full margin
-METHOD_CUES = re.compile(r"\b(we propose|we introduce|we present|we develop|our (?:method|approach|framework)|"
-                         r"framework|by (?:\w+ing)|leverag\w+|enables?)\b", re.IGNORECASE)
+METHOD_CUES = re.compile(
+    r"\b(we propose|we introduce|we present|we develop|our (?:method|approach|framework)|"
+    r"framework|by (?:\w+ing)|leverag\w+|enables?)\b",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[a-z][a-z0-9\-]{2,}")
 
 
@@ -112,7 +114,9 @@ def top_terms(texts: Sequence[str], background: Counter, n_background: int, k: i
     tf: Counter = Counter()
     for text in texts:
         tf.update({w for w in _WORD.findall(text.lower()) if w not in STOP_WORDS})
-    scored = [(c * math.log((1 + n_background) / (1 + background.get(w, 0))), w) for w, c in tf.items() if c >= 2 or len(texts) < 2]
+    scored = [
+        (c * math.log((1 + n_background) / (1 + background.get(w, 0))), w) for w, c in tf.items() if c >= 2 or len(texts) < 2
+    ]
     return [w for _, w in sorted(scored, key=lambda x: (-x[0], x[1]))[:k]]
 
 
@@ -139,9 +143,16 @@ class Claims:
         self.task_id, self.items = task_id, []
 
     def add(self, text: str, type_: str, scope: str, importance: float, basis: ClaimBasis | None = None) -> None:
-        self.items.append(GoldClaim(claim_id=f"{self.task_id}-c{len(self.items) + 1:02d}", text=text, type=type_,
-                                    time_scope=scope, importance=round(float(min(1.0, max(0.0, importance))), 3),
-                                    basis=basis))
+        self.items.append(
+            GoldClaim(
+                claim_id=f"{self.task_id}-c{len(self.items) + 1:02d}",
+                text=text,
+                type=type_,
+                time_scope=scope,
+                importance=round(float(min(1.0, max(0.0, importance))), 3),
+                basis=basis,
+            )
+        )
 
 
 class Slots:
@@ -164,9 +175,19 @@ class Slots:
 
 
 class GoldContext:
-    def __init__(self, nodes, public_papers, future_papers, embed, cutoff, window_end, *,
-                 venue_scorer: VenueScorer | None = None, venue_on_topic: Callable[[str], bool] | None = None,
-                 prior_from: str = "recomputed"):
+    def __init__(
+        self,
+        nodes,
+        public_papers,
+        future_papers,
+        embed,
+        cutoff,
+        window_end,
+        *,
+        venue_scorer: VenueScorer | None = None,
+        venue_on_topic: Callable[[str], bool] | None = None,
+        prior_from: str = "recomputed",
+    ):
         if prior_from not in ("recomputed", "signal"):
             raise ValueError("prior_from must be 'recomputed' or 'signal'")
         self.cutoff, self.window_end = cutoff, window_end
@@ -423,9 +444,20 @@ def trajectory_of(momentum: float, n_new: int, cohesion_drop: float) -> str:
 
 
 def insufficient(task: Task, claims: Claims, why: str, numbers: dict, future_ids: list[str]) -> GoldTarget:
-    claims.add(f"Insufficient future evidence to validate this task: {why}.", "future-realisation",
-               f"{task.window_start} to {task.window_end}", 0.0, ClaimBasis(check="insufficient"))
-    return GoldTarget(task_id=task.task_id, family=task.family, domain=task.domain, cutoff=task.cutoff,
-                      claims=claims.items, numbers=numbers, future_paper_ids=future_ids, strength=0.0)
-
-
+    claims.add(
+        f"Insufficient future evidence to validate this task: {why}.",
+        "future-realisation",
+        f"{task.window_start} to {task.window_end}",
+        0.0,
+        ClaimBasis(check="insufficient"),
+    )
+    return GoldTarget(
+        task_id=task.task_id,
+        family=task.family,
+        domain=task.domain,
+        cutoff=task.cutoff,
+        claims=claims.items,
+        numbers=numbers,
+        future_paper_ids=future_ids,
+        strength=0.0,
+    )

@@ -26,21 +26,25 @@ from assets.agents.render import render_answer
 from assets.families.registry import get_family
 from core.records import Answer, GoldTarget, Task
 
-CONTROLS = ("control:gold", "control:random", "control:empty", "control:every_option", "control:first_option",
-            "control:other_gold")
+CONTROLS = (
+    "control:gold",
+    "control:random",
+    "control:empty",
+    "control:every_option",
+    "control:first_option",
+    "control:other_gold",
+)
 NO_JUDGEMENT = ("control:empty", "control:every_option", "control:first_option", "control:other_gold")
 
 
 def _render(task: Task, fields: dict, method: str, seed: int = 0, decision: list[str] | None = None) -> Answer:
     family = get_family(task.family)
     schema = family.answer_schema
-    base = {name: ("" if f.annotation is str else f.get_default()) for name, f in schema.model_fields.items()
-            if f.is_required()}
+    base = {name: ("" if f.annotation is str else f.get_default()) for name, f in schema.model_fields.items() if f.is_required()}
     if "trajectory" in base:
         base["trajectory"] = "steady"
     parsed = schema.model_validate({**base, **fields})
-    answer = render_answer(task, parsed, method=method, backbone="control", seed=seed, retrieved=(),
-                           has_support_artifact=False)
+    answer = render_answer(task, parsed, method=method, backbone="control", seed=seed, retrieved=(), has_support_artifact=False)
     if decision is not None:
         answer = answer.model_copy(update={"decision": decision})
     return answer

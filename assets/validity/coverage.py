@@ -37,8 +37,7 @@ def unaskable(name: str) -> bool:
     return contribution_type(name) is not None or one_word_problem(name) is not None
 
 
-def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], window: list[ScreenedPaper],
-                       cutoff: date) -> dict:
+def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], window: list[ScreenedPaper], cutoff: date) -> dict:
     """{"window_papers", "covered", "coverage", "uncaptured_themes": [{"phrase", "papers", "growth", "examples"}]}."""
     phrases = {ph for s in signals if s.kind == "candidate_direction" for ph in s.details.get("defining_phrases", [])}
     window = [p for p in window if p.label != "excluded"]
@@ -46,8 +45,12 @@ def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], windo
     recent = [p for p in public if p.label != "excluded" and start < p.published <= cutoff]
     win_phrases = [phrase_keys(p.title) for p in window]
     covered = [not phrases.isdisjoint(phs) for phs in win_phrases]
-    out = {"window_papers": len(window), "covered": sum(covered),
-           "coverage": round(sum(covered) / len(window), 4) if window else None, "uncaptured_themes": []}
+    out = {
+        "window_papers": len(window),
+        "covered": sum(covered),
+        "coverage": round(sum(covered) / len(window), 4) if window else None,
+        "uncaptured_themes": [],
+    }
     if not window or not recent:
         return out
     win_df = Counter(ph for phs in win_phrases for ph in phs)
@@ -67,6 +70,12 @@ def candidate_coverage(signals: list[Signal], public: list[ScreenedPaper], windo
     keep = set(pick_terms([shown.get(ph, ph) for _, _, ph, *_ in scored], MAX_THEMES))
     for _, _, ph, k, growth, rows in scored:
         if shown.get(ph, ph) in keep:
-            out["uncaptured_themes"].append({"phrase": shown.get(ph, ph), "papers": k, "growth": round(growth, 2),
-                                             "examples": [f"{window[i].arxiv_id} {window[i].title[:90]}" for i in rows[:2]]})
+            out["uncaptured_themes"].append(
+                {
+                    "phrase": shown.get(ph, ph),
+                    "papers": k,
+                    "growth": round(growth, 2),
+                    "examples": [f"{window[i].arxiv_id} {window[i].title[:90]}" for i in rows[:2]],
+                }
+            )
     return out

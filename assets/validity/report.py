@@ -44,8 +44,9 @@ def duplicates(tasks: list[Task], golds: dict[str, GoldTarget]) -> dict[str, int
     fixed_menu = bool(tasks) and get_family(tasks[0].family).fixed_options
     titles = Counter(t.title.strip().lower() for t in tasks)
     options = Counter(frozenset(o.text for o in t.options) for t in tasks if t.options and not fixed_menu)
-    gold_sig = Counter(json.dumps([g.preferred_ranking, sorted(c.text for c in g.claims)])
-                       for t in tasks if (g := golds.get(t.task_id)))
+    gold_sig = Counter(
+        json.dumps([g.preferred_ranking, sorted(c.text for c in g.claims)]) for t in tasks if (g := golds.get(t.task_id))
+    )
     extra = lambda c: sum(n - 1 for n in c.values() if n > 1)  # noqa: E731 - one line
     return {"duplicate_titles": extra(titles), "duplicate_option_sets": extra(options), "duplicate_golds": extra(gold_sig)}
 
@@ -58,9 +59,16 @@ def reason_kind(reason: str) -> str:
     return reason.replace("decision a released task", "decision of a task").strip()
 
 
-def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[GoldTarget], task_failures: list[Failure],
-                  scores: list[Score], control_scores: list[Score], th: Thresholds,
-                  attribution: dict[str, dict] | None = None) -> list[dict]:
+def validity_rows(
+    tasks: list[Task],
+    ratings: list[TaskRating],
+    golds: list[GoldTarget],
+    task_failures: list[Failure],
+    scores: list[Score],
+    control_scores: list[Score],
+    th: Thresholds,
+    attribution: dict[str, dict] | None = None,
+) -> list[dict]:
     """One row per family (see the module docstring)."""
     released = {r.task_id for r in ratings if r.released}
     rating_of = {r.task_id: r for r in ratings}
@@ -93,24 +101,33 @@ def validity_rows(tasks: list[Task], ratings: list[TaskRating], golds: list[Gold
         rel_golds = [gold_of[t.task_id] for t in rel if t.task_id in gold_of]
         stability = _mean([g.numbers.get("stability_top1") for g in rel_golds])
         verified = [g.numbers.get("claims_verified") for g in rel_golds]
-        claim_rate = (round(sum(v for v in verified if v is not None) / sum(len(g.claims) for g in rel_golds), 4)
-                      if rel_golds and all(v is not None for v in verified) and any(g.claims for g in rel_golds)
-                      else None)
+        claim_rate = (
+            round(sum(v for v in verified if v is not None) / sum(len(g.claims) for g in rel_golds), 4)
+            if rel_golds and all(v is not None for v in verified) and any(g.claims for g in rel_golds)
+            else None
+        )
         agreement = _mean([g.numbers.get("measures_agree") for g in rel_golds])
-        row = {"family": fam, "tasks_built": len(built), "tasks_released": len(rel),
-               "tasks_dropped": len(built) - len(rel) + sum(reasons[k] for k in reasons if k.startswith("curation")
-                                                           or k.startswith("draft")),
-               "drop_reasons": json.dumps(dict(reasons.most_common()), ensure_ascii=False),
-               **{k.replace("control:", "control_"): means.get(k) for k in (
-                   "control:gold", "control:random", *NO_JUDGEMENT)},
-               "methods": json.dumps(methods), "trace_linkage": json.dumps({m: _mean(v) for m, v in link.items()}),
-               "best_method": max(methods, key=lambda m: methods[m] or -1) if methods else None,
-               "gold_stability": stability, "claim_bank_verified": claim_rate, "measure_agreement": agreement,
-               **duplicates(rel, gold_of),
-               # attribution completeness of the controls (assets/artifacts/controls.py), next to the
-               # methods' (judge_scores values["attribution"])
-               "attribution_controls": json.dumps((attribution or {}).get(fam, {})),
-               "attribution_methods": json.dumps({m: _mean(v) for m, v in _attribution(scores, rel_ids).items()})}
+        row = {
+            "family": fam,
+            "tasks_built": len(built),
+            "tasks_released": len(rel),
+            "tasks_dropped": len(built)
+            - len(rel)
+            + sum(reasons[k] for k in reasons if k.startswith("curation") or k.startswith("draft")),
+            "drop_reasons": json.dumps(dict(reasons.most_common()), ensure_ascii=False),
+            **{k.replace("control:", "control_"): means.get(k) for k in ("control:gold", "control:random", *NO_JUDGEMENT)},
+            "methods": json.dumps(methods),
+            "trace_linkage": json.dumps({m: _mean(v) for m, v in link.items()}),
+            "best_method": max(methods, key=lambda m: methods[m] or -1) if methods else None,
+            "gold_stability": stability,
+            "claim_bank_verified": claim_rate,
+            "measure_agreement": agreement,
+            **duplicates(rel, gold_of),
+            # attribution completeness of the controls (assets/artifacts/controls.py), next to the
+            # methods' (judge_scores values["attribution"])
+            "attribution_controls": json.dumps((attribution or {}).get(fam, {})),
+            "attribution_methods": json.dumps({m: _mean(v) for m, v in _attribution(scores, rel_ids).items()}),
+        }
         row.update(checks)
         row.update(option_figures(rel, gold_of))
         row["best_method_fta"] = methods.get(row["best_method"]) if row["best_method"] else None
@@ -125,6 +142,7 @@ def option_figures(released: list[Task], gold_of: dict[str, GoldTarget]) -> dict
     """For released tasks whose options are directions or approaches: how many option names are
     one word (each must be a recognised name, `core.phrases.one_word_problem`), and how many
     released tasks carry a hard defect (`assets.ranking.defects`; the gate keeps them out, so 0)."""
+
     def has_option_gold(t: Task) -> bool:
         gold = gold_of.get(t.task_id)
         return gold is not None and any(k.startswith("prior_count:") for k in gold.numbers)
@@ -132,9 +150,12 @@ def option_figures(released: list[Task], gold_of: dict[str, GoldTarget]) -> dict
     names = [option_name(o.text) for t in released if has_option_gold(t) for o in t.options]
     defective = sum(bool(option_defects(t, gold_of.get(t.task_id))) for t in released)
     one_word = [n for n in names if len(n.split()) == 1]
-    return {"option_names": len(names), "one_word_options": len(one_word),
-            "one_word_option_share": round(len(one_word) / len(names), 4) if names else None,
-            "released_with_defects": defective}
+    return {
+        "option_names": len(names),
+        "one_word_options": len(one_word),
+        "one_word_option_share": round(len(one_word) / len(names), 4) if names else None,
+        "released_with_defects": defective,
+    }
 
 
 def _attribution(scores: list[Score], task_ids: set[str]) -> dict[str, list[float]]:
@@ -179,17 +200,27 @@ def control_check_rows(rows: list[dict], th: Thresholds) -> list[dict]:
         for k in NO_JUDGEMENT:
             c = k.replace("control:", "control_")
             beats = row.get(f"{c}_beats_margin")
-            out.append({"family": row["family"], "control": k, "tasks": row.get("control_tasks") or 0,
-                        "mean": row.get(c), "control_random": row.get("control_random"),
-                        "excess": row.get(f"{c}_excess"), "excess_low": row.get(f"{c}_excess_low"),
-                        "margin": th.control_margin, "beats_margin": beats,
-                        "gated": bool(row.get("controls_gated")), "min_gated_tasks": th.min_gated_tasks,
-                        "fails": bool(row.get("controls_gated") and beats)})
+            out.append(
+                {
+                    "family": row["family"],
+                    "control": k,
+                    "tasks": row.get("control_tasks") or 0,
+                    "mean": row.get(c),
+                    "control_random": row.get("control_random"),
+                    "excess": row.get(f"{c}_excess"),
+                    "excess_low": row.get(f"{c}_excess_low"),
+                    "margin": th.control_margin,
+                    "beats_margin": beats,
+                    "gated": bool(row.get("controls_gated")),
+                    "min_gated_tasks": th.min_gated_tasks,
+                    "fails": bool(row.get("controls_gated") and beats),
+                }
+            )
     return out
 
 
 def status(row: dict) -> str:
-    """"FAIL: <problems>", "EMPTY" (no released task, not failing), "PASS" or "PASS (controls not
+    """ "FAIL: <problems>", "EMPTY" (no released task, not failing), "PASS" or "PASS (controls not
     gated)" when the row passes but its control checks rest on too few tasks to decide anything."""
     if not row["passed"]:
         return "FAIL: " + row["problems"]
@@ -201,8 +232,10 @@ def status(row: dict) -> str:
 def summary_line(row: dict) -> str:
     """One line per family for the demo: best baseline vs chance vs gold answer."""
     fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
-    return (f"{row['family']:>10}: best baseline {row['best_method'] or '–'} {fmt(row['best_method_fta'])} | "
-            f"chance {fmt(row['control_random'])} | gold answer {fmt(row['control_gold'])} | {status(row)}")
+    return (
+        f"{row['family']:>10}: best baseline {row['best_method'] or '–'} {fmt(row['best_method_fta'])} | "
+        f"chance {fmt(row['control_random'])} | gold answer {fmt(row['control_gold'])} | {status(row)}"
+    )
 
 
 def control_line(row: dict) -> str:

@@ -43,15 +43,14 @@ GOLD, RANDOM = "control:gold", "control:random"
 
 
 def column(control: str) -> str:
-    """"control:first_option" -> "control_first_option" (the report's column prefix)."""
+    """ "control:first_option" -> "control_first_option" (the report's column prefix)."""
     return control.replace("control:", "control_")
 
 
 def gated_size(th: Thresholds) -> int:
     """The minimum number of released tasks at which a family's control checks are gated: the
     smallest n whose one-sided MDD for sd `control_sd` is at most `control_margin`."""
-    return st.min_tasks_for(th.control_margin, th.control_sd, alpha=th.control_alpha, power=th.control_power,
-                            sided=1)
+    return st.min_tasks_for(th.control_margin, th.control_sd, alpha=th.control_alpha, power=th.control_power, sided=1)
 
 
 def per_task(scores: Iterable[Score], task_ids: set | None = None, key=lambda s: s.task_id) -> dict[str, dict]:
@@ -69,8 +68,11 @@ def control_checks(values: Mapping[str, Mapping], th: Thresholds) -> dict:
     (lower end of its one-sided 1 - alpha bootstrap interval) and `<column>_beats_margin`, plus
     `control_tasks` (tasks with a random line), `controls_gated` and `min_gated_tasks`."""
     random = values.get(RANDOM, {})
-    out: dict = {"control_tasks": len(random), "min_gated_tasks": th.min_gated_tasks,
-                 "controls_gated": len(random) >= th.min_gated_tasks}
+    out: dict = {
+        "control_tasks": len(random),
+        "min_gated_tasks": th.min_gated_tasks,
+        "controls_gated": len(random) >= th.min_gated_tasks,
+    }
     for k in NO_JUDGEMENT:
         check = st.control_excess(values.get(k, {}), random, th.control_margin, alpha=th.control_alpha)
         out[f"{column(k)}_excess"] = None if check["excess"] is None else round(check["excess"], 4)
@@ -85,9 +87,11 @@ def control_problems(row: Mapping, th: Thresholds) -> list[str]:
     for k in NO_JUDGEMENT:
         c = column(k)
         if row.get(f"{c}_beats_margin"):
-            out.append(f"{k} beats chance by {row[f'{c}_excess']:.3f} over {row['control_tasks']} tasks "
-                       f"(one-sided {1 - th.control_alpha:.0%} lower bound {row[f'{c}_excess_low']:.3f} > "
-                       f"margin {th.control_margin})")
+            out.append(
+                f"{k} beats chance by {row[f'{c}_excess']:.3f} over {row['control_tasks']} tasks "
+                f"(one-sided {1 - th.control_alpha:.0%} lower bound {row[f'{c}_excess_low']:.3f} > "
+                f"margin {th.control_margin})"
+            )
     return out
 
 
@@ -100,12 +104,15 @@ def control_notes(row: Mapping, th: Thresholds) -> list[str]:
     if row.get("controls_gated"):
         return []
     would = [k for k in NO_JUDGEMENT if row.get(f"{column(k)}_beats_margin")]
-    return [f"controls not gated: {n} released tasks < {th.min_gated_tasks} (docs/validity.md)"
-            + (f"; above chance + margin with confidence but ungated: {', '.join(would)}" if would else "")]
+    return [
+        f"controls not gated: {n} released tasks < {th.min_gated_tasks} (docs/validity.md)"
+        + (f"; above chance + margin with confidence but ungated: {', '.join(would)}" if would else "")
+    ]
 
 
-def pooled_control_checks(partitions: Mapping[str, Sequence[Score]], th: Thresholds | None = None,
-                          families: Iterable[str] = ()) -> list[dict]:
+def pooled_control_checks(
+    partitions: Mapping[str, Sequence[Score]], th: Thresholds | None = None, families: Iterable[str] = ()
+) -> list[dict]:
     """The control checks per family over the released tasks of many partitions pooled.
 
     `partitions`: partition label (e.g. "llm_agent@2025-12-31") -> the control scores of its
@@ -127,9 +134,14 @@ def pooled_control_checks(partitions: Mapping[str, Sequence[Score]], th: Thresho
         values = per_task([s for _, s in pairs], key=_pooled_key(pairs))
         labels = sorted({label for label, s in pairs})
         n = len(values.get(RANDOM, {}))
-        row: dict = {"family": fam, "partitions": ", ".join(labels), "n_partitions": len(labels), "tasks_released": n,
-                     **{column(k): _mean(values.get(k)) for k in (GOLD, RANDOM, *NO_JUDGEMENT)},
-                     **control_checks(values, th)}
+        row: dict = {
+            "family": fam,
+            "partitions": ", ".join(labels),
+            "n_partitions": len(labels),
+            "tasks_released": n,
+            **{column(k): _mean(values.get(k)) for k in (GOLD, RANDOM, *NO_JUDGEMENT)},
+            **control_checks(values, th),
+        }
         problems = []
         if n and (row["control_gold"] is None or row["control_gold"] < th.gold_min):
             problems.append(f"gold answer scores {row['control_gold']} < {th.gold_min}")
@@ -156,12 +168,19 @@ def _mean(by_task: Mapping | None) -> float | None:
 def pooled_line(row: Mapping) -> str:
     """One line per family of the pooled check."""
     fmt = lambda v: "–" if v is None else f"{v:+.3f}"  # noqa: E731
-    worst = max(NO_JUDGEMENT, key=lambda k: row.get(f"{column(k)}_excess_low") if row.get(
-        f"{column(k)}_excess_low") is not None else float("-inf"))
+    worst = max(
+        NO_JUDGEMENT,
+        key=lambda k: row.get(f"{column(k)}_excess_low") if row.get(f"{column(k)}_excess_low") is not None else float("-inf"),
+    )
     c = column(worst)
-    state = ("FAIL: " + row["problems"]) if not row["passed"] else (
-        "EMPTY" if not row["tasks_released"] else "PASS" if row["controls_gated"] else "NOT GATED")
-    return (f"{row['family']:>10}: {row['tasks_released']} tasks from {row['n_partitions']} partitions | chance "
-            f"{'–' if row['control_random'] is None else format(row['control_random'], '.3f')} | closest control "
-            f"{worst.removeprefix('control:')} {fmt(row.get(f'{c}_excess'))} over chance (95% lower bound "
-            f"{fmt(row.get(f'{c}_excess_low'))}) | {state}" + (f" | {row['notes']}" if row["notes"] else ""))
+    state = (
+        ("FAIL: " + row["problems"])
+        if not row["passed"]
+        else ("EMPTY" if not row["tasks_released"] else "PASS" if row["controls_gated"] else "NOT GATED")
+    )
+    return (
+        f"{row['family']:>10}: {row['tasks_released']} tasks from {row['n_partitions']} partitions | chance "
+        f"{'–' if row['control_random'] is None else format(row['control_random'], '.3f')} | closest control "
+        f"{worst.removeprefix('control:')} {fmt(row.get(f'{c}_excess'))} over chance (95% lower bound "
+        f"{fmt(row.get(f'{c}_excess_low'))}) | {state}" + (f" | {row['notes']}" if row["notes"] else "")
+    )

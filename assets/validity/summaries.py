@@ -67,8 +67,7 @@ def validity_failures(store, cutoff: str, domains: list[str]) -> dict[str, list[
                 failing.setdefault(row["family"], []).append(f"{d} ({row['problems']})")
     for row in pooled_validity(store, parts) if parts else []:
         if not row["passed"]:
-            failing.setdefault(row["family"], []).append(f"pooled over {row['n_partitions']} partitions "
-                                                         f"({row['problems']})")
+            failing.setdefault(row["family"], []).append(f"pooled over {row['n_partitions']} partitions ({row['problems']})")
     return failing
 
 
@@ -85,8 +84,7 @@ def overall_lines(store, cutoff: str, domains: list[str]) -> list[str]:
             continue
         parts.append((d, cutoff))
         released = {r.task_id for r in store.read_records("task_ranking", d, cutoff, TaskRating) if r.released}
-        for s in store.read_records("validity_controls", d, cutoff, Score) + store.read_records(
-                "judge_scores", d, cutoff, Score):
+        for s in store.read_records("validity_controls", d, cutoff, Score) + store.read_records("judge_scores", d, cutoff, Score):
             if s.task_id in released and s.fta is not None:
                 fta[(s.family, s.method)].append(s.fta)
         for row in store.read_table("validity_report", d, cutoff).to_pylist():
@@ -98,10 +96,16 @@ def overall_lines(store, cutoff: str, domains: list[str]) -> list[str]:
         mean = {m: statistics.fmean(v) for (f, m), v in fta.items() if f == fam}
         methods = {m: v for m, v in mean.items() if not m.startswith("control:")}
         best = max(methods, key=methods.get) if methods else None
-        lines.append(f"{fam:>10}: best baseline {best} {methods.get(best, float('nan')):.3f} | chance "
-                     f"{mean.get('control:random', float('nan')):.3f} | gold answer {mean.get('control:gold', float('nan')):.3f}"
-                     " | " + ("per-domain thresholds met in every domain" if not failing[fam] else
-                              f"thresholds missed in {', '.join(failing[fam])} (foresci validity)"))
+        lines.append(
+            f"{fam:>10}: best baseline {best} {methods.get(best, float('nan')):.3f} | chance "
+            f"{mean.get('control:random', float('nan')):.3f} | gold answer {mean.get('control:gold', float('nan')):.3f}"
+            " | "
+            + (
+                "per-domain thresholds met in every domain"
+                if not failing[fam]
+                else f"thresholds missed in {', '.join(failing[fam])} (foresci validity)"
+            )
+        )
         if fam in pooled:
             lines.append(f"{'':>12}pooled controls: " + pooled_line(pooled[fam]).split(": ", 1)[1])
     return lines
@@ -113,19 +117,26 @@ def row_lines(row: dict) -> list[str]:
     lines = [summary_line(row), f"{'':>12}{control_line(row)}; methods {row['methods']}"]
     if row.get("notes"):
         lines.append(f"{'':>12}note: {row['notes']}")
-    lines.append(f"{'':>12}released {row['tasks_released']}/{row['tasks_built']}, gold stability "
-                 f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
-                 f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
-                 f"dropped: {row['drop_reasons']}")
+    lines.append(
+        f"{'':>12}released {row['tasks_released']}/{row['tasks_built']}, gold stability "
+        f"{row['gold_stability']}, claims verified {row['claim_bank_verified']}, duplicates "
+        f"{row['duplicate_titles'] + row['duplicate_option_sets'] + row['duplicate_golds']}; "
+        f"dropped: {row['drop_reasons']}"
+    )
     if row.get("option_names"):
-        lines.append(f"{'':>12}options of released tasks: {row['option_names']} names, {row['one_word_options']} of "
-                     f"them one word ({row['one_word_option_share']:.0%}, each a recognised name); released tasks "
-                     f"with a hard defect: {row['released_with_defects']}")
+        lines.append(
+            f"{'':>12}options of released tasks: {row['option_names']} names, {row['one_word_options']} of "
+            f"them one word ({row['one_word_option_share']:.0%}, each a recognised name); released tasks "
+            f"with a hard defect: {row['released_with_defects']}"
+        )
     if row.get("window_coverage") is not None:
-        themes = ", ".join(f"{t['phrase']} ({t['papers']} papers, x{t['growth']})"
-                           for t in json.loads(row["uncaptured_themes"] or "[]"))
-        lines.append(f"{'':>12}candidates cover {100 * row['window_coverage']:.1f}% of the window's papers; "
-                     f"growing themes no candidate captures: {themes or 'none'}")
+        themes = ", ".join(
+            f"{t['phrase']} ({t['papers']} papers, x{t['growth']})" for t in json.loads(row["uncaptured_themes"] or "[]")
+        )
+        lines.append(
+            f"{'':>12}candidates cover {100 * row['window_coverage']:.1f}% of the window's papers; "
+            f"growing themes no candidate captures: {themes or 'none'}"
+        )
     return lines
 
 
@@ -144,9 +155,11 @@ def pooled_lines(per_part: dict[str, list[dict]], pooled: list[dict]) -> list[st
         lines.append(f"{label}:")
         lines += ["  " + summary_line(row) for row in rows]
     th = Thresholds.load()
-    lines.append(f"\nPooled over {len(per_part)} partitions (control - chance per task; a control fails when the lower "
-                 f"end of its one-sided {1 - th.control_alpha:.0%} bootstrap interval exceeds {th.control_margin}; "
-                 f"gated from {th.min_gated_tasks} released tasks, docs/validity.md):")
+    lines.append(
+        f"\nPooled over {len(per_part)} partitions (control - chance per task; a control fails when the lower "
+        f"end of its one-sided {1 - th.control_alpha:.0%} bootstrap interval exceeds {th.control_margin}; "
+        f"gated from {th.min_gated_tasks} released tasks, docs/validity.md):"
+    )
     lines += ["  " + pooled_line(row) for row in pooled]
     return lines
 
@@ -170,8 +183,7 @@ def check_sheet_lines(store, domain: str, cutoff: str, per_family: int) -> list[
             lines.append(f"### {t.task_id}: {t.title}\n{t.question}")
             lines += [f"- option {o.option_id}: {o.text}" for o in t.options]
             lines.append(f"gold ranking: {g.preferred_ranking}; trajectory: {g.trajectory}; strength {g.strength}")
-            lines += [f"  counted for {cand} ({len(papers)}): " + "; ".join(papers[:4])
-                      for cand, papers in g.counted.items()]
+            lines += [f"  counted for {cand} ({len(papers)}): " + "; ".join(papers[:4]) for cand, papers in g.counted.items()]
             lines.append("")
     return lines
 
@@ -184,9 +196,15 @@ def partition_rows(store) -> list[dict]:
     for d, c in validity_partitions(store):
         report = store.read_table("validity_report", d, c).to_pylist()
         failing = [r["family"] for r in report if not r["passed"]]
-        rows.append({"domain": d, "cutoff": c, "families": len(report),
-                     "built": sum(r["tasks_built"] or 0 for r in report),
-                     "released": sum(r["tasks_released"] or 0 for r in report),
-                     "validity": "passed" if not failing else "missed: " + ", ".join(failing),
-                     "package": "yes" if store.exists("release_package", d, c) else "no"})
+        rows.append(
+            {
+                "domain": d,
+                "cutoff": c,
+                "families": len(report),
+                "built": sum(r["tasks_built"] or 0 for r in report),
+                "released": sum(r["tasks_released"] or 0 for r in report),
+                "validity": "passed" if not failing else "missed: " + ", ".join(failing),
+                "package": "yes" if store.exists("release_package", d, c) else "no",
+            }
+        )
     return rows

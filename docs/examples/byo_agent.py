@@ -46,25 +46,40 @@ def answer(task: dict, kb) -> dict:
         bottleneck = limits[0][1] if limits else f"unclear from the pre-cutoff evidence on {subject}"
         newest = max(hits, key=lambda h: h["published"]) if hits else None
         used = list(dict.fromkeys([h["arxiv_id"] for h, _ in limits[:3]] + ([newest["arxiv_id"]] if newest else [])))
-        body = {"bottleneck": bottleneck[:200],
-                "opportunity": f"the approach of '{newest['title']}'" if newest else "unclear",
-                "mechanism": "the limitation recurs across the retrieved pre-cutoff papers",
-                "claims": [f"Pre-cutoff work on {subject} reports: {s[:200]}" for _, s in limits[:3]]}
-        return {"answer": body, "evidence_ids": used, "backbone": "none", "retrieval_queries": queries,
-                "artifacts": {"limitations_found": len(limits)}}
+        body = {
+            "bottleneck": bottleneck[:200],
+            "opportunity": f"the approach of '{newest['title']}'" if newest else "unclear",
+            "mechanism": "the limitation recurs across the retrieved pre-cutoff papers",
+            "claims": [f"Pre-cutoff work on {subject} reports: {s[:200]}" for _, s in limits[:3]],
+        }
+        return {
+            "answer": body,
+            "evidence_ids": used,
+            "backbone": "none",
+            "retrieval_queries": queries,
+            "artifacts": {"limitations_found": len(limits)},
+        }
 
     if not options:  # an open question (e.g. an imported ForeSci release): the newest matching work
         queries = [task["question"]]
         hits = sorted(kb.search(queries[0], k=10, mode="hybrid"), key=lambda h: h["published"], reverse=True)[:3]
         picks = [h["title"] for h in hits] or ["unclear from the pre-cutoff evidence"]
-        body = {"choice": picks[0], "ranking": picks,
-                "claims": [f"Recent pre-cutoff work ({h['published']}): {h['title']}" for h in hits]}
+        body = {
+            "choice": picks[0],
+            "ranking": picks,
+            "claims": [f"Recent pre-cutoff work ({h['published']}): {h['title']}" for h in hits],
+        }
         if family == "direction":
             body.update(trajectory="accelerating", rationale="the newest closely matching pre-cutoff work")
         elif family == "planning":
             body.update(go_no_go=f"Go on '{picks[0]}' first.")
-        return {"answer": body, "evidence_ids": [h["arxiv_id"] for h in hits], "backbone": "none",
-                "retrieval_queries": queries, "artifacts": {"open_question": True}}
+        return {
+            "answer": body,
+            "evidence_ids": [h["arxiv_id"] for h in hits],
+            "backbone": "none",
+            "retrieval_queries": queries,
+            "artifacts": {"open_question": True},
+        }
 
     scores, cited = {}, []
     for opt in options:
@@ -83,8 +98,13 @@ def answer(task: dict, kb) -> dict:
         body.update(go_no_go=f"Go on '{text[ranking[0]]}' first.")
     elif family == "venue":
         body.update(framing=f"Frame the contribution for {text[ranking[0]]}.")
-    return {"answer": body, "evidence_ids": list(dict.fromkeys(cited)), "backbone": "none",
-            "retrieval_queries": queries, "artifacts": {"option_scores": scores}}
+    return {
+        "answer": body,
+        "evidence_ids": list(dict.fromkeys(cited)),
+        "backbone": "none",
+        "retrieval_queries": queries,
+        "artifacts": {"option_scores": scores},
+    }
 
 
 # -- the HTTP side of the contract ----------------------------------------------------------
@@ -98,8 +118,12 @@ class HTTPKB:
         self.evidence = list(evidence or [])  # pre-retrieved hits of the question, sent with the request
 
     def _post(self, op: str, payload: dict) -> dict:
-        req = urllib.request.Request(f"{self.endpoint}/{op}", data=json.dumps(payload).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            f"{self.endpoint}/{op}",
+            data=json.dumps(payload).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=self.timeout) as resp:
             return json.loads(resp.read())
 

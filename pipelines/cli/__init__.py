@@ -43,21 +43,34 @@ HELP = "A benchmark factory for forward-looking research judgement: seed cutoffs
 EXAMPLES = {
     "Build": ["foresci demo", "foresci materialize --domain llm_agent --cutoff 2025-12-31", "foresci release"],
     "Partitions": ["foresci init", "foresci add-cutoff 2026-03-31 --horizon 3", "foresci partitions"],
-    "Inspect": ["foresci leaderboard --format json", "foresci validity --domain llm_agent --cutoff 2025-12-31",
-                "foresci families"],
+    "Inspect": [
+        "foresci leaderboard --format json",
+        "foresci validity --domain llm_agent --cutoff 2025-12-31",
+        "foresci families",
+    ],
     "Curation": ["foresci audit status --domain llm_agent --cutoff 2025-12-31", "foresci review"],
-    "Datasets": ['foresci sql -c "SELECT family, count(*) FROM tasks GROUP BY family"',
-                 "foresci export hf --release out/foresci-release",
-                 "foresci evaluate --release tasks.jsonl --hidden hidden.jsonl --agent momentum"],
+    "Datasets": [
+        'foresci sql -c "SELECT family, count(*) FROM tasks GROUP BY family"',
+        "foresci export hf --release out/foresci-release",
+        "foresci evaluate --release tasks.jsonl --hidden hidden.jsonl --agent momentum",
+    ],
 }
-EPILOG = ("[b]Examples[/b] (each command's --help has more)\n\n"
-          + "\n\n".join(f"[b]{group}[/b]: " + "  ·  ".join(f"[cyan]{e}[/cyan]" for e in lines)
-                          for group, lines in EXAMPLES.items())
-          + "\n\nRuns are recorded in the Dagster instance at $DAGSTER_HOME (make ui).")
+EPILOG = (
+    "[b]Examples[/b] (each command's --help has more)\n\n"
+    + "\n\n".join(f"[b]{group}[/b]: " + "  ·  ".join(f"[cyan]{e}[/cyan]" for e in lines) for group, lines in EXAMPLES.items())
+    + "\n\nRuns are recorded in the Dagster instance at $DAGSTER_HOME (make ui)."
+)
 
-app = typer.Typer(name="foresci", help=HELP, epilog=EPILOG, cls=Group, rich_markup_mode="rich",
-                  context_settings={"help_option_names": ["-h", "--help"]}, no_args_is_help=True,
-                  pretty_exceptions_enable=False)
+app = typer.Typer(
+    name="foresci",
+    help=HELP,
+    epilog=EPILOG,
+    cls=Group,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
 for _group in (build, partitions, inspect, curation, datasets):
     _group.register(app)
 
@@ -85,8 +98,7 @@ def _run(argv: list[str] | None) -> int:
 
     command = typer.main.get_command(app)
     try:
-        code = command.main(args=list(sys.argv[1:] if argv is None else argv), prog_name="foresci",
-                            standalone_mode=False)
+        code = command.main(args=list(sys.argv[1:] if argv is None else argv), prog_name="foresci", standalone_mode=False)
     except (UserError, CutoffError) as exc:
         print(f"foresci: error: {exc}", file=sys.stderr)
         return EXIT_USER_ERROR

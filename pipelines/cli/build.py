@@ -27,8 +27,10 @@ from pipelines.cli.common import (
 )
 
 PANEL = "Build"
-DomainsOpt = Annotated[list[str] | None, typer.Option(metavar="D ...", help="domains (default: every registered domain)",
-                                                      autocompletion=complete_domain)]
+DomainsOpt = Annotated[
+    list[str] | None,
+    typer.Option(metavar="D ...", help="domains (default: every registered domain)", autocompletion=complete_domain),
+]
 
 
 def run_demo(cutoff: str, domains: list[str] | None, workers: int = 1, keep_going: bool = False) -> int:
@@ -66,8 +68,11 @@ def run_demo(cutoff: str, domains: list[str] | None, workers: int = 1, keep_goin
     if failing:  # a release below its own bar is a failure, said where nobody can miss it
         banner = ["", "!" * 78, "VALIDITY THRESHOLDS MISSED: this release does not meet its own bar (docs/validity.md)"]
         banner += [f"  {fam}: {'; '.join(where)}" for fam, where in sorted(failing.items())]
-        banner += ["Details: foresci validity --domain D --cutoff C"
-                   + ("" if keep_going else "; `foresci demo --keep-going` builds and exits 0 anyway"), "!" * 78]
+        banner += [
+            "Details: foresci validity --domain D --cutoff C"
+            + ("" if keep_going else "; `foresci demo --keep-going` builds and exits 0 anyway"),
+            "!" * 78,
+        ]
         print("\n".join(banner), file=sys.stdout if keep_going else sys.stderr, flush=True)
         return 0 if keep_going else 2
     print("\nThresholds met for every family in every domain.")
@@ -85,21 +90,43 @@ def write_timings(timings: dict, total_s: float) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @command(app, "demo", "build the default release offline and print the leaderboard",
-             ["foresci demo", "foresci demo --domains llm_agent rag_and_retrieval_structuring --workers 1",
-              "foresci demo --keep-going   # exit 0 even when a validity threshold is missed"],
-             PANEL, cls=variadic("--domains"))
-    def demo(cutoff: CutoffOpt = DEMO_CUTOFF, domains: DomainsOpt = None,
-             workers: Annotated[int, typer.Option(help="partitions built at once, each in its own process with its "
-                                                       "stage lines in .foresci/release_logs/ (1: one after another "
-                                                       "in this process)")] = 2,
-             keep_going: Annotated[bool, typer.Option(
-                 "--keep-going", help="exit 0 even when a family misses a validity threshold "
-                                                           "(it is still printed)")] = False) -> int:
+    @command(
+        app,
+        "demo",
+        "build the default release offline and print the leaderboard",
+        [
+            "foresci demo",
+            "foresci demo --domains llm_agent rag_and_retrieval_structuring --workers 1",
+            "foresci demo --keep-going   # exit 0 even when a validity threshold is missed",
+        ],
+        PANEL,
+        cls=variadic("--domains"),
+    )
+    def demo(
+        cutoff: CutoffOpt = DEMO_CUTOFF,
+        domains: DomainsOpt = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                help="partitions built at once, each in its own process with its "
+                "stage lines in .foresci/release_logs/ (1: one after another "
+                "in this process)"
+            ),
+        ] = 2,
+        keep_going: Annotated[
+            bool, typer.Option("--keep-going", help="exit 0 even when a family misses a validity threshold (it is still printed)")
+        ] = False,
+    ) -> int:
         return run_demo(cutoff, domains, workers, keep_going)
 
-    @command(app, "demo-rediscovery", "the demo plus the opt-in rediscovery family, in .foresci-rediscovery",
-             ["foresci demo-rediscovery --domains llm_agent"], PANEL, cls=variadic("--domains"))
+    @command(
+        app,
+        "demo-rediscovery",
+        "the demo plus the opt-in rediscovery family, in .foresci-rediscovery",
+        ["foresci demo-rediscovery --domains llm_agent"],
+        PANEL,
+        cls=variadic("--domains"),
+    )
     def demo_rediscovery(cutoff: CutoffOpt = DEMO_CUTOFF, domains: DomainsOpt = None) -> int:
         """The default demo plus the rediscovery family (FIRE-Bench, docs/rediscovery.md), in its own
         state directory (default .foresci-rediscovery), so the default release stays as it is."""
@@ -117,27 +144,46 @@ def register(app: typer.Typer) -> None:
             say_lines(rediscovery_lines(store(), cutoff, domains or sorted(load_registry().domains)))
         return code
 
-    @command(app, "demo-ideas", "build, answer and score the idea-review family (ScholarIdeas) offline",
-             ["foresci demo-ideas", "foresci demo-ideas --limit 20 --disciplines ai neuro"],
-             PANEL, cls=variadic("--disciplines"))
-    def demo_ideas(limit: Annotated[int | None, typer.Option(help="only the first N ideas")] = None,
-                   disciplines: Annotated[list[str] | None, typer.Option(
-                       metavar="D ...", help="ai neuro biochem eco (default: all)")] = None,
-                   cutoff: Annotated[str, typer.Option(
-                       help=f"ideas whose own cutoff is on or before this (default {DEMO_CUTOFF})")] = DEMO_CUTOFF) -> int:
+    @command(
+        app,
+        "demo-ideas",
+        "build, answer and score the idea-review family (ScholarIdeas) offline",
+        ["foresci demo-ideas", "foresci demo-ideas --limit 20 --disciplines ai neuro"],
+        PANEL,
+        cls=variadic("--disciplines"),
+    )
+    def demo_ideas(
+        limit: Annotated[int | None, typer.Option(help="only the first N ideas")] = None,
+        disciplines: Annotated[
+            list[str] | None, typer.Option(metavar="D ...", help="ai neuro biochem eco (default: all)")
+        ] = None,
+        cutoff: Annotated[
+            str, typer.Option(help=f"ideas whose own cutoff is on or before this (default {DEMO_CUTOFF})")
+        ] = DEMO_CUTOFF,
+    ) -> int:
         return run_demo_ideas(limit, disciplines, cutoff)
 
-    @command(app, "materialize", "materialize all assets for one partition (a release_job run, one line or bar per stage)",
-             ["foresci materialize --domain llm_agent --cutoff 2025-12-31"], PANEL)
-    def materialize(domain: DomainOpt, cutoff: CutoffOpt,
-                    verbose: Annotated[bool, typer.Option("--verbose", help="Dagster's INFO log lines too")] = False) -> int:
+    @command(
+        app,
+        "materialize",
+        "materialize all assets for one partition (a release_job run, one line or bar per stage)",
+        ["foresci materialize --domain llm_agent --cutoff 2025-12-31"],
+        PANEL,
+    )
+    def materialize(
+        domain: DomainOpt,
+        cutoff: CutoffOpt,
+        verbose: Annotated[bool, typer.Option("--verbose", help="Dagster's INFO log lines too")] = False,
+    ) -> int:
         from assets.partitions import validate_cutoff
 
         validate_cutoff(cutoff)
         inst = instance([cutoff])
         result = materialize_partition(inst, domain, cutoff, quiet=not verbose, progress=True)
-        print(f"{'success' if result.success else 'failed'}: release_job run {result.run_id}"
-              f"{'' if result.success else ' (details: make ui, Runs)'}")
+        print(
+            f"{'success' if result.success else 'failed'}: release_job run {result.run_id}"
+            f"{'' if result.success else ' (details: make ui, Runs)'}"
+        )
         if result.success:
             refresh_views_or_note()
         return 0 if result.success else 1
@@ -159,9 +205,15 @@ def run_demo_ideas(limit: int | None, disciplines: list[str] | None, cutoff: str
     start = time.time()
     if limit or disciplines:
         llm, judge = res["llm"].client(), res["judge_llm"].client()
-        run = run_idea_review(st, res["embeddings"].embedder().encode, llm=None if llm.offline else llm,
-                              judge=None if judge.offline else judge, limit=limit,
-                              disciplines=disciplines or None, cutoff_key=cutoff)
+        run = run_idea_review(
+            st,
+            res["embeddings"].embedder().encode,
+            llm=None if llm.offline else llm,
+            judge=None if judge.offline else judge,
+            limit=limit,
+            disciplines=disciplines or None,
+            cutoff_key=cutoff,
+        )
         row, scores = run.validity, run.scores
     else:
         import uuid
@@ -172,21 +224,27 @@ def run_demo_ideas(limit: int | None, disciplines: list[str] | None, cutoff: str
 
         inst = instance()
         seed_cutoffs(inst, [cutoff])
-        job = dg.Definitions(assets=IDEA_REVIEW_ASSETS, jobs=[idea_review_job],
-                             resources=res).resolve_job_def("idea_review_job")
+        job = dg.Definitions(assets=IDEA_REVIEW_ASSETS, jobs=[idea_review_job], resources=res).resolve_job_def("idea_review_job")
         result = job.execute_in_process(
-            instance=inst, run_id=str(uuid.uuid4()), raise_on_error=False,
+            instance=inst,
+            run_id=str(uuid.uuid4()),
+            raise_on_error=False,
             partition_key=dg.MultiPartitionKey({"domain": "ideas", "cutoff": cutoff}),
-            run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+            run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+        )
         if not result.success:
             print("idea_review_job FAILED: see the run in the UI (make ui)", file=sys.stderr)
             return 1
         row = st.read_table("validity_report", "ideas", cutoff).to_pylist()[0]
         scores = st.read_records("judge_scores", "ideas", cutoff, Score)
     st.refresh_views()
-    print(f"\nidea_review @ ideas|{cutoff}: {row['tasks_released']} tasks built, {row['tasks_dropped']} dropped "
-          f"{row['drop_reasons']}; {time.time() - start:.0f}s")
+    print(
+        f"\nidea_review @ ideas|{cutoff}: {row['tasks_released']} tasks built, {row['tasks_dropped']} dropped "
+        f"{row['drop_reasons']}; {time.time() - start:.0f}s"
+    )
     print("\n".join(leaderboard_lines(row, scores, row["metric"])))
-    print(f"validity: {'PASS' if row['passed'] else 'FAIL: ' + row['problems']} "
-          f"(foresci validity --domain ideas --cutoff {cutoff}; report: foresci report --domain ideas --cutoff {cutoff})")
+    print(
+        f"validity: {'PASS' if row['passed'] else 'FAIL: ' + row['problems']} "
+        f"(foresci validity --domain ideas --cutoff {cutoff}; report: foresci report --domain ideas --cutoff {cutoff})"
+    )
     return 0 if row["passed"] else 2

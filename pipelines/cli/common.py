@@ -81,17 +81,24 @@ class Group(TyperGroup):
     """A command group whose commands default to `Command`."""
 
 
-def sub_app(parent: typer.Typer, name: str, help: str, examples: list[str] = (), panel: str | None = None
-            ) -> typer.Typer:
+def sub_app(parent: typer.Typer, name: str, help: str, examples: list[str] = (), panel: str | None = None) -> typer.Typer:
     """A command group `foresci <name> ...` under `parent`, shown in `panel` of the parent's help."""
-    app = typer.Typer(name=name, help=help, epilog=examples_text(examples), cls=Group, no_args_is_help=True,
-                      rich_markup_mode="rich", add_completion=False)
+    app = typer.Typer(
+        name=name,
+        help=help,
+        epilog=examples_text(examples),
+        cls=Group,
+        no_args_is_help=True,
+        rich_markup_mode="rich",
+        add_completion=False,
+    )
     parent.add_typer(app, rich_help_panel=panel)
     return app
 
 
-def command(app: typer.Typer, name: str, help: str, examples: list[str] = (), panel: str | None = None,
-            cls: type[Command] = Command, **kw):
+def command(
+    app: typer.Typer, name: str, help: str, examples: list[str] = (), panel: str | None = None, cls: type[Command] = Command, **kw
+):
     """`app.command` with `Command` as the class, the help and an epilog of examples."""
     return app.command(name, cls=cls, help=help, epilog=examples_text(examples), rich_help_panel=panel, **kw)
 
@@ -110,6 +117,7 @@ def escape(text: str) -> str:
 
 # -- shell completion of domains and cutoffs (`foresci --install-completion`) --------------------
 
+
 def complete_domain(incomplete: str) -> list[str]:
     """The registered domains (and the idea-review pseudo-domain) that start with `incomplete`."""
     from assets.idea_review.family import DOMAIN as IDEAS
@@ -125,12 +133,14 @@ def complete_cutoff(incomplete: str) -> list[str]:
     return sorted(c for c in set(load_registry().default_cutoffs) | set(load_user_cutoffs()) if c.startswith(incomplete))
 
 
-DomainOpt = Annotated[str, typer.Option(help="a registered domain (foresci partitions lists the built ones)",
-                                        autocompletion=complete_domain)]
+DomainOpt = Annotated[
+    str, typer.Option(help="a registered domain (foresci partitions lists the built ones)", autocompletion=complete_domain)
+]
 CutoffOpt = Annotated[str, typer.Option(help="the cutoff date YYYY-MM-DD", autocompletion=complete_cutoff)]
 
 
 # -- output ---------------------------------------------------------------------------------------
+
 
 def is_terminal() -> bool:
     """stdout is a terminal (rich tables, colours); else plain lines for logs, pipes and tests."""
@@ -178,6 +188,7 @@ def say_lines(lines, file=None) -> None:
 
 
 # -- the warehouse and the Dagster instance -------------------------------------------------------
+
 
 def store():
     from pipelines.resources import default_resources

@@ -65,48 +65,88 @@ def print_leaderboard(cutoff: str | None = None, fmt: str = "table") -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @command(app, "leaderboard", "print the leaderboard from DuckDB: per family x method over released tasks, with "
-             "95% CIs, the MDD and pairwise verdicts (metric columns from the scorer registry)",
-             ["foresci leaderboard", "foresci leaderboard --cutoff 2025-12-31", "foresci leaderboard --format json"],
-             PANEL)
-    def leaderboard(cutoff: Annotated[str | None, typer.Option(help="one cutoff (default: every cutoff pooled)")] = None,
-                    format: FormatOpt = Format.table) -> int:
+    @command(
+        app,
+        "leaderboard",
+        "print the leaderboard from DuckDB: per family x method over released tasks, with "
+        "95% CIs, the MDD and pairwise verdicts (metric columns from the scorer registry)",
+        ["foresci leaderboard", "foresci leaderboard --cutoff 2025-12-31", "foresci leaderboard --format json"],
+        PANEL,
+    )
+    def leaderboard(
+        cutoff: Annotated[str | None, typer.Option(help="one cutoff (default: every cutoff pooled)")] = None,
+        format: FormatOpt = Format.table,
+    ) -> int:
         print_leaderboard(cutoff, format.value)
         return 0
 
-    @command(app, "report", "print the file:// URL of a partition's HTML leaderboard report",
-             ["foresci report --domain llm_agent --cutoff 2025-12-31"], PANEL)
-    def report(domain: DomainOpt, cutoff: CutoffOpt,
-               path: Annotated[bool, typer.Option("--path", help="print the plain path instead of a file:// URL")] = False
-               ) -> int:
+    @command(
+        app,
+        "report",
+        "print the file:// URL of a partition's HTML leaderboard report",
+        ["foresci report --domain llm_agent --cutoff 2025-12-31"],
+        PANEL,
+    )
+    def report(
+        domain: DomainOpt,
+        cutoff: CutoffOpt,
+        path: Annotated[bool, typer.Option("--path", help="print the plain path instead of a file:// URL")] = False,
+    ) -> int:
         from pipelines.console import UserError
 
         st = store()
         target = st.artifact_path("leaderboard", domain, cutoff, "report.html")
         if st.fs.get_file_info(target).type.name != "File":
-            raise UserError(f"no report for {domain} @ {cutoff}: materialize the partition first "
-                            f"(foresci materialize --domain {domain} --cutoff {cutoff})")
+            raise UserError(
+                f"no report for {domain} @ {cutoff}: materialize the partition first "
+                f"(foresci materialize --domain {domain} --cutoff {cutoff})"
+            )
         print(target if path or not st.is_local else Path(target).as_uri())
         return 0
 
-    @command(app, "validity", "the validity report of one release partition, or the control checks pooled over "
-             "several (exit 2 if a threshold is missed)",
-             ["foresci validity --domain llm_agent --cutoff 2025-12-31",
-              "foresci validity --domain llm_agent --cutoff 2025-12-31 --sheet 2   # hand-check sheet (hidden gold)",
-              "foresci validity --pooled   # every built partition",
-              "foresci validity --domain llm_agent rag_and_retrieval_structuring --cutoff 2025-12-31 --json"],
-             PANEL, cls=variadic("--domain", "--cutoff"))
+    @command(
+        app,
+        "validity",
+        "the validity report of one release partition, or the control checks pooled over "
+        "several (exit 2 if a threshold is missed)",
+        [
+            "foresci validity --domain llm_agent --cutoff 2025-12-31",
+            "foresci validity --domain llm_agent --cutoff 2025-12-31 --sheet 2   # hand-check sheet (hidden gold)",
+            "foresci validity --pooled   # every built partition",
+            "foresci validity --domain llm_agent rag_and_retrieval_structuring --cutoff 2025-12-31 --json",
+        ],
+        PANEL,
+        cls=variadic("--domain", "--cutoff"),
+    )
     def validity(
-        domains: Annotated[list[str] | None, typer.Option(
-            "--domain", metavar="D ...", autocompletion=complete_domain,
-            help="one domain (with one --cutoff: that partition's report); several: pooled")] = None,
-        cutoffs: Annotated[list[str] | None, typer.Option(
-            "--cutoff", metavar="C ...", help="one cutoff (with one --domain: that partition's report); several: pooled")] = None,
-        pooled: Annotated[bool, typer.Option("--pooled", help="the control checks per family over the released tasks of every "
-                                                  "matching partition (all with a report when no --domain / --cutoff)")] = False,
+        domains: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--domain",
+                metavar="D ...",
+                autocompletion=complete_domain,
+                help="one domain (with one --cutoff: that partition's report); several: pooled",
+            ),
+        ] = None,
+        cutoffs: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--cutoff", metavar="C ...", help="one cutoff (with one --domain: that partition's report); several: pooled"
+            ),
+        ] = None,
+        pooled: Annotated[
+            bool,
+            typer.Option(
+                "--pooled",
+                help="the control checks per family over the released tasks of every "
+                "matching partition (all with a report when no --domain / --cutoff)",
+            ),
+        ] = False,
         json: Annotated[bool, typer.Option("--json", help="print the rows as JSON")] = False,
-        sheet: Annotated[int, typer.Option(metavar="N", help="print a hand-check sheet: N released tasks per family "
-                                                              "with gold and counted papers")] = 0,
+        sheet: Annotated[
+            int,
+            typer.Option(metavar="N", help="print a hand-check sheet: N released tasks per family with gold and counted papers"),
+        ] = 0,
     ) -> int:
         from assets.validity import summaries
         from pipelines.console import UserError, check_cutoff
@@ -116,8 +156,13 @@ def register(app: typer.Typer) -> None:
         if pooled or len(domains) > 1 or len(cutoffs) > 1:
             parts = summaries.validity_partitions(st, domains, cutoffs)
             if not parts:
-                raise UserError("no validity report for " + (", ".join(domains) or "any domain") + " @ "
-                                + (", ".join(cutoffs) or "any cutoff") + ": materialize the partitions first")
+                raise UserError(
+                    "no validity report for "
+                    + (", ".join(domains) or "any domain")
+                    + " @ "
+                    + (", ".join(cutoffs) or "any cutoff")
+                    + ": materialize the partitions first"
+                )
             per_part, pooled_rows = summaries.pooled_report(st, parts)
             if json:
                 print_json({"partitions": per_part, "pooled": pooled_rows})
@@ -140,36 +185,57 @@ def register(app: typer.Typer) -> None:
                 say_lines(summaries.row_lines(row))
         return 0 if all(r["passed"] for r in rows) else 2
 
-    @command(app, "families", "list the registered task families", ["foresci families", "foresci families --format json"],
-             PANEL)
+    @command(app, "families", "list the registered task families", ["foresci families", "foresci families --format json"], PANEL)
     def families(format: FormatOpt = Format.table) -> int:
         from assets.plugins import listing
 
         print_rows(listing("families"), format.value)  # built-ins and every optional plugin, with whether enabled
         return 0
 
-    @command(app, "agents", "list the registered agents (research methods) and configured BYO agents",
-             ["foresci agents", "FORESCI_EXTERNAL_AGENTS=mine=my_agent.py:answer foresci agents --format json"], PANEL)
+    @command(
+        app,
+        "agents",
+        "list the registered agents (research methods) and configured BYO agents",
+        ["foresci agents", "FORESCI_EXTERNAL_AGENTS=mine=my_agent.py:answer foresci agents --format json"],
+        PANEL,
+    )
     def agents(format: FormatOpt = Format.table) -> int:
         from assets.agents.external import specs_from
         from assets.plugins import listing
 
         rows = listing("agents")  # built-ins and every optional plugin's, with whether enabled
-        rows += [{"agent": s.method, "needs model": "(its own)", "source": s.target,
-                  "summary": "bring-your-own agent from FORESCI_EXTERNAL_AGENTS"} for s in specs_from()]
+        rows += [
+            {
+                "agent": s.method,
+                "needs model": "(its own)",
+                "source": s.target,
+                "summary": "bring-your-own agent from FORESCI_EXTERNAL_AGENTS",
+            }
+            for s in specs_from()
+        ]
         print_rows(rows, format.value)
         return 0
 
-    @command(app, "scorers", "list the registered scorers (metrics), their values and families",
-             ["foresci scorers", "foresci scorers --format json"], PANEL)
+    @command(
+        app,
+        "scorers",
+        "list the registered scorers (metrics), their values and families",
+        ["foresci scorers", "foresci scorers --format json"],
+        PANEL,
+    )
     def scorers(format: FormatOpt = Format.table) -> int:
         from assets.plugins import listing
 
         print_rows(listing("scorers"), format.value)  # built-ins and every optional plugin's, with whether enabled
         return 0
 
-    @command(app, "reference-validity", "share of cited ids in the KB and before the cutoff, per family x method",
-             ["foresci reference-validity --domain llm_agent --cutoff 2025-12-31"], PANEL)
+    @command(
+        app,
+        "reference-validity",
+        "share of cited ids in the KB and before the cutoff, per family x method",
+        ["foresci reference-validity --domain llm_agent --cutoff 2025-12-31"],
+        PANEL,
+    )
     def reference_validity(domain: DomainOpt, cutoff: CutoffOpt) -> int:
         from assets.scorers.reference_summary import reference_validity_rows
 

@@ -14,29 +14,45 @@ from pipelines.cli.common import command, complete_domain, instance, refresh_vie
 
 
 def register(app: typer.Typer, panel: str) -> None:
-    @command(app, "release", "build the benchmark release (every domain x the release cutoffs) and its card; with "
-             "--domain and --cutoff: rebuild one partition's release package",
-             ["foresci release", "foresci release --cutoffs 2025-09-30 2025-12-31 --domains llm_agent --workers 1",
-              "foresci release --no-build --allow-missing   # the card of what is built",
-              "foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval --name v1.0"],
-             panel, cls=variadic("--cutoffs", "--domains"))
+    @command(
+        app,
+        "release",
+        "build the benchmark release (every domain x the release cutoffs) and its card; with "
+        "--domain and --cutoff: rebuild one partition's release package",
+        [
+            "foresci release",
+            "foresci release --cutoffs 2025-09-30 2025-12-31 --domains llm_agent --workers 1",
+            "foresci release --no-build --allow-missing   # the card of what is built",
+            "foresci release --domain llm_agent --cutoff 2025-12-31 --require-approval --name v1.0",
+        ],
+        panel,
+        cls=variadic("--cutoffs", "--domains"),
+    )
     def release(
         domain: Annotated[str | None, typer.Option(help="one partition's package only (with --cutoff)")] = None,
         cutoff: Annotated[str | None, typer.Option(help="one partition's package only (with --domain)")] = None,
-        require_approval: Annotated[bool, typer.Option("--require-approval",
-            help="one partition's package: release only reviewer-approved tasks")] = False,
+        require_approval: Annotated[
+            bool, typer.Option("--require-approval", help="one partition's package: release only reviewer-approved tasks")
+        ] = False,
         name: Annotated[str | None, typer.Option(help="release name (e.g. v1.0); default: the content hash")] = None,
-        cutoffs: Annotated[list[str] | None, typer.Option(
-            metavar="C ...", help="the release's cutoffs (default: registry defaults whose window has closed in "
-                                  "the corpus)")] = None,
-        domains: Annotated[list[str] | None, typer.Option(metavar="D ...", help="the release's domains (default: all)",
-                                                          autocompletion=complete_domain)] = None,
+        cutoffs: Annotated[
+            list[str] | None,
+            typer.Option(
+                metavar="C ...", help="the release's cutoffs (default: registry defaults whose window has closed in the corpus)"
+            ),
+        ] = None,
+        domains: Annotated[
+            list[str] | None,
+            typer.Option(metavar="D ...", help="the release's domains (default: all)", autocompletion=complete_domain),
+        ] = None,
         workers: Annotated[int, typer.Option(help="partition runs at once, each in its own process")] = 2,
         rebuild: Annotated[bool, typer.Option("--rebuild", help="rebuild partitions that are already built")] = False,
-        no_build: Annotated[bool, typer.Option(
-            "--no-build", help="only (re)write the card from the built partitions (it names the missing ones)")] = False,
-        allow_missing: Annotated[bool, typer.Option(
-            "--allow-missing", help="write the card even if partitions are missing")] = False,
+        no_build: Annotated[
+            bool, typer.Option("--no-build", help="only (re)write the card from the built partitions (it names the missing ones)")
+        ] = False,
+        allow_missing: Annotated[
+            bool, typer.Option("--allow-missing", help="write the card even if partitions are missing")
+        ] = False,
         keep_going: Annotated[bool, typer.Option("--keep-going", help="exit 0 even when the release misses its gate")] = False,
     ) -> int:
         from pipelines.console import UserError
@@ -46,8 +62,16 @@ def register(app: typer.Typer, panel: str) -> None:
         if not domain:
             if require_approval:
                 raise UserError("--require-approval rebuilds one partition's package: give --domain and --cutoff")
-            return release_all(cutoffs or [], domains or [], workers=workers, rebuild=rebuild, no_build=no_build,
-                               allow_missing=allow_missing, keep_going=keep_going, name=name or "")
+            return release_all(
+                cutoffs or [],
+                domains or [],
+                workers=workers,
+                rebuild=rebuild,
+                no_build=no_build,
+                allow_missing=allow_missing,
+                keep_going=keep_going,
+                name=name or "",
+            )
         return release_partition(domain, cutoff, require_approval, name or "")
 
 
@@ -61,10 +85,14 @@ def release_partition(domain: str, cutoff: str, require_approval: bool, name: st
     inst = instance()
     seed_cutoffs(inst, [cutoff])
     config = {"require_approval": require_approval, "release_name": name}
-    result = dg.materialize([release_package], partition_key=partition_key(domain, cutoff),
-                            instance=inst, resources=default_resources(), raise_on_error=False,
-                            run_config={"ops": {"release_package": {"config": config}},
-                                        "loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+    result = dg.materialize(
+        [release_package],
+        partition_key=partition_key(domain, cutoff),
+        instance=inst,
+        resources=default_resources(),
+        raise_on_error=False,
+        run_config={"ops": {"release_package": {"config": config}}, "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+    )
     if not result.success:
         print("release failed: see the run in the UI (make ui)", file=sys.stderr)
         return 1
@@ -76,8 +104,17 @@ def release_partition(domain: str, cutoff: str, require_approval: bool, name: st
     return 0
 
 
-def release_all(cutoffs: list[str], domains: list[str], *, workers: int, rebuild: bool, no_build: bool,
-                allow_missing: bool, keep_going: bool, name: str) -> int:
+def release_all(
+    cutoffs: list[str],
+    domains: list[str],
+    *,
+    workers: int,
+    rebuild: bool,
+    no_build: bool,
+    allow_missing: bool,
+    keep_going: bool,
+    name: str,
+) -> int:
     """`make release`: `full_release_job` in this process (the UI launches the same job): builds the
     partitions of the release that are not built, `workers` processes at a time, then writes the
     release card and prints its per-family counts (docs/releases.md)."""
@@ -95,20 +132,32 @@ def release_all(cutoffs: list[str], domains: list[str], *, workers: int, rebuild
         validate_cutoff(c)  # a release cutoff's window must have closed in the corpus (CutoffError says why)
     if not cutoffs:
         chosen, left_out = release_cutoffs()
-        print("release cutoffs (registry defaults whose window has closed in the corpus): "
-              + ", ".join(f"{c['cutoff']} ({c['horizon_months']}-month window to {c['window_end']})" for c in chosen))
+        print(
+            "release cutoffs (registry defaults whose window has closed in the corpus): "
+            + ", ".join(f"{c['cutoff']} ({c['horizon_months']}-month window to {c['window_end']})" for c in chosen)
+        )
         for c, why in left_out.items():
             print(f"  left out {c}: {why}")
     inst = instance(cutoffs)
-    config = {"cutoffs": cutoffs, "domains": domains, "build": not no_build, "rebuild": rebuild,
-              "workers": workers, "name": name, "allow_missing": allow_missing or no_build}
+    config = {
+        "cutoffs": cutoffs,
+        "domains": domains,
+        "build": not no_build,
+        "rebuild": rebuild,
+        "workers": workers,
+        "name": name,
+        "allow_missing": allow_missing or no_build,
+    }
     start = time.time()
-    job = dg.Definitions(assets=[release_card], jobs=[full_release_job],
-                         resources=default_resources()).resolve_job_def("full_release_job")
+    job = dg.Definitions(assets=[release_card], jobs=[full_release_job], resources=default_resources()).resolve_job_def(
+        "full_release_job"
+    )
     result = job.execute_in_process(
-        instance=inst, run_id=str(uuid.uuid4()), raise_on_error=False,
-        run_config={"ops": {"release_card": {"config": config}},
-                    "loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+        instance=inst,
+        run_id=str(uuid.uuid4()),
+        raise_on_error=False,
+        run_config={"ops": {"release_card": {"config": config}}, "loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+    )
     if not result.success:
         failure = next((ev for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"), None)
         error = failure.event_specific_data.error if failure else None
@@ -121,18 +170,31 @@ def release_all(cutoffs: list[str], domains: list[str], *, workers: int, rebuild
     card = json.loads(Path(card_md).with_name("card.json").read_text()) if Path(card_md).exists() else None
     refresh_views_or_note()
     runs = meta["partition_runs"]
-    print(f"\nRelease of {meta['partitions']} partitions in {time.time() - start:.0f}s"
-          + (f" ({', '.join(f'{k} {v}' for k, v in runs.items())})" if runs else " (card only: nothing built)"))
+    print(
+        f"\nRelease of {meta['partitions']} partitions in {time.time() - start:.0f}s"
+        + (f" ({', '.join(f'{k} {v}' for k, v in runs.items())})" if runs else " (card only: nothing built)")
+    )
     if card:
         from assets.release.card import summary_lines
 
         print("\n".join(summary_lines(card)))
         target = card["target"]
-        print(f"ForeSci target ({target['per_family']} per family, {target['total']} in all): "
-              + ("met" if target["met"] else "not met: " + ", ".join(
-                  f"{f} {n} short" for f, n in target["short_per_family"].items() if n)))
-        print("Gate: " + ("passed" if card["gate"]["passed"] else "NOT passed: " + "; ".join(
-            card["gate"]["partition_rows_failing"] + card["gate"]["pooled_failing"])))
+        print(
+            f"ForeSci target ({target['per_family']} per family, {target['total']} in all): "
+            + (
+                "met"
+                if target["met"]
+                else "not met: " + ", ".join(f"{f} {n} short" for f, n in target["short_per_family"].items() if n)
+            )
+        )
+        print(
+            "Gate: "
+            + (
+                "passed"
+                if card["gate"]["passed"]
+                else "NOT passed: " + "; ".join(card["gate"]["partition_rows_failing"] + card["gate"]["pooled_failing"])
+            )
+        )
     print(f"Card: {card_md} (and card.json; duplicate groups in the hidden independence.jsonl)")
     if card and not card["gate"]["passed"] and not keep_going:
         return 2

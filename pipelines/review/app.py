@@ -55,8 +55,11 @@ def create_app(store: PartitionStore, decisions: DecisionStore | None = None, *,
 
     @app.context_processor
     def _globals():
-        return {"csrf_token": csrf_token, "qs": lambda extra=None: urlencode({**filters(), **(extra or {})}),
-                "reviewer_name": request.cookies.get("foresci_reviewer", reviewer)}
+        return {
+            "csrf_token": csrf_token,
+            "qs": lambda extra=None: urlencode({**filters(), **(extra or {})}),
+            "reviewer_name": request.cookies.get("foresci_reviewer", reviewer),
+        }
 
     @app.after_request
     def _headers(resp):
@@ -80,9 +83,19 @@ def create_app(store: PartitionStore, decisions: DecisionStore | None = None, *,
         pages = max(1, math.ceil(len(shown) / PAGE_SIZE))
         page = min(max(1, request.args.get("page", 1, type=int)), pages)
         return render_template(
-            "queue.html", domain=domain, cutoff=cutoff, items=shown[(page - 1) * PAGE_SIZE: page * PAGE_SIZE],
-            total=len(shown), page=page, pages=pages, filters=f, summary=summary(items),
-            families=sorted({i.record.family for i in items}), flag_codes=FLAG_CODES, states=STATES)
+            "queue.html",
+            domain=domain,
+            cutoff=cutoff,
+            items=shown[(page - 1) * PAGE_SIZE : page * PAGE_SIZE],
+            total=len(shown),
+            page=page,
+            pages=pages,
+            filters=f,
+            summary=summary(items),
+            families=sorted({i.record.family for i in items}),
+            flag_codes=FLAG_CODES,
+            states=STATES,
+        )
 
     @app.get("/p/<domain>/<cutoff>/task/<task_id>")
     def task(domain: str, cutoff: str, task_id: str):
@@ -96,10 +109,20 @@ def create_app(store: PartitionStore, decisions: DecisionStore | None = None, *,
         rec = item.record
         labels = {o.option_id: o.text for o in rec.task.options}
         return render_template(
-            "task.html", domain=domain, cutoff=cutoff, item=item, rec=rec, labels=labels, history=history,
-            prev_id=shown[pos - 1] if pos > 0 else None, next_id=shown[pos + 1] if pos + 1 < len(shown) else None,
-            position=pos + 1, count=len(shown), reasons=REJECT_REASONS,
-            latest_id=history[-1].decision_id if history else 0)
+            "task.html",
+            domain=domain,
+            cutoff=cutoff,
+            item=item,
+            rec=rec,
+            labels=labels,
+            history=history,
+            prev_id=shown[pos - 1] if pos > 0 else None,
+            next_id=shown[pos + 1] if pos + 1 < len(shown) else None,
+            position=pos + 1,
+            count=len(shown),
+            reasons=REJECT_REASONS,
+            latest_id=history[-1].decision_id if history else 0,
+        )
 
     @app.post("/p/<domain>/<cutoff>/task/<task_id>/decide")
     def decide(domain: str, cutoff: str, task_id: str):
@@ -119,27 +142,45 @@ def create_app(store: PartitionStore, decisions: DecisionStore | None = None, *,
         if action == "revise":
             edits = {"title": form.get("title", ""), "question": form.get("question", "")}
             edits.update({f"option:{o.option_id}": form.get(f"option:{o.option_id}", "") for o in item.record.task.options})
-            original = {"title": item.record.task.title, "question": item.record.task.question,
-                        **{f"option:{o.option_id}": o.text for o in item.record.task.options}}
+            original = {
+                "title": item.record.task.title,
+                "question": item.record.task.question,
+                **{f"option:{o.option_id}": o.text for o in item.record.task.options},
+            }
             revision = {k: v.strip() for k, v in edits.items() if v.strip() and v.strip() != original[k]}
         name = form.get("reviewer", "").strip()
         try:
             decision = reader.decisions.record(
-                domain=domain, cutoff=cutoff, task_id=task_id, content_hash=item.record.content_hash, action=action,
-                reviewer=name, reason=form.get("reason", ""), note=form.get("note", ""), revision=revision)
+                domain=domain,
+                cutoff=cutoff,
+                task_id=task_id,
+                content_hash=item.record.content_hash,
+                action=action,
+                reviewer=name,
+                reason=form.get("reason", ""),
+                note=form.get("note", ""),
+                revision=revision,
+            )
         except DecisionError as exc:
             flash(f"Not recorded: {exc}", "error")
             return redirect(back)
-        earlier = [h for h in reader.decisions.history(domain, cutoff, task_id)
-                   if form.get("seen", type=int, default=0) < h.decision_id < decision.decision_id]
+        earlier = [
+            h
+            for h in reader.decisions.history(domain, cutoff, task_id)
+            if form.get("seen", type=int, default=0) < h.decision_id < decision.decision_id
+        ]
         if earlier:
             other = earlier[-1]
-            flash(f"{other.reviewer} decided {task_id} ({other.action}) after you opened it; yours is now the "
-                  "latest, theirs is kept in the history.", "warning")
+            flash(
+                f"{other.reviewer} decided {task_id} ({other.action}) after you opened it; yours is now the "
+                "latest, theirs is kept in the history.",
+                "warning",
+            )
         flash(f"{task_id}: {decision.action}{' (' + decision.reason + ')' if decision.reason else ''} recorded.", "ok")
         nxt = _next_after(reader.items(domain, cutoff), task_id, filters())
-        target = (url_for("task", domain=domain, cutoff=cutoff, task_id=nxt) if nxt
-                  else url_for("queue", domain=domain, cutoff=cutoff))
+        target = (
+            url_for("task", domain=domain, cutoff=cutoff, task_id=nxt) if nxt else url_for("queue", domain=domain, cutoff=cutoff)
+        )
         resp = redirect(target + ("?" + urlencode(filters()) if filters() else ""))
         resp.set_cookie("foresci_reviewer", name, samesite="Strict", httponly=True)
         return resp
@@ -157,7 +198,7 @@ def _next_after(items, task_id: str, f: dict[str, str]) -> str | None:
     """The next task in queue order after `task_id` that still passes the filters."""
     order = [i.record.task_id for i in items]
     start = order.index(task_id)
-    for i in items[start + 1:]:
+    for i in items[start + 1 :]:
         if matches(i, **f):
             return i.record.task_id
     return None

@@ -108,10 +108,11 @@ class QueueReader:
         if hit and hit[0] == mtime:
             rows = hit[1]
         else:
-            table = pq.read_table(path, filesystem=self.store.fs,
-                                  columns=["task_id", "content_hash", "selected", "record_json"])
-            rows = [(t, h, s, sorted({f["code"] for f in json.loads(js).get("flags", [])}))
-                    for t, h, s, js in zip(*(table.column(c).to_pylist() for c in table.column_names))]
+            table = pq.read_table(path, filesystem=self.store.fs, columns=["task_id", "content_hash", "selected", "record_json"])
+            rows = [
+                (t, h, s, sorted({f["code"] for f in json.loads(js).get("flags", [])}))
+                for t, h, s, js in zip(*(table.column(c).to_pylist() for c in table.column_names))
+            ]
             with self._lock:
                 self._heads[(domain, cutoff)] = (mtime, rows)
         current = self.decisions.current(domain, cutoff, {t: h for t, h, _, _ in rows})

@@ -17,9 +17,19 @@ def _paper(pid: str) -> ScreenedPaper:
 
 
 def _task(**kw) -> Task:
-    base = dict(task_id="t1", family="direction", domain="d", cutoff=CUT, window_start=date(2026, 1, 1),
-                window_end=date(2026, 6, 30), horizon="6-month", title="T", question="Q?", instructions="I",
-                answer_requirements=["r"])
+    base = dict(
+        task_id="t1",
+        family="direction",
+        domain="d",
+        cutoff=CUT,
+        window_start=date(2026, 1, 1),
+        window_end=date(2026, 6, 30),
+        horizon="6-month",
+        title="T",
+        question="Q?",
+        instructions="I",
+        answer_requirements=["r"],
+    )
     return Task(**(base | kw))
 
 

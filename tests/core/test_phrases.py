@@ -46,11 +46,27 @@ def test_one_word_options_must_be_recognised_names():
 
 
 def test_contribution_types_are_not_directions():
-    for name in ("Benchmark", "evaluation benchmark", "RAG evaluation", "a comprehensive survey", "technical report",
-                 "large-scale dataset", "empirical study"):
+    for name in (
+        "Benchmark",
+        "evaluation benchmark",
+        "RAG evaluation",
+        "a comprehensive survey",
+        "technical report",
+        "large-scale dataset",
+        "empirical study",
+    ):
         assert contribution_type(name), name
-    for name in ("report generation", "radiology report generation", "synthetic data", "data selection",
-                 "legal case retrieval", "reward modeling", "sentiment analysis", "radiology report", "data analysis"):
+    for name in (
+        "report generation",
+        "radiology report generation",
+        "synthetic data",
+        "data selection",
+        "legal case retrieval",
+        "reward modeling",
+        "sentiment analysis",
+        "radiology report",
+        "data analysis",
+    ):
         assert contribution_type(name) is None, name  # a head after a topic names the topic
 
 
@@ -70,9 +86,13 @@ def test_one_direction_one_name():
     assert same_direction("Synthetic data", "data synthesis")  # the same words in another order and form
     assert acronym_of("DPO", "direct preference optimization") and not acronym_of("GUI", "graph neural network")
     # sharing words does not make two directions one
-    for a, b in (("legal reasoning", "LLM reasoning"), ("medical image synthesis", "medical image segmentation"),
-                 ("supervised fine-tuning", "federated fine-tuning"), ("data generation", "data agents"),
-                 ("diffusion models", "diffusion language models")):
+    for a, b in (
+        ("legal reasoning", "LLM reasoning"),
+        ("medical image synthesis", "medical image segmentation"),
+        ("supervised fine-tuning", "federated fine-tuning"),
+        ("data generation", "data agents"),
+        ("diffusion models", "diffusion language models"),
+    ):
         assert not same_direction(a, b), (a, b)
 
 
@@ -82,9 +102,11 @@ def test_a_truncated_phrase_gives_way_to_the_longer_name():
 
 
 def test_option_name_reads_the_name_before_the_gloss():
-    assert option_name('Prompt injection — "Prompt injection is ..." (2501.00001) Pre-cutoff papers: "A"; "B".') == \
-        "Prompt injection"
-    assert option_name("Code (keywords: generation); e.g. \"X\"") == "Code"
+    assert (
+        option_name('Prompt injection — "Prompt injection is ..." (2501.00001) Pre-cutoff papers: "A"; "B".')
+        == "Prompt injection"
+    )
+    assert option_name('Code (keywords: generation); e.g. "X"') == "Code"
 
 
 def test_a_gloss_defines_or_opens_on_the_key_and_never_is_a_claim_or_a_back_reference():
@@ -107,7 +129,7 @@ def test_a_gloss_defines_or_opens_on_the_key_and_never_is_a_claim_or_a_back_refe
 
 
 def test_umbrella_phrases_name_the_domain_not_a_direction():
-    """"Autonomous agents" or "generative models" cover every option of their domain: never an
+    """ "Autonomous agents" or "generative models" cover every option of their domain: never an
     option; a direction with a specific word stays."""
     from core.phrases import field_problem, umbrella_problem
 

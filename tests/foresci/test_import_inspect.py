@@ -69,8 +69,10 @@ def sample_scores(log) -> dict[str, dict[str, float]]:
 
 def sample_answers(log) -> dict[str, tuple[dict, dict]]:
     """Per sample: (the foresci Score, the foresci Answer) the scorer kept in its metadata."""
-    return {str(s.id): (s.scores["foresci_scorer"].metadata["foresci_score"],
-                        s.scores["foresci_scorer"].metadata["foresci_answer"]) for s in log.samples}
+    return {
+        str(s.id): (s.scores["foresci_scorer"].metadata["foresci_score"], s.scores["foresci_scorer"].metadata["foresci_answer"])
+        for s in log.samples
+    }
 
 
 def test_every_family_of_the_import_is_an_inspect_task_bound_to_its_cutoff(imported):
@@ -93,7 +95,9 @@ def test_every_family_of_the_import_is_an_inspect_task_bound_to_its_cutoff(impor
     # a family with samples at two cutoffs, and a filter on one of them
     assert venue(release=str(TASKS), hidden=str(HIDDEN)).metadata["cutoffs"] == ["2025-08-31", "2025-11-30"]
     assert [s.id for s in venue(release=str(TASKS), hidden=str(HIDDEN), cutoff="2025-11-30").dataset] == [
-        "RTLX-0010", "RTLX-0011"]
+        "RTLX-0010",
+        "RTLX-0011",
+    ]
 
 
 def test_without_the_hidden_file_an_imported_release_is_refused(imported):
@@ -115,11 +119,20 @@ def test_the_reference_answer_scores_above_an_empty_one_and_tools_see_only_the_c
     tasks, golds = bench.tasks(family), bench.golds(family)
     replies = {t.task_id: stated_fields(t, golds[t.task_id]) for t in tasks}  # the control:gold fields
     searched: list = []
-    ref_log = inspect_eval(foresci_task(family, str(TASKS), kb_dir=str(imported / "kb"), hidden=str(HIDDEN)),
-                           model=replay_model(tasks, replies, searched), log_dir=str(imported / "ref"), display="none")[0]
-    empty = sample_scores(inspect_eval(foresci_task(family, str(TASKS), kb_dir=str(imported / "kb"), hidden=str(HIDDEN)),
-                                       model=replay_model(tasks, None, searched), log_dir=str(imported / "empty"),
-                                       display="none")[0])
+    ref_log = inspect_eval(
+        foresci_task(family, str(TASKS), kb_dir=str(imported / "kb"), hidden=str(HIDDEN)),
+        model=replay_model(tasks, replies, searched),
+        log_dir=str(imported / "ref"),
+        display="none",
+    )[0]
+    empty = sample_scores(
+        inspect_eval(
+            foresci_task(family, str(TASKS), kb_dir=str(imported / "kb"), hidden=str(HIDDEN)),
+            model=replay_model(tasks, None, searched),
+            log_dir=str(imported / "empty"),
+            display="none",
+        )[0]
+    )
     ref = sample_scores(ref_log)
     assert set(ref) == set(empty) == {t.task_id for t in tasks}
     for tid, (score, answer) in sample_answers(ref_log).items():

@@ -13,8 +13,7 @@ def sampled_corpora(corpus_dir: Path, every: int, extra_lines: dict[str, list[st
     """Every `every`-th line of each domain's shipped file (plus raw `extra_lines` per domain)."""
     corpus_dir.mkdir(parents=True, exist_ok=True)
     for name, spec in load_registry().domains.items():
-        with gzip.open(SHIPPED_DIR / spec.shipped_file, "rt") as src, \
-                gzip.open(corpus_dir / spec.shipped_file, "wt") as dst:
+        with gzip.open(SHIPPED_DIR / spec.shipped_file, "rt") as src, gzip.open(corpus_dir / spec.shipped_file, "wt") as dst:
             for i, line in enumerate(src):
                 if i % every == 0:
                     dst.write(line)

@@ -22,7 +22,10 @@ from tests.loopback import Loopback, Reply, Request
 
 def completion(content: str, model: str = "fake") -> dict:
     return {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 7, "completion_tokens": 5, "total_tokens": 12},
     }

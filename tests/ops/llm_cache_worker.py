@@ -15,8 +15,14 @@ def main(api_base: str, cache_dir: str, cache_uri: str, prompts_json: str) -> di
 
     from resources.llm import LLMClient
 
-    client = LLMClient("openai/fake", api_base=api_base, api_key="k", cache_dir=cache_dir,
-                       cache_uri=None if cache_uri == "-" else cache_uri, backoff_s=0.0)
+    client = LLMClient(
+        "openai/fake",
+        api_base=api_base,
+        api_key="k",
+        cache_dir=cache_dir,
+        cache_uri=None if cache_uri == "-" else cache_uri,
+        backoff_s=0.0,
+    )
     prompts = json.loads(prompts_json)
     print("ready", flush=True)  # imports done: wait for the test's "go", so workers start together
     sys.stdin.readline()

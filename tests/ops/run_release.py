@@ -38,19 +38,32 @@ def main(module: str, domain: str, cutoff: str, root: str, corpus_dir: str) -> d
 
     start = time.time()
     instance, _ = init_instance([cutoff])
-    job = ReconstructableRepository.for_module(module, "defs", working_directory=str(REPO_ROOT)) \
-        .get_reconstructable_job("release_job")
+    job = ReconstructableRepository.for_module(module, "defs", working_directory=str(REPO_ROOT)).get_reconstructable_job(
+        "release_job"
+    )
     key = partition_key(domain, cutoff)
     tags = {"dagster/partition": key, "dagster/partition/cutoff": cutoff, "dagster/partition/domain": domain}
-    with dg.execute_job(job, instance, run_config=run_config(root, corpus_dir), tags=tags,
-                        raise_on_error=False) as result:
+    with dg.execute_job(job, instance, run_config=run_config(root, corpus_dir), tags=tags, raise_on_error=False) as result:
         failed = [ev.step_key for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
-        hosts = sorted({str(ev.event_specific_data.metadata["Celery worker"].value)
-                        for ev in result.all_events if ev.event_type_value == "ENGINE_EVENT"
-                        and ev.event_specific_data and "Celery worker" in (ev.event_specific_data.metadata or {})})
-        return {"module": module, "domain": domain, "cutoff": cutoff, "success": result.success,
-                "failed_steps": failed, "run_id": result.run_id, "celery_workers": hosts,
-                "seconds": round(time.time() - start, 1)}
+        hosts = sorted(
+            {
+                str(ev.event_specific_data.metadata["Celery worker"].value)
+                for ev in result.all_events
+                if ev.event_type_value == "ENGINE_EVENT"
+                and ev.event_specific_data
+                and "Celery worker" in (ev.event_specific_data.metadata or {})
+            }
+        )
+        return {
+            "module": module,
+            "domain": domain,
+            "cutoff": cutoff,
+            "success": result.success,
+            "failed_steps": failed,
+            "run_id": result.run_id,
+            "celery_workers": hosts,
+            "seconds": round(time.time() - start, 1),
+        }
 
 
 if __name__ == "__main__":

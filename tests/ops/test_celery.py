@@ -18,8 +18,10 @@ from core.paths import REPO_ROOT
 from tests.factories import sampled_shipped_corpus
 from tests.ops.servers import VENV_BIN, redis_binary, redis_server, stop
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(redis_binary() is None, reason="redis-server not installed (apt-get install redis-server)")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(redis_binary() is None, reason="redis-server not installed (apt-get install redis-server)"),
+]
 # every 8th shipped llm_agent paper: the smallest corpus whose partitions release tasks of every
 # family, so agents, judging, validity and the release are compared too, not only the corpus side
 PARTITIONS = [("llm_agent", "2025-09-30"), ("llm_agent", "2025-12-31")]
@@ -28,29 +30,42 @@ TIMING_COLUMNS = {"latency_s", "latency", "seconds", "elapsed_s", "created_at", 
 
 
 def _env(home: Path, **extra) -> dict:
-    return {**os.environ, "DAGSTER_HOME": str(home), "FORESCI_HOME": str(home.parent / "foresci_state"),
-            "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO_ROOT),
-            "FORESCI_LLM_MODEL": "", "FORESCI_JUDGE_MODEL": "", **extra}
+    return {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "FORESCI_HOME": str(home.parent / "foresci_state"),
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": str(REPO_ROOT),
+        "FORESCI_LLM_MODEL": "",
+        "FORESCI_JUDGE_MODEL": "",
+        **extra,
+    }
 
 
 def _build(module: str, env: dict, root: Path, corpus: Path, parallel: bool) -> tuple[list[dict], float]:
     """Each partition's run coordinator in its own process (all at once if `parallel`)."""
     start = time.time()
+
     def cmd(d, c):
         return [sys.executable, "-m", "tests.ops.run_release", module, d, c, str(root), str(corpus)]
 
     outs = []
     if parallel:
-        procs = [subprocess.Popen(cmd(d, c), env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for d, c in PARTITIONS]
+        procs = [
+            subprocess.Popen(cmd(d, c), env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for d, c in PARTITIONS
+        ]
         comms = [p.communicate(timeout=1800) for p in procs]
         outs = [(p.returncode, o, e) for p, (o, e) in zip(procs, comms)]
     else:
         for d, c in PARTITIONS:
             p = subprocess.run(cmd(d, c), env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
             outs.append((p.returncode, p.stdout, p.stderr))
-    results = [json.loads(o.strip().splitlines()[-1]) if rc == 0 and o.strip() else {"success": False, "stderr": e[-3000:]}
-               for rc, o, e in outs]
+    results = [
+        json.loads(o.strip().splitlines()[-1]) if rc == 0 and o.strip() else {"success": False, "stderr": e[-3000:]}
+        for rc, o, e in outs
+    ]
     return results, time.time() - start
 
 
@@ -77,17 +92,53 @@ def test_two_celery_workers_build_two_partitions_like_a_local_run(tmp_path):
     assert all(r["success"] for r in local), local
 
     with redis_server(tmp_path / "redis") as broker:
-        env = _env(tmp_path / "celery_home", FORESCI_EXECUTOR="celery", FORESCI_CELERY_BROKER=f"{broker}/0",
-                   FORESCI_CELERY_BACKEND=f"{broker}/1")
+        env = _env(
+            tmp_path / "celery_home",
+            FORESCI_EXECUTOR="celery",
+            FORESCI_CELERY_BROKER=f"{broker}/0",
+            FORESCI_CELERY_BACKEND=f"{broker}/1",
+        )
         # the instance exists before any worker or run opens it (pipelines.instance)
-        subprocess.run([sys.executable, "-c", "from pipelines.instance import init_instance; init_instance()"],
-                       env=env, cwd=REPO_ROOT, check=True, timeout=300)
-        workers = [subprocess.Popen(
-            [str(VENV_BIN / "celery"), "-A", "dagster_celery.app", "-b", f"{broker}/0", "--result-backend",
-             f"{broker}/1", "worker", "-Q", "dagster", "-n", f"worker{i}@%h", "-P", "solo", "-c", "1",
-             "--prefetch-multiplier=1", "--without-gossip", "--without-mingle", "-l", "WARNING"],
-            env=env, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"worker{i}.log", "w"),
-            start_new_session=True) for i in (1, 2)]
+        subprocess.run(
+            [sys.executable, "-c", "from pipelines.instance import init_instance; init_instance()"],
+            env=env,
+            cwd=REPO_ROOT,
+            check=True,
+            timeout=300,
+        )
+        workers = [
+            subprocess.Popen(
+                [
+                    str(VENV_BIN / "celery"),
+                    "-A",
+                    "dagster_celery.app",
+                    "-b",
+                    f"{broker}/0",
+                    "--result-backend",
+                    f"{broker}/1",
+                    "worker",
+                    "-Q",
+                    "dagster",
+                    "-n",
+                    f"worker{i}@%h",
+                    "-P",
+                    "solo",
+                    "-c",
+                    "1",
+                    "--prefetch-multiplier=1",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "-l",
+                    "WARNING",
+                ],
+                env=env,
+                cwd=REPO_ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=open(tmp_path / f"worker{i}.log", "w"),
+                start_new_session=True,
+            )
+            for i in (1, 2)
+        ]
         try:
             distributed, celery_s = _build("pipelines.distributed", env, celery_root, corpus, parallel=True)
         finally:
@@ -104,6 +155,8 @@ def test_two_celery_workers_build_two_partitions_like_a_local_run(tmp_path):
     assert len(released) == 2 and all(local_tables[n] for n in released)  # both partitions built tasks
     for name in local_tables:
         assert local_tables[name] == celery_tables[name], name
-    print(f"\ntwo llm_agent partitions (every 8th paper): local in-process {local_s:.0f} s "
-          f"({', '.join(str(r['seconds']) for r in local)} s); two celery workers {celery_s:.0f} s "
-          f"({', '.join(str(r['seconds']) for r in distributed)} s)")
+    print(
+        f"\ntwo llm_agent partitions (every 8th paper): local in-process {local_s:.0f} s "
+        f"({', '.join(str(r['seconds']) for r in local)} s); two celery workers {celery_s:.0f} s "
+        f"({', '.join(str(r['seconds']) for r in distributed)} s)"
+    )

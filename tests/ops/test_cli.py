@@ -35,31 +35,43 @@ def scored(homes):
     """Scores and a task ranking at two cutoffs in the default store of FORESCI_HOME."""
     store = StorageResource().store()
     for cutoff, fta in ((CUTOFF, 0.5), ("2025-09-30", 0.9)):
-        scores = [Score(answer_id=f"t{i}::m::b::0", task_id=f"t{i}", family="venue", method="momentum",
-                        backbone="offline", fta=fta) for i in range(3)]
+        scores = [
+            Score(answer_id=f"t{i}::m::b::0", task_id=f"t{i}", family="venue", method="momentum", backbone="offline", fta=fta)
+            for i in range(3)
+        ]
         store.write_records("judge_scores", DOMAIN, cutoff, scores, Score)
-        store.write_records("task_ranking", DOMAIN, cutoff,
-                            [TaskRating(task_id=f"t{i}", family="venue", elo=1200.0, rank_in_family=i + 1,
-                                        released=True, quality=1.0) for i in range(3)], TaskRating)
+        store.write_records(
+            "task_ranking",
+            DOMAIN,
+            cutoff,
+            [
+                TaskRating(task_id=f"t{i}", family="venue", elo=1200.0, rank_in_family=i + 1, released=True, quality=1.0)
+                for i in range(3)
+            ],
+            TaskRating,
+        )
     return store
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["materialize", "--domain", "not_a_domain", "--cutoff", CUTOFF], "unknown domain 'not_a_domain'"),
-    (["demo", "--domains", "llm_agent", "nope"], "unknown domain 'nope'"),
-    (["materialize", "--domain", DOMAIN, "--cutoff", "last-tuesday"], "is not a date YYYY-MM-DD"),
-    (["add-cutoff", "2025-02-30"], "is not a date YYYY-MM-DD"),
-    (["leaderboard", "--cutoff", INJECTION], "is not a date YYYY-MM-DD"),
-    (["report", "--domain", DOMAIN, "--cutoff", CUTOFF], "no report for llm_agent @ 2025-12-31"),
-    (["validity", "--domain", DOMAIN, "--cutoff", CUTOFF], "no validity report for llm_agent @ 2025-12-31"),
-    (["leaderboard"], "no scores yet"),
-    (["import-release", "/no/such/tasks.jsonl"], "no such file: /no/such/tasks.jsonl"),
-    (["export", "hf", "--release", "--domain", DOMAIN, "out"], "give either --release"),
-    (["export", "hf", "--cutoff", CUTOFF, "out"], "give either --release"),
-    (["export", "hf", "--domain", DOMAIN, "--cutoff", CUTOFF, "--name", "v1", "out"], "--name goes with --release"),
-    (["export", "hf", "--release", "out"], "no release card at"),
-    (["export", "hf", "--release", "--name", "v9", "out"], "is 'v9' the release's name"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["materialize", "--domain", "not_a_domain", "--cutoff", CUTOFF], "unknown domain 'not_a_domain'"),
+        (["demo", "--domains", "llm_agent", "nope"], "unknown domain 'nope'"),
+        (["materialize", "--domain", DOMAIN, "--cutoff", "last-tuesday"], "is not a date YYYY-MM-DD"),
+        (["add-cutoff", "2025-02-30"], "is not a date YYYY-MM-DD"),
+        (["leaderboard", "--cutoff", INJECTION], "is not a date YYYY-MM-DD"),
+        (["report", "--domain", DOMAIN, "--cutoff", CUTOFF], "no report for llm_agent @ 2025-12-31"),
+        (["validity", "--domain", DOMAIN, "--cutoff", CUTOFF], "no validity report for llm_agent @ 2025-12-31"),
+        (["leaderboard"], "no scores yet"),
+        (["import-release", "/no/such/tasks.jsonl"], "no such file: /no/such/tasks.jsonl"),
+        (["export", "hf", "--release", "--domain", DOMAIN, "out"], "give either --release"),
+        (["export", "hf", "--cutoff", CUTOFF, "out"], "give either --release"),
+        (["export", "hf", "--domain", DOMAIN, "--cutoff", CUTOFF, "--name", "v1", "out"], "--name goes with --release"),
+        (["export", "hf", "--release", "out"], "no release card at"),
+        (["export", "hf", "--release", "--name", "v9", "out"], "is 'v9' the release's name"),
+    ],
+)
 def test_user_errors_are_one_line_and_exit_2(homes, capsys, argv, message):
     assert main(argv) == 2
     out, err = capsys.readouterr()
@@ -67,8 +79,12 @@ def test_user_errors_are_one_line_and_exit_2(homes, capsys, argv, message):
 
 
 def test_the_installed_command_prints_no_traceback(homes):
-    proc = subprocess.run([str(Path(sys.executable).parent / "foresci"), "materialize", "--domain", "nope",
-                           "--cutoff", CUTOFF], capture_output=True, text=True, env=dict(os.environ))
+    proc = subprocess.run(
+        [str(Path(sys.executable).parent / "foresci"), "materialize", "--domain", "nope", "--cutoff", CUTOFF],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
 
@@ -89,10 +105,38 @@ def test_leaderboard_json(scored, capsys):
     out = json.loads(capsys.readouterr().out)
     [row] = out["rows"]
     # the columns it always had, unchanged
-    assert {k: row[k] for k in ("family", "method", "answers", "fta", "trace_link", "fact", "pers", "ksr", "kcr",
-                                "kor", "ace", "attrib", "ref_valid")} == {
-        "family": "venue", "method": "momentum", "answers": 3, "fta": 0.5, "trace_link": None, "fact": None,
-        "pers": None, "ksr": None, "kcr": None, "kor": None, "ace": None, "attrib": None, "ref_valid": None}
+    assert {
+        k: row[k]
+        for k in (
+            "family",
+            "method",
+            "answers",
+            "fta",
+            "trace_link",
+            "fact",
+            "pers",
+            "ksr",
+            "kcr",
+            "kor",
+            "ace",
+            "attrib",
+            "ref_valid",
+        )
+    } == {
+        "family": "venue",
+        "method": "momentum",
+        "answers": 3,
+        "fta": 0.5,
+        "trace_link": None,
+        "fact": None,
+        "pers": None,
+        "ksr": None,
+        "kcr": None,
+        "kor": None,
+        "ace": None,
+        "attrib": None,
+        "ref_valid": None,
+    }
     # and the statistics: 3 tasks that all score 0.5 (no spread), one method (no pair to learn an sd
     # from): the MDD rests on the prior sd and says so
     assert (row["n"], row["fta_ci_low"], row["fta_ci_high"]) == (3, 0.5, 0.5)
@@ -100,8 +144,24 @@ def test_leaderboard_json(scored, capsys):
     assert out["pairwise"] == [] and "sign-flip" in out["statistics"]
     assert main(["leaderboard", "--cutoff", CUTOFF]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0].split() == ["family", "method", "answers", "n", "fta", "fta_95ci", "mdd", "trace_link", "fact",
-                                "pers", "ksr", "kcr", "kor", "ace", "attrib", "ref_valid"]
+    assert table[0].split() == [
+        "family",
+        "method",
+        "answers",
+        "n",
+        "fta",
+        "fta_95ci",
+        "mdd",
+        "trace_link",
+        "fact",
+        "pers",
+        "ksr",
+        "kcr",
+        "kor",
+        "ace",
+        "attrib",
+        "ref_valid",
+    ]
     assert table[1].split() == ["venue", "momentum", "3", "3", "0.5", "[0.50,0.50]", f"{row['mdd']:.3f}*"] + ["–"] * 9
     assert "(no two methods share a task)" in table[-1]
 
@@ -111,13 +171,29 @@ def test_leaderboard_pairwise_over_pooled_partitions(scored, capsys):
     store = scored
     for cutoff, base in ((CUTOFF, 0.5), ("2025-09-30", 0.9)):
         tasks = [f"t{i}" for i in range(6)]
-        scores = [Score(answer_id=f"{t}::{m}::b::0", task_id=t, family="venue", method=m, backbone="offline",
-                        fta=min(1.0, base * (0.5 + i / 10)) + (0.3 if m == "aris" else 0.0) - 0.3 * (base > 0.6))
-                  for i, t in enumerate(tasks) for m in ("momentum", "aris")]
+        scores = [
+            Score(
+                answer_id=f"{t}::{m}::b::0",
+                task_id=t,
+                family="venue",
+                method=m,
+                backbone="offline",
+                fta=min(1.0, base * (0.5 + i / 10)) + (0.3 if m == "aris" else 0.0) - 0.3 * (base > 0.6),
+            )
+            for i, t in enumerate(tasks)
+            for m in ("momentum", "aris")
+        ]
         store.write_records("judge_scores", DOMAIN, cutoff, scores, Score)
-        store.write_records("task_ranking", DOMAIN, cutoff,
-                            [TaskRating(task_id=t, family="venue", elo=1200.0, rank_in_family=i + 1, released=True,
-                                        quality=1.0) for i, t in enumerate(tasks)], TaskRating)
+        store.write_records(
+            "task_ranking",
+            DOMAIN,
+            cutoff,
+            [
+                TaskRating(task_id=t, family="venue", elo=1200.0, rank_in_family=i + 1, released=True, quality=1.0)
+                for i, t in enumerate(tasks)
+            ],
+            TaskRating,
+        )
     assert main(["leaderboard", "--format", "json"]) == 0  # no cutoff: both cutoffs' tasks pooled
     out = json.loads(capsys.readouterr().out)
     assert {r["method"]: r["n"] for r in out["rows"]} == {"aris": 12, "momentum": 12}
@@ -159,8 +235,9 @@ def test_stage_progress_from_real_run_events():
     instance = dg.DagsterInstance.ephemeral()
     run_id = str(uuid.uuid4())
     instance.add_event_listener(run_id, StageProgress(["taxonomy", "summary"], out))
-    job = dg.Definitions(assets=[taxonomy, summary], asset_checks=[summary_nonempty],
-                         jobs=[dg.define_asset_job("j")]).resolve_job_def("j")
+    job = dg.Definitions(
+        assets=[taxonomy, summary], asset_checks=[summary_nonempty], jobs=[dg.define_asset_job("j")]
+    ).resolve_job_def("j")
     assert job.execute_in_process(instance=instance, run_id=run_id, raise_on_error=False).success
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("[1/2] taxonomy … 754 nodes (") and lines[0].endswith(" MiB)")

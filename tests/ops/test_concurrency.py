@@ -20,8 +20,14 @@ CUTOFFS = ["2025-09-30", "2025-12-31"]
 
 
 def _env(tmp_path) -> dict:
-    return {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster_home"), "FORESCI_HOME": str(tmp_path / "foresci"),
-            "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO_ROOT)}
+    return {
+        **os.environ,
+        "DAGSTER_HOME": str(tmp_path / "dagster_home"),
+        "FORESCI_HOME": str(tmp_path / "foresci"),
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": str(REPO_ROOT),
+    }
 
 
 def test_init_is_idempotent_and_seeds_the_default_cutoffs(tmp_path, monkeypatch):
@@ -43,8 +49,17 @@ def test_init_is_idempotent_and_seeds_the_default_cutoffs(tmp_path, monkeypatch)
 def test_eight_init_calls_at_once_on_a_fresh_home(tmp_path):
     """The bare race (no run): eight processes open a fresh home at once."""
     code = "from pipelines.instance import init_instance; i, _ = init_instance(['2025-12-31']); print('ok')"
-    procs = [subprocess.Popen([sys.executable, "-c", code], env=_env(tmp_path), cwd=REPO_ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            env=_env(tmp_path),
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0] * 8, [err[-2000:] for _, err in outs]
     instance = dg.DagsterInstance.from_config(str(tmp_path / "dagster_home"))
@@ -58,15 +73,29 @@ def test_eight_partition_runs_at_once_on_a_fresh_home(tmp_path):
     jobs = [(d, c) for d in sorted(load_registry().domains) for c in CUTOFFS]
     assert len(jobs) == 8
     start = time.time()
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.ops.worker", d, c, str(tmp_path / "foresci"), str(corpus)],
-                              env=env, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for d, c in jobs]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.ops.worker", d, c, str(tmp_path / "foresci"), str(corpus)],
+            env=env,
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for d, c in jobs
+    ]
     outs = [p.communicate(timeout=1800) for p in procs]
     wall = time.time() - start
-    results = [json.loads(out.strip().splitlines()[-1]) if p.returncode == 0 and out.strip() else
-               {"success": False, "stderr": err[-3000:]} for p, (out, err) in zip(procs, outs)]
-    print(f"8 concurrent partition runs: {sum(r['success'] for r in results)}/8 succeeded in {wall:.0f}s wall; "
-          + ", ".join(f"{r.get('domain')}@{r.get('cutoff')} {r.get('seconds')}s" for r in results))
+    results = [
+        json.loads(out.strip().splitlines()[-1])
+        if p.returncode == 0 and out.strip()
+        else {"success": False, "stderr": err[-3000:]}
+        for p, (out, err) in zip(procs, outs)
+    ]
+    print(
+        f"8 concurrent partition runs: {sum(r['success'] for r in results)}/8 succeeded in {wall:.0f}s wall; "
+        + ", ".join(f"{r.get('domain')}@{r.get('cutoff')} {r.get('seconds')}s" for r in results)
+    )
     assert all(r["success"] for r in results), results
     # the instance is intact: every run is recorded as a success, every cutoff is a partition
     instance = dg.DagsterInstance.from_config(env["DAGSTER_HOME"])

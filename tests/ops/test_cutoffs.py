@@ -12,15 +12,18 @@ from pipelines.cli import main
 SPAN = CorpusSpan(first=date(2023, 1, 8), last=date(2026, 8, 21))  # the shipped corpus
 
 
-@pytest.mark.parametrize("key, horizon, reason", [
-    ("2025-13-01", 6, "not a YYYY-MM-DD date (month must be in 1..12)"),
-    ("2025-02-30", 6, "not a YYYY-MM-DD date"),
-    ("last-tuesday", 6, "not a YYYY-MM-DD date"),
-    ("20251231", 6, "not written YYYY-MM-DD (use 2025-12-31)"),
-    ("2022-12-31", 6, "before the corpus starts (2023-01-08)"),
-    ("2026-09-30", 3, "after the corpus ends (2026-08-21)"),
-    ("2026-05-31", 6, "ends 2026-11-30, after the corpus ends (2026-08-21), so its gold cannot be measured"),
-])
+@pytest.mark.parametrize(
+    "key, horizon, reason",
+    [
+        ("2025-13-01", 6, "not a YYYY-MM-DD date (month must be in 1..12)"),
+        ("2025-02-30", 6, "not a YYYY-MM-DD date"),
+        ("last-tuesday", 6, "not a YYYY-MM-DD date"),
+        ("20251231", 6, "not written YYYY-MM-DD (use 2025-12-31)"),
+        ("2022-12-31", 6, "before the corpus starts (2023-01-08)"),
+        ("2026-09-30", 3, "after the corpus ends (2026-08-21)"),
+        ("2026-05-31", 6, "ends 2026-11-30, after the corpus ends (2026-08-21), so its gold cannot be measured"),
+    ],
+)
 def test_bad_cutoffs_are_refused_with_the_reason(key, horizon, reason):
     with pytest.raises(ValueError) as err:
         check_cutoff(key, horizon, SPAN)

@@ -68,7 +68,7 @@ def test_helm_values_render_the_same_run_launcher_queue_and_pools_as_the_plain_i
     assert runs["maxConcurrentRuns"] == instance["concurrency"]["runs"]["max_concurrent_runs"]
     assert runs["tagConcurrencyLimits"] == instance["concurrency"]["runs"]["tag_concurrency_limits"]
     assert values["concurrency"]["pools"]["defaultLimit"] == instance["concurrency"]["pools"]["default_limit"]
-    deployment, = values["dagster-user-deployments"]["deployments"]
+    (deployment,) = values["dagster-user-deployments"]["deployments"]
     assert deployment["dagsterApiGrpcArgs"] == ["--module-name", "pipelines.distributed"]
     assert {"name": "FORESCI_EXECUTOR", "value": "k8s"} in deployment["env"]
 
@@ -84,12 +84,27 @@ def test_celery_executor_config_validates():
 
 @pytest.mark.slow  # two fresh interpreters importing the code location
 def test_the_distributed_location_loads_with_each_executor():
-    code = ("from pipelines.distributed import defs; job = defs.resolve_job_def('release_job'); "
-            "print(job.executor_def.name, len(defs.resolve_asset_graph().get_all_asset_keys()))")
-    procs = {kind: subprocess.Popen(
-        [sys.executable, "-c", code], cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={"PATH": "/usr/bin:/bin", "FORESCI_EXECUTOR": kind, "PYTHONPATH": str(REPO_ROOT),
-             "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1"}) for kind in ("celery", "k8s")}
+    code = (
+        "from pipelines.distributed import defs; job = defs.resolve_job_def('release_job'); "
+        "print(job.executor_def.name, len(defs.resolve_asset_graph().get_all_asset_keys()))"
+    )
+    procs = {
+        kind: subprocess.Popen(
+            [sys.executable, "-c", code],
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={
+                "PATH": "/usr/bin:/bin",
+                "FORESCI_EXECUTOR": kind,
+                "PYTHONPATH": str(REPO_ROOT),
+                "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+                "HF_HUB_OFFLINE": "1",
+            },
+        )
+        for kind in ("celery", "k8s")
+    }
     for kind, proc in procs.items():
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err[-2000:]

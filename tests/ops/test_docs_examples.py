@@ -67,8 +67,7 @@ def foresci_examples() -> list[tuple[str, list[str]]]:
 
 
 def python_examples() -> list[tuple[str, list[str]]]:
-    return [(name, shlex.split(line, comments=True)) for name, line in shell_lines()
-            if line.startswith(".venv/bin/python -c ")]
+    return [(name, shlex.split(line, comments=True)) for name, line in shell_lines() if line.startswith(".venv/bin/python -c ")]
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +84,9 @@ def built(tmp_path_factory):
         mp.setenv("FORESCI_HOME", str(tmp / ".foresci"))
         mp.setenv("DAGSTER_HOME", str(tmp / "dagster"))
         (tmp / "dagster").mkdir()
-        resources = dict(default_resources(),
-                         corpus_source=CorpusSourceResource(shipped_dir=str(sampled_shipped_corpus(tmp / "corpus", 8))))
+        resources = dict(
+            default_resources(), corpus_source=CorpusSourceResource(shipped_dir=str(sampled_shipped_corpus(tmp / "corpus", 8)))
+        )
         instance = dg.DagsterInstance.ephemeral()
         instance.add_dynamic_partitions("cutoff", [CUTOFF])
         result = materialize_partition(instance, DOMAIN, CUTOFF, resources=resources)
@@ -114,7 +114,9 @@ def test_foresci_example_runs(built, monkeypatch, capsys, doc, argv):
     monkeypatch.setenv("DAGSTER_HOME", str(built / "dagster"))
     # the `ideas` partition exists only after demo-ideas (tests/assets/idea_review/test_idea_review.py builds it)
     whole_release = (argv[0] == "release" and "--domain" not in argv) or (argv[0] == "export" and "--release" in argv)
-    if argv[0] in BUILDS or "ideas" in argv or whole_release:  # a whole release (its export: tests/assets/export/test_export_release.py)
+    if (
+        argv[0] in BUILDS or "ideas" in argv or whole_release
+    ):  # a whole release (its export: tests/assets/export/test_export_release.py)
         check_arguments(build_parser().parse_args(argv))  # raises on a bad line
         return
     code = main(argv)
@@ -127,6 +129,11 @@ def test_foresci_example_runs(built, monkeypatch, capsys, doc, argv):
 
 @pytest.mark.parametrize("doc, argv", python_examples())
 def test_python_example_runs(built, doc, argv):
-    proc = subprocess.run([sys.executable, *argv[1:]], cwd=built, capture_output=True, text=True,
-                          env=dict(os.environ, FORESCI_HOME=str(built / ".foresci")))
+    proc = subprocess.run(
+        [sys.executable, *argv[1:]],
+        cwd=built,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, FORESCI_HOME=str(built / ".foresci")),
+    )
     assert proc.returncode == 0 and proc.stdout.strip(), f"{doc}: {proc.stderr[-2000:]}"

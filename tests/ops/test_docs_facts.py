@@ -15,12 +15,14 @@ def _groups(assets) -> dict[str, str]:
 
 def test_architecture_states_the_asset_and_check_counts():
     text = DOCS.joinpath("architecture.md").read_text()
-    m = re.search(r"over (\d+) assets\s+\(plus (\d+) prospective ones and (\d+) idea-review ones\) and (\d+) "
-                  r"asset checks \(an invariants check for each of the (\d+)", text)
+    m = re.search(
+        r"over (\d+) assets\s+\(plus (\d+) prospective ones and (\d+) idea-review ones\) and (\d+) "
+        r"asset checks \(an invariants check for each of the (\d+)",
+        text,
+    )
     assert m, "docs/architecture.md no longer states the counts in the sentence this test reads"
     assets, prospective, seeds, checks, invariants = map(int, m.groups())
-    assert (assets, prospective, seeds, checks) == (len(ALL_ASSETS), len(PROSPECTIVE_ASSETS), len(SEED_ASSETS),
-                                                    len(ALL_CHECKS))
+    assert (assets, prospective, seeds, checks) == (len(ALL_ASSETS), len(PROSPECTIVE_ASSETS), len(SEED_ASSETS), len(ALL_CHECKS))
     assert invariants == sum(c.node_def.name.endswith("_invariants") for c in ALL_CHECKS)
 
 
@@ -33,8 +35,11 @@ def test_architecture_table_lists_every_asset_with_its_group():
 
 def test_usage_states_the_asset_counts_groups_and_jobs():
     text = DOCS.joinpath("usage.md").read_text()
-    m = re.search(r"shows the (\d+) release assets in groups ([^.]*?), and the (\d+) prospective ones "
-                  r"\(group `(\w+)`\), and the (\d+)\s+idea-review ones \(group `(\w+)`", text)
+    m = re.search(
+        r"shows the (\d+) release assets in groups ([^.]*?), and the (\d+) prospective ones "
+        r"\(group `(\w+)`\), and the (\d+)\s+idea-review ones \(group `(\w+)`",
+        text,
+    )
     assert m, "docs/usage.md no longer states the counts in the sentence this test reads"
     assert int(m.group(1)) == len(ALL_ASSETS) and int(m.group(3)) == len(PROSPECTIVE_ASSETS)
     assert set(re.findall(r"`(\w+)`", m.group(2))) == set(_groups(ALL_ASSETS).values())

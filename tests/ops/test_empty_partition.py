@@ -13,8 +13,15 @@ from tests.ops.corpora import sampled_corpora
 from tests.ops.worker import resources
 
 D, C = "llm_agent", "2023-03-31"  # three months into the corpus: too little to build any task
-FUTURE_LINE = json.dumps({"arxiv_id": "2099.00001", "title": "A paper from 2099", "abstract": "Agents, later.",
-                          "published": "2099-01-01", "categories": ["cs.AI"]})
+FUTURE_LINE = json.dumps(
+    {
+        "arxiv_id": "2099.00001",
+        "title": "A paper from 2099",
+        "abstract": "Agents, later.",
+        "published": "2099-01-01",
+        "categories": ["cs.AI"],
+    }
+)
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +31,9 @@ def built(tmp_path_factory):
     res = resources(root, corpus)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [C])
-    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(D, C), instance=instance,
-                            resources=res, raise_on_error=False)
+    result = dg.materialize(
+        ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(D, C), instance=instance, resources=res, raise_on_error=False
+    )
     return res["storage"].store(), result
 
 

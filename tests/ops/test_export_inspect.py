@@ -39,8 +39,13 @@ from tests.factories import sampled_shipped_corpus
 
 pytestmark = pytest.mark.slow
 D, C = "llm_agent", "2025-12-31"
-ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-       "INSPECT_DISPLAY": "none", "INSPECT_LOG_FORMAT": "eval"}
+ENV = {
+    "HF_HUB_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "INSPECT_DISPLAY": "none",
+    "INSPECT_LOG_FORMAT": "eval",
+}
 
 
 @pytest.fixture(scope="module")
@@ -50,17 +55,19 @@ def built(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("export")
     corpus = sampled_shipped_corpus(root / "corpus", 8)  # every 40th releases no task
-    resources = {**default_resources(), "storage": StorageResource(root=str(root / "warehouse"),
-                                                                   duckdb_path=str(root / "foresci.duckdb")),
-                 "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)), "embeddings": EmbeddingResource(),
-                 "lance": LanceResource(uri=str(root / "lancedb")),
-                 "llm": LLMResource(model="", cache_dir=str(root / "cache")),
-                 "judge_llm": LLMResource(model="", cache_dir=str(root / "cache"))}
+    resources = {
+        **default_resources(),
+        "storage": StorageResource(root=str(root / "warehouse"), duckdb_path=str(root / "foresci.duckdb")),
+        "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)),
+        "embeddings": EmbeddingResource(),
+        "lance": LanceResource(uri=str(root / "lancedb")),
+        "llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
+    }
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [C])
     selection = [a for a in ALL_ASSETS if a.key.to_user_string() != "leaderboard"]
-    assert dg.materialize(selection, partition_key=partition_key(D, C), instance=instance,
-                          resources=resources).success
+    assert dg.materialize(selection, partition_key=partition_key(D, C), instance=instance, resources=resources).success
     return root, resources["storage"].store(), resources
 
 
@@ -97,11 +104,12 @@ def test_the_asset_writes_the_public_dataset_and_hides_the_gold(built, exported)
     # the asset and the CLI write the same dataset
     for path in out.rglob("*.parquet"):
         assert (public / path.relative_to(out)).read_bytes() == path.read_bytes()
-    golds = [GoldTarget.model_validate_json(line) for line in store.read_bytes(
-        store.artifact_path("release", D, C, "gold.jsonl")).decode().splitlines()]
+    golds = [
+        GoldTarget.model_validate_json(line)
+        for line in store.read_bytes(store.artifact_path("release", D, C, "gold.jsonl")).decode().splitlines()
+    ]
     text = b"".join(p.read_bytes() for p in public.rglob("*") if p.is_file())
-    assert golds and not any(c.text.encode() in text for g in golds for c in g.claims
-                             if c.type == "future-realisation")
+    assert golds and not any(c.text.encode() in text for g in golds for c in g.claims if c.type == "future-realisation")
 
 
 def test_every_config_loads_and_the_kb_rebuilds_with_the_same_hits(built, exported):
@@ -129,15 +137,17 @@ def test_every_config_loads_and_the_kb_rebuilds_with_the_same_hits(built, export
 
     embed = resources["embeddings"].embedder().encode
     lance = resources["lance"].connect()
-    original = KnowledgeBaseView(lance.open_table(table_name(D, C)), released and Task.model_validate(
-        rows[families[0]][0]).cutoff, embed)
+    original = KnowledgeBaseView(
+        lance.open_table(table_name(D, C)), released and Task.model_validate(rows[families[0]][0]).cutoff, embed
+    )
     rebuilt = ExportedRelease(out).view(D, C)
     questions = [r["question"] for f in families for r in rows[f]][:6]
     assert len(questions) >= 3
     for q in questions:
         for mode in ("hybrid", "dense", "text"):
-            assert [h.arxiv_id for h in original.search(q, k=10, mode=mode)] == \
-                   [h.arxiv_id for h in rebuilt.search(q, k=10, mode=mode)], (q, mode)
+            assert [h.arxiv_id for h in original.search(q, k=10, mode=mode)] == [
+                h.arxiv_id for h in rebuilt.search(q, k=10, mode=mode)
+            ], (q, mode)
 
 
 # -- Inspect ---------------------------------------------------------------------------
@@ -151,8 +161,9 @@ def sample_scores(log) -> dict[str, dict[str, float]]:
 def controls(store, method: str) -> dict[str, dict[str, float]]:
     from foresci.inspect_bench import score_values
 
-    return {s.task_id: score_values(s) for s in store.read_records("validity_controls", D, C, Score)
-            if s.method == method}  # one empty and one gold control per task
+    return {
+        s.task_id: score_values(s) for s in store.read_records("validity_controls", D, C, Score) if s.method == method
+    }  # one empty and one gold control per task
 
 
 def test_inspect_cli_runs_offline_and_its_scores_equal_the_pipelines_empty_control(built, exported, tmp_path):
@@ -164,9 +175,24 @@ def test_inspect_cli_runs_offline_and_its_scores_equal_the_pipelines_empty_contr
     assert families, "the partition released no task: nothing to evaluate"
     inspect = Path(sys.executable).parent / "inspect"
     for family in families:
-        run = subprocess.run([str(inspect), "eval", f"foresci/{family}", "--model", "mockllm/model", "-T",
-                              f"release={out}", "--log-dir", str(tmp_path / family), "--no-log-images"],
-                             env={**os.environ, **ENV}, capture_output=True, text=True, timeout=1800)
+        run = subprocess.run(
+            [
+                str(inspect),
+                "eval",
+                f"foresci/{family}",
+                "--model",
+                "mockllm/model",
+                "-T",
+                f"release={out}",
+                "--log-dir",
+                str(tmp_path / family),
+                "--no-log-images",
+            ],
+            env={**os.environ, **ENV},
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         assert run.returncode == 0, run.stderr[-3000:]
         logs = list_eval_logs(str(tmp_path / family))
         assert len(logs) == 1
@@ -226,27 +252,38 @@ def test_inspect_scores_equal_foresci_scores_of_the_same_answers(built, exported
         tasks, golds = bench.tasks(family), bench.golds(family)
         replies = {t.task_id: get_family(family).stated_answer(t, golds[t.task_id]) for t in tasks}
         # 1. the gold answer replayed by the model, no retrieval: the pipeline's control:gold
-        logs = inspect_eval(foresci_task(family, str(out)), model=replay_model(tasks, replies, search=False),
-                            log_dir=str(tmp_path / f"{family}-gold"), display="none")
+        logs = inspect_eval(
+            foresci_task(family, str(out)),
+            model=replay_model(tasks, replies, search=False),
+            log_dir=str(tmp_path / f"{family}-gold"),
+            display="none",
+        )
         for task_id, values in sample_scores(logs[0]).items():
             assert values == pytest.approx(gold_control[task_id], rel=1e-9, abs=1e-12), task_id
             compared += 1
         # 2. the gold answer citing what kb_search returned: foresci's BYO runner + score_answers
-        logs = inspect_eval(foresci_task(family, str(out)), model=replay_model(tasks, replies, search=True),
-                            log_dir=str(tmp_path / f"{family}-cited"), display="none")
+        logs = inspect_eval(
+            foresci_task(family, str(out)),
+            model=replay_model(tasks, replies, search=True),
+            log_dir=str(tmp_path / f"{family}-cited"),
+            display="none",
+        )
         inspect_scores = sample_scores(logs[0])
 
         def agent(task: dict, kb) -> dict:  # called in this iteration only
             hits = kb.search(task["question"], k=5)
-            return {"answer": {**replies[task["task_id"]], "cited_ids": [h["arxiv_id"] for h in hits][:3]},  # noqa: B023
-                    "backbone": "none"}
+            return {
+                "answer": {**replies[task["task_id"]], "cited_ids": [h["arxiv_id"] for h in hits][:3]},  # noqa: B023
+                "backbone": "none",
+            }
 
         view = bench.view(D, C)
         answers, failures = run_method(python_agent(ExternalAgentSpec("replay", "x:agent"), agent), tasks, view)
         assert not failures and len(answers) == len(tasks)
         assert any(a.evidence_ids for a in answers)
-        scores, _ = score_answers(answers, tasks, list(golds.values()), bench.embed, view.dates(),
-                                  cutoff=tasks[0].cutoff, kb_get=view.get)
+        scores, _ = score_answers(
+            answers, tasks, list(golds.values()), bench.embed, view.dates(), cutoff=tasks[0].cutoff, kb_get=view.get
+        )
         for s in scores:
             assert inspect_scores[s.task_id] == pytest.approx(score_values(s), rel=1e-9, abs=1e-12), s.task_id
             compared += 1

@@ -46,12 +46,12 @@ def test_direction_and_planning_are_built_and_released_without_defects(built):
     assert cross_task_defects(shipped, golds, released) == {}
 
 
-
 def test_released_direction_and_planning_tasks_are_answered_and_scored(built):
     released = {r.task_id for r in built("task_ranking", TaskRating) if r.released}
     answers = [a for a in built("agent_answers", Answer) if a.family in ("direction", "planning")]
-    assert {a.task_id for a in answers} == {t.task_id for t in built("tasks", Task)
-                                           if t.family in ("direction", "planning") and t.task_id in released}
+    assert {a.task_id for a in answers} == {
+        t.task_id for t in built("tasks", Task) if t.family in ("direction", "planning") and t.task_id in released
+    }
     scores = [s for s in built("judge_scores", Score) if s.family in ("direction", "planning")]
     assert scores and all(0.0 <= s.fta <= 1.0 for s in scores)
     assert len({round(s.trace_linkage, 3) for s in scores if s.trace_linkage is not None}) > 1  # it measures something

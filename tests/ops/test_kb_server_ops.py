@@ -50,19 +50,22 @@ def kb_session(sample_kb):
         yield server.open_session(traced), traced
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"query": 5}, "query"),
-    ({"query": "agents", "k": "10"}, "k"),
-    ({"query": "agents", "k": True}, "k"),
-    ({"query": "agents", "k": 2.5}, "k"),
-    ({"query": "agents", "mode": "fuzzy"}, "mode"),
-    ({"query": "agents", "top_k": 3}, "top_k"),
-    ({"k": 3}, "query"),
-    ({"query": "agents", "k": 0}, "k"),
-    ({"query": "agents", "k": -1}, "k"),
-    ({"query": "agents", "k": MAX_K + 1}, "k"),
-    ({"query": "agents", "k": 10**9}, "k"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"query": 5}, "query"),
+        ({"query": "agents", "k": "10"}, "k"),
+        ({"query": "agents", "k": True}, "k"),
+        ({"query": "agents", "k": 2.5}, "k"),
+        ({"query": "agents", "mode": "fuzzy"}, "mode"),
+        ({"query": "agents", "top_k": 3}, "top_k"),
+        ({"k": 3}, "query"),
+        ({"query": "agents", "k": 0}, "k"),
+        ({"query": "agents", "k": -1}, "k"),
+        ({"query": "agents", "k": MAX_K + 1}, "k"),
+        ({"query": "agents", "k": 10**9}, "k"),
+    ],
+)
 def test_bad_search_bodies_get_400_naming_the_field(kb_session, body, field):
     url, traced = kb_session
     status, reply = post(f"{url}/search", body)
@@ -70,14 +73,17 @@ def test_bad_search_bodies_get_400_naming_the_field(kb_session, body, field):
     assert traced.calls == []  # nothing reached the knowledge base
 
 
-@pytest.mark.parametrize("raw, why", [
-    (b"[1, 2]", "JSON object"),
-    (b'"agents"', "JSON object"),
-    (b"null", "JSON object"),
-    (b'{"query": "agents", "k": 1e400}', "k"),  # parses to inf: once an OverflowError
-    (b'{"query": ', "not valid JSON"),
-    (b"\xff\xfe", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "raw, why",
+    [
+        (b"[1, 2]", "JSON object"),
+        (b'"agents"', "JSON object"),
+        (b"null", "JSON object"),
+        (b'{"query": "agents", "k": 1e400}', "k"),  # parses to inf: once an OverflowError
+        (b'{"query": ', "not valid JSON"),
+        (b"\xff\xfe", "not valid JSON"),
+    ],
+)
 def test_non_object_and_malformed_bodies_get_400(kb_session, raw, why):
     url, _ = kb_session
     status, reply = request(f"{url}/search", raw)

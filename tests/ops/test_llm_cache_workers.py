@@ -41,9 +41,17 @@ class SlowEchoOpenAI(FakeOpenAI):
 
 def _workers(api_base: str, caches: list[tuple[str, str]], prompts: list[str]) -> list[dict]:
     """One process per (cache_dir, cache_uri); they start asking at the same moment."""
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.ops.llm_cache_worker", api_base, cache_dir, uri,
-                               json.dumps(prompts)], cwd=REPO_ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for cache_dir, uri in caches]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.ops.llm_cache_worker", api_base, cache_dir, uri, json.dumps(prompts)],
+            cwd=REPO_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for cache_dir, uri in caches
+    ]
     for p in procs:
         assert p.stdout.readline().strip() == "ready", p.stderr.read()[-2000:]
     for p in procs:
@@ -63,7 +71,7 @@ def test_workers_on_one_host_share_the_cache_and_pay_each_request_once(tmp_path)
         assert all(w["answers"] == expected for w in first)
         assert sum(w["calls"] for w in first) == len(PROMPTS)
         # a later worker (a rerun, a retried step) pays nothing
-        again, = _workers(server.api_base, [(shared, "-")], PROMPTS)
+        (again,) = _workers(server.api_base, [(shared, "-")], PROMPTS)
         assert (again["calls"], again["cache_hits"]) == (0, len(PROMPTS))
         assert dict(server.seen) == {p: 1 for p in PROMPTS}
 
@@ -74,8 +82,8 @@ def test_workers_on_separate_hosts_share_replies_through_object_storage(tmp_path
         for name, value in s3.env.items():
             monkeypatch.setenv(name, value)  # the worker processes inherit the endpoint and keys
         uri = "s3://foresci-cache/llm_cache"
-        host_a, = _workers(server.api_base, [(str(tmp_path / "host_a"), uri)], PROMPTS[:4])
-        host_b, = _workers(server.api_base, [(str(tmp_path / "host_b"), uri)], PROMPTS)
+        (host_a,) = _workers(server.api_base, [(str(tmp_path / "host_a"), uri)], PROMPTS[:4])
+        (host_b,) = _workers(server.api_base, [(str(tmp_path / "host_b"), uri)], PROMPTS)
         assert dict(server.seen) == {p: 1 for p in PROMPTS}  # host B paid only what A had not asked
         assert (host_a["calls"], host_b["calls"], host_b["cache_hits"]) == (4, 2, 4)
         assert host_b["answers"] == [f"answer to: {p}" for p in PROMPTS]

@@ -122,8 +122,14 @@ def test_validate_reply_rules():
 
 def test_stage_call_budget_refuses_without_calling(tmp_path):
     with FakeOpenAI(GOOD) as fake:
-        res = LLMResource(model=MODEL, api_base=fake.api_base, api_key="k", cache_dir=str(tmp_path / "cache"),
-                          backoff_s=0, max_calls_per_stage=2)
+        res = LLMResource(
+            model=MODEL,
+            api_base=fake.api_base,
+            api_key="k",
+            cache_dir=str(tmp_path / "cache"),
+            backoff_s=0,
+            max_calls_per_stage=2,
+        )
         client = res.client()
         assert client.budget.budget == StageBudget(max_calls=2)
         client.structured("a", Verdict, purpose="judge:fact")
@@ -159,12 +165,12 @@ def test_retry_after_parsing_and_stage_names():
 
     assert retry_after_s(Exc({"retry-after": "2"})) == 2.0
     assert retry_after_s(Exc({"retry-after-ms": "1500", "retry-after": "9"})) == 1.5
-    assert retry_after_s(Exc({"retry-after": "Wed, 25 Nov 2026 12:00:10 GMT"}),
-                         now=1795608000.0) == pytest.approx(10.0)  # HTTP-date form
+    assert retry_after_s(Exc({"retry-after": "Wed, 25 Nov 2026 12:00:10 GMT"}), now=1795608000.0) == pytest.approx(
+        10.0
+    )  # HTTP-date form
     assert retry_after_s(Exc({})) is None and retry_after_s(ValueError()) is None
     assert retry_after_s(Exc({"retry-after": "soon"})) is None
-    assert [stage_of(p) for p in ("judge:fact", "evidence.extract", "corpus_screen")] == [
-        "judge", "evidence", "corpus_screen"]
+    assert [stage_of(p) for p in ("judge:fact", "evidence.extract", "corpus_screen")] == ["judge", "evidence", "corpus_screen"]
 
 
 def test_budget_ledger_cost_and_seconds():

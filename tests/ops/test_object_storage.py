@@ -75,16 +75,23 @@ def test_partition_round_trip_and_views_on_s3(s3_env, screened, tmp_path):
     with store.connect() as analyst:
         labels = dict(analyst.execute("SELECT label, count(*) FROM corpus_snapshot GROUP BY label").fetchall())
     assert labels == {lab: sum(p.label == lab for p in screened) for lab in {p.label for p in screened}}
-    print(f"\nS3 (moto, loopback): {len(screened)} papers: write {write_ms:.0f} ms, read {read_ms:.0f} ms, "
-          f"views {mem_ms:.0f} ms, view query {query_ms:.0f} ms")
+    print(
+        f"\nS3 (moto, loopback): {len(screened)} papers: write {write_ms:.0f} ms, read {read_ms:.0f} ms, "
+        f"views {mem_ms:.0f} ms, view query {query_ms:.0f} ms"
+    )
 
 
 def test_lancedb_knowledge_base_on_s3_matches_local(s3, screened, tmp_path):
     """LanceDB's native object store, configured through the resource's storage_options
     (here: the endpoint and credentials given explicitly, no environment)."""
     embed = load_embedder().encode
-    options = {"endpoint": s3.endpoint, "allow_http": "true", "aws_access_key_id": "testing",
-               "aws_secret_access_key": "testing", "region": "us-east-1"}
+    options = {
+        "endpoint": s3.endpoint,
+        "allow_http": "true",
+        "aws_access_key_id": "testing",
+        "aws_secret_access_key": "testing",
+        "region": "us-east-1",
+    }
     remote = LanceResource(uri=f"s3://{BUCKET}/rt/lancedb", storage_options=options).connect()
     local = LanceResource(uri=str(tmp_path / "lancedb")).connect()
     name = table_name("rag", CUTOFF)
@@ -104,8 +111,10 @@ def test_lancedb_knowledge_base_on_s3_matches_local(s3, screened, tmp_path):
         assert hits, query
         assert [h.arxiv_id for h in hits] == [h.arxiv_id for h in local_view.search(query, k=10)], query
         assert all(h.published <= date(2025, 6, 30) for h in hits)
-    print(f"\nLanceDB on S3 (moto): build {len(screened)} papers {build_ms:.0f} ms, open {open_ms:.0f} ms, "
-          f"hybrid search {min(timings):.0f}-{max(timings):.0f} ms")
+    print(
+        f"\nLanceDB on S3 (moto): build {len(screened)} papers {build_ms:.0f} ms, open {open_ms:.0f} ms, "
+        f"hybrid search {min(timings):.0f}-{max(timings):.0f} ms"
+    )
 
 
 def test_a_whole_partition_materializes_with_every_store_on_s3(s3_env, tmp_path):
@@ -131,8 +140,13 @@ def test_a_whole_partition_materializes_with_every_store_on_s3(s3_env, tmp_path)
     from pipelines.resources import default_resources
 
     start = time.perf_counter()
-    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key("llm_agent", CUTOFF),
-                            instance=instance, resources={**default_resources(), **resources}, raise_on_error=False)
+    result = dg.materialize(
+        ALL_ASSETS + ALL_CHECKS,
+        partition_key=partition_key("llm_agent", CUTOFF),
+        instance=instance,
+        resources={**default_resources(), **resources},
+        raise_on_error=False,
+    )
     seconds = time.perf_counter() - start
     failed = [ev.step_key for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
     assert result.success, failed

@@ -25,7 +25,6 @@ def test_release_job_builds_every_release_asset_and_check():
 def test_sensors_start_stopped():
     # with no stored state (a fresh instance) the daemon ticks a sensor only if its default
     # status is RUNNING: none adds a partition or launches a run until a user turns it on
-    assert {s.name for s in defs.sensors} == {"default_cutoffs_sensor", "prospective_cutoff_sensor",
-                                             "prospective_scoring_sensor"}
+    assert {s.name for s in defs.sensors} == {"default_cutoffs_sensor", "prospective_cutoff_sensor", "prospective_scoring_sensor"}
     for sensor in defs.sensors:
         assert sensor.default_status == dg.DefaultSensorStatus.STOPPED, sensor.name

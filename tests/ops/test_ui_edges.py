@@ -29,8 +29,11 @@ def _free_port() -> int:
 
 
 def _graphql(port: int, query: str) -> dict:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/graphql", data=json.dumps({"query": query}).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql",
+        data=json.dumps({"query": query}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read())
 
@@ -40,9 +43,14 @@ def test_make_ui_shows_no_popup_and_stops_on_ctrl_c(tmp_path):
     home = tmp_path / "dagster_home"
     home.mkdir()
     shutil.copy(ROOT / "dagster.yaml", home / "dagster.yaml")
-    proc = subprocess.Popen(["make", "ui", f"UI_PORT={port}", f"DAGSTER_HOME={home}"], cwd=ROOT,
-                            stdout=open(tmp_path / "ui.log", "w"), stderr=subprocess.STDOUT,
-                            start_new_session=True, env={**os.environ, "FORESCI_HOME": str(tmp_path / "fh")})
+    proc = subprocess.Popen(
+        ["make", "ui", f"UI_PORT={port}", f"DAGSTER_HOME={home}"],
+        cwd=ROOT,
+        stdout=open(tmp_path / "ui.log", "w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, "FORESCI_HOME": str(tmp_path / "fh")},
+    )
     group = os.getpgid(proc.pid)
     try:
         deadline = time.monotonic() + 300

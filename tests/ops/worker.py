@@ -25,10 +25,12 @@ def resources(root: Path, corpus_dir: Path) -> dict:
     return {
         "storage": StorageResource(root=str(root / "warehouse"), duckdb_path=str(root / "foresci.duckdb")),
         "corpus_source": CorpusSourceResource(shipped_dir=str(corpus_dir)),
-        "embeddings": EmbeddingResource(), "lance": LanceResource(uri=str(root / "lancedb")),
+        "embeddings": EmbeddingResource(),
+        "lance": LanceResource(uri=str(root / "lancedb")),
         "llm": LLMResource(model="", cache_dir=str(root / "llm_cache")),
         "judge_llm": LLMResource(model="", cache_dir=str(root / "llm_cache")),
-        "grobid": GrobidResource(), "semantic_scholar": SemanticScholarResource(),
+        "grobid": GrobidResource(),
+        "semantic_scholar": SemanticScholarResource(),
     }
 
 
@@ -41,12 +43,23 @@ def main(domain: str, cutoff: str, root: str, corpus_dir: str) -> dict:
 
     start = time.time()
     instance, _ = init_instance([cutoff])
-    result = dg.materialize(ALL_ASSETS + ALL_CHECKS, partition_key=partition_key(domain, cutoff), instance=instance,
-                            resources=resources(Path(root), Path(corpus_dir)), raise_on_error=False,
-                            run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}})
+    result = dg.materialize(
+        ALL_ASSETS + ALL_CHECKS,
+        partition_key=partition_key(domain, cutoff),
+        instance=instance,
+        resources=resources(Path(root), Path(corpus_dir)),
+        raise_on_error=False,
+        run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
+    )
     failed = [ev.step_key for ev in result.all_events if ev.event_type_value == "STEP_FAILURE"]
-    return {"domain": domain, "cutoff": cutoff, "success": result.success, "failed_steps": failed,
-            "run_id": result.run_id, "seconds": round(time.time() - start, 1)}
+    return {
+        "domain": domain,
+        "cutoff": cutoff,
+        "success": result.success,
+        "failed_steps": failed,
+        "run_id": result.run_id,
+        "seconds": round(time.time() - start, 1),
+    }
 
 
 if __name__ == "__main__":

@@ -22,9 +22,12 @@ def _resources(tmp_path, **source):
         with gzip.open(SHIPPED_DIR / "llm_agent.jsonl.gz", "rt") as src, gzip.open(corpus / "llm_agent.jsonl.gz", "wt") as dst:
             dst.writelines(itertools.islice(src, 300))
         source = {"shipped_dir": str(corpus)}
-    return {"storage": StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb")),
-            "corpus_source": CorpusSourceResource(**source), "embeddings": EmbeddingResource(),
-            "llm": LLMResource(model="", cache_dir=str(tmp_path / "llm"))}
+    return {
+        "storage": StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb")),
+        "corpus_source": CorpusSourceResource(**source),
+        "embeddings": EmbeddingResource(),
+        "llm": LLMResource(model="", cache_dir=str(tmp_path / "llm")),
+    }
 
 
 def _errors(result) -> str:
@@ -42,8 +45,13 @@ def _errors(result) -> str:
 def test_empty_partition_is_a_clear_error(tmp_path):
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", ["2020-01-01"])
-    result = dg.materialize([corpus_snapshot], partition_key=partition_key("llm_agent", "2020-01-01"),
-                            instance=instance, resources=_resources(tmp_path), raise_on_error=False)
+    result = dg.materialize(
+        [corpus_snapshot],
+        partition_key=partition_key("llm_agent", "2020-01-01"),
+        instance=instance,
+        resources=_resources(tmp_path),
+        raise_on_error=False,
+    )
     assert not result.success
     assert "no papers published on or before 2020-01-01" in _errors(result)
 
@@ -51,16 +59,26 @@ def test_empty_partition_is_a_clear_error(tmp_path):
 def test_cutoff_that_is_not_a_date_is_a_clear_error(tmp_path):
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", ["last-tuesday"])
-    result = dg.materialize([corpus_snapshot], partition_key=partition_key("llm_agent", "last-tuesday"),
-                            instance=instance, resources=_resources(tmp_path), raise_on_error=False)
+    result = dg.materialize(
+        [corpus_snapshot],
+        partition_key=partition_key("llm_agent", "last-tuesday"),
+        instance=instance,
+        resources=_resources(tmp_path),
+        raise_on_error=False,
+    )
     assert "is not a YYYY-MM-DD date" in _errors(result)
 
 
 def test_missing_corpus_file_is_a_clear_error(tmp_path):
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", ["2025-12-31"])
-    result = dg.materialize([corpus_snapshot], partition_key=partition_key("llm_agent", "2025-12-31"), instance=instance,
-                            resources=_resources(tmp_path, shipped_dir=str(tmp_path / "nowhere")), raise_on_error=False)
+    result = dg.materialize(
+        [corpus_snapshot],
+        partition_key=partition_key("llm_agent", "2025-12-31"),
+        instance=instance,
+        resources=_resources(tmp_path, shipped_dir=str(tmp_path / "nowhere")),
+        raise_on_error=False,
+    )
     assert "corpus file" in _errors(result) and "not found" in _errors(result)
 
 

@@ -51,10 +51,20 @@ def top_hit():
 
 # -- leaderboard columns from the scorer registry ------------------------------------------------
 
+
 def test_the_built_in_scorers_give_the_leaderboard_columns_in_order():
-    assert leaderboard_metrics() == {"fta": "fta", "trace_link": "trace_linkage", "fact": "fact", "pers": "pers",
-                                     "ksr": "ksr", "kcr": "kcr", "kor": "kor", "ace": "ace", "attrib": "attribution",
-                                     "ref_valid": "reference_validity"}
+    assert leaderboard_metrics() == {
+        "fta": "fta",
+        "trace_link": "trace_linkage",
+        "fact": "fact",
+        "pers": "pers",
+        "ksr": "ksr",
+        "kcr": "kcr",
+        "kor": "kor",
+        "ace": "ace",
+        "attrib": "attribution",
+        "ref_valid": "reference_validity",
+    }
 
 
 def test_a_plugin_scorer_adds_its_headline_value_as_the_last_column(top_hit):
@@ -86,12 +96,29 @@ def test_the_sql_reads_typed_fields_as_columns_and_other_values_from_the_map():
 
 
 def _scored(store, values=None):
-    scores = [Score(answer_id=f"t{i}::m::b::0", task_id=f"t{i}", family="venue", method="momentum",
-                    backbone="offline", fta=0.25 * i, values=values or {}) for i in range(4)]
+    scores = [
+        Score(
+            answer_id=f"t{i}::m::b::0",
+            task_id=f"t{i}",
+            family="venue",
+            method="momentum",
+            backbone="offline",
+            fta=0.25 * i,
+            values=values or {},
+        )
+        for i in range(4)
+    ]
     store.write_records("judge_scores", D, C, scores, Score)
-    store.write_records("task_ranking", D, C, [TaskRating(task_id=f"t{i}", family="venue", elo=1200.0,
-                                                          rank_in_family=i + 1, released=i < 3, quality=1.0)
-                                               for i in range(4)], TaskRating)
+    store.write_records(
+        "task_ranking",
+        D,
+        C,
+        [
+            TaskRating(task_id=f"t{i}", family="venue", elo=1200.0, rank_in_family=i + 1, released=i < 3, quality=1.0)
+            for i in range(4)
+        ],
+        TaskRating,
+    )
 
 
 def test_a_plugin_scorers_value_reaches_the_leaderboard_json_and_table(homes, top_hit, capsys):
@@ -107,29 +134,46 @@ def test_a_plugin_scorers_value_reaches_the_leaderboard_json_and_table(homes, to
 
 # -- validity summaries over stored partitions ---------------------------------------------------
 
+
 def _report_row(family: str, passed: bool, released: int, problems: str = "") -> dict:
-    return {"family": family, "passed": passed, "problems": problems, "tasks_built": released + 2,
-            "tasks_released": released}
+    return {"family": family, "passed": passed, "problems": problems, "tasks_built": released + 2, "tasks_released": released}
 
 
 def _validity_store(tmp_path):
     from resources.storage import PartitionStore
 
     store = PartitionStore(str(tmp_path / "wh"))
-    for d, rows in (("llm_agent", [_report_row("venue", True, 3), _report_row("direction", False, 2, "gold low")]),
-                    ("rag_and_retrieval_structuring", [_report_row("venue", True, 4)])):
+    for d, rows in (
+        ("llm_agent", [_report_row("venue", True, 3), _report_row("direction", False, 2, "gold low")]),
+        ("rag_and_retrieval_structuring", [_report_row("venue", True, 4)]),
+    ):
         store.write_table("validity_report", d, C, pa.Table.from_pylist(rows))
         released = [f"{d}-v{i}" for i in range(3)]
-        store.write_records("task_ranking", d, C, [TaskRating(task_id=t, family="venue", elo=1200.0, rank_in_family=1,
-                                                              released=True, quality=1.0) for t in released], TaskRating)
+        store.write_records(
+            "task_ranking",
+            d,
+            C,
+            [TaskRating(task_id=t, family="venue", elo=1200.0, rank_in_family=1, released=True, quality=1.0) for t in released],
+            TaskRating,
+        )
         # gold 1.0, random 0.2, momentum 0.6 on every released task; an unreleased task's score is left out
-        controls = [Score(answer_id=f"{t}::{m}", task_id=t, family="venue", method=m, backbone="offline", fta=v)
-                    for t in released for m, v in (("control:gold", 1.0), ("control:random", 0.2))]
+        controls = [
+            Score(answer_id=f"{t}::{m}", task_id=t, family="venue", method=m, backbone="offline", fta=v)
+            for t in released
+            for m, v in (("control:gold", 1.0), ("control:random", 0.2))
+        ]
         store.write_records("validity_controls", d, C, controls, Score)
-        store.write_records("judge_scores", d, C, [
-            Score(answer_id=f"{t}::momentum", task_id=t, family="venue", method="momentum", backbone="offline",
-                  fta=0.6) for t in released] + [Score(answer_id="x::momentum", task_id="x", family="venue",
-                                                       method="momentum", backbone="offline", fta=0.0)], Score)
+        store.write_records(
+            "judge_scores",
+            d,
+            C,
+            [
+                Score(answer_id=f"{t}::momentum", task_id=t, family="venue", method="momentum", backbone="offline", fta=0.6)
+                for t in released
+            ]
+            + [Score(answer_id="x::momentum", task_id="x", family="venue", method="momentum", backbone="offline", fta=0.0)],
+            Score,
+        )
     store.write_table("validity_report", "llm_agent", "2025-09-30", pa.Table.from_pylist([_report_row("venue", True, 1)]))
     return store
 
@@ -138,8 +182,11 @@ def test_validity_partitions_failures_and_overall_lines(tmp_path):
     from assets.validity import summaries
 
     store = _validity_store(tmp_path)
-    assert summaries.validity_partitions(store) == [("llm_agent", "2025-09-30"), ("llm_agent", C),
-                                                    ("rag_and_retrieval_structuring", C)]
+    assert summaries.validity_partitions(store) == [
+        ("llm_agent", "2025-09-30"),
+        ("llm_agent", C),
+        ("rag_and_retrieval_structuring", C),
+    ]
     assert summaries.validity_partitions(store, cutoffs=[C], domains=["llm_agent"]) == [("llm_agent", C)]
     domains = ["llm_agent", "rag_and_retrieval_structuring"]
     failing = summaries.validity_failures(store, C, domains)
@@ -157,26 +204,44 @@ def test_partition_rows_of_the_partitions_command(tmp_path, homes, monkeypatch, 
 
     store = _validity_store(tmp_path)
     rows = {(r["domain"], r["cutoff"]): r for r in partition_rows(store)}
-    assert rows[("llm_agent", C)] == {"domain": "llm_agent", "cutoff": C, "families": 2, "built": 9, "released": 5,
-                                      "validity": "missed: direction", "package": "no"}
+    assert rows[("llm_agent", C)] == {
+        "domain": "llm_agent",
+        "cutoff": C,
+        "families": 2,
+        "built": 9,
+        "released": 5,
+        "validity": "missed: direction",
+        "package": "no",
+    }
     assert rows[("rag_and_retrieval_structuring", C)]["validity"] == "passed"
 
 
 # -- arguments, parse-only, help -----------------------------------------------------------------
 
+
 def test_variadic_flags_are_spread_and_an_empty_one_dropped():
     assert spread_variadic(["--domains", "a", "b", "--workers", "1"], {"--domains"}) == [
-        "--domains", "a", "--domains", "b", "--workers", "1"]
+        "--domains",
+        "a",
+        "--domains",
+        "b",
+        "--workers",
+        "1",
+    ]
     assert spread_variadic(["--domains", "--keep-going"], {"--domains"}) == ["--keep-going"]
     assert spread_variadic(["--x", "a", "b"], {"--domains"}) == ["--x", "a", "b"]
     assert spread_variadic(["--domains", "a", "--", "--domains"], {"--domains"}) == ["--domains", "a", "--", "--domains"]
 
 
 def test_parse_only_gives_the_command_and_its_parameters_without_running_it(homes):
-    args = build_parser().parse_args(["release", "--cutoffs", "2025-09-30", "2025-12-31", "--domains", D,
-                                      "--no-build"])
+    args = build_parser().parse_args(["release", "--cutoffs", "2025-09-30", "2025-12-31", "--domains", D, "--no-build"])
     assert (args.command, args.cutoffs, args.domains, args.no_build, args.workers) == (
-        "release", ["2025-09-30", "2025-12-31"], [D], True, 2)
+        "release",
+        ["2025-09-30", "2025-12-31"],
+        [D],
+        True,
+        2,
+    )
     args = build_parser().parse_args(["audit", "status", "--domain", D, "--cutoff", C, "--all"])
     assert (args.command, args.domain, args.all) == ("status", D, True)
     from pipelines.console import UserError
@@ -193,8 +258,21 @@ def test_a_usage_error_exits_2_with_click_s_message(homes, capsys):
     assert main(["no-such-command"]) == 2
 
 
-@pytest.mark.parametrize("argv", [[], ["demo"], ["leaderboard"], ["validity"], ["audit"], ["audit", "status"],
-                                  ["export"], ["export", "hf"], ["evaluate"], ["partitions"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["demo"],
+        ["leaderboard"],
+        ["validity"],
+        ["audit"],
+        ["audit", "status"],
+        ["export"],
+        ["export", "hf"],
+        ["evaluate"],
+        ["partitions"],
+    ],
+)
 def test_help_shows_examples(argv, capsys):
     assert main([*argv, "--help"]) == 0
     out = capsys.readouterr().out
@@ -210,6 +288,7 @@ def test_the_root_help_groups_the_commands_in_panels(capsys):
 
 
 # -- output on a terminal --------------------------------------------------------------------------
+
 
 def test_listings_are_rich_tables_on_a_terminal_and_plain_otherwise(monkeypatch, capsys):
     from pipelines.cli import common
@@ -267,10 +346,10 @@ def test_worker_bars_read_the_stage_lines_of_each_log(tmp_path):
     from pipelines.progress import WorkerBars
 
     parts = [(D, C), ("rag_and_retrieval_structuring", C)]
-    bars = WorkerBars(parts, lambda d, c: tmp_path / f"{d}@{c}.log",
-                      console=Console(file=io.StringIO(), force_terminal=True))
-    (tmp_path / f"{D}@{C}.log").write_text("[1/20] corpus_snapshot … 5599 papers (23.5 s, peak 735 MiB)\n"
-                                           "[2/20] future_window … 4861 pap")  # a line still being written
+    bars = WorkerBars(parts, lambda d, c: tmp_path / f"{d}@{c}.log", console=Console(file=io.StringIO(), force_terminal=True))
+    (tmp_path / f"{D}@{C}.log").write_text(
+        "[1/20] corpus_snapshot … 5599 papers (23.5 s, peak 735 MiB)\n[2/20] future_window … 4861 pap"
+    )  # a line still being written
     bars.read_logs()
     task = bars.progress.tasks[bars.tasks[(D, C)]]
     assert (task.completed, task.total) == (1, 20) and task.fields["last"].startswith("corpus_snapshot: 5599 papers")
@@ -286,6 +365,7 @@ def test_worker_bars_read_the_stage_lines_of_each_log(tmp_path):
 
 # -- reference validity, the `python -m` entry point, completion -----------------------------------
 
+
 def test_reference_validity_rows_per_family_and_method(tmp_path, monkeypatch, homes, capsys):
     from datetime import date
 
@@ -298,26 +378,47 @@ def test_reference_validity_rows_per_family_and_method(tmp_path, monkeypatch, ho
     store = PartitionStore(str(tmp_path / "wh"))
     with pytest.raises(LookupError, match="no answers for llm_agent @ 2025-12-31"):
         reference_validity_rows(store, D, C)
-    store.write_records("corpus_snapshot", D, C, [screened_paper("2501.00001"),
-                                                  screened_paper("2508.00003", published=date(2025, 8, 1)),
-                                                  screened_paper("2601.00002", published=date(2026, 2, 1))],
-                        ScreenedPaper)
+    store.write_records(
+        "corpus_snapshot",
+        D,
+        C,
+        [
+            screened_paper("2501.00001"),
+            screened_paper("2508.00003", published=date(2025, 8, 1)),
+            screened_paper("2601.00002", published=date(2026, 2, 1)),
+        ],
+        ScreenedPaper,
+    )
     # the task's own cutoff (2025-06-30) bounds it: a paper of 2025-08 is after it, though before the partition's
     store.write_records("tasks", D, C, [make_task("v1", "venue", "q", ("a", "b"))], Task)
 
     def answer(i: int, method: str, cited: list[str]) -> Answer:
-        return Answer(answer_id=f"v1::{method}::{i}", task_id="v1", family="venue", method=method, backbone="offline",
-                      seed=i, evidence_ids=cited)
+        return Answer(
+            answer_id=f"v1::{method}::{i}",
+            task_id="v1",
+            family="venue",
+            method=method,
+            backbone="offline",
+            seed=i,
+            evidence_ids=cited,
+        )
 
-    store.write_records("agent_answers", D, C, [
-        answer(0, "momentum", ["2501.00001", "arXiv:2601.00002"]),  # one valid, one after the cutoff: 0.5
-        answer(1, "momentum", ["2501.00001", "2508.00003"]),        # the second after the task's cutoff: 0.5
-        answer(2, "momentum", []),                                  # cites nothing: left out
-        answer(0, "retrieval", ["9999.99999"]),                     # unknown id: 0.0
-    ], Answer)
+    store.write_records(
+        "agent_answers",
+        D,
+        C,
+        [
+            answer(0, "momentum", ["2501.00001", "arXiv:2601.00002"]),  # one valid, one after the cutoff: 0.5
+            answer(1, "momentum", ["2501.00001", "2508.00003"]),  # the second after the task's cutoff: 0.5
+            answer(2, "momentum", []),  # cites nothing: left out
+            answer(0, "retrieval", ["9999.99999"]),  # unknown id: 0.0
+        ],
+        Answer,
+    )
     assert reference_validity_rows(store, D, C) == [
         {"family": "venue", "method": "momentum", "answers citing": 2, "reference validity": 0.5},
-        {"family": "venue", "method": "retrieval", "answers citing": 1, "reference validity": 0.0}]
+        {"family": "venue", "method": "retrieval", "answers citing": 1, "reference validity": 0.0},
+    ]
 
 
 def test_python_dash_m_is_the_same_command(homes):
@@ -325,11 +426,16 @@ def test_python_dash_m_is_the_same_command(homes):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "pipelines.cli", "families", "--format", "json"], capture_output=True,
-                         text=True, env=dict(os.environ, FORESCI_PROGRESS="plain"))
+    out = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "families", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, FORESCI_PROGRESS="plain"),
+    )
     assert out.returncode == 0 and [r["family"] for r in json.loads(out.stdout)][:2] == ["direction", "bottleneck"]
-    bad = subprocess.run([sys.executable, "-m", "pipelines.cli", "leaderboard", "--cutoff", "31.12.2025"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "leaderboard", "--cutoff", "31.12.2025"], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("foresci: error: cutoff '31.12.2025' is not a date")
 
 

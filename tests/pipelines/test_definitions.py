@@ -31,11 +31,33 @@ def test_definitions_load_with_all_stages():
     graph = _graph()
     keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
     assert keys == {
-        "corpus_snapshot", "future_window", "corpus_volume", "paper_metadata", "paper_fulltext", "knowledge_base", "taxonomy", "evidence_records", "research_signals",
-        "tasks", "gold_targets", "task_ranking", "audit_queue", "agent_answers", "answer_artifacts", "judge_scores",
-        "validity_report", "release_package", "hf_export", "leaderboard",
-        "prospective_forecasts", "prospective_scores",
-        "idea_review_tasks", "idea_review_answers", "idea_review_scores", "release_card", "imported_evaluation",
+        "corpus_snapshot",
+        "future_window",
+        "corpus_volume",
+        "paper_metadata",
+        "paper_fulltext",
+        "knowledge_base",
+        "taxonomy",
+        "evidence_records",
+        "research_signals",
+        "tasks",
+        "gold_targets",
+        "task_ranking",
+        "audit_queue",
+        "agent_answers",
+        "answer_artifacts",
+        "judge_scores",
+        "validity_report",
+        "release_package",
+        "hf_export",
+        "leaderboard",
+        "prospective_forecasts",
+        "prospective_scores",
+        "idea_review_tasks",
+        "idea_review_answers",
+        "idea_review_scores",
+        "release_card",
+        "imported_evaluation",
     }
     assert defs.resolve_job_def("release_job") is not None
     assert defs.resolve_job_def("idea_review_job") is not None
@@ -139,8 +161,10 @@ def definitions_snapshot() -> dict:
         node = graph.get(key)
         assets[key.to_user_string()] = {
             "deps": sorted(k.to_user_string() for k in node.parent_keys),
-            "partition_mappings": {k.to_user_string(): type(m).__name__ for k, m in sorted(
-                node.partition_mappings.items(), key=lambda km: km[0].to_user_string())},
+            "partition_mappings": {
+                k.to_user_string(): type(m).__name__
+                for k, m in sorted(node.partition_mappings.items(), key=lambda km: km[0].to_user_string())
+            },
             "group": node.group_name,
             "kinds": sorted(node.kinds),
             "tags": {k: v for k, v in sorted(node.tags.items()) if not k.startswith("dagster/kind/")},  # visibility
@@ -151,19 +175,27 @@ def definitions_snapshot() -> dict:
     for job in sorted(defs.resolve_all_job_defs(), key=lambda j: j.name):
         if job.name.startswith("__"):  # Dagster's implicit job over every asset
             continue
-        jobs[job.name] = {"assets": sorted(k.to_user_string() for k in job.asset_layer.executable_asset_keys),
-                          "partitions": _partitions(job.partitions_def)}
+        jobs[job.name] = {
+            "assets": sorted(k.to_user_string() for k in job.asset_layer.executable_asset_keys),
+            "partitions": _partitions(job.partitions_def),
+        }
     schedules = {}
     for s in sorted(defs.schedules or [], key=lambda s: s.name):
         s = defs.resolve_schedule_def(s.name)
-        schedules[s.name] = {"cron": s.cron_schedule, "timezone": s.execution_timezone, "job": s.job_name,
-                             "default_status": s.default_status.value}
+        schedules[s.name] = {
+            "cron": s.cron_schedule,
+            "timezone": s.execution_timezone,
+            "job": s.job_name,
+            "default_status": s.default_status.value,
+        }
     sensors = {}
     for s in sorted(defs.sensors or [], key=lambda s: s.name):
         s = defs.resolve_sensor_def(s.name)
-        sensors[s.name] = {"jobs": sorted(t.job_name for t in s.targets),
-                           "minimum_interval_seconds": s.minimum_interval_seconds,
-                           "default_status": s.default_status.value}
+        sensors[s.name] = {
+            "jobs": sorted(t.job_name for t in s.targets),
+            "minimum_interval_seconds": s.minimum_interval_seconds,
+            "default_status": s.default_status.value,
+        }
     return {"assets": assets, "jobs": jobs, "schedules": schedules, "sensors": sensors}
 
 
@@ -173,11 +205,15 @@ def test_definitions_match_the_checked_in_snapshot():
         SNAPSHOT.write_text(current)
     expected = SNAPSHOT.read_text() if SNAPSHOT.exists() else ""
     if current != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), current.splitlines(True),
-                                            str(SNAPSHOT.name), "the code location now"))
-        pytest.fail(f"the Dagster definitions changed:\n{diff}\nIf the change is intended, update the snapshot with\n"
-                    f"  {UPDATE_ENV}=1 .venv/bin/python -m pytest {Path(__file__).resolve().relative_to(Path(__file__).resolve().parents[2])} -k snapshot\n"
-                    "and commit tests/pipelines/definitions_snapshot.json with the change.", pytrace=False)
+        diff = "".join(
+            difflib.unified_diff(expected.splitlines(True), current.splitlines(True), str(SNAPSHOT.name), "the code location now")
+        )
+        pytest.fail(
+            f"the Dagster definitions changed:\n{diff}\nIf the change is intended, update the snapshot with\n"
+            f"  {UPDATE_ENV}=1 .venv/bin/python -m pytest {Path(__file__).resolve().relative_to(Path(__file__).resolve().parents[2])} -k snapshot\n"
+            "and commit tests/pipelines/definitions_snapshot.json with the change.",
+            pytrace=False,
+        )
 
 
 def test_the_snapshot_catches_a_changed_dependency(monkeypatch):
@@ -186,8 +222,9 @@ def test_the_snapshot_catches_a_changed_dependency(monkeypatch):
     assert snap["assets"]["agent_answers"]["deps"] == ["knowledge_base", "task_ranking"]  # the presented tasks
     assert snap["assets"]["gold_targets"]["tags"] == {"visibility": "hidden"} and snap["assets"]["tasks"]["tags"] == {}
     assert snap["jobs"]["release_job"]["partitions"] == {
-        "cutoff": "dynamic:cutoff", "domain": DOMAIN_CUTOFF_PARTITIONS.get_partitions_def_for_dimension(
-            "domain").get_partition_keys()}
+        "cutoff": "dynamic:cutoff",
+        "domain": DOMAIN_CUTOFF_PARTITIONS.get_partitions_def_for_dimension("domain").get_partition_keys(),
+    }
     real = _graph
 
     class Node:

@@ -48,15 +48,24 @@ def cli(small_kbs, tmp_path, monkeypatch, capsys):
     return run
 
 
-
-
 def test_exit_0_and_json_rows_when_the_controls_hold(cli, tmp_path):
     """The fixture's RAG partition (two venue tasks, one bottleneck task): every control holds."""
     agent = tmp_path / "my_agent.py"
     agent.write_text(AGENT)
-    code, out, err = cli("--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum",
-                         "--agent", f"mine={agent}:answer", "--domain", "rag_and_retrieval_structuring",
-                         "--format", "json")
+    code, out, err = cli(
+        "--release",
+        str(TASKS),
+        "--hidden",
+        str(HIDDEN),
+        "--agent",
+        "momentum",
+        "--agent",
+        f"mine={agent}:answer",
+        "--domain",
+        "rag_and_retrieval_structuring",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     doc = json.loads(out)  # stdout is exactly one JSON document
     rows = {(r["family"], r["agent"]): r for r in doc["scores"]}
@@ -70,8 +79,9 @@ def test_exit_0_and_json_rows_when_the_controls_hold(cli, tmp_path):
     assert doc["import"]["tasks"] == doc["import"]["gold"] == 3 and doc["import"]["missing_gold"] == []
     assert doc["agent_failures"] == [] and err == ""
     # the table format prints the same rows, then the controls
-    code, out, _ = cli("--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum",
-                       "--domain", "rag_and_retrieval_structuring")
+    code, out, _ = cli(
+        "--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum", "--domain", "rag_and_retrieval_structuring"
+    )
     assert code == 0 and out.splitlines()[0].split()[:4] == ["family", "agent", "n", "fta"]
     assert "Release controls" in out and "3 tasks, 3 with gold" in out
 
@@ -83,8 +93,18 @@ def test_the_whole_release_every_family_and_agent_and_the_exit_code_follows_the_
     first-option control can land above it)."""
     agent = tmp_path / "my_agent.py"
     agent.write_text(AGENT)
-    code, out, err = cli("--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum",
-                         "--agent", f"mine={agent}:answer", "--format", "json")
+    code, out, err = cli(
+        "--release",
+        str(TASKS),
+        "--hidden",
+        str(HIDDEN),
+        "--agent",
+        "momentum",
+        "--agent",
+        f"mine={agent}:answer",
+        "--format",
+        "json",
+    )
     doc = json.loads(out)
     rows = {(r["family"], r["agent"]): r for r in doc["scores"]}
     assert set(rows) == {(f, a) for f in FAMILIES for a in ("momentum", "mine")}
@@ -100,8 +120,17 @@ def test_the_whole_release_every_family_and_agent_and_the_exit_code_follows_the_
 
 
 def test_no_gold_answers_only_exits_0_with_no_scores(cli):
-    code, out, err = cli("--release", str(TASKS), "--no-gold", "--agent", "momentum", "--format", "json",
-                         "--domain", "rag_and_retrieval_structuring")
+    code, out, err = cli(
+        "--release",
+        str(TASKS),
+        "--no-gold",
+        "--agent",
+        "momentum",
+        "--format",
+        "json",
+        "--domain",
+        "rag_and_retrieval_structuring",
+    )
     assert code == 0, err
     doc = json.loads(out)
     assert doc["import"]["answers_only"] is True and doc["controls"] == []
@@ -128,8 +157,18 @@ def test_exit_3_when_a_familys_controls_fail(cli, monkeypatch):
     from core.thresholds import Thresholds
 
     monkeypatch.setattr("assets.release.evaluate.Thresholds.load", classmethod(lambda cls: Thresholds(gold_min=1.01)))
-    code, out, err = cli("--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum", "--format", "json",
-                         "--domain", "rag_and_retrieval_structuring")
+    code, out, err = cli(
+        "--release",
+        str(TASKS),
+        "--hidden",
+        str(HIDDEN),
+        "--agent",
+        "momentum",
+        "--format",
+        "json",
+        "--domain",
+        "rag_and_retrieval_structuring",
+    )
     assert code == 3
     doc = json.loads(out)
     failed = sorted(c["family"] for c in doc["controls"] if c["problems"])
@@ -137,14 +176,17 @@ def test_exit_3_when_a_familys_controls_fail(cli, monkeypatch):
     assert f"controls fail for {', '.join(failed)}" in err
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--agent", "momentum"], "--no-gold"),  # no hidden file and no --no-gold
-    (["--hidden", "/no/such/hidden.jsonl", "--agent", "momentum"], "/no/such/hidden.jsonl"),
-    (["--hidden", str(HIDDEN), "--agent", "nosuch_method"], "no built-in method of that name"),
-    (["--hidden", str(HIDDEN), "--agent", "mine=/no/such/agent.py:answer"], "--agent 'mine=/no/such/agent.py:answer'"),
-    (["--hidden", str(HIDDEN), "--agent", "mine=agent.py"], "expected module:function"),
-    (["--hidden", str(HIDDEN), "--agent", "mine=json:no_such_function"], "no_such_function"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--agent", "momentum"], "--no-gold"),  # no hidden file and no --no-gold
+        (["--hidden", "/no/such/hidden.jsonl", "--agent", "momentum"], "/no/such/hidden.jsonl"),
+        (["--hidden", str(HIDDEN), "--agent", "nosuch_method"], "no built-in method of that name"),
+        (["--hidden", str(HIDDEN), "--agent", "mine=/no/such/agent.py:answer"], "--agent 'mine=/no/such/agent.py:answer'"),
+        (["--hidden", str(HIDDEN), "--agent", "mine=agent.py"], "expected module:function"),
+        (["--hidden", str(HIDDEN), "--agent", "mine=json:no_such_function"], "no_such_function"),
+    ],
+)
 def test_user_errors_exit_2_with_one_line(cli, args, message):
     code, out, err = cli("--release", str(TASKS), *args)
     assert code == 2

@@ -53,7 +53,8 @@ def test_the_partition_key_names_the_release_by_its_files(tmp_path):
     key = release_partition_key(TASKS, HIDDEN)
     assert key.startswith("foresci-release-") and len(key.rsplit("-", 1)[1]) == 12
     assert release_partition_key(TASKS, HIDDEN) == key and release_partition_key(TASKS, HIDDEN, "Authors v1") == (
-        "authors-v1-" + key.rsplit("-", 1)[1])
+        "authors-v1-" + key.rsplit("-", 1)[1]
+    )
     changed = tmp_path / "hidden.jsonl"
     changed.write_text(HIDDEN.read_text().replace("0.9", "0.8", 1))
     assert release_partition_key(TASKS, changed) != key  # other bytes: another partition
@@ -62,8 +63,7 @@ def test_the_partition_key_names_the_release_by_its_files(tmp_path):
 
 def test_the_job_reports_family_x_agent_rows_and_the_controls(patched):
     instance = dg.DagsterInstance.ephemeral()
-    config = ImportedEvaluationConfig(release=str(TASKS), hidden=str(HIDDEN), agents=["momentum", "retrieval"],
-                                      domain=RAG)
+    config = ImportedEvaluationConfig(release=str(TASKS), hidden=str(HIDDEN), agents=["momentum", "retrieval"], domain=RAG)
     key, result = run_imported_evaluation(instance, config)
     assert result.success and key in instance.get_dynamic_partitions(IMPORTED_RELEASE_PARTITIONS.name)
     meta = materialization(result)
@@ -102,11 +102,13 @@ def test_a_partition_key_that_is_not_the_releases_files_is_refused(patched):
 
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions(IMPORTED_RELEASE_PARTITIONS.name, ["some-other-release"])
-    job = dg.Definitions(assets=[imported_evaluation], jobs=[imported_evaluation_job],
-                         resources=default_resources()).resolve_job_def("imported_evaluation_job")
+    job = dg.Definitions(
+        assets=[imported_evaluation], jobs=[imported_evaluation_job], resources=default_resources()
+    ).resolve_job_def("imported_evaluation_job")
     config = {"ops": {"imported_evaluation": {"config": {"release": str(TASKS), "hidden": str(HIDDEN)}}}}
-    result = job.execute_in_process(run_config=config, instance=instance, partition_key="some-other-release",
-                                    raise_on_error=False)
+    result = job.execute_in_process(
+        run_config=config, instance=instance, partition_key="some-other-release", raise_on_error=False
+    )
     assert not result.success
     [failure] = [e for e in result.all_events if e.event_type_value == "STEP_FAILURE"]
     assert release_partition_key(TASKS, HIDDEN) in failure.event_specific_data.error.message
@@ -116,8 +118,19 @@ def test_foresci_evaluate_dagster_runs_the_job_and_prints_the_same(patched, monk
     from pipelines.cli import main
 
     monkeypatch.setenv("DAGSTER_HOME", str(patched / "dh"))
-    args = ["evaluate", "--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum", "--domain", RAG,
-            "--format", "json"]
+    args = [
+        "evaluate",
+        "--release",
+        str(TASKS),
+        "--hidden",
+        str(HIDDEN),
+        "--agent",
+        "momentum",
+        "--domain",
+        RAG,
+        "--format",
+        "json",
+    ]
     assert main(args) == 0
     direct = json.loads(capsys.readouterr().out)
     assert main([*args, "--dagster"]) == 0
@@ -126,8 +139,7 @@ def test_foresci_evaluate_dagster_runs_the_job_and_prints_the_same(patched, monk
     assert f"partition {key}" in err
     via_dagster = json.loads(out)
     assert via_dagster == direct  # the same import, agents, scores and controls
-    assert main(["evaluate", "--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum",
-                 "--partition-key"]) == 0
+    assert main(["evaluate", "--release", str(TASKS), "--hidden", str(HIDDEN), "--agent", "momentum", "--partition-key"]) == 0
     assert capsys.readouterr().out.strip() == key
     instance = dg.DagsterInstance.get()
     assert key in instance.get_dynamic_partitions(IMPORTED_RELEASE_PARTITIONS.name)

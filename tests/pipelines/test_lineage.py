@@ -18,10 +18,16 @@ from pipelines.definitions import SEED_ASSETS, defs
 
 READ_CALLS = {"read_records", "read_table", "exists"}
 # Side tables written by an asset next to its main table: reading one is reading the asset.
-SIDE_TABLES = {"task_builds": "tasks", "judge_pairwise": "judge_scores", "paper_metadata_observed": "paper_metadata",
-               "corpus_snapshot_duplicates": "corpus_snapshot", "ace_checklists": "release_package",
-               "validity_controls": "validity_report",
-               "presented_tasks": "task_ranking", "presented_golds": "task_ranking"}  # the presented release
+SIDE_TABLES = {
+    "task_builds": "tasks",
+    "judge_pairwise": "judge_scores",
+    "paper_metadata_observed": "paper_metadata",
+    "corpus_snapshot_duplicates": "corpus_snapshot",
+    "ace_checklists": "release_package",
+    "validity_controls": "validity_report",
+    "presented_tasks": "task_ranking",
+    "presented_golds": "task_ranking",
+}  # the presented release
 
 
 def _owner(table: str) -> str:
@@ -71,6 +77,9 @@ def asset_reads() -> dict[str, tuple[set[str], set[str]]]:
 
 
 def test_every_asset_declares_exactly_what_it_reads():
-    mismatches = {key: {"read_but_undeclared": sorted(r - d), "declared_but_unread": sorted(d - r)}
-                  for key, (r, d) in asset_reads().items() if r != d}
+    mismatches = {
+        key: {"read_but_undeclared": sorted(r - d), "declared_but_unread": sorted(d - r)}
+        for key, (r, d) in asset_reads().items()
+        if r != d
+    }
     assert mismatches == {}

@@ -57,7 +57,8 @@ def test_corpus_split_and_failures(built):
     assert {p.label for p in public} == {"core", "support", "excluded"}
     assert _meta(result, "corpus_snapshot")["failures"] == 1
     assert store.exists("future_window", DOMAIN, CUTOFF) and "/hidden/future_window/" in store.parquet_path(
-        "future_window", DOMAIN, CUTOFF)  # never in the public tree
+        "future_window", DOMAIN, CUTOFF
+    )  # never in the public tree
     assert not (Path(store.base) / "public" / "future_window").exists()
 
 

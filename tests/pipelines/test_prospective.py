@@ -57,8 +57,17 @@ def corpus_dir(root: Path, last_day: date) -> CorpusSourceResource:
     root.mkdir(parents=True, exist_ok=True)
     with gzip.open(root / "llm_agent.jsonl.gz", "wt") as f:
         for i, day in enumerate([date(2026, 1, 5), date(2026, 3, 1), last_day]):
-            f.write(json.dumps({"arxiv_id": f"2601.{i:05d}", "title": f"Agents paper {i}", "abstract": "An abstract.",
-                                "published": day.isoformat()}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "arxiv_id": f"2601.{i:05d}",
+                        "title": f"Agents paper {i}",
+                        "abstract": "An abstract.",
+                        "published": day.isoformat(),
+                    }
+                )
+                + "\n"
+            )
     return CorpusSourceResource(shipped_dir=str(root))
 
 
@@ -83,36 +92,55 @@ def test_cutoff_sensor_adds_the_latest_harvested_date_once_a_quarter(tmp_path, m
     assert req.partitions_def_name == "cutoff" and list(req.partition_keys) == [C]
     # same quarter, cursor at 2026-05-15: nothing to add
     monkeypatch.setattr(pr, "today", lambda: date(2026, 6, 20))
-    again = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, cursor=C,
-                                                                 resources={"corpus_source": source}))
+    again = pr.prospective_cutoff_sensor(
+        dg.build_sensor_context(instance=instance, cursor=C, resources={"corpus_source": source})
+    )
     assert isinstance(again, dg.SkipReason)
     # next quarter with newer papers: the new latest date, registered with a 3-month horizon
     monkeypatch.setattr(pr, "today", lambda: date(2026, 7, 2))
     newer = corpus_dir(tmp_path / "c2", date(2026, 7, 1))
-    nxt = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, cursor=C,
-                                                               resources={"corpus_source": newer}))
+    nxt = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, cursor=C, resources={"corpus_source": newer}))
     assert nxt.cursor == "2026-07-01" and list(nxt.dynamic_partitions_requests[0].partition_keys) == ["2026-07-01"]
     from core.registry import load_registry
 
     assert load_registry().horizon_months("2026-07-01") == 3
     # a partition that already exists is not requested again
     instance.add_dynamic_partitions("cutoff", ["2026-07-01"])
-    known = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, cursor=C,
-                                                                 resources={"corpus_source": newer}))
+    known = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, cursor=C, resources={"corpus_source": newer}))
     assert known.dynamic_partitions_requests == [] and known.cursor == "2026-07-01"
 
 
 def frozen_files(window_start="2026-05-16", window_end="2026-08-15", created="2026-05-15T23:00:00+00:00"):
-    t = Task(task_id=f"{D}-{C}-direction-01", family="direction", domain=D, cutoff=CUT,
-             window_start=date.fromisoformat(window_start), window_end=date.fromisoformat(window_end), horizon="3-month",
-             title="Which direction?", question="Which direction gains momentum? Choose one.", instructions="i",
-             answer_requirements=["r"], options=[TaskOption(option_id="A", text="tool use"),
-                                                 TaskOption(option_id="B", text="web agents")])
-    a = Answer(answer_id=f"{t.task_id}::momentum::offline::0", task_id=t.task_id, family="direction", method="momentum",
-               backbone="offline", choice="A", ranking=["A", "B"], claims=["tool use gains momentum"],
-               evidence_ids=["2601.00000"])
-    return t, a, freeze_package([t], [a], domain=D, cutoff=C, window_start=window_start, window_end=window_end,
-                                created_at=created)
+    t = Task(
+        task_id=f"{D}-{C}-direction-01",
+        family="direction",
+        domain=D,
+        cutoff=CUT,
+        window_start=date.fromisoformat(window_start),
+        window_end=date.fromisoformat(window_end),
+        horizon="3-month",
+        title="Which direction?",
+        question="Which direction gains momentum? Choose one.",
+        instructions="i",
+        answer_requirements=["r"],
+        options=[TaskOption(option_id="A", text="tool use"), TaskOption(option_id="B", text="web agents")],
+    )
+    a = Answer(
+        answer_id=f"{t.task_id}::momentum::offline::0",
+        task_id=t.task_id,
+        family="direction",
+        method="momentum",
+        backbone="offline",
+        choice="A",
+        ranking=["A", "B"],
+        claims=["tool use gains momentum"],
+        evidence_ids=["2601.00000"],
+    )
+    return (
+        t,
+        a,
+        freeze_package([t], [a], domain=D, cutoff=C, window_start=window_start, window_end=window_end, created_at=created),
+    )
 
 
 def test_frozen_package_hashes_timestamp_and_no_overwrite(tmp_path):
@@ -183,11 +211,14 @@ def score_run(storage, source, config=None) -> tuple[bool, str]:
     """(success, all events as text) of one prospective_scores run on its own entered instance."""
     with dg.DagsterInstance.ephemeral() as instance:
         instance.add_dynamic_partitions("cutoff", [C])
-        result = dg.materialize([pr.prospective_scores], partition_key=partition_key(D, C), instance=instance,
-                                resources={"storage": storage, "corpus_source": source,
-                                           "embeddings": EmbeddingResource()},
-                                run_config={"ops": {"prospective_scores": {"config": config or {}}}},
-                                raise_on_error=False)
+        result = dg.materialize(
+            [pr.prospective_scores],
+            partition_key=partition_key(D, C),
+            instance=instance,
+            resources={"storage": storage, "corpus_source": source, "embeddings": EmbeddingResource()},
+            run_config={"ops": {"prospective_scores": {"config": config or {}}}},
+            raise_on_error=False,
+        )
         return result.success, str(result.all_events)
 
 
@@ -197,12 +228,29 @@ def test_scores_only_an_intact_package_after_the_window(tmp_path):
     t, a, files = frozen_files()
     write_frozen(store, D, C, files)
     store.write_records("tasks", D, C, [t], Task)
-    store.write_records("gold_targets", D, C, [GoldTarget(task_id=t.task_id, family="direction", domain=D, cutoff=CUT,
-                                                          preferred_ranking=["A", "B"],
-                                                          slots=[GoldSlot(slot="primary_direction", variants=["tool use"])],
-                                                          strength=0.5)], GoldTarget)
-    store.write_table("knowledge_base", D, C, pa.table({"arxiv_id": ["2601.00000"], "title": ["p"],
-                                                        "published": pa.array([date(2026, 1, 5)], pa.date32())}))
+    store.write_records(
+        "gold_targets",
+        D,
+        C,
+        [
+            GoldTarget(
+                task_id=t.task_id,
+                family="direction",
+                domain=D,
+                cutoff=CUT,
+                preferred_ranking=["A", "B"],
+                slots=[GoldSlot(slot="primary_direction", variants=["tool use"])],
+                strength=0.5,
+            )
+        ],
+        GoldTarget,
+    )
+    store.write_table(
+        "knowledge_base",
+        D,
+        C,
+        pa.table({"arxiv_id": ["2601.00000"], "title": ["p"], "published": pa.array([date(2026, 1, 5)], pa.date32())}),
+    )
     ok, events = score_run(storage, corpus_dir(tmp_path / "e", date(2026, 8, 1)))
     assert not ok and "not closed" in events
     late = corpus_dir(tmp_path / "l", date(2026, 8, 21))
@@ -235,9 +283,14 @@ def test_prospective_demo_on_the_shipped_corpus_2026_05_15(tmp_path, monkeypatch
     from pipelines.resources import default_resources
 
     storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
-    base = {**default_resources(), "storage": storage, "embeddings": EmbeddingResource(), "lance": LanceResource(uri=str(tmp_path / "lance")),
-            "llm": LLMResource(model="", cache_dir=str(tmp_path / "cache")),
-            "judge_llm": LLMResource(model="", cache_dir=str(tmp_path / "cache"))}
+    base = {
+        **default_resources(),
+        "storage": storage,
+        "embeddings": EmbeddingResource(),
+        "lance": LanceResource(uri=str(tmp_path / "lance")),
+        "llm": LLMResource(model="", cache_dir=str(tmp_path / "cache")),
+        "judge_llm": LLMResource(model="", cache_dir=str(tmp_path / "cache")),
+    }
     with dg.instance_for_test() as instance:
         _demo(instance, then, now, storage, base, monkeypatch)
 
@@ -247,37 +300,46 @@ def _demo(instance, then, now, storage, base, monkeypatch):
 
     monkeypatch.setattr(pr, "today", lambda: date(2026, 5, 16))
     source_then = CorpusSourceResource(shipped_dir=str(then))
-    added = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance,
-                                                                 resources={"corpus_source": source_then}))
+    added = pr.prospective_cutoff_sensor(dg.build_sensor_context(instance=instance, resources={"corpus_source": source_then}))
     assert list(added.dynamic_partitions_requests[0].partition_keys) == [C]
     instance.add_dynamic_partitions("cutoff", [C])
-    [req] = pr.prospective_refresh_schedule(dg.build_schedule_context(
-        instance=instance, scheduled_execution_time=datetime(2026, 5, 16, 6, tzinfo=UTC),
-        resources={"storage": storage}))
+    [req] = pr.prospective_refresh_schedule(
+        dg.build_schedule_context(
+            instance=instance, scheduled_execution_time=datetime(2026, 5, 16, 6, tzinfo=UTC), resources={"storage": storage}
+        )
+    )
     assets = ALL_ASSETS + pr.PROSPECTIVE_ASSETS
 
     def only(selection):  # the selected assets alone, so unrelated assets need no resources
         keys = selection.resolve(assets)
         return [a for a in assets if set(a.keys) & keys]
 
-    package = dg.materialize(only(dg.AssetSelection.assets("prospective_forecasts").upstream()),
-                             partition_key=req.partition_key, instance=instance,
-                             resources={**base, "corpus_source": source_then})
+    package = dg.materialize(
+        only(dg.AssetSelection.assets("prospective_forecasts").upstream()),
+        partition_key=req.partition_key,
+        instance=instance,
+        resources={**base, "corpus_source": source_then},
+    )
     assert package.success
     files = read_frozen(storage.store(), D, C)
     freeze = verify_package(files)
     assert (freeze["window_start"], freeze["window_end"]) == pr.DEMO_WINDOW
     assert freeze["n_tasks"] >= 4 and set(freeze["by_family"]) >= {"direction", "planning"}
     assert not storage.store().exists("future_window", D, C)  # prediction-only: nothing hidden built
-    waiting = pr.prospective_scoring_sensor(dg.build_sensor_context(
-        instance=instance, resources={"storage": storage, "corpus_source": source_then}))
+    waiting = pr.prospective_scoring_sensor(
+        dg.build_sensor_context(instance=instance, resources={"storage": storage, "corpus_source": source_then})
+    )
     assert isinstance(waiting, dg.SkipReason)
     source_now = CorpusSourceResource(shipped_dir=str(now))
-    [score_req] = pr.prospective_scoring_sensor(dg.build_sensor_context(
-        instance=instance, resources={"storage": storage, "corpus_source": source_now}))
-    scored = dg.materialize(only(dg.AssetSelection.assets("future_window", "gold_targets", "prospective_scores")),
-                            partition_key=score_req.partition_key, instance=instance,
-                            resources={**base, "corpus_source": source_now})
+    [score_req] = pr.prospective_scoring_sensor(
+        dg.build_sensor_context(instance=instance, resources={"storage": storage, "corpus_source": source_now})
+    )
+    scored = dg.materialize(
+        only(dg.AssetSelection.assets("future_window", "gold_targets", "prospective_scores")),
+        partition_key=score_req.partition_key,
+        instance=instance,
+        resources={**base, "corpus_source": source_now},
+    )
     assert scored.success
     rows = storage.store().read_table("prospective_scores", D, C).to_pylist()
     assert len(rows) == freeze["n_forecasts"] and all(r["replay"] for r in rows)  # rebuilt after the window opened

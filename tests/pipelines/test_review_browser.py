@@ -46,8 +46,16 @@ from tests.factories import release_task as task
 from tests.factories import seed_store
 
 CHROMIUM = os.environ.get("FORESCI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
 try:
     import playwright.sync_api as pw
 except ImportError:  # pragma: no cover - the test extra installs it
@@ -55,12 +63,13 @@ except ImportError:  # pragma: no cover - the test extra installs it
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or pw is None,
     reason="browser tests skipped: no Chromium found (apt-get install -y chromium; .ci/run installs it) "
-           "or playwright missing (make install)")
+    "or playwright missing (make install)",
+)
 
 D, C = "llm_agent", "2025-12-31"
 FAMILIES = ("direction", "planning", "venue", "bottleneck")
 PER_FAMILY, SELECTED = 15, 3
-NASTY = 'Agents fail at <img src=x onerror="document.title=\'pwned\'"> & <script>alert(1)</script> planning.'
+NASTY = "Agents fail at <img src=x onerror=\"document.title='pwned'\"> & <script>alert(1)</script> planning."
 
 
 def seed(root: Path):
@@ -69,33 +78,66 @@ def seed(root: Path):
     for fam in FAMILIES:
         for i in range(1, PER_FAMILY + 1):
             t = task(i, fam, "venue cycle" if fam == "venue" else "6-month")
-            tasks.append(t.model_copy(update={"support_paper_ids": ["2501.00001"],
-                                              "support_evidence_ids": ["2501.00001#problem"]}))
+            tasks.append(
+                t.model_copy(update={"support_paper_ids": ["2501.00001"], "support_evidence_ids": ["2501.00001#problem"]})
+            )
     golds = [gold(t) for t in tasks]
-    ratings = [TaskRating(task_id=t.task_id, family=t.family, elo=1300.0 - i % PER_FAMILY, rank_in_family=i % PER_FAMILY + 1,
-                          released=i % PER_FAMILY < SELECTED, quality=0.5,
-                          note="" if i % PER_FAMILY < SELECTED else "below the top 3 of its family")
-               for i, t in enumerate(tasks)]
+    ratings = [
+        TaskRating(
+            task_id=t.task_id,
+            family=t.family,
+            elo=1300.0 - i % PER_FAMILY,
+            rank_in_family=i % PER_FAMILY + 1,
+            released=i % PER_FAMILY < SELECTED,
+            quality=0.5,
+            note="" if i % PER_FAMILY < SELECTED else "below the top 3 of its family",
+        )
+        for i, t in enumerate(tasks)
+    ]
     storage = seed_store(root, tasks)
     store = storage.store()
     store.write_records("gold_targets", D, C, golds, GoldTarget)
     store.write_records("task_ranking", D, C, ratings, TaskRating)
     write_presented(store, D, C, tasks, golds, ratings)  # what task_ranking writes
-    store.write_records("task_builds", D, C, [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[],
-                                                        curation={"premise": "pass"}) for t in tasks], TaskBuild)
-    store.write_records("evidence_records", D, C, [EvidenceRecord(
-        record_id="ev:1", node_id="n", domain=D, cutoff=date(2025, 12, 31), node_label="planning",
-        representative_ids=["2501.00001"], supporting_ids=[],
-        papers=[PaperEvidence(arxiv_id="2501.00001", published=date(2025, 1, 5), problem=NASTY)])], EvidenceRecord)
+    store.write_records(
+        "task_builds",
+        D,
+        C,
+        [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[], curation={"premise": "pass"}) for t in tasks],
+        TaskBuild,
+    )
+    store.write_records(
+        "evidence_records",
+        D,
+        C,
+        [
+            EvidenceRecord(
+                record_id="ev:1",
+                node_id="n",
+                domain=D,
+                cutoff=date(2025, 12, 31),
+                node_label="planning",
+                representative_ids=["2501.00001"],
+                supporting_ids=[],
+                papers=[PaperEvidence(arxiv_id="2501.00001", published=date(2025, 1, 5), problem=NASTY)],
+            )
+        ],
+        EvidenceRecord,
+    )
     return storage, tasks
 
 
 def materialize(assets, storage, root: Path, config: dict | None = None):
     with dg.DagsterInstance.ephemeral() as instance:
         instance.add_dynamic_partitions("cutoff", [C])
-        result = dg.materialize(assets, partition_key=partition_key(D, C), instance=instance,
-                                resources={"storage": storage, "llm": LLMResource(model="", cache_dir=str(root / "cache"))},
-                                run_config={"ops": config or {}}, raise_on_error=False)
+        result = dg.materialize(
+            assets,
+            partition_key=partition_key(D, C),
+            instance=instance,
+            resources={"storage": storage, "llm": LLMResource(model="", cache_dir=str(root / "cache"))},
+            run_config={"ops": config or {}},
+            raise_on_error=False,
+        )
     assert result.success
     return result
 
@@ -115,8 +157,14 @@ def site(tmp_path_factory):
     with pw.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            yield {"url": f"http://127.0.0.1:{server.server_port}", "browser": browser, "storage": storage,
-                   "root": root, "tasks": tasks, "shots": shots}
+            yield {
+                "url": f"http://127.0.0.1:{server.server_port}",
+                "browser": browser,
+                "storage": storage,
+                "root": root,
+                "tasks": tasks,
+                "shots": shots,
+            }
         finally:
             browser.close()
             server.shutdown()
@@ -194,17 +242,24 @@ def test_review_flow_in_a_browser_then_release_ships_only_approved(site):
 
     # the release with require_approval: exactly the approved tasks, the revision applied, no audit field
     storage = site["storage"]
-    result = materialize([release_package], storage, site["root"],
-                         {"release_package": {"config": {"require_approval": True}}})
+    result = materialize([release_package], storage, site["root"], {"release_package": {"config": {"require_approval": True}}})
     store = storage.store()
     base = store.artifact_path("release", D, C, "")
     rows = [json.loads(x) for x in store.read_bytes(base + "tasks.jsonl").decode().splitlines()]
     assert {r["task_id"]: r["title"] for r in rows} == {
-        first: "direction 1", third: "Which direction gains momentum: alpha 3 or beta 3?"}
+        first: "direction 1",
+        third: "Which direction gains momentum: alpha 3 or beta 3?",
+    }
     manifest = json.loads(store.read_bytes(base + "manifest.json"))
-    assert manifest["curation"] == {"policy": "require_approval", "ranked_for_release": 12, "approved": 2,
-                                    "revised": 1, "rejected": 1, "rejected_by_reason": {"duplicate": 1},
-                                    "pending": 9}
+    assert manifest["curation"] == {
+        "policy": "require_approval",
+        "ranked_for_release": 12,
+        "approved": 2,
+        "revised": 1,
+        "rejected": 1,
+        "rejected_by_reason": {"duplicate": 1},
+        "pending": 9,
+    }
     public = b"".join(store.read_bytes(base + n) for n in ("tasks.jsonl", "manifest.json", "kb_manifest.jsonl"))
     for word in (b"ana", b"reviewer", b"content_hash", b"flags", b"asks what direction"):
         assert word not in public
@@ -243,15 +298,22 @@ def test_a_rebuild_that_changes_a_task_reopens_it(site):
     tasks = store.read_records("tasks", D, C, Task)
     target = [t.task_id for t in tasks if t.family == "planning"][0]
     [record] = [r for r in store.read_records("audit_queue", D, C, AuditRecord) if r.task_id == target]
-    DecisionStore.for_store(store).record(domain=D, cutoff=C, task_id=target, content_hash=record.content_hash,
-                                          action="approve", reviewer="ana")
+    DecisionStore.for_store(store).record(
+        domain=D, cutoff=C, task_id=target, content_hash=record.content_hash, action="approve", reviewer="ana"
+    )
     context, page = _page(site)
     page.goto(site["url"] + f"/p/{D}/{C}/?family=planning&selected=yes")
     assert _state(page, target) == "approved"
     changed = [t.model_copy(update={"question": t.question + " Explain."}) if t.task_id == target else t for t in tasks]
     store.write_records("tasks", D, C, changed, Task)
-    write_presented(store, D, C, changed, store.read_records("gold_targets", D, C, GoldTarget),
-                    store.read_records("task_ranking", D, C, TaskRating))  # task_ranking's rebuild
+    write_presented(
+        store,
+        D,
+        C,
+        changed,
+        store.read_records("gold_targets", D, C, GoldTarget),
+        store.read_records("task_ranking", D, C, TaskRating),
+    )  # task_ranking's rebuild
     materialize([audit_queue], storage, root)
     page.reload()
     assert _state(page, target) == "pending"
@@ -260,8 +322,10 @@ def test_a_rebuild_that_changes_a_task_reopens_it(site):
     context.close()
 
 
-@pytest.mark.skipif(not os.environ.get("FORESCI_REVIEW_WAREHOUSE"),
-                    reason="set FORESCI_REVIEW_WAREHOUSE to a built warehouse to screenshot its review page")
+@pytest.mark.skipif(
+    not os.environ.get("FORESCI_REVIEW_WAREHOUSE"),
+    reason="set FORESCI_REVIEW_WAREHOUSE to a built warehouse to screenshot its review page",
+)
 def test_screenshots_of_a_built_partition(site):
     """Screenshots of a real partition's queue and first selected task (docs/curation.md), read-only."""
     from pipelines.review.app import create_app, serve

@@ -24,16 +24,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _warehouse(folder: Path) -> PartitionStore:
     store = PartitionStore(str(folder / "warehouse"), str(folder / "foresci.duckdb"))
-    store.write_records("judge_scores", D, C, [
-        Score(answer_id=f"{t}:{m}", task_id=t, family="direction", method=m, backbone="", fta=0.5)
-        for t in ("t1", "t2", "t3") for m in ("momentum", "retrieval")], Score)
+    store.write_records(
+        "judge_scores",
+        D,
+        C,
+        [
+            Score(answer_id=f"{t}:{m}", task_id=t, family="direction", method=m, backbone="", fta=0.5)
+            for t in ("t1", "t2", "t3")
+            for m in ("momentum", "retrieval")
+        ],
+        Score,
+    )
     assert "judge_scores" in store.refresh_views()
     return store
 
 
 def _python(code: str, cwd: Path, env: dict | None = None) -> str:
-    out = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True,
-                         env=env, check=False)
+    out = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, env=env, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout.strip()
 
@@ -64,10 +71,17 @@ def test_a_bare_client_runs_the_init_file_from_anywhere(tmp_path):
     shutil.move(str(home), str(moved))
     init = (moved / INIT_FILE).read_text()
     # what `duckdb -init foresci_init.sql foresci.duckdb` does, in a plain Python DuckDB session elsewhere
-    code = ("import duckdb, sys; con = duckdb.connect(sys.argv[1], read_only=True); con.execute(open(sys.argv[2]).read()); "
-            "print(con.execute('SELECT count(*) FROM judge_scores').fetchone()[0])")
-    out = subprocess.run([sys.executable, "-c", code, str(moved / "foresci.duckdb"), str(moved / INIT_FILE)],
-                         cwd=tmp_path, capture_output=True, text=True, check=True)
+    code = (
+        "import duckdb, sys; con = duckdb.connect(sys.argv[1], read_only=True); con.execute(open(sys.argv[2]).read()); "
+        "print(con.execute('SELECT count(*) FROM judge_scores').fetchone()[0])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(moved / "foresci.duckdb"), str(moved / INIT_FILE)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == "6"
     assert str(tmp_path) not in init  # the init file derives the folder: it stays right after a move
 
@@ -80,9 +94,21 @@ def test_the_duckdb_cli_opens_the_views_file(tmp_path):
         pytest.skip("the duckdb CLI is not installed (make install adds it)")
     home = tmp_path / "data"
     _warehouse(home)
-    out = subprocess.run([cli, "-init", str(home / INIT_FILE), "-csv", str(home / "foresci.duckdb"),
-                          "-c", "SELECT count(*) AS n FROM judge_scores"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [
+            cli,
+            "-init",
+            str(home / INIT_FILE),
+            "-csv",
+            str(home / "foresci.duckdb"),
+            "-c",
+            "SELECT count(*) AS n FROM judge_scores",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "6"
 
@@ -98,8 +124,12 @@ def test_sql_formats_and_the_shell(tmp_path):
         with pytest.raises(ValueError, match="unknown format"):
             format_result(con, "SELECT 1", "xml")
         out = io.StringIO()
-        failed = shell(con, io.StringIO(".tables\nSELECT count(*)\n  FROM judge_scores;\nSELECT * FROM nope;\n.quit\n"),
-                       out, interactive=False)
+        failed = shell(
+            con,
+            io.StringIO(".tables\nSELECT count(*)\n  FROM judge_scores;\nSELECT * FROM nope;\n.quit\n"),
+            out,
+            interactive=False,
+        )
     text = out.getvalue()
     assert "judge_scores" in text.splitlines()  # .tables: one view a line
     assert "6" in text and "Error:" in text and failed == 1
@@ -113,8 +143,14 @@ def test_foresci_sql_from_another_folder_and_on_a_moved_copy(tmp_path):
     env = {**os.environ, "FORESCI_HOME": str(home), "FORESCI_PROGRESS": "plain"}
 
     def sql(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "pipelines.cli", "sql", *args], cwd=elsewhere, env=env,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "pipelines.cli", "sql", *args],
+            cwd=elsewhere,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     out = sql("-c", "SELECT count(*) AS n FROM judge_scores", "--format", "json")
     assert out.returncode == 0, out.stderr

@@ -29,8 +29,9 @@ LATER = datetime(2024, 11, 1, tzinfo=UTC)  # every window of MONTHS is settled
 def _harvester(server, now=LATER, page_size=3, sleeps=None, retries=2):
     sleeps = [] if sleeps is None else sleeps
     policy = RetryPolicy(max_retries=retries, backoff_s=0.01, timeout_s=0.5, sleep=sleeps.append)
-    return ArxivHarvester(server.url + "/api/query", page_size=page_size, delay_s=0.0, policy=policy,
-                          now=lambda: now, sleep=sleeps.append)
+    return ArxivHarvester(
+        server.url + "/api/query", page_size=page_size, delay_s=0.0, policy=policy, now=lambda: now, sleep=sleeps.append
+    )
 
 
 def _window_of(req) -> str:
@@ -51,12 +52,15 @@ def test_recorded_page_parses_to_the_real_records_and_versions_collapse():
     assert any(p.arxiv_id == "2408.03615" and p.published == date(2024, 8, 7) for p in page.papers)
 
 
-@pytest.mark.parametrize("text, message", [
-    ((HERE / "error_feed.xml").read_text(), "arXiv API error: incorrect id format"),
-    ((HERE / "page_2024-08_start0.xml").read_text()[:3000], "malformed Atom page"),
-    ("<html><body>Rate exceeded.</body></html>", "not an Atom feed"),
-    ('<feed xmlns="http://www.w3.org/2005/Atom"></feed>', "without opensearch:totalResults"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ((HERE / "error_feed.xml").read_text(), "arXiv API error: incorrect id format"),
+        ((HERE / "page_2024-08_start0.xml").read_text()[:3000], "malformed Atom page"),
+        ("<html><body>Rate exceeded.</body></html>", "not an Atom feed"),
+        ('<feed xmlns="http://www.w3.org/2005/Atom"></feed>', "without opensearch:totalResults"),
+    ],
+)
 def test_bad_pages_are_errors_with_a_reason(text, message):
     with pytest.raises(ValueError, match=message):
         parse_atom(text, "s", "t")
@@ -103,8 +107,7 @@ def test_an_open_month_is_fetched_again_but_settled_ones_are_not(tmp_path):
 def test_429_5xx_timeouts_and_cut_connections_are_retried_with_backoff(tmp_path):
     sleeps: list[float] = []
     with Loopback(arxiv_handler(load_records())) as server:
-        server.faults["/api/query"] = [Fault.http(429, retry_after="7"), Fault.http(503), Fault.timeout(1.5),
-                                       Fault.drop()]
+        server.faults["/api/query"] = [Fault.http(429, retry_after="7"), Fault.http(503), Fault.timeout(1.5), Fault.drop()]
         report = _harvester(server, sleeps=sleeps, retries=4).harvest(HarvestStore(tmp_path, "d"), "d", QUERY, MONTHS)
     assert report.failures == [] and len(report.papers) == 20
     assert report.requests == 8 + 4  # 4 injected faults, each retried once more
@@ -116,8 +119,9 @@ def test_faulty_windows_become_failure_rows_and_a_rerun_refetches_only_them(tmp_
     store = HarvestStore(tmp_path, "llm_agent")
     with Loopback(arxiv_handler(load_records())) as server:
         # August always answers a truncated page, September always 500: both fail after retries
-        server.sticky["/api/query"] = lambda req: (Fault.truncate() if _window_of(req) == "202408" else
-                                                   Fault.http(500) if _window_of(req) == "202409" else None)
+        server.sticky["/api/query"] = lambda req: (
+            Fault.truncate() if _window_of(req) == "202408" else Fault.http(500) if _window_of(req) == "202409" else None
+        )
         first = _harvester(server).harvest(store, "llm_agent", QUERY, MONTHS)
         assert first.fetched == ["2024-07"] and first.failed == ["2024-08", "2024-09"]
         reasons = {f.item_id: f.reason for f in first.failures}
@@ -153,18 +157,33 @@ def test_corpus_snapshot_asset_runs_on_a_live_style_arxiv_source(tmp_path):
 
     records = load_records()
     twin = records[1]  # the same paper re-submitted under new ids: once before, once after the cutoff
-    records += [dict(twin, arxiv_id="2408.99901", published="2024-08-20"),
-                dict(twin, arxiv_id="2409.99902", published="2024-09-25")]
+    records += [
+        dict(twin, arxiv_id="2408.99901", published="2024-08-20"),
+        dict(twin, arxiv_id="2409.99902", published="2024-09-25"),
+    ]
     with Loopback(arxiv_handler(records, {"2407.01231": "no_date"})) as server:
-        arxiv = ArxivConfig(base_url=server.url + "/api/query", start_month="2024-07", page_size=4, delay_s=0.0,
-                              max_retries=1, backoff_s=0.01, timeout_s=2.0, harvest_dir=str(tmp_path / "harvest"))
+        arxiv = ArxivConfig(
+            base_url=server.url + "/api/query",
+            start_month="2024-07",
+            page_size=4,
+            delay_s=0.0,
+            max_retries=1,
+            backoff_s=0.01,
+            timeout_s=2.0,
+            harvest_dir=str(tmp_path / "harvest"),
+        )
         storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
-        resources = {"storage": storage, "corpus_source": CorpusSourceResource(kind="arxiv", arxiv=arxiv),
-                     "embeddings": EmbeddingResource(), "llm": LLMResource(model="", cache_dir=str(tmp_path / "c"))}
+        resources = {
+            "storage": storage,
+            "corpus_source": CorpusSourceResource(kind="arxiv", arxiv=arxiv),
+            "embeddings": EmbeddingResource(),
+            "llm": LLMResource(model="", cache_dir=str(tmp_path / "c")),
+        }
         instance = dg.DagsterInstance.ephemeral()
         instance.add_dynamic_partitions("cutoff", ["2024-08-31"])
-        result = dg.materialize([corpus_snapshot], partition_key=partition_key("llm_agent", "2024-08-31"),
-                                instance=instance, resources=resources)
+        result = dg.materialize(
+            [corpus_snapshot], partition_key=partition_key("llm_agent", "2024-08-31"), instance=instance, resources=resources
+        )
     assert result.success
     store = storage.store()
     public = store.read_records("corpus_snapshot", "llm_agent", "2024-08-31", ScreenedPaper)

@@ -31,8 +31,9 @@ GOOD = '{"label": "yes", "score": 3}'
 
 @pytest.fixture
 def client(tmp_path):
-    return LLMClient(MODEL, api_base="http://127.0.0.1:9/v1", api_key="k",
-                     cache_dir=str(tmp_path / "cache"), backoff_s=0.0, max_retries=2)
+    return LLMClient(
+        MODEL, api_base="http://127.0.0.1:9/v1", api_key="k", cache_dir=str(tmp_path / "cache"), backoff_s=0.0, max_retries=2
+    )
 
 
 @pytest.fixture
@@ -70,7 +71,7 @@ def test_fenced_and_chatty_json_accepted(client):
     assert client.structured("a", Verdict, purpose="p", mock_response=fenced).score == 3
     chatty = "Here you go: " + GOOD + " -- done {not json}"
     assert client.structured("b", Verdict, purpose="p", mock_response=chatty).label == "yes"
-    assert extract_json('[1, 2]') == [1, 2]
+    assert extract_json("[1, 2]") == [1, 2]
     with pytest.raises(ValueError):
         extract_json("no json here")
 
@@ -171,12 +172,18 @@ def test_offline_client_raises(tmp_path):
 
 def test_resource_from_config(tmp_path, monkeypatch):
     monkeypatch.setenv("FORESCI_LLM_MODEL", "openai/from-env")
-    res = LLMResource(model=MODEL, api_base="http://x/v1", cache_dir=str(tmp_path),
-                      json_mode="json_object", max_retries=5, backoff_s=0)
+    res = LLMResource(
+        model=MODEL, api_base="http://x/v1", cache_dir=str(tmp_path), json_mode="json_object", max_retries=5, backoff_s=0
+    )
     c = res.client()
     assert res.client() is c
     assert (c.model, c.api_base, c.cache_dir, c.json_mode, c.max_retries) == (
-        MODEL, "http://x/v1", str(tmp_path), "json_object", 5)
+        MODEL,
+        "http://x/v1",
+        str(tmp_path),
+        "json_object",
+        5,
+    )
 
 
 def test_resource_from_env(tmp_path, monkeypatch):
@@ -184,8 +191,7 @@ def test_resource_from_env(tmp_path, monkeypatch):
     monkeypatch.setenv("FORESCI_LLM_API_BASE", "http://env/v1")
     monkeypatch.setenv("FORESCI_LLM_CACHE", str(tmp_path / "envcache"))
     c = LLMResource().client()
-    assert (c.model, c.api_base, c.cache_dir) == ("openai/from-env", "http://env/v1",
-                                                  str(tmp_path / "envcache"))
+    assert (c.model, c.api_base, c.cache_dir) == ("openai/from-env", "http://env/v1", str(tmp_path / "envcache"))
     assert not c.offline
     monkeypatch.delenv("FORESCI_LLM_MODEL")
     assert LLMResource().client().offline
@@ -211,8 +217,7 @@ def test_concurrent_calls_are_counted(client):
     from concurrent.futures import ThreadPoolExecutor
 
     def ask(i):
-        return client.structured(f"q{i}", Verdict, purpose="many",
-                                 mock_response=f'{{"label": "x", "score": {i}}}').score
+        return client.structured(f"q{i}", Verdict, purpose="many", mock_response=f'{{"label": "x", "score": {i}}}').score
 
     with ThreadPoolExecutor(8) as pool:
         scores = list(pool.map(ask, range(40)))

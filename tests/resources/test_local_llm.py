@@ -45,25 +45,48 @@ def kb(tmp_path_factory):
     embed = load_embedder().encode
     papers, _ = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
     descs = {k: v.description for k, v in load_registry().domains.items()}
-    table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb", screen(papers, "llm_agent", descs, embed),
-                        embed)
+    table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb", screen(papers, "llm_agent", descs, embed), embed)
     return KnowledgeBaseView(table, CUTOFF, embed)
 
 
 def test_llm_agent_and_judge_end_to_end(server, kb, tmp_path):
-    task = Task(task_id="dir-e2e", family="direction", domain="llm_agent", cutoff=CUTOFF,
-                window_start=CUTOFF + timedelta(days=1), window_end=date(2025, 12, 31), horizon="6 months",
-                title="Direction forecasting", question="Which subdirection of LLM agents will gain the most momentum?",
-                instructions="Answer from pre-cutoff evidence only.", answer_requirements=["choose one option"],
-                options=[TaskOption(option_id="o1", text="GUI and web navigation agents"),
-                         TaskOption(option_id="o2", text="multi-agent debate")])
-    gold = GoldTarget(task_id=task.task_id, family="direction", domain="llm_agent", cutoff=CUTOFF,
-                      preferred_ranking=["o1", "o2"], trajectory="accelerating",
-                      slots=[GoldSlot(slot="primary", variants=["GUI and web navigation agents gain momentum"])],
-                      claims=[GoldClaim(claim_id="dir-e2e-c01", text="GUI agents papers grow fastest in 2025-H2.",
-                                        type="future-realisation", time_scope="2025-H2"),
-                              GoldClaim(claim_id="dir-e2e-c02", text="Multi-agent debate is steady.",
-                                        type="future-realisation", time_scope="2025-H2")])
+    task = Task(
+        task_id="dir-e2e",
+        family="direction",
+        domain="llm_agent",
+        cutoff=CUTOFF,
+        window_start=CUTOFF + timedelta(days=1),
+        window_end=date(2025, 12, 31),
+        horizon="6 months",
+        title="Direction forecasting",
+        question="Which subdirection of LLM agents will gain the most momentum?",
+        instructions="Answer from pre-cutoff evidence only.",
+        answer_requirements=["choose one option"],
+        options=[
+            TaskOption(option_id="o1", text="GUI and web navigation agents"),
+            TaskOption(option_id="o2", text="multi-agent debate"),
+        ],
+    )
+    gold = GoldTarget(
+        task_id=task.task_id,
+        family="direction",
+        domain="llm_agent",
+        cutoff=CUTOFF,
+        preferred_ranking=["o1", "o2"],
+        trajectory="accelerating",
+        slots=[GoldSlot(slot="primary", variants=["GUI and web navigation agents gain momentum"])],
+        claims=[
+            GoldClaim(
+                claim_id="dir-e2e-c01",
+                text="GUI agents papers grow fastest in 2025-H2.",
+                type="future-realisation",
+                time_scope="2025-H2",
+            ),
+            GoldClaim(
+                claim_id="dir-e2e-c02", text="Multi-agent debate is steady.", type="future-realisation", time_scope="2025-H2"
+            ),
+        ],
+    )
     cache = str(tmp_path / "cache")
     agent = local_client(server, cache, timeout_s=600, max_retries=2)
     answer = hybrid_rag(agent_ctx(task, kb, agent, k=3))
@@ -76,8 +99,17 @@ def test_llm_agent_and_judge_end_to_end(server, kb, tmp_path):
     judge = local_client(server, cache, timeout_s=600, max_retries=2)  # judge calls set their own max_tokens
     settings = JudgeSettings(repeats=2, workers=1, temperature=0.7)
     kb_dates = kb.dates()
-    [score], failures = score_answers([answer], [task], [gold], load_embedder().encode, kb_dates, cutoff=CUTOFF,
-                                      judge_client=judge, kb_get=kb.get, settings=settings)
+    [score], failures = score_answers(
+        [answer],
+        [task],
+        [gold],
+        load_embedder().encode,
+        kb_dates,
+        cutoff=CUTOFF,
+        judge_client=judge,
+        kb_get=kb.get,
+        settings=settings,
+    )
     assert failures == [], failures
     assert score.judge_model == server.model and score.prompt_version.startswith("fact-batched-v1")
     assert score.judge_calls == 3 and judge.usage.calls >= 3  # 1 Fact call + 2 rubric repeats (+ parse retries)
@@ -93,7 +125,16 @@ def test_llm_agent_and_judge_end_to_end(server, kb, tmp_path):
 
     # a rerun makes no model calls: every reply comes from the cache
     before = judge.snapshot()
-    [again], _ = score_answers([answer], [task], [gold], load_embedder().encode, kb_dates, cutoff=CUTOFF,
-                               judge_client=judge, kb_get=kb.get, settings=settings)
+    [again], _ = score_answers(
+        [answer],
+        [task],
+        [gold],
+        load_embedder().encode,
+        kb_dates,
+        cutoff=CUTOFF,
+        judge_client=judge,
+        kb_get=kb.get,
+        settings=settings,
+    )
     assert judge.usage_since(before).calls == 0
     assert again.model_dump() == score.model_dump()

@@ -40,6 +40,7 @@ def _handler(records):
     def handle(req):
         ids = req.json()["ids"]
         return Reply.json([records.get(i.removeprefix("ARXIV:")) for i in ids])
+
     return handle
 
 
@@ -81,8 +82,9 @@ def test_counts_observed_after_the_cutoff_never_reach_the_public_row(tmp_path):
     records = _records()
     store = ObservationStore(tmp_path)
     with Loopback(_handler(records)) as server:
-        report = enrich(["2312.07559", "2304.05376", "0000.00000"], date(2025, 12, 31), _client(server), store,
-                        now=_at("2026-11-20"))
+        report = enrich(
+            ["2312.07559", "2304.05376", "0000.00000"], date(2025, 12, 31), _client(server), store, now=_at("2026-11-20")
+        )
     assert report.failures == [] and report.fetched == 3
     pub = {r.arxiv_id: r for r in report.public}
     hidden = {r.arxiv_id: r for r in report.hidden}
@@ -99,8 +101,10 @@ def test_counts_observed_after_the_cutoff_never_reach_the_public_row(tmp_path):
 def test_an_observation_made_before_the_cutoff_is_used_as_of_then():
     rec = {"paperId": "p", "citationCount": 40, "venue": "ICLR", "publicationDate": "2025-01-20"}
     later = dict(rec, citationCount=300)
-    obs = [{"fetched_at": "2025-06-01T00:00:00+00:00", "record": rec},
-           {"fetched_at": "2026-03-01T00:00:00+00:00", "record": later}]
+    obs = [
+        {"fetched_at": "2025-06-01T00:00:00+00:00", "record": rec},
+        {"fetched_at": "2026-03-01T00:00:00+00:00", "record": later},
+    ]
     pub, hidden = as_of_cutoff("x", obs, date(2025, 12, 31))
     assert (pub.citation_count, pub.citation_count_as_of, pub.venue, pub.withheld) == (40, date(2025, 6, 1), "ICLR", [])
     assert hidden.citation_count == 300
@@ -138,20 +142,28 @@ def test_429_is_backed_off_and_a_failed_batch_is_retried_alone_next_run(tmp_path
 def test_paper_metadata_asset_offline_and_enabled(tmp_path):
     from assets.corpus.definitions import paper_metadata
 
-    papers = [screened_paper(a, published=date(2024, 1, 1), domain="llm_agent", label=lab)
-              for a, lab in (("2312.07559", "core"), ("2304.05376", "support"), ("1706.03762", "excluded"))]
+    papers = [
+        screened_paper(a, published=date(2024, 1, 1), domain="llm_agent", label=lab)
+        for a, lab in (("2312.07559", "core"), ("2304.05376", "support"), ("1706.03762", "excluded"))
+    ]
     storage, store, instance, key = snapshot_partition(tmp_path, papers)
 
-    off = dg.materialize([paper_metadata], partition_key=key, instance=instance,
-                         resources={"storage": storage, "semantic_scholar": SemanticScholarResource()})
+    off = dg.materialize(
+        [paper_metadata],
+        partition_key=key,
+        instance=instance,
+        resources={"storage": storage, "semantic_scholar": SemanticScholarResource()},
+    )
     [mat] = off.asset_materializations_for_node("paper_metadata")
     assert mat.metadata["semantic_scholar"].value.startswith("disabled")
 
     with Loopback(_handler(_records())) as server:
-        s2 = SemanticScholarResource(enabled=True, base_url=server.url + "/graph/v1", backoff_s=0.01, delay_s=0.0,
-                                     observations_dir=str(tmp_path / "obs"))
-        on = dg.materialize([paper_metadata], partition_key=key, instance=instance,
-                            resources={"storage": storage, "semantic_scholar": s2})
+        s2 = SemanticScholarResource(
+            enabled=True, base_url=server.url + "/graph/v1", backoff_s=0.01, delay_s=0.0, observations_dir=str(tmp_path / "obs")
+        )
+        on = dg.materialize(
+            [paper_metadata], partition_key=key, instance=instance, resources={"storage": storage, "semantic_scholar": s2}
+        )
         assert [r.json()["ids"] for r in server.requests_to(BATCH)] == [["ARXIV:2312.07559", "ARXIV:2304.05376"]]
     assert on.success
     public = store.read_records("paper_metadata", "llm_agent", "2025-12-31", PaperMetadata)

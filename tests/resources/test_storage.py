@@ -10,8 +10,16 @@ from resources.storage import PartitionStore
 
 
 def _paper(i: int) -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=f"2501.{i:05d}", title=f"T{i}", abstract="A", published=date(2025, 1, 1 + i),
-                         domain="llm_agent", relevance=0.1, label="core", reason="r")
+    return ScreenedPaper(
+        arxiv_id=f"2501.{i:05d}",
+        title=f"T{i}",
+        abstract="A",
+        published=date(2025, 1, 1 + i),
+        domain="llm_agent",
+        relevance=0.1,
+        label="core",
+        reason="r",
+    )
 
 
 def test_hive_layout_and_round_trip(tmp_path):
@@ -21,15 +29,27 @@ def test_hive_layout_and_round_trip(tmp_path):
     assert path.endswith("public/corpus_snapshot/domain=llm_agent/cutoff=2025-12-31/data.parquet")
     assert store.read_records("corpus_snapshot", "llm_agent", "2025-12-31", ScreenedPaper) == papers
     # analysts see typed columns, not just JSON
-    assert {"arxiv_id", "published", "label", "record_json"} <= set(store.read_table(
-        "corpus_snapshot", "llm_agent", "2025-12-31").column_names)
+    assert {"arxiv_id", "published", "label", "record_json"} <= set(
+        store.read_table("corpus_snapshot", "llm_agent", "2025-12-31").column_names
+    )
 
 
 def test_nested_records_round_trip_exactly(tmp_path):
     store = PartitionStore(str(tmp_path))
-    task = Task(task_id="t1", family="direction", domain="d", cutoff=date(2025, 12, 31), window_start=date(2026, 1, 1),
-                window_end=date(2026, 6, 30), horizon="6-month", title="x", question="q?", instructions="i",
-                answer_requirements=["a"], options=[TaskOption(option_id="A", text="alpha")])
+    task = Task(
+        task_id="t1",
+        family="direction",
+        domain="d",
+        cutoff=date(2025, 12, 31),
+        window_start=date(2026, 1, 1),
+        window_end=date(2026, 6, 30),
+        horizon="6-month",
+        title="x",
+        question="q?",
+        instructions="i",
+        answer_requirements=["a"],
+        options=[TaskOption(option_id="A", text="alpha")],
+    )
     store.write_records("tasks", "d", "2025-12-31", [task], Task)
     assert store.read_records("tasks", "d", "2025-12-31", Task) == [task]
 

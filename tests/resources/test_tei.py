@@ -87,12 +87,15 @@ def test_heading_classifier():
     assert classify_heading("PaperQA") is None
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda t: t[: len(t) // 2], "malformed TEI"),
-    (lambda t: b"<html><body>GROBID error</body></html>", "not a TEI document"),
-    (lambda t: b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/><text><body/></text></TEI>', "no abstract and no body"),
-    (lambda t: b"", "malformed TEI"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda t: t[: len(t) // 2], "malformed TEI"),
+        (lambda t: b"<html><body>GROBID error</body></html>", "not a TEI document"),
+        (lambda t: b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader/><text><body/></text></TEI>', "no abstract and no body"),
+        (lambda t: b"", "malformed TEI"),
+    ],
+)
 def test_broken_tei_is_an_error_with_a_reason(mutate, message):
     with pytest.raises(TEIError, match=message):
         parse_tei(mutate(fixture_path(PAPERQA_P).read_bytes()), "x")
@@ -100,13 +103,17 @@ def test_broken_tei_is_an_error_with_a_reason(mutate, message):
 
 # -- GROBID through grobid-client-python, against loopback ----------------------------------
 
+
 class FakeGrobid:
     """/api/isalive, /api/processFulltextDocument (answers the recorded TEI of the paper whose
     id is in the uploaded 'PDF'), and /pdf/<id>v1 serving a small fake PDF."""
 
     def __init__(self):
-        self.tei = {"2312.07559": fixture_path(PAPERQA_P).read_bytes(), "2004.07180": fixture_path(SPECTER).read_bytes(),
-                    "2501.00002": fixture_path(LITGRAPH).read_bytes()[:5000]}  # the last one: broken TEI
+        self.tei = {
+            "2312.07559": fixture_path(PAPERQA_P).read_bytes(),
+            "2004.07180": fixture_path(SPECTER).read_bytes(),
+            "2501.00002": fixture_path(LITGRAPH).read_bytes()[:5000],
+        }  # the last one: broken TEI
         self.error_ids = {"2501.00001"}
 
     def __call__(self, req):
@@ -124,8 +131,14 @@ class FakeGrobid:
 
 
 def _service(server, tmp_path):
-    return GrobidService(server.url, pdf_url_template=server.url + "/pdf/{arxiv_id}v1", cache_dir=str(tmp_path / "tei"),
-                         timeout_s=5, busy_sleep_s=0, policy=RetryPolicy(max_retries=1, backoff_s=0.01, timeout_s=2))
+    return GrobidService(
+        server.url,
+        pdf_url_template=server.url + "/pdf/{arxiv_id}v1",
+        cache_dir=str(tmp_path / "tei"),
+        timeout_s=5,
+        busy_sleep_s=0,
+        policy=RetryPolicy(max_retries=1, backoff_s=0.01, timeout_s=2),
+    )
 
 
 def _paper(pid, label="core"):
@@ -180,18 +193,25 @@ def test_paper_fulltext_asset_parses_core_papers_only(tmp_path):
     papers = [_paper("2312.07559"), _paper("2501.00001"), _paper("2004.07180", "support")]
     storage, store, instance, key = snapshot_partition(tmp_path, papers)
 
-    off = dg.materialize([paper_fulltext], partition_key=key, instance=instance,
-                         resources={"storage": storage, "grobid": GrobidResource()})
+    off = dg.materialize(
+        [paper_fulltext], partition_key=key, instance=instance, resources={"storage": storage, "grobid": GrobidResource()}
+    )
     [mat] = off.asset_materializations_for_node("paper_fulltext")
     assert mat.metadata["grobid"].value == "unavailable: no GROBID url configured"
     rows = store.read_records("paper_fulltext", "llm_agent", "2025-12-31", PaperFullText)
     assert [(r.arxiv_id, r.source) for r in rows] == [("2312.07559", "abstract_only"), ("2501.00001", "abstract_only")]
 
     with Loopback(FakeGrobid()) as server:
-        grobid = GrobidResource(url=server.url, pdf_url_template=server.url + "/pdf/{arxiv_id}v1",
-                                cache_dir=str(tmp_path / "tei"), busy_sleep_s=0, max_retries=0)
-        on = dg.materialize([paper_fulltext], partition_key=key, instance=instance,
-                            resources={"storage": storage, "grobid": grobid})
+        grobid = GrobidResource(
+            url=server.url,
+            pdf_url_template=server.url + "/pdf/{arxiv_id}v1",
+            cache_dir=str(tmp_path / "tei"),
+            busy_sleep_s=0,
+            max_retries=0,
+        )
+        on = dg.materialize(
+            [paper_fulltext], partition_key=key, instance=instance, resources={"storage": storage, "grobid": grobid}
+        )
     [mat] = on.asset_materializations_for_node("paper_fulltext")
     assert mat.metadata["grobid_papers"].value == 1 and mat.metadata["failures"].value == 1
     rows = {r.arxiv_id: r for r in store.read_records("paper_fulltext", "llm_agent", "2025-12-31", PaperFullText)}

@@ -51,14 +51,30 @@ def _synthetic_papers(sample_papers):
         day = date(2024 + (month - 1) // 12, (month - 1) % 12 + 1, 10)
         out.append(p.model_copy(update={"arxiv_id": f"fill.{i:04d}", "published": day}))
     for i in range(12):
-        out.append(ScreenedPaper(
-            arxiv_id=f"rise.{i:04d}", title=f"Speculative tool orchestration graphs for LLM agents, part {i}",
-            abstract=f"We study speculative tool orchestration graphs that let LLM agents schedule tool calls; variant {i}.",
-            published=date(2025, 4 + i % 3, 5 + i), domain="llm_agent", relevance=0.1, label="core", reason="synthetic"))
-        out.append(ScreenedPaper(
-            arxiv_id=f"fade.{i:04d}", title=f"Symbolic chess rule induction agents, part {i}",
-            abstract=f"Symbolic chess rule induction agents learn board-game rules from play; variant {i}.",
-            published=date(2024, 10 + i % 3, 5 + i), domain="llm_agent", relevance=0.1, label="core", reason="synthetic"))
+        out.append(
+            ScreenedPaper(
+                arxiv_id=f"rise.{i:04d}",
+                title=f"Speculative tool orchestration graphs for LLM agents, part {i}",
+                abstract=f"We study speculative tool orchestration graphs that let LLM agents schedule tool calls; variant {i}.",
+                published=date(2025, 4 + i % 3, 5 + i),
+                domain="llm_agent",
+                relevance=0.1,
+                label="core",
+                reason="synthetic",
+            )
+        )
+        out.append(
+            ScreenedPaper(
+                arxiv_id=f"fade.{i:04d}",
+                title=f"Symbolic chess rule induction agents, part {i}",
+                abstract=f"Symbolic chess rule induction agents learn board-game rules from play; variant {i}.",
+                published=date(2024, 10 + i % 3, 5 + i),
+                domain="llm_agent",
+                relevance=0.1,
+                label="core",
+                reason="synthetic",
+            )
+        )
     return out
 
 
@@ -70,8 +86,9 @@ def synthetic_kb(tmp_path_factory, sample_papers, embed):
 
 
 def test_momentum_ranks_recently_rising_option_above_old_one(synthetic_kb):
-    task = make_task("syn1", "direction", "Which will gain the most momentum?",
-                     [FADING, "memory and reflection for agents", RISING])
+    task = make_task(
+        "syn1", "direction", "Which will gain the most momentum?", [FADING, "memory and reflection for agents", RISING]
+    )
     answer = momentum_forecaster(agent_ctx(task, synthetic_kb, k=20))
     assert answer.method == "momentum" and answer.family == "direction"
     assert answer.choice == "o2" and answer.ranking[0] == "o2" and answer.ranking[-1] == "o0"
@@ -81,8 +98,7 @@ def test_momentum_ranks_recently_rising_option_above_old_one(synthetic_kb):
     assert any(e.startswith("rise.") for e in answer.evidence_ids)
     assert answer.answer_id == "syn1::momentum::offline::0"
     # planning uses the same trend: the rising option is prioritised
-    plan = momentum_forecaster(agent_ctx(task.model_copy(update={"family": "planning", "task_id": "syn2"}),
-                                          synthetic_kb, k=20))
+    plan = momentum_forecaster(agent_ctx(task.model_copy(update={"family": "planning", "task_id": "syn2"}), synthetic_kb, k=20))
     assert plan.ranking[0] == "o2" and plan.choice is None and plan.trajectory is None
 
 
@@ -104,6 +120,7 @@ def test_momentum_stats_are_normalised_by_monthly_volume():
 def test_root_bottleneck_is_the_most_recurrent_limitation():
     def hit(i, text):
         return Hit(arxiv_id=f"b{i}", title=f"paper {i}", published=date(2025, 1, 1 + i), snippet=text, score=1.0)
+
     recurring = "However, long-context memory retrieval remains costly for web agents."
     hits = [hit(i, f"Web agents browse sites. {recurring} We fix it with method {i}.") for i in range(5)]
     hits.append(hit(8, "Web agents browse. However, reward sparsity is a challenge. We propose X."))
@@ -135,8 +152,9 @@ def test_offline_answers_cite_only_visible_kb_papers_and_rank_all_options(method
     by_id = {a.task_id: a for a in answers}
     direction = by_id["dir1"]
     assert direction.choice == direction.ranking[0] and direction.trajectory in ("accelerating", "steady", "cooling")
-    assert by_id["bot1"].ranking == [] and any(c.startswith("The root bottleneck in GUI and web navigation agents is")
-                                               for c in by_id["bot1"].claims)
+    assert by_id["bot1"].ranking == [] and any(
+        c.startswith("The root bottleneck in GUI and web navigation agents is") for c in by_id["bot1"].claims
+    )
     # deterministic: the same inputs give the same answers (latency aside)
     again, _ = run_method(method, sample_tasks(), sample_kb, embed=embed)
     assert [a.model_dump(exclude={"latency_s"}) for a in again] == [a.model_dump(exclude={"latency_s"}) for a in answers]
@@ -160,8 +178,11 @@ def test_earlier_cutoff_view_never_yields_post_cutoff_evidence(sample_kb, sample
     # ask with the exact title of a future paper: the view must still not return it
     probe = make_task("probe", "direction", later[0].title, [later[0].title, later[1].title, SUBDIRS[0]])
     client = ScriptedClient(tmp_path)
-    for answer in (momentum_forecaster(agent_ctx(probe, sample_kb, k=60)),
-                   retrieval_forecaster(agent_ctx(probe, sample_kb)), hybrid_rag(agent_ctx(probe, sample_kb, client))):
+    for answer in (
+        momentum_forecaster(agent_ctx(probe, sample_kb, k=60)),
+        retrieval_forecaster(agent_ctx(probe, sample_kb)),
+        hybrid_rag(agent_ctx(probe, sample_kb, client)),
+    ):
         assert answer.evidence_ids
         assert all(sample_kb.get(e) is not None and sample_kb.get(e).published <= CUTOFF for e in answer.evidence_ids)
         assert not {p.arxiv_id for p in later} & set(answer.evidence_ids)
@@ -177,7 +198,8 @@ def test_earlier_cutoff_view_never_yields_post_cutoff_evidence(sample_kb, sample
 MODEL = "openai/mock-backbone"
 # the mock model is dated well before every test cutoff, so the registry lets it run
 TEST_REGISTRY = BackboneRegistry.load().with_entries(
-    BackboneEntry(model="mock-backbone", knowledge_cutoff=date(2024, 1, 31), source="test double"))
+    BackboneEntry(model="mock-backbone", knowledge_cutoff=date(2024, 1, 31), source="test double")
+)
 
 
 class ScriptedClient(LLMClient):
@@ -190,8 +212,7 @@ class ScriptedClient(LLMClient):
         self.fail_when = fail_when
         self.seen: list[list[dict]] = []
 
-    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None,
-                   mock_response=None):
+    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None, mock_response=None):
         self.seen.append(messages)
         user = messages[-1]["content"]
         if self.fail_when and self.fail_when in user:
@@ -203,19 +224,43 @@ class ScriptedClient(LLMClient):
             ranking = ["o_unknown"] + list(reversed(options))[:2]
             family = purpose.split(":")[-1]
             data = {
-                "direction": {"choice": "o_bogus", "trajectory": "accelerating", "ranking": ranking,
-                              "rationale": "trend", "claims": ["It will keep rising."], "cited_ids": cited},
-                "bottleneck": {"bottleneck": "grounding actions in unseen interfaces",
-                               "opportunity": "general-purpose GUI agents", "mechanism": "m",
-                               "claims": [], "cited_ids": cited},
-                "planning": {"ranking": ranking, "milestones": ["m1"], "dependencies": [], "risks": ["r"],
-                             "go_no_go": "go", "claims": ["Start now."], "cited_ids": cited},
-                "venue": {"ranking": ranking, "framing": "f", "reviewer_risks": ["r"], "evidence_upgrades": [],
-                          "claims": [], "cited_ids": cited},
+                "direction": {
+                    "choice": "o_bogus",
+                    "trajectory": "accelerating",
+                    "ranking": ranking,
+                    "rationale": "trend",
+                    "claims": ["It will keep rising."],
+                    "cited_ids": cited,
+                },
+                "bottleneck": {
+                    "bottleneck": "grounding actions in unseen interfaces",
+                    "opportunity": "general-purpose GUI agents",
+                    "mechanism": "m",
+                    "claims": [],
+                    "cited_ids": cited,
+                },
+                "planning": {
+                    "ranking": ranking,
+                    "milestones": ["m1"],
+                    "dependencies": [],
+                    "risks": ["r"],
+                    "go_no_go": "go",
+                    "claims": ["Start now."],
+                    "cited_ids": cited,
+                },
+                "venue": {
+                    "ranking": ranking,
+                    "framing": "f",
+                    "reviewer_risks": ["r"],
+                    "evidence_upgrades": [],
+                    "claims": [],
+                    "cited_ids": cited,
+                },
             }[family]
             reply = json.dumps(data)
-        return super().structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
-                                  max_tokens=max_tokens, mock_response=reply)
+        return super().structured(
+            messages, schema, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens, mock_response=reply
+        )
 
 
 def test_hybrid_rag_renders_valid_answers_and_drops_unknown_ids(sample_kb, tmp_path):
@@ -240,8 +285,9 @@ def test_hybrid_rag_renders_valid_answers_and_drops_unknown_ids(sample_kb, tmp_p
             assert answer.choice == answer.ranking[0] == ids[-1]  # bogus choice -> first valid ranked option
             assert answer.trajectory == "accelerating" and "It will keep rising." in answer.claims
         if task.family == "bottleneck":
-            assert answer.claims[0] == ("The root bottleneck in GUI and web navigation agents is "
-                                        "grounding actions in unseen interfaces.")
+            assert answer.claims[0] == (
+                "The root bottleneck in GUI and web navigation agents is grounding actions in unseen interfaces."
+            )
             assert answer.claims[1] == "Reducing grounding actions in unseen interfaces opens general-purpose GUI agents."
     assert set(client.usage.by_purpose) == {f"agent:hybrid_rag:{f}" for f in ("direction", "planning", "bottleneck", "venue")}
 
@@ -260,8 +306,9 @@ def test_native_llm_has_no_support_artifact_and_no_citations(tmp_path):
 def test_render_answer_validates_against_task_and_retrieved_ids():
     task = make_task("r1", "direction", "Which?", SUBDIRS[:3])
     hit = Hit(arxiv_id="2501.00001", title="A visible paper", published=date(2025, 1, 2), snippet="s", score=1.0)
-    parsed = DirectionAnswer(choice="o1", trajectory="cooling", ranking=["o2", "oX", "o2"],
-                             cited_ids=["2501.00001", "2601.00001"])
+    parsed = DirectionAnswer(
+        choice="o1", trajectory="cooling", ranking=["o2", "oX", "o2"], cited_ids=["2501.00001", "2601.00001"]
+    )
     answer = render_answer(task, parsed, method="m", backbone="b", retrieved=[hit])
     assert answer.choice == "o1" and answer.ranking == ["o1", "o2", "o0"]
     assert answer.evidence_ids == ["2501.00001"] and answer.trajectory == "cooling"
@@ -277,8 +324,7 @@ def test_render_answer_validates_against_task_and_retrieved_ids():
 
 def test_runner_records_failing_task_and_completes_the_rest(sample_kb, tmp_path):
     client = ScriptedClient(tmp_path, fail_when="function-calling accuracy")  # the venue task fails
-    answers, failures = run_method("hybrid_rag", sample_tasks(), sample_kb, llm_client=client, seed=1,
-                                    registry=TEST_REGISTRY)
+    answers, failures = run_method("hybrid_rag", sample_tasks(), sample_kb, llm_client=client, seed=1, registry=TEST_REGISTRY)
     assert [a.task_id for a in answers] == ["bot1", "dir1", "plan1"]
     assert len(failures) == 1
     f = failures[0]
@@ -292,8 +338,15 @@ def test_runner_records_failing_task_and_completes_the_rest(sample_kb, tmp_path)
 def test_available_methods_and_offline_skip(sample_kb, tmp_path):
     offline = LLMClient(None, cache_dir=str(tmp_path / "c"))
     assert available_methods(None) == available_methods(offline) == ["momentum", "retrieval"]
-    assert available_methods(ScriptedClient(tmp_path)) == ["momentum", "retrieval", "native_llm", "hybrid_rag",
-                                                           "coi", "research_agent", "aris"]
+    assert available_methods(ScriptedClient(tmp_path)) == [
+        "momentum",
+        "retrieval",
+        "native_llm",
+        "hybrid_rag",
+        "coi",
+        "research_agent",
+        "aris",
+    ]
     assert agent_names() == ["momentum", "retrieval", "native_llm", "hybrid_rag", "coi", "research_agent", "aris"]
     assert run_method("native_llm", sample_tasks(), sample_kb, llm_client=offline) == ([], [])
     with pytest.raises(UnknownAgentError):
@@ -317,8 +370,9 @@ def test_an_option_named_by_its_text_is_that_option():
     from assets.families.answers import clean_ranking
     from tests.factories import make_task
 
-    task = make_task("d", "direction", "Which direction?",
-                     ["GUI agents — agents that operate graphical interfaces", "Tool learning", "Memory"])
+    task = make_task(
+        "d", "direction", "Which direction?", ["GUI agents — agents that operate graphical interfaces", "Tool learning", "Memory"]
+    )
     ids = [o.option_id for o in task.options]
     assert clean_ranking(task, ["gui agents", "Tool learning"]) == ([ids[0], ids[1], ids[2]], [])
     assert clean_ranking(task, [], first="  Memory ") == ([ids[2], ids[0], ids[1]], [])

@@ -21,8 +21,9 @@ from tests.factories import sample_tasks
 
 
 def _post(url, payload):
-    req = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.loads(resp.read())
 
@@ -105,6 +106,7 @@ def _agent(reply):
     def fn(task, kb):
         kb.search(task["question"], k=3)
         return reply(task, kb)
+
     return fn
 
 
@@ -118,9 +120,12 @@ def test_external_answers_obey_the_contract(sample_kb, sample_papers, monkeypatc
     monkeypatch.syspath_prepend(str(tmp_path))
     import agents_under_test as m
 
-    m.cites_unseen = _agent(lambda task, kb: {
-        "answer": {"choice": "o1", "trajectory": "steady", "ranking": ["o1", "oX"], "claims": ["c"]},
-        "evidence_ids": [future_id, visible_not_returned, kb.search(task["question"], k=1)[0]["arxiv_id"]]})
+    m.cites_unseen = _agent(
+        lambda task, kb: {
+            "answer": {"choice": "o1", "trajectory": "steady", "ranking": ["o1", "oX"], "claims": ["c"]},
+            "evidence_ids": [future_id, visible_not_returned, kb.search(task["question"], k=1)[0]["arxiv_id"]],
+        }
+    )
     m.invalid = _agent(lambda task, kb: {"answer": {"ranking": "not a list"}})
     m.late_model = _agent(lambda task, kb: {"answer": {"choice": "o0", "trajectory": "steady"}, "backbone": "gpt-5.2"})
     task = sample_tasks()[0]  # direction

@@ -76,15 +76,28 @@ def gold_for(tasks, future):
     """Hidden targets as the gold stage builds them: from the future window's papers."""
     gold = []
     for i, t in enumerate(tasks):
-        papers = future[4 * i: 4 * i + 4]
-        gold.append(GoldTarget(
-            task_id=t.task_id, family=t.family, domain=t.domain, cutoff=t.cutoff,
-            preferred_ranking=[o.option_id for o in reversed(t.options)], trajectory="fragmenting",
-            slots=[GoldSlot(slot="future_direction", variants=[p.title for p in papers[:2]])],
-            claims=[GoldClaim(claim_id=f"{t.task_id}-c{j}", type="future-realisation", time_scope="window",
-                              text=f"Within the window, work such as '{p.title}' realises the forecast direction.")
-                    for j, p in enumerate(papers)],
-            future_paper_ids=[p.arxiv_id for p in papers]))
+        papers = future[4 * i : 4 * i + 4]
+        gold.append(
+            GoldTarget(
+                task_id=t.task_id,
+                family=t.family,
+                domain=t.domain,
+                cutoff=t.cutoff,
+                preferred_ranking=[o.option_id for o in reversed(t.options)],
+                trajectory="fragmenting",
+                slots=[GoldSlot(slot="future_direction", variants=[p.title for p in papers[:2]])],
+                claims=[
+                    GoldClaim(
+                        claim_id=f"{t.task_id}-c{j}",
+                        type="future-realisation",
+                        time_scope="window",
+                        text=f"Within the window, work such as '{p.title}' realises the forecast direction.",
+                    )
+                    for j, p in enumerate(papers)
+                ],
+                future_paper_ids=[p.arxiv_id for p in papers],
+            )
+        )
     return gold
 
 
@@ -105,8 +118,9 @@ def test_no_agent_input_ever_contains_gold_or_a_post_cutoff_paper(sample_kb, sam
     tasks = sample_tasks()
     # make the probe hard: one task asks about a future paper by its exact title, and one lists
     # future paper ids among its support papers (a task builder's bug the view must absorb)
-    tasks[0] = tasks[0].model_copy(update={"question": f"Which will gain the most momentum after work like "
-                                                       f"{future[20].title[:40]}?"})
+    tasks[0] = tasks[0].model_copy(
+        update={"question": f"Which will gain the most momentum after work like {future[20].title[:40]}?"}
+    )
     tasks[1] = tasks[1].model_copy(update={"support_paper_ids": [future[21].arxiv_id, future[22].arxiv_id]})
     gold = gold_for(tasks, future[:16])
     public = "\n".join(t.model_dump_json() for t in tasks).lower()
@@ -117,8 +131,7 @@ def test_no_agent_input_ever_contains_gold_or_a_post_cutoff_paper(sample_kb, sam
     client = RecordingClient(tmp_path)
     answers = []
     for method in agent_names():  # every registered agent, so a new one is covered without editing this test
-        got, failures = run_method(method, tasks, view, llm_client=client, embed=embed, registry=TEST_REGISTRY,
-                                   max_concurrency=2)
+        got, failures = run_method(method, tasks, view, llm_client=client, embed=embed, registry=TEST_REGISTRY, max_concurrency=2)
         assert failures == [], (method, failures)
         answers += got
     external_log: list[str] = []
@@ -159,4 +172,3 @@ def test_no_agent_input_ever_contains_gold_or_a_post_cutoff_paper(sample_kb, sam
     tasks_seen = [json.loads(x) for x in external_log if x.startswith('{"task_id"')]
     assert len(tasks_seen) == 2 * len(tasks)
     assert all(set(t) == set(tasks[0].model_dump()) for t in tasks_seen)
-

@@ -36,10 +36,15 @@ class WordKB:
         return [Hit(arxiv_id=pid, title=t, published=d, snippet=t, score=s) for s, pid, d, t in scored[:k]]
 
 
-CHAIN_PAPERS = [("A", date(2024, 1, 1), "alpha beta"), ("B", date(2024, 3, 1), "beta gamma"),
-                ("C", date(2024, 6, 1), "gamma delta"), ("D", date(2024, 9, 1), "delta epsilon"),
-                ("E", date(2025, 1, 1), "epsilon zeta"), ("N", date(2024, 5, 1), "unrelated omega"),
-                ("F", date(2025, 9, 1), "zeta eta")]  # F is after the cutoff
+CHAIN_PAPERS = [
+    ("A", date(2024, 1, 1), "alpha beta"),
+    ("B", date(2024, 3, 1), "beta gamma"),
+    ("C", date(2024, 6, 1), "gamma delta"),
+    ("D", date(2024, 9, 1), "delta epsilon"),
+    ("E", date(2025, 1, 1), "epsilon zeta"),
+    ("N", date(2024, 5, 1), "unrelated omega"),
+    ("F", date(2025, 9, 1), "zeta eta"),
+]  # F is after the cutoff
 
 
 def test_coi_chain_follows_relatedness_through_time_and_stops_at_the_cutoff():
@@ -87,8 +92,18 @@ def test_research_agent_refines_a_rejected_draft_with_the_reviewer_feedback(samp
     client = RecordingClient(tmp_path, review_overall=2)  # every review rejects -> one refinement each
     answer = research_agent(agent_ctx(task, sample_kb, client))
     steps = [p.split(":")[-1] for p in client.purposes]
-    assert steps == ["problem_draft", "problem_review", "problem_refine", "method_draft", "method_review",
-                     "method_refine", "experiment_draft", "experiment_review", "experiment_refine", "bottleneck"]
+    assert steps == [
+        "problem_draft",
+        "problem_review",
+        "problem_refine",
+        "method_draft",
+        "method_review",
+        "method_refine",
+        "experiment_draft",
+        "experiment_review",
+        "experiment_refine",
+        "bottleneck",
+    ]
     stages = json.loads(answer.artifacts["stages"])
     assert [s["stage"] for s in stages] == ["problem", "method", "experiment"]
     assert all(len(s["reviews"]) == 1 and len(s["refinements"]) == 1 for s in stages)
@@ -102,8 +117,14 @@ def test_research_agent_refines_a_rejected_draft_with_the_reviewer_feedback(samp
     accepting = RecordingClient(tmp_path / "b", review_overall=5)
     research_agent(agent_ctx(sample_tasks()[1], sample_kb, accepting))  # planning: accepted drafts are not refined
     assert [p.split(":")[-1] for p in accepting.purposes] == [
-        "problem_draft", "problem_review", "method_draft", "method_review", "experiment_draft",
-        "experiment_review", "planning"]
+        "problem_draft",
+        "problem_review",
+        "method_draft",
+        "method_review",
+        "experiment_draft",
+        "experiment_review",
+        "planning",
+    ]
     assert "priority order over ALL candidates" in accepting.seen[2][-1]["content"]
     assert all(len(get_family(f).review_stages) == 3 for f in ("direction", "bottleneck", "planning", "venue"))
 
@@ -115,11 +136,13 @@ def test_aris_builds_family_packets_and_repairs_contract_violations(sample_kb, t
     direction, planning, bottleneck, venue = sample_tasks()
     packet = build_packet(direction, sample_kb)
     assert list(packet["sections"]) == [f"o{i}: {o.text}" for i, o in enumerate(direction.options)]
-    assert all(lines[0].startswith("trend: ") and "volume-normalised ratio" in lines[0]
-               for lines in packet["sections"].values())
+    assert all(lines[0].startswith("trend: ") and "volume-normalised ratio" in lines[0] for lines in packet["sections"].values())
     assert all(h.published <= CUTOFF for h in packet["hits"])
     assert set(build_packet(bottleneck, sample_kb)["sections"]) == {
-        "stated limitations", "most recurrent limitation", "rising in the latest papers"}
+        "stated limitations",
+        "most recurrent limitation",
+        "rising in the latest papers",
+    }
     assert all(lines[0].startswith("mean similarity") for lines in build_packet(venue, sample_kb)["sections"].values())
 
     client = RecordingClient(tmp_path, break_contract=True)
@@ -144,9 +167,15 @@ def test_contract_violations_on_hand_built_answers():
     assert contract_violations(task, ok, {"p1"}) == []
     bad = DirectionAnswer(choice="o9", trajectory="steady", ranking=["o1", "o1", "o5"], claims=[], cited_ids=["p2"])
     got = contract_violations(task, bad, {"p1"})
-    assert got == ["ranking has ids that are not candidates: ['o5']", "ranking misses candidates: ['o0', 'o2']",
-                   "ranking repeats ids", "choice 'o9' is not one of ['o0', 'o1', 'o2']", "choice is not ranked first",
-                   "cited ids not in the evidence packet: ['p2']", "no claims"]
+    assert got == [
+        "ranking has ids that are not candidates: ['o5']",
+        "ranking misses candidates: ['o0', 'o2']",
+        "ranking repeats ids",
+        "choice 'o9' is not one of ['o0', 'o1', 'o2']",
+        "choice is not ranked first",
+        "cited ids not in the evidence packet: ['p2']",
+        "no claims",
+    ]
     assert aris_mod.METHOD == "aris"
 
 
@@ -181,13 +210,13 @@ def test_runner_refuses_post_cutoff_backbones_unless_allowed_and_marks_them(samp
     assert answers == [] and len(failures) == 4
     assert all("BackboneRefused" in f.reason and "postdates the task cutoff" in f.reason for f in failures)
     assert client.usage.calls == 0  # refused before any model call
-    answers, failures = run_method("hybrid_rag", sample_tasks(), sample_kb, llm_client=client,
-                                   allow_post_cutoff_backbones=True)
+    answers, failures = run_method("hybrid_rag", sample_tasks(), sample_kb, llm_client=client, allow_post_cutoff_backbones=True)
     assert failures == [] and len(answers) == 4
     assert all(a.backbone_postdates_cutoff and a.backbone == "openai/gpt-5.2" for a in answers)
     # a pre-cutoff backbone is not marked; offline methods have no backbone to check
-    ok, _ = run_method("native_llm", sample_tasks()[:1], sample_kb, llm_client=RecordingClient(tmp_path / "m"),
-                       registry=TEST_REGISTRY)
+    ok, _ = run_method(
+        "native_llm", sample_tasks()[:1], sample_kb, llm_client=RecordingClient(tmp_path / "m"), registry=TEST_REGISTRY
+    )
     assert ok and not ok[0].backbone_postdates_cutoff
     off, _ = run_method("retrieval", sample_tasks()[:1], sample_kb)
     assert off and not off[0].backbone_postdates_cutoff
@@ -198,8 +227,12 @@ def test_runner_refuses_post_cutoff_backbones_unless_allowed_and_marks_them(samp
 
 def test_every_answer_carries_its_trace_and_seeds_repeat(sample_kb, tmp_path):
     client = RecordingClient(tmp_path)
-    runs = {seed: run_method("aris", sample_tasks(), sample_kb, llm_client=client, seed=seed,
-                             registry=TEST_REGISTRY, max_concurrency=3) for seed in (0, 1)}
+    runs = {
+        seed: run_method(
+            "aris", sample_tasks(), sample_kb, llm_client=client, seed=seed, registry=TEST_REGISTRY, max_concurrency=3
+        )
+        for seed in (0, 1)
+    }
     ids = set()
     for seed, (answers, failures) in runs.items():
         assert failures == [] and [a.task_id for a in answers] == ["bot1", "dir1", "plan1", "ven1"]
@@ -223,12 +256,10 @@ def test_every_answer_carries_its_trace_and_seeds_repeat(sample_kb, tmp_path):
 
 def test_rerun_with_the_same_cache_makes_no_model_calls(sample_kb, tmp_path):
     first = RecordingClient(tmp_path)
-    a1, _ = run_method("research_agent", sample_tasks(), sample_kb, llm_client=first, registry=TEST_REGISTRY,
-                       max_concurrency=2)
+    a1, _ = run_method("research_agent", sample_tasks(), sample_kb, llm_client=first, registry=TEST_REGISTRY, max_concurrency=2)
     assert first.usage.calls > 0 and first.usage.cache_hits == 0
     second = RecordingClient(tmp_path)  # a fresh process would build exactly this: same model, same cache dir
-    a2, _ = run_method("research_agent", sample_tasks(), sample_kb, llm_client=second, registry=TEST_REGISTRY,
-                       max_concurrency=2)
+    a2, _ = run_method("research_agent", sample_tasks(), sample_kb, llm_client=second, registry=TEST_REGISTRY, max_concurrency=2)
     assert second.usage.calls == 0 and second.usage.cache_hits == first.usage.calls
     strip = {"latency_s", "artifacts", "prompt_tokens", "completion_tokens", "cost_usd"}
     assert [a.model_dump(exclude=strip) for a in a2] == [a.model_dump(exclude=strip) for a in a1]

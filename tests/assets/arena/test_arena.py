@@ -38,8 +38,17 @@ from tests.loopback import Loopback, Reply
 
 def test_inspirations_have_the_four_kinds_verbatim_quotes_and_paper_ids():
     records, _, _ = world()
-    late = records[0].papers[0].model_copy(update={"arxiv_id": "2601.99999", "published": date(2026, 1, 5),
-                                                   "problem": "A post-cutoff limitation that must never be used."})
+    late = (
+        records[0]
+        .papers[0]
+        .model_copy(
+            update={
+                "arxiv_id": "2601.99999",
+                "published": date(2026, 1, 5),
+                "problem": "A post-cutoff limitation that must never be used.",
+            }
+        )
+    )
     records[0] = records[0].model_copy(update={"papers": records[0].papers + [late]})
     got = extract_inspirations(records, CUTOFF)
     assert {i.kind for i in got} == {"limitation", "methodology", "transdisciplinarity", "hypothesis"}
@@ -59,9 +68,22 @@ def test_inspirations_have_the_four_kinds_verbatim_quotes_and_paper_ids():
         else:
             assert i.kind == "methodology" and i.quote.startswith("We propose")
     # one criterion is not enough (the paper: at least two of four)
-    thin = records[0].model_copy(update={"papers": [records[0].papers[0].model_copy(update={
-        "problem": "Agents browse the web for users in daily life settings today.", "method": "", "limitation": "",
-        "evaluation_focus": ""})]})
+    thin = records[0].model_copy(
+        update={
+            "papers": [
+                records[0]
+                .papers[0]
+                .model_copy(
+                    update={
+                        "problem": "Agents browse the web for users in daily life settings today.",
+                        "method": "",
+                        "limitation": "",
+                        "evaluation_focus": "",
+                    }
+                )
+            ]
+        }
+    )
     assert extract_inspirations([thin], CUTOFF) == []
 
 
@@ -81,10 +103,10 @@ def test_phase_tasks_are_tagged_by_phase_and_keep_the_cutoff(built):
         ins = json.loads(build_of[t.task_id].curation["inspirations"])
         shown = build_of[t.task_id].curation["primary_quote"]  # the readable part of the verbatim sentence
         assert shown in ins[0]["quote"] and f'"{shown}"' in t.question and ins[0]["paper_id"] in t.question
-        assert t.question.lower().startswith({"synthesize": "synthesize", "design": "design",
-                                              "evaluate": "evaluate"}[t.subtype])
-        kinds = {"synthesize": {"limitation"}, "design": {"methodology", "transdisciplinarity"},
-                 "evaluate": {"hypothesis"}}[t.subtype]
+        assert t.question.lower().startswith({"synthesize": "synthesize", "design": "design", "evaluate": "evaluate"}[t.subtype])
+        kinds = {"synthesize": {"limitation"}, "design": {"methodology", "transdisciplinarity"}, "evaluate": {"hypothesis"}}[
+            t.subtype
+        ]
         assert ins[0]["kind"] in kinds
 
 
@@ -135,8 +157,10 @@ def test_phase_controls_gold_high_empty_generic_and_other_reference_near_chance(
     controls = control_answers(released, [gold_of[t.task_id] for t in released], draws=20)
     scores, failed = score_answers(controls, released, golds, embed, view.dates(), cutoff=CUTOFF, kb_get=view.get)
     assert failed == []
-    ratings = [TaskRating(task_id=t.task_id, family="phase", elo=1200.0, rank_in_family=i, released=True, quality=1.0)
-               for i, t in enumerate(released, 1)]
+    ratings = [
+        TaskRating(task_id=t.task_id, family="phase", elo=1200.0, rank_in_family=i, released=True, quality=1.0)
+        for i, t in enumerate(released, 1)
+    ]
     row = validity_rows(released, ratings, golds, [], [], scores, Thresholds())[0]
     assert row["family"] == "phase" and row["control_gold"] >= 0.9
     for k in ("control_empty", "control_every_option", "control_first_option", "control_other_gold"):
@@ -154,17 +178,22 @@ def test_readable_quote_cuts_connectives_and_refuses_markup_anaphora_and_vague_r
 
     q = "However, existing web agents fail to recover from invalid actions on long tasks."
     assert readable_quote(q) == "existing web agents fail to recover from invalid actions on long tasks."
-    assert readable_quote("To address these challenges, we introduce WebPilot, a planner that recovers from errors "
-                          "on long web tasks.") == "we introduce WebPilot, a planner that recovers from errors on long web tasks."
+    assert (
+        readable_quote(
+            "To address these challenges, we introduce WebPilot, a planner that recovers from errors on long web tasks."
+        )
+        == "we introduce WebPilot, a planner that recovers from errors on long web tasks."
+    )
     assert readable_quote(q) in q  # still a verbatim substring
-    for bad in ("We achieve a 31\\% improvement in task completion rate on the WebArena benchmark.",  # LaTeX
-                "To this end, we introduce $\\textbf{FutureX}$, a live benchmark for future prediction agents.",
-                "Our leaderboard~\\footnote{https://x.io} stays open for the whole research community.",
-                "These results show that the planner fails to recover from invalid actions on long tasks.",  # anaphor
-                "However, this approach remains costly when agents browse unfamiliar websites for long.",  # referent
-                "Our framework improves task success on long web tasks by a wide margin over baselines.",
-                "However, agents fail here.",  # a fragment once the connective is cut
-                ):
+    for bad in (
+        "We achieve a 31\\% improvement in task completion rate on the WebArena benchmark.",  # LaTeX
+        "To this end, we introduce $\\textbf{FutureX}$, a live benchmark for future prediction agents.",
+        "Our leaderboard~\\footnote{https://x.io} stays open for the whole research community.",
+        "These results show that the planner fails to recover from invalid actions on long tasks.",  # anaphor
+        "However, this approach remains costly when agents browse unfamiliar websites for long.",  # referent
+        "Our framework improves task success on long web tasks by a wide margin over baselines.",
+        "However, agents fail here.",  # a fragment once the connective is cut
+    ):
         assert readable_quote(bad) is None, bad
     assert readable_quote("This paper introduces WebPilot, a planner that recovers from errors on long web tasks.")
 
@@ -172,10 +201,14 @@ def test_readable_quote_cuts_connectives_and_refuses_markup_anaphora_and_vague_r
 def test_subject_is_the_descriptive_part_of_the_primary_title():
     from assets.families.phase import subject_of
 
-    assert subject_of("Plan-and-Act: Improving Planning of Agents for Long-Horizon Tasks", "LLM Agents") == \
-        "Improving Planning of Agents for Long-Horizon Tasks"
-    assert subject_of("Measuring Privacy Awareness of Large Language Models: An Evaluation Benchmark", "LLM Agents") == \
-        "Measuring Privacy Awareness of Large Language Models"
+    assert (
+        subject_of("Plan-and-Act: Improving Planning of Agents for Long-Horizon Tasks", "LLM Agents")
+        == "Improving Planning of Agents for Long-Horizon Tasks"
+    )
+    assert (
+        subject_of("Measuring Privacy Awareness of Large Language Models: An Evaluation Benchmark", "LLM Agents")
+        == "Measuring Privacy Awareness of Large Language Models"
+    )
     assert subject_of("A Self-Improving Coding Agent", "LLM Agents") == "Self-Improving Coding Agent"
     assert subject_of("Can Machines Think Like Humans?", "LLM Agents") == "LLM Agents"  # a question: the domain
     assert subject_of("$\\mathcal{X}$-Agent: fast agents", "LLM Agents") == "LLM Agents"  # markup: the domain
@@ -188,12 +221,14 @@ def test_phase_sentences_and_the_reference_check():
 
     assert is_phase_sentence("We propose WebPilot, a hierarchical planner for web navigation agents.", "design")
     assert not is_phase_sentence("Web navigation agents often use hierarchical planners in practice.", "design")
-    assert not is_phase_sentence("We develop a systematic evaluation of these planners on web navigation tasks.",
-                                 "design")  # a study, not a method
+    assert not is_phase_sentence(
+        "We develop a systematic evaluation of these planners on web navigation tasks.", "design"
+    )  # a study, not a method
     assert is_phase_sentence("Experiments on WebArena show that our planner improves task success by 12%.", "evaluate")
     assert not is_phase_sentence("We propose WebPilot, a hierarchical planner for web navigation agents.", "evaluate")
-    assert is_phase_sentence("However, existing web agents remain brittle on long horizons and unseen sites.",
-                             "synthesize")  # the gap the paper took up
+    assert is_phase_sentence(
+        "However, existing web agents remain brittle on long horizons and unseen sites.", "synthesize"
+    )  # the gap the paper took up
     assert not is_phase_sentence("We propose $\\alpha$-Pilot, a planner for web navigation agents.", "design")
     primary = "existing web navigation agents fail to recover from invalid actions on long tasks."
     good = "We propose WebPilot, a planner for web navigation that recovers from invalid actions."
@@ -204,8 +239,9 @@ def test_phase_sentences_and_the_reference_check():
     everyday = {"web": 0.4, "navig": 0.3, "invalid": 0.08, "action": 0.08, "recover": 0.08}
     assert answers_task(good, primary, 0.6, everyday)  # invalid, action, recover: ordinary, three of them
     assert not answers_task("We propose a planner for web navigation that recovers quickly.", primary, 0.6, everyday)
-    assert answers_task("We propose a planner for web navigation that recovers quickly.", primary, 0.6,
-                        {**everyday, "recover": 0.01})  # one rare stem is enough
+    assert answers_task(
+        "We propose a planner for web navigation that recovers quickly.", primary, 0.6, {**everyday, "recover": 0.01}
+    )  # one rare stem is enough
     assert primary_fits("synthesize", primary) and not primary_fits("synthesize", "We propose WebPilot for agents.")
     assert primary_fits("design", "We propose WebPilot, a planner for web navigation agents.")
     assert primary_fits("evaluate", "Experiments show that WebPilot improves task success by 12% on WebArena.")
@@ -238,9 +274,19 @@ def test_phase_build_skips_markup_and_quotes_another_family_already_used():
     rec = rec.model_copy(update={"papers": [rec.papers[0].model_copy(update={"method": bad})] + rec.papers[1:]})
     builder = TaskBuilder([], [rec] + records[1:], settings(per_family_max=12), None, [])
     builder.papers = public
-    earlier = Task(task_id="x-venue-01", family="venue", domain=DOMAIN, cutoff=CUTOFF, window_start=date(2026, 1, 1),
-                   window_end=WINDOW_END, horizon="6-month", title="Venue", instructions="", answer_requirements=[],
-                   question=f'Project description: "{records[1].papers[0].problem}" Rank the venues.')
+    earlier = Task(
+        task_id="x-venue-01",
+        family="venue",
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        window_start=date(2026, 1, 1),
+        window_end=WINDOW_END,
+        horizon="6-month",
+        title="Venue",
+        instructions="",
+        answer_requirements=[],
+        question=f'Project description: "{records[1].papers[0].problem}" Rank the venues.',
+    )
     builder.tasks.append(earlier)
     PhaseFamily().build(builder)
     phase = [t for t in builder.tasks if t.family == "phase"]
@@ -253,10 +299,16 @@ def unanswered(built):
     """The built tasks' golds against a window whose pursuing papers only restate their topic
     (no own-work sentence of any phase): every pursued task fails the reference check."""
     _, public, window, tasks, builds, _, _, _ = built
-    flat = [p.model_copy(update={"abstract": " ".join(s for s in re.split(r"(?<=[.!?])\s+", p.abstract)
-                                                      if s.startswith("Existing") is False)
-                                 .replace("We propose", "Prior studies describe")
-                                 .replace("Experiments show our", "Practitioners discuss the")}) for p in window]
+    flat = [
+        p.model_copy(
+            update={
+                "abstract": " ".join(s for s in re.split(r"(?<=[.!?])\s+", p.abstract) if s.startswith("Existing") is False)
+                .replace("We propose", "Prior studies describe")
+                .replace("Experiments show our", "Practitioners discuss the")
+            }
+        )
+        for p in window
+    ]
     embed = load_embedder().encode
     return build_gold(tasks, builds, [], [], public, flat, embed, cutoff=CUTOFF, window_end=WINDOW_END)
 
@@ -302,15 +354,30 @@ def test_shared_quotes_flag_names_tasks_quoting_the_same_sentence():
     from assets.audit.flags import shared_quote_flags
 
     def task(tid, question):
-        return Task(task_id=tid, family="phase", domain=DOMAIN, cutoff=CUTOFF, window_start=date(2026, 1, 1),
-                    window_end=WINDOW_END, horizon="6-month", title=tid, instructions="", answer_requirements=[],
-                    question=question)
+        return Task(
+            task_id=tid,
+            family="phase",
+            domain=DOMAIN,
+            cutoff=CUTOFF,
+            window_start=date(2026, 1, 1),
+            window_end=WINDOW_END,
+            horizon="6-month",
+            title=tid,
+            instructions="",
+            answer_requirements=[],
+            question=question,
+        )
 
     s = "However, existing web agents fail to recover from invalid actions on long tasks."
-    tasks = [task("a", f'Synthesize ... reported: "{s}" Integrate ...'),
-             task("b", 'Design ... proposed: "we introduce WebPilot, a planner for long web tasks." A related open '
-                       'problem: "existing web agents fail to recover from invalid actions on long tasks."'),
-             task("c", 'Evaluate ... reported: "Experiments show that WebPilot improves task success by 12%."')]
+    tasks = [
+        task("a", f'Synthesize ... reported: "{s}" Integrate ...'),
+        task(
+            "b",
+            'Design ... proposed: "we introduce WebPilot, a planner for long web tasks." A related open '
+            'problem: "existing web agents fail to recover from invalid actions on long tasks."',
+        ),
+        task("c", 'Evaluate ... reported: "Experiments show that WebPilot improves task success by 12%."'),
+    ]
     flags = shared_quote_flags(tasks, selected={"b"})
     assert set(flags) == {"a", "b"}  # the trimmed quote is the same quote
     assert flags["a"][0].code == "shared_quotes" and "b (selected)" in flags["a"][0].detail
@@ -321,8 +388,10 @@ def test_a_short_quoted_name_never_pairs_with_the_next_quote():
     from assets.audit.flags import quote_keys
 
     # a template that quotes a short subject, then a sentence: the text between the two quotes is no quote
-    q = ('In research on "GUI agents", as of 2025-12-31, identify one root bottleneck that recurs. A paper says: '
-         '"GUI agents fail to ground actions on dense screens."')
+    q = (
+        'In research on "GUI agents", as of 2025-12-31, identify one root bottleneck that recurs. A paper says: '
+        '"GUI agents fail to ground actions on dense screens."'
+    )
     assert quote_keys(q) == ["gui agents fail to ground actions on dense screens"]
 
 
@@ -331,20 +400,24 @@ def test_a_short_quoted_name_never_pairs_with_the_next_quote():
 
 SOURCES = {
     "p1": "Agents with a hierarchical planner reach 62% task success on WebArena. "
-          "The planner reduces invalid actions by 30% on long tasks. Related work is reviewed in section two.",
+    "The planner reduces invalid actions by 30% on long tasks. Related work is reviewed in section two.",
     "p2": "Agents with a hierarchical planner reach 62% task success on WebArena. "
-          "Memory retrieval improves recall accuracy for dialogue agents over long sessions.",
+    "Memory retrieval improves recall accuracy for dialogue agents over long sessions.",
 }
 
 
 def test_kae_keypoints_are_deduplicated_and_labelled_with_rates_summing_to_one():
     per = {s: kae_mod.extract_keypoints(t) for s, t in SOURCES.items()}
-    assert per["p1"][:2] == ["Agents with a hierarchical planner reach 62% task success on WebArena.",
-                             "The planner reduces invalid actions by 30% on long tasks."]
+    assert per["p1"][:2] == [
+        "Agents with a hierarchical planner reach 62% task success on WebArena.",
+        "The planner reduces invalid actions by 30% on long tasks.",
+    ]
     uek = kae_mod.unify(per)
     assert [kp for _, kp in uek] == [per["p1"][0], per["p1"][1], per["p2"][1]]  # the shared sentence once
-    report = ("Agents using a hierarchical planner reach 62% task success on WebArena. "
-              "The planner does not reduce invalid actions on long tasks.")
+    report = (
+        "Agents using a hierarchical planner reach 62% task success on WebArena. "
+        "The planner does not reduce invalid actions on long tasks."
+    )
     r = kae_mod.kae_offline(report, SOURCES)
     assert r.labels == ["supported", "conflicting", "omitted"]
     assert r.rates() == {"ksr": 1 / 3, "kcr": 1 / 3, "kor": 1 / 3}
@@ -354,8 +427,10 @@ def test_kae_keypoints_are_deduplicated_and_labelled_with_rates_summing_to_one()
 
 
 def test_answer_body_drops_the_header_and_the_evidence_titles():
-    text = ("## Design: web agents\n\n*phase answer by `x` (y); knowledge cutoff 2025-12-31.*\n\nMy report.\n\n"
-            "**Evidence (pre-cutoff knowledge base):**\n- [p1] A title that says everything (2025-05-03)\n")
+    text = (
+        "## Design: web agents\n\n*phase answer by `x` (y); knowledge cutoff 2025-12-31.*\n\nMy report.\n\n"
+        "**Evidence (pre-cutoff knowledge base):**\n- [p1] A title that says everything (2025-05-03)\n"
+    )
     assert kae_mod.answer_body(text).strip() == "My report."
 
 
@@ -363,9 +438,11 @@ def test_answer_body_drops_the_header_and_the_evidence_titles():
 
 
 def test_ace_weighted_sum_and_normalised_weights():
-    items = [ace_mod.ChecklistItem(item_id="a", title="A", description="", weight=2.0),
-             ace_mod.ChecklistItem(item_id="b", title="B", description="", weight=1.0),
-             ace_mod.ChecklistItem(item_id="c", title="C", description="", weight=1.0)]
+    items = [
+        ace_mod.ChecklistItem(item_id="a", title="A", description="", weight=2.0),
+        ace_mod.ChecklistItem(item_id="b", title="B", description="", weight=1.0),
+        ace_mod.ChecklistItem(item_id="c", title="C", description="", weight=1.0),
+    ]
     c = ace_mod.Checklist(task_id="t", family="phase", items=items).normalised()
     assert [i.weight for i in c.items] == [0.5, 0.25, 0.25]
     assert ace_mod.ace_score(c, {"a": 1.0, "b": 0.5, "c": 0.0}) == pytest.approx(0.625)
@@ -389,18 +466,31 @@ def test_checklists_are_stored_with_the_release_and_scores_rederive(built):
     _, _, _, tasks, _, golds, view, embed = built
     lists = release_checklists(tasks)
     assert [c.task_id for c in lists] == sorted(t.task_id for t in tasks)
-    ratings = [TaskRating(task_id=t.task_id, family="phase", elo=1200.0, rank_in_family=i, released=i % 2 == 1,
-                          quality=1.0) for i, t in enumerate(tasks, 1)]
-    public, _, manifest = release_files(tasks, ratings, golds, [], domain=DOMAIN, cutoff=str(CUTOFF),
-                                        window_end=str(WINDOW_END), horizon_months=6, corpus_version="c",
-                                        taxonomy_version="t", checklists=[ace_mod.checklist_row(c) for c in lists])
+    ratings = [
+        TaskRating(task_id=t.task_id, family="phase", elo=1200.0, rank_in_family=i, released=i % 2 == 1, quality=1.0)
+        for i, t in enumerate(tasks, 1)
+    ]
+    public, _, manifest = release_files(
+        tasks,
+        ratings,
+        golds,
+        [],
+        domain=DOMAIN,
+        cutoff=str(CUTOFF),
+        window_end=str(WINDOW_END),
+        horizon_months=6,
+        corpus_version="c",
+        taxonomy_version="t",
+        checklists=[ace_mod.checklist_row(c) for c in lists],
+    )
     stored = [ace_mod.Checklist.model_validate_json(line) for line in public["checklists.jsonl"].decode().splitlines()]
     released = {r.task_id for r in ratings if r.released}
     assert {c.task_id for c in stored} == released and manifest["counts"]["checklists"] == len(released)
     assert "checklists.jsonl" in manifest["sha256"]
     answers, _ = run_method("retrieval", [t for t in tasks if t.task_id in released], view, embed=embed)
-    scores, _ = score_answers(answers, tasks, golds, embed, view.dates(), cutoff=CUTOFF, kb_get=view.get,
-                              checklists={c.task_id: c for c in stored})
+    scores, _ = score_answers(
+        answers, tasks, golds, embed, view.dates(), cutoff=CUTOFF, kb_get=view.get, checklists={c.task_id: c for c in stored}
+    )
     by_task = {c.task_id: c for c in stored}
     for a, s in zip(answers, scores):  # re-derived from the stored checklist and the stored answer alone
         c = by_task[a.task_id]
@@ -412,46 +502,88 @@ def test_checklists_are_stored_with_the_release_and_scores_rederive(built):
 
 def _fake_openai(log: list[str]):
     def reply(content: dict) -> Reply:
-        return Reply.json({"id": "c", "object": "chat.completion", "created": 0, "model": "arena-mock",
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": json.dumps(content)}}],
-                           "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+        return Reply.json(
+            {
+                "id": "c",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "arena-mock",
+                "choices": [
+                    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": json.dumps(content)}}
+                ],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            }
+        )
 
     def handle(req):
         prompt = req.json()["messages"][-1]["content"]
         if "Inspira Agent" in prompt:
             log.append("inspirations")
             first = re.search(r"^1\. \[[^\]]+\] (.+)$", prompt, re.M).group(1)
-            return reply({"inspirations": [
-                {"kind": "limitation", "inspiration": "Long horizons break agents.", "quote": first,
-                 "criteria": ["challenge", "explorability"]},
-                {"kind": "hypothesis", "inspiration": "made up", "quote": "A sentence nobody wrote.",
-                 "criteria": ["novelty", "verifiability"]}]})
+            return reply(
+                {
+                    "inspirations": [
+                        {
+                            "kind": "limitation",
+                            "inspiration": "Long horizons break agents.",
+                            "quote": first,
+                            "criteria": ["challenge", "explorability"],
+                        },
+                        {
+                            "kind": "hypothesis",
+                            "inspiration": "made up",
+                            "quote": "A sentence nobody wrote.",
+                            "criteria": ["novelty", "verifiability"],
+                        },
+                    ]
+                }
+            )
         if "KEY_POINT_EXTRACTION" in prompt:
             log.append("kae_extract")
             ids = re.findall(r"^\[([^\]]+)\]", prompt, re.M)
             words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
-            return reply({"sources": [{"source": i, "keypoints": [f"{words[k]} {words[k]}x {words[k]}y observed.", "A shared fact."]}
-                                      for k, i in enumerate(ids)]})
+            return reply(
+                {
+                    "sources": [
+                        {"source": i, "keypoints": [f"{words[k]} {words[k]}x {words[k]}y observed.", "A shared fact."]}
+                        for k, i in enumerate(ids)
+                    ]
+                }
+            )
         if "KEY_POINT_RELEVANCE" in prompt:
             log.append("kae_label")
             n = len(re.findall(r"^\d+\. ", prompt.rsplit("Key points:", 1)[1], re.M))
-            return reply({"labels": [{"index": i, "label": "supported" if i == 1 else "conflicting"}
-                                     for i in range(1, n)]})  # the last one unlabelled: omitted
+            return reply(
+                {"labels": [{"index": i, "label": "supported" if i == 1 else "conflicting"} for i in range(1, n)]}
+            )  # the last one unlabelled: omitted
         if "CHECKLIST_TEMPLATE" in prompt:
             log.append("ace_checklist")
-            return reply({"items": [{"title": "Coverage", "description": "covers the subject", "weight": 3},
-                                    {"title": "Rigour", "description": "tests and baselines", "weight": 1}]})
+            return reply(
+                {
+                    "items": [
+                        {"title": "Coverage", "description": "covers the subject", "weight": 3},
+                        {"title": "Rigour", "description": "tests and baselines", "weight": 1},
+                    ]
+                }
+            )
         if "SINGLE_CRITERION" in prompt:
             log.append("ace_score")
             return reply({"scores": [{"index": 1, "score": 8}, {"index": 2, "score": 4}]})
         return Reply.json({"error": "unexpected prompt"}, status=400)
+
     return handle
 
 
 def _client(server, tmp_path, name="openai/arena-mock"):
-    return LLMClient(name, api_base=server.url + "/v1", api_key="x", cache_dir=str(tmp_path / "cache"),
-                     max_retries=1, backoff_s=0.0, timeout_s=5)
+    return LLMClient(
+        name,
+        api_base=server.url + "/v1",
+        api_key="x",
+        cache_dir=str(tmp_path / "cache"),
+        max_retries=1,
+        backoff_s=0.0,
+        timeout_s=5,
+    )
 
 
 def test_model_backed_inspirations_kae_and_ace_through_a_loopback_server(built, tmp_path):
@@ -472,8 +604,17 @@ def test_model_backed_inspirations_kae_and_ace_through_a_loopback_server(built, 
         assert answer[0].evidence_ids
         judge = _client(server, tmp_path, "openai/arena-judge")
         log.clear()
-        scores, failed = score_answers(answer, [task], golds, embed, view.dates(), cutoff=CUTOFF, judge_client=judge,
-                                       kb_get=view.get, checklists={task.task_id: lists[0]})
+        scores, failed = score_answers(
+            answer,
+            [task],
+            golds,
+            embed,
+            view.dates(),
+            cutoff=CUTOFF,
+            judge_client=judge,
+            kb_get=view.get,
+            checklists={task.task_id: lists[0]},
+        )
         assert failed == []
         assert log == ["kae_extract", "kae_label", "ace_score"]  # batched: two KAE calls, one ACE call per answer
         s = scores[0]
@@ -491,9 +632,9 @@ def test_a_failed_model_call_falls_back_and_is_recorded(built, tmp_path):
         drafted = draft_inspirations(client, records[:1], CUTOFF)
         assert drafted and {i.extractor for i in drafted} == {"rules"}  # the offline extractor stands in
         answer, _ = run_method("retrieval", tasks[:1], view, embed=embed)
-        scores, failed = score_answers(answer, tasks[:1], golds, embed, view.dates(), cutoff=CUTOFF,
-                                       judge_client=client, kb_get=view.get)
+        scores, failed = score_answers(
+            answer, tasks[:1], golds, embed, view.dates(), cutoff=CUTOFF, judge_client=client, kb_get=view.get
+        )
         s = scores[0]
         assert s.values["ksr"] is not None  # KAE: the offline proxy scored it
         assert {f.reason.split(":")[0] for f in failed} >= {"kae", "ace checklist"}
-

@@ -39,9 +39,17 @@ def test_inspirations_kae_and_ace_with_a_local_model(built, tmp_path):
         assert failed == [] and answers[0].evidence_ids
         judge = local_client(server, str(tmp_path / "judge_cache"), timeout_s=600, max_retries=1)
         before = judge.snapshot()
-        scores, failures = score_answers(answers, [task], golds, embed, view.dates(), cutoff=CUTOFF,
-                                         judge_client=judge, kb_get=view.get,
-                                         checklists={task.task_id: checklist})
+        scores, failures = score_answers(
+            answers,
+            [task],
+            golds,
+            embed,
+            view.dates(),
+            cutoff=CUTOFF,
+            judge_client=judge,
+            kb_get=view.get,
+            checklists={task.task_id: checklist},
+        )
         used = judge.usage_since(before).by_purpose
     assert any("kae" in k for k in used) and any("ace" in k for k in used), used
     s = scores[0]

@@ -29,6 +29,7 @@ def chain_of(art, k):
 
 # -- quotes ---------------------------------------------------------------------------------
 
+
 def test_a_true_quote_verifies_and_an_altered_one_does_not():
     src = SOURCES[PID]
     assert verify("Agents that retrieve tool documentation reduce hallucinated API calls.", src) == ("verified", "abstract")
@@ -42,10 +43,17 @@ def test_a_true_quote_verifies_and_an_altered_one_does_not():
 
 def test_tuples_written_by_an_agent_are_verified_not_trusted():
     a = answer(["x"], cited=(PID,))
-    items = [{"paper_id": PID, "keywords": ["tool"], "summary": "s", "insight": "i",
-              "quote": "The gain comes from filtering redundant tools before planning."},
-             {"paper_id": PID, "quote": "The gain comes from adding redundant tools before planning."},
-             {"paper_id": "2601.00009", "quote": "Agents that retrieve tool documentation"}]  # not cited
+    items = [
+        {
+            "paper_id": PID,
+            "keywords": ["tool"],
+            "summary": "s",
+            "insight": "i",
+            "quote": "The gain comes from filtering redundant tools before planning.",
+        },
+        {"paper_id": PID, "quote": "The gain comes from adding redundant tools before planning."},
+        {"paper_id": "2601.00009", "quote": "Agents that retrieve tool documentation"},
+    ]  # not cited
     got = stated_tuples(a, items, lookup, "agent")
     assert [t.quote_status for t in got] == ["verified", "altered", "unknown_paper"]
     assert got[0].keywords == ["tool"] and got[0].source == "agent"
@@ -61,10 +69,10 @@ def test_offline_tuples_quote_the_sentence_a_claim_rests_on():
 
 # -- validators ------------------------------------------------------------------------------
 
+
 def test_a_claim_stated_by_a_verified_quote_passes_every_stage():
     art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."]), None, lookup)
-    assert chain_of(art, 0) == {"evidence": "pass", "mechanism": "pass", "decision": "pass", "claim": "pass",
-                                "chain": "pass"}
+    assert chain_of(art, 0) == {"evidence": "pass", "mechanism": "pass", "decision": "pass", "claim": "pass", "chain": "pass"}
     assert art.attribution_completeness == 1.0 and art.outcome == "pass"
 
 
@@ -74,27 +82,31 @@ def test_a_partial_stage_never_counts_as_a_pass():
     forecast = "Tool documentation retrieval will gain the most momentum."
     art, _ = build_artifacts(answer([forecast]), None, lookup)
     assert chain_of(art, 0)["evidence"] == "pass" and chain_of(art, 0)["mechanism"] == "blocked"
-    art, _ = build_artifacts(answer([forecast, "Tool documentation retrieval grew because of vendor marketing."]),
-                             None, lookup)
+    art, _ = build_artifacts(answer([forecast, "Tool documentation retrieval grew because of vendor marketing."]), None, lookup)
     assert chain_of(art, 0)["mechanism"] == "partial" and chain_of(art, 0)["chain"] == "partial"
     assert art.n_attributed == 0 and art.attribution_completeness == 0.0
 
 
 def test_evidence_is_blocked_without_a_citation_and_partial_on_an_altered_quote():
-    art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."], cited=()),
-                             None, lookup)
+    art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."], cited=()), None, lookup)
     assert chain_of(art, 0)["evidence"] == "blocked" and art.attribution_completeness == 0.0
-    altered = json.dumps([{"paper_id": PID, "quote": "Agents that retrieve tool documentation reduce hallucinated "
-                                                     "API calls entirely."}])
-    art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."],
-                                    artifacts={"evidence_tuples": altered}), None, lookup)
+    altered = json.dumps(
+        [{"paper_id": PID, "quote": "Agents that retrieve tool documentation reduce hallucinated API calls entirely."}]
+    )
+    art, _ = build_artifacts(
+        answer(["Retrieving tool documentation reduces hallucinated API calls."], artifacts={"evidence_tuples": altered}),
+        None,
+        lookup,
+    )
     assert art.tuples[0].quote_status == "altered" and chain_of(art, 0)["evidence"] == "partial"
 
 
 def test_decision_stage_blocks_a_claim_that_crowns_another_option():
     from tests.factories import make_task
-    task = make_task("t1", "direction", "Which direction?",
-                     options=["tool documentation retrieval", "long dialogue memory modules"])
+
+    task = make_task(
+        "t1", "direction", "Which direction?", options=["tool documentation retrieval", "long dialogue memory modules"]
+    )
     a = answer(["Long dialogue memory modules will gain the most momentum first."], choice="o0", ranking=["o0", "o1"])
     art, _ = build_artifacts(a, task, lookup)
     assert chain_of(art, 0)["decision"] == "blocked"
@@ -108,6 +120,7 @@ def test_generic_claims_are_blocked_at_the_claim_stage():
 
 
 # -- drift ------------------------------------------------------------------------------------
+
 
 def kinds(claims):
     art, _ = build_artifacts(answer(claims), None, lookup)
@@ -140,9 +153,19 @@ def test_mechanistic_drift_when_the_claimed_cause_is_not_the_evidence_s():
 
 # -- attribution completeness ----------------------------------------------------------------
 
+
 def _v(k, outcome):
-    return ChainValidation(answer_id="a", task_id="t", family="direction", method="m", backbone="b", claim_index=k,
-                           claim="c", stage="chain", outcome=outcome)
+    return ChainValidation(
+        answer_id="a",
+        task_id="t",
+        family="direction",
+        method="m",
+        backbone="b",
+        claim_index=k,
+        claim="c",
+        stage="chain",
+        outcome=outcome,
+    )
 
 
 def test_attribution_completeness_is_the_share_of_passed_chains():
@@ -150,14 +173,16 @@ def test_attribution_completeness_is_the_share_of_passed_chains():
     assert attribution_completeness(vs, 4) == 0.5
     assert attribution_completeness([_v(0, "partial")], 1) == 0.0  # partial is not a pass
     assert attribution_completeness([], 0) == 0.0  # no claim: nothing attributable
-    art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls.",
-                                     *GENERIC_CLAIMS[:1]]), None, lookup)
+    art, _ = build_artifacts(
+        answer(["Retrieving tool documentation reduces hallucinated API calls.", *GENERIC_CLAIMS[:1]]), None, lookup
+    )
     assert (art.n_attributed, art.n_claims, art.attribution_completeness) == (1, 2, 0.5)
 
 
 def test_report_section_and_chains_page_link_answers_by_anchor():
-    art, _ = build_artifacts(answer(["Tool retrieval reduces hallucinated API calls because agents memorise "
-                                     "user preferences."]), None, lookup)
+    art, _ = build_artifacts(
+        answer(["Tool retrieval reduces hallucinated API calls because agents memorise user preferences."]), None, lookup
+    )
     section = report_section([art])
     assert f"chains.html#{anchor(art.answer_id)}" in section and "mechanistic" in section
     page = chains_html([art], "t")
@@ -168,32 +193,77 @@ def test_report_section_and_chains_page_link_answers_by_anchor():
 
 # -- model path: a loopback OpenAI-compatible server -----------------------------------------
 
+
 def _judge_handler(reply: dict, seen: list):
     def handle(req):
         seen.append(req.json()["messages"][-1]["content"])
-        return Reply.json({"id": "c", "object": "chat.completion", "created": 0, "model": "judge-mock",
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": json.dumps(reply)}}],
-                           "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+        return Reply.json(
+            {
+                "id": "c",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "judge-mock",
+                "choices": [
+                    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": json.dumps(reply)}}
+                ],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            }
+        )
+
     return handle
 
 
 def test_model_path_verifies_the_judge_s_quotes(tmp_path):
-    reply = {"tuples": [{"paper_id": PID, "keywords": ["tool"], "summary": "s", "insight": "i",
-                         "quote": "Agents that retrieve tool documentation reduce hallucinated API calls."},
-                        {"paper_id": PID, "quote": "Filtering tools doubles accuracy on every benchmark."}],
-             "claims": [{"claim_index": 0, "tuple_indexes": [0], "evidence": "pass", "mechanism": "pass",
-                         "decision": "pass", "claim": "pass"},
-                        {"claim_index": 1, "tuple_indexes": [1], "evidence": "pass", "mechanism": "pass",
-                         "decision": "pass", "claim": "pass", "drift": ["experimental"],
-                         "drift_detail": "no benchmark reported"}]}
+    reply = {
+        "tuples": [
+            {
+                "paper_id": PID,
+                "keywords": ["tool"],
+                "summary": "s",
+                "insight": "i",
+                "quote": "Agents that retrieve tool documentation reduce hallucinated API calls.",
+            },
+            {"paper_id": PID, "quote": "Filtering tools doubles accuracy on every benchmark."},
+        ],
+        "claims": [
+            {
+                "claim_index": 0,
+                "tuple_indexes": [0],
+                "evidence": "pass",
+                "mechanism": "pass",
+                "decision": "pass",
+                "claim": "pass",
+            },
+            {
+                "claim_index": 1,
+                "tuple_indexes": [1],
+                "evidence": "pass",
+                "mechanism": "pass",
+                "decision": "pass",
+                "claim": "pass",
+                "drift": ["experimental"],
+                "drift_detail": "no benchmark reported",
+            },
+        ],
+    }
     seen: list = []
-    a = answer(["Retrieving tool documentation reduces hallucinated API calls.",
-                "Filtering tools doubles accuracy on every benchmark.",
-                "Retrieving tool documentation reduces hallucinated API calls for planning agents."])
+    a = answer(
+        [
+            "Retrieving tool documentation reduces hallucinated API calls.",
+            "Filtering tools doubles accuracy on every benchmark.",
+            "Retrieving tool documentation reduces hallucinated API calls for planning agents.",
+        ]
+    )
     with Loopback(_judge_handler(reply, seen)) as server:
-        client = LLMClient("openai/judge-mock", api_base=server.url + "/v1", api_key="x",
-                           cache_dir=str(tmp_path / "cache"), max_retries=1, backoff_s=0.0, timeout_s=5)
+        client = LLMClient(
+            "openai/judge-mock",
+            api_base=server.url + "/v1",
+            api_key="x",
+            cache_dir=str(tmp_path / "cache"),
+            max_retries=1,
+            backoff_s=0.0,
+            timeout_s=5,
+        )
         art, failures = build_artifacts(a, None, lookup, judge=client)
     assert failures == [] and len(seen) == 1 and PID in seen[0] and ABSTRACT[:40] in seen[0]
     assert art.validator == "openai/judge-mock" and [t.source for t in art.tuples] == ["judge", "judge"]
@@ -209,29 +279,55 @@ def test_model_path_verifies_the_judge_s_quotes(tmp_path):
 
 def test_model_path_falls_back_to_the_offline_rules_when_the_call_fails(tmp_path):
     with Loopback(lambda req: Reply(500, "down")) as server:
-        client = LLMClient("openai/judge-mock", api_base=server.url + "/v1", api_key="x",
-                           cache_dir=str(tmp_path / "cache"), max_retries=1, backoff_s=0.0, timeout_s=5)
-        art, failures = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."]),
-                                        None, lookup, judge=client)
+        client = LLMClient(
+            "openai/judge-mock",
+            api_base=server.url + "/v1",
+            api_key="x",
+            cache_dir=str(tmp_path / "cache"),
+            max_retries=1,
+            backoff_s=0.0,
+            timeout_s=5,
+        )
+        art, failures = build_artifacts(
+            answer(["Retrieving tool documentation reduces hallucinated API calls."]), None, lookup, judge=client
+        )
     assert len(failures) == 1 and failures[0].stage == "answer_artifacts"
     assert art.validator == "offline" and art.attribution_completeness == 1.0
 
 
 def test_option_texts_and_quoted_titles_are_names_not_drift_cues():
     from tests.factories import make_task
+
     venue = "ACL/EMNLP (accepted papers: 71% method, 16% benchmark)"
     task = make_task("t1", "venue", "Which venue?", options=[venue, "ICLR/ICML"])
-    a = answer([f"The project fits the {venue} venue family best.",
-                "'Tool use (keywords: evaluation); e.g. \"ToolScope: tools through merging\"' will gain the most momentum."],
-               choice="o0", ranking=["o0", "o1"])
+    a = answer(
+        [
+            f"The project fits the {venue} venue family best.",
+            "'Tool use (keywords: evaluation); e.g. \"ToolScope: tools through merging\"' will gain the most momentum.",
+        ],
+        choice="o0",
+        ranking=["o0", "o1"],
+    )
     art, _ = build_artifacts(a, task, lookup)
     assert [d for d in art.drifts if d.kind in ("experimental", "mechanistic")] == []
 
 
 def test_an_external_agent_s_tuples_are_used_and_verified():
-    items = json.dumps([{"paper_id": PID, "keywords": ["tool"], "summary": "s", "insight": "i",
-                         "quote": "Agents that retrieve tool documentation reduce hallucinated API calls."}])
-    art, _ = build_artifacts(answer(["Retrieving tool documentation reduces hallucinated API calls."],
-                                    artifacts={"agent:evidence_tuples": items}), None, lookup)
+    items = json.dumps(
+        [
+            {
+                "paper_id": PID,
+                "keywords": ["tool"],
+                "summary": "s",
+                "insight": "i",
+                "quote": "Agents that retrieve tool documentation reduce hallucinated API calls.",
+            }
+        ]
+    )
+    art, _ = build_artifacts(
+        answer(["Retrieving tool documentation reduces hallucinated API calls."], artifacts={"agent:evidence_tuples": items}),
+        None,
+        lookup,
+    )
     assert [(t.source, t.quote_status) for t in art.tuples] == [("agent", "verified")]
     assert art.attribution_completeness == 1.0

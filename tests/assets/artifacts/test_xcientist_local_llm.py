@@ -24,8 +24,9 @@ pytestmark = pytest.mark.slow
 
 
 def test_artifacts_with_a_local_model(tmp_path):
-    a = answer(["Retrieving tool documentation reduces hallucinated API calls.",
-                "Tool retrieval outperforms fine-tuning on WebArena."])
+    a = answer(
+        ["Retrieving tool documentation reduces hallucinated API calls.", "Tool retrieval outperforms fine-tuning on WebArena."]
+    )
     with local_llm_server() as server:
         client = local_client(server, str(tmp_path / "cache"), timeout_s=600, max_retries=2)
         art, failures = build_artifacts(a, None, lookup, judge=client)

@@ -46,23 +46,49 @@ TH = Thresholds()
 
 
 def paper(i: str, title: str = "A pre-cutoff paper", published=date(2025, 3, 1)) -> ScreenedPaper:
-    return ScreenedPaper(arxiv_id=i, title=title, abstract="abs", published=published, domain=D, relevance=0.5,
-                         label="core", reason="r")
+    return ScreenedPaper(
+        arxiv_id=i, title=title, abstract="abs", published=published, domain=D, relevance=0.5, label="core", reason="r"
+    )
 
 
 def evidence(ids: list[str]) -> EvidenceRecord:
-    return EvidenceRecord(record_id="ev:1", node_id="n", domain=D, cutoff=date(2025, 12, 31), node_label="x",
-                          representative_ids=ids, supporting_ids=[],
-                          papers=[PaperEvidence(arxiv_id=i, published=date(2025, 3, 1),
-                                                problem=f"Agents of {i} fail to <b>plan</b> long tasks.",
-                                                method="We propose a planner.") for i in ids])
+    return EvidenceRecord(
+        record_id="ev:1",
+        node_id="n",
+        domain=D,
+        cutoff=date(2025, 12, 31),
+        node_label="x",
+        representative_ids=ids,
+        supporting_ids=[],
+        papers=[
+            PaperEvidence(
+                arxiv_id=i,
+                published=date(2025, 3, 1),
+                problem=f"Agents of {i} fail to <b>plan</b> long tasks.",
+                method="We propose a planner.",
+            )
+            for i in ids
+        ],
+    )
 
 
-def audit(tasks=TASKS, golds=GOLDS, ratings=RATINGS, records=(), future=(), novel=frozenset(), review_fn=None,
-          selected_only=True):
+def audit(
+    tasks=TASKS, golds=GOLDS, ratings=RATINGS, records=(), future=(), novel=frozenset(), review_fn=None, selected_only=True
+):
     corpus = [paper(f"2501.0000{i}") for i in range(1, 8)]
-    return build_audit_records(tasks, golds, ratings, [], list(records), corpus, list(future), th=TH,
-                               novel_terms=set(novel), review=review_fn, review_selected_only=selected_only)
+    return build_audit_records(
+        tasks,
+        golds,
+        ratings,
+        [],
+        list(records),
+        corpus,
+        list(future),
+        th=TH,
+        novel_terms=set(novel),
+        review=review_fn,
+        review_selected_only=selected_only,
+    )
 
 
 # -- flags --------------------------------------------------------------------------------
@@ -70,15 +96,17 @@ def audit(tasks=TASKS, golds=GOLDS, ratings=RATINGS, records=(), future=(), nove
 
 def test_weak_support_flags_few_papers_and_unquoted_packets():
     ids = [f"2501.0000{i}" for i in range(1, 7)]
-    strong = task(5, "direction").model_copy(update={"support_paper_ids": ids,
-                                                     "support_evidence_ids": [f"{i}#problem" for i in ids]})
+    strong = task(5, "direction").model_copy(
+        update={"support_paper_ids": ids, "support_evidence_ids": [f"{i}#problem" for i in ids]}
+    )
     weak = task(6, "direction")  # one support paper, no quote
     records, _ = audit([strong, weak], [], [], records=[evidence(ids)])
     by_id = {r.task_id: r for r in records}
     assert not [f for f in by_id[strong.task_id].flags if f.code == "weak_support"]
     details = [f.detail for f in by_id[weak.task_id].flags if f.code == "weak_support"]
-    assert any("1 support papers (< 5)" in d for d in details) and any("1 support papers with a verified verbatim quote (< 3)" in d
-                                                                          for d in details)
+    assert any("1 support papers (< 5)" in d for d in details) and any(
+        "1 support papers with a verified verbatim quote (< 3)" in d for d in details
+    )
     quotes = by_id[strong.task_id].support[0].quotes
     assert quotes == {"problem": "Agents of 2501.00001 fail to <b>plan</b> long tasks."}  # verbatim, unescaped data
 
@@ -94,11 +122,16 @@ def test_near_duplicates_are_flagged_within_a_family_only():
 
 
 def test_label_readability_flags_fragments_truncation_and_markup():
-    t = task(1, "venue").model_copy(update={
-        "title": "Venue positioning after 2025-12-31 of: However, a fundamental challenge remains…",
-        "options": [TaskOption(option_id="A", text="Code (keywords: generation)"),
-                    TaskOption(option_id="B", text="Tool use with $\\mathcal{T}$ planners"),
-                    TaskOption(option_id="C", text="Multi-agent debate (keywords: debate)")]})
+    t = task(1, "venue").model_copy(
+        update={
+            "title": "Venue positioning after 2025-12-31 of: However, a fundamental challenge remains…",
+            "options": [
+                TaskOption(option_id="A", text="Code (keywords: generation)"),
+                TaskOption(option_id="B", text="Tool use with $\\mathcal{T}$ planners"),
+                TaskOption(option_id="C", text="Multi-agent debate (keywords: debate)"),
+            ],
+        }
+    )
     details = [f.detail for f in F.readability_flags(t)]
     assert any(d.startswith("title: starts like an abstract fragment, truncated") for d in details)
     assert not any(d.startswith("option A") for d in details)  # a bare word is the hard defect bare_word_option
@@ -128,22 +161,39 @@ def test_possible_leakage_flags_post_cutoff_entities():
 def test_repeated_project_text_and_small_proxy_margin_are_flagged():
     from core.records import TaskBuild
 
-    text = ("Agents forget user preferences after a few turns. Existing memories store raw transcripts. "
-            "We propose a consolidation policy for episodic traces.")
+    text = (
+        "Agents forget user preferences after a few turns. Existing memories store raw transcripts. "
+        "We propose a consolidation policy for episodic traces."
+    )
 
     def venue(n: int, project: str):
         return task(n, "venue").model_copy(update={"question": f'Project description: "{project}" As of {C}, rank.'})
 
-    a, b, c = venue(1, text), venue(2, text.replace("We propose", "We present")), venue(3, "Web agents misclick on "
-                                                                                        "dense screens. We propose zooming.")
+    a, b, c = (
+        venue(1, text),
+        venue(2, text.replace("We propose", "We present")),
+        venue(3, "Web agents misclick on dense screens. We propose zooming."),
+    )
     quoting = task(4, "direction").model_copy(update={"question": f"Which direction does this serve: {text}"})
-    builds = [TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[], project_paper_id=p)
-              for t, p in ((a, "2511.1"), (b, "2511.2"), (c, "2511.1"))]
+    builds = [
+        TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[], project_paper_id=p)
+        for t, p in ((a, "2511.1"), (b, "2511.2"), (c, "2511.1"))
+    ]
     builds[2].curation["home_domain"] = "home domain is rag_and_retrieval_structuring"
-    proxy = GoldTarget(task_id=c.task_id, family="venue", domain=D, cutoff=date(2025, 12, 31),
-                       numbers={"gold_kind_proxy": 1.0, "proxy_gap": 0.012})
-    outcome = GoldTarget(task_id=a.task_id, family="venue", domain=D, cutoff=date(2025, 12, 31),
-                         numbers={"gold_kind_outcome": 1.0, "gold_kind_proxy": 0.0, "proxy_gap": 0.001})
+    proxy = GoldTarget(
+        task_id=c.task_id,
+        family="venue",
+        domain=D,
+        cutoff=date(2025, 12, 31),
+        numbers={"gold_kind_proxy": 1.0, "proxy_gap": 0.012},
+    )
+    outcome = GoldTarget(
+        task_id=a.task_id,
+        family="venue",
+        domain=D,
+        cutoff=date(2025, 12, 31),
+        numbers={"gold_kind_outcome": 1.0, "gold_kind_proxy": 0.0, "proxy_gap": 0.001},
+    )
     flags = F.project_flags([a, b, c, quoting], [proxy, outcome], builds)
     codes = {k: [f.code for f in v] for k, v in flags.items()}
     assert "repeated_project_text" in codes[a.task_id] and "repeated_project_text" in codes[b.task_id]
@@ -179,6 +229,7 @@ def test_model_review_drafts_verdicts_and_flags_what_fails(tmp_path):
         seen.append(purpose)
         assert "hidden_gold" in messages[-1]["content"]
         return json.dumps(reply)
+
     client = MockedClient(LLMClient("openai/test-model", cache_dir=str(tmp_path / "c")), mock)
     records, failures = audit(review_fn=lambda rec: review(rec, client))
     assert not failures and seen == ["audit_review"] * 3  # the ranking's selection only
@@ -196,6 +247,7 @@ def test_model_review_drafts_verdicts_and_flags_what_fails(tmp_path):
 def test_a_failed_model_review_is_a_failure_row_not_a_lost_task():
     def broken(rec):
         raise RuntimeError("server down")
+
     records, failures = audit(review_fn=broken, selected_only=False)
     assert len(records) == len(TASKS) and all(not r.model_review for r in records)
     assert len(failures) == len(TASKS) and "server down" in failures[0].reason
@@ -208,8 +260,16 @@ def test_decisions_keep_history_and_the_latest_wins(tmp_path):
     store = DecisionStore(tmp_path / "d.sqlite")
     h = {"t1": "hash1"}
     store.record(domain=D, cutoff=C, task_id="t1", content_hash="hash1", action="approve", reviewer="ana")
-    store.record(domain=D, cutoff=C, task_id="t1", content_hash="hash1", action="reject", reviewer="bo",
-                 reason="duplicate", note="same as t2")
+    store.record(
+        domain=D,
+        cutoff=C,
+        task_id="t1",
+        content_hash="hash1",
+        action="reject",
+        reviewer="bo",
+        reason="duplicate",
+        note="same as t2",
+    )
     current = store.current(D, C, h)
     assert current["t1"].action == "reject" and current["t1"].reviewer == "bo"
     assert [d.action for d in store.history(D, C, "t1")] == ["approve", "reject"]
@@ -218,13 +278,16 @@ def test_decisions_keep_history_and_the_latest_wins(tmp_path):
     assert len(store.history(D, C, "t1")) == 2
 
 
-@pytest.mark.parametrize("kw, message", [
-    (dict(action="reject", reason="because"), "a rejection needs a reason"),
-    (dict(action="approve", reviewer=" "), "reviewer's name"),
-    (dict(action="revise", revision={"strength": "1"}), "may be revised"),
-    (dict(action="revise", revision={}), "at least one edited field"),
-    (dict(action="delete"), "unknown action"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(action="reject", reason="because"), "a rejection needs a reason"),
+        (dict(action="approve", reviewer=" "), "reviewer's name"),
+        (dict(action="revise", revision={"strength": "1"}), "may be revised"),
+        (dict(action="revise", revision={}), "at least one edited field"),
+        (dict(action="delete"), "unknown action"),
+    ],
+)
 def test_invalid_decisions_are_refused(tmp_path, kw, message):
     store = DecisionStore(tmp_path / "d.sqlite")
     args = dict(domain=D, cutoff=C, task_id="t1", content_hash="h", reviewer="ana") | kw
@@ -254,10 +317,25 @@ def test_two_concurrent_writers_lose_no_decision(tmp_path):
 def _decisions(tmp_path, tasks=TASKS, golds=GOLDS) -> DecisionStore:
     store = DecisionStore(tmp_path / "d.sqlite")
     h = {t.task_id: content_hash(t, g) for t, g in zip(tasks, golds, strict=True)}
-    store.record(domain=D, cutoff=C, task_id=tasks[0].task_id, content_hash=h[tasks[0].task_id], action="revise",
-                 reviewer="ana", revision={"title": "A clearer title", "option:B": "beta, clearer"})
-    store.record(domain=D, cutoff=C, task_id=tasks[2].task_id, content_hash=h[tasks[2].task_id], action="reject",
-                 reviewer="bo", reason="unclear_decision", note="the question asks two things at once")
+    store.record(
+        domain=D,
+        cutoff=C,
+        task_id=tasks[0].task_id,
+        content_hash=h[tasks[0].task_id],
+        action="revise",
+        reviewer="ana",
+        revision={"title": "A clearer title", "option:B": "beta, clearer"},
+    )
+    store.record(
+        domain=D,
+        cutoff=C,
+        task_id=tasks[2].task_id,
+        content_hash=h[tasks[2].task_id],
+        action="reject",
+        reviewer="bo",
+        reason="unclear_decision",
+        note="the question asks two things at once",
+    )
     return store
 
 
@@ -266,8 +344,15 @@ def test_curate_releases_only_approved_tasks_with_revisions(tmp_path):
     current = store.current(D, C, {t.task_id: content_hash(t, g) for t, g in zip(TASKS, GOLDS, strict=True)})
     revised, approved, counts = curate(TASKS, RATINGS, current)
     assert approved == {TASKS[0].task_id}  # TASKS[1] is not selected, TASKS[2] rejected, TASKS[3] pending
-    assert counts == {"policy": "require_approval", "ranked_for_release": 3, "approved": 1, "revised": 1,
-                      "rejected": 1, "rejected_by_reason": {"unclear_decision": 1}, "pending": 1}
+    assert counts == {
+        "policy": "require_approval",
+        "ranked_for_release": 3,
+        "approved": 1,
+        "revised": 1,
+        "rejected": 1,
+        "rejected_by_reason": {"unclear_decision": 1},
+        "pending": 1,
+    }
     assert revised[0].title == "A clearer title" and revised[0].options[1].text == "beta, clearer"
     assert revised[0].options[0] == TASKS[0].options[0] and revised[1] == TASKS[1]
     assert apply_revision(TASKS[0], None) == TASKS[0]
@@ -278,11 +363,25 @@ def test_release_with_require_approval_ships_exactly_the_approved_tasks(tmp_path
     _ = _decisions(tmp_path)  # a store elsewhere: not this warehouse's
     decisions = DecisionStore.for_store(storage.store())
     h = {t.task_id: content_hash(t, g) for t, g in zip(TASKS, GOLDS, strict=True)}
-    decisions.record(domain=D, cutoff=C, task_id=TASKS[0].task_id, content_hash=h[TASKS[0].task_id],
-                     action="revise", reviewer="ana-reviewer", note="tightened the wording of the title",
-                     revision={"title": "A clearer title"})
-    decisions.record(domain=D, cutoff=C, task_id=TASKS[3].task_id, content_hash=h[TASKS[3].task_id],
-                     action="reject", reviewer="bo-reviewer", reason="not_specific")
+    decisions.record(
+        domain=D,
+        cutoff=C,
+        task_id=TASKS[0].task_id,
+        content_hash=h[TASKS[0].task_id],
+        action="revise",
+        reviewer="ana-reviewer",
+        note="tightened the wording of the title",
+        revision={"title": "A clearer title"},
+    )
+    decisions.record(
+        domain=D,
+        cutoff=C,
+        task_id=TASKS[3].task_id,
+        content_hash=h[TASKS[3].task_id],
+        action="reject",
+        reviewer="bo-reviewer",
+        reason="not_specific",
+    )
     ok, error = materialize_release(storage, tmp_path, {"require_approval": True})
     assert ok, error
     store = storage.store()
@@ -303,15 +402,27 @@ def test_release_with_require_approval_ships_exactly_the_approved_tasks(tmp_path
 
 
 def test_separation_validator_refuses_audit_fields_and_texts():
-    public, _, _ = release_files(TASKS, RATINGS, GOLDS, KB, domain=D, cutoff=C, window_end="2026-06-30",
-                                 horizon_months=6, corpus_version="c", taxonomy_version="t")
+    public, _, _ = release_files(
+        TASKS,
+        RATINGS,
+        GOLDS,
+        KB,
+        domain=D,
+        cutoff=C,
+        window_end="2026-06-30",
+        horizon_months=6,
+        corpus_version="c",
+        taxonomy_version="t",
+    )
     rows = [json.loads(x) for x in public["tasks.jsonl"].decode().splitlines()]
     rows[0]["flags"] = [{"code": "near_duplicate"}]
     rows[1]["question"] += " (reviewer note: this one reads badly)"
     manifest = json.loads(public["manifest.json"])
     manifest["curation"] = {"approved": 1, "reviewer": "ana"}
-    bad = dict(public, **{"tasks.jsonl": "".join(json.dumps(r) + "\n" for r in rows).encode(),
-                          "manifest.json": json.dumps(manifest).encode()})
+    bad = dict(
+        public,
+        **{"tasks.jsonl": "".join(json.dumps(r) + "\n" for r in rows).encode(), "manifest.json": json.dumps(manifest).encode()},
+    )
     messages = validate_release(bad, GOLDS, audit_texts={"notes": ["this one reads badly"], "reviewers": ["ana"]})
     assert any("audit key 'flags'" in m for m in messages)
     assert any("manifest.json: audit key 'curation.reviewer'" in m for m in messages)
@@ -370,9 +481,15 @@ def test_audit_status_prints_the_queue(tmp_path, monkeypatch, capsys):
     store = PartitionStore(str(tmp_path / "warehouse"))
     records, _ = audit()
     store.write_records("audit_queue", D, C, records, AuditRecord)
-    DecisionStore.for_store(store).record(domain=D, cutoff=C, task_id=records[0].task_id,
-                                          content_hash=records[0].content_hash, action="reject", reviewer="ana",
-                                          reason="duplicate")
+    DecisionStore.for_store(store).record(
+        domain=D,
+        cutoff=C,
+        task_id=records[0].task_id,
+        content_hash=records[0].content_hash,
+        action="reject",
+        reviewer="ana",
+        reason="duplicate",
+    )
     assert main(["audit", "status", "--domain", D, "--cutoff", C]) == 0
     out = capsys.readouterr().out
     assert f"{D} @ {C}: 4 candidate tasks, 3 selected by the ranking" in out
@@ -393,8 +510,9 @@ def test_foresci_release_require_approval_command(tmp_path, monkeypatch, capsys)
     monkeypatch.setenv("FORESCI_HOME", str(tmp_path))
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster"))
     h = content_hash(TASKS[2], GOLDS[2])
-    DecisionStore.for_store(storage.store()).record(domain=D, cutoff=C, task_id=TASKS[2].task_id, content_hash=h,
-                                                    action="approve", reviewer="ana")
+    DecisionStore.for_store(storage.store()).record(
+        domain=D, cutoff=C, task_id=TASKS[2].task_id, content_hash=h, action="approve", reviewer="ana"
+    )
     assert main(["release", "--domain", D, "--cutoff", C, "--require-approval", "--name", "v1"]) == 0
     out = capsys.readouterr().out
     assert f"release v1 of {D} @ {C}: 1 tasks" in out and '"approved": 1' in out and '"pending": 2' in out
@@ -410,11 +528,20 @@ def test_the_overview_reads_only_heads_and_agrees_with_the_full_queue(page):
     client.get(url)
     with client.session_transaction() as s:
         token = s["csrf"]
-    client.post(url + "/decide", data={"action": "reject", "reason": "gold_wrong", "reviewer": "ana", "csrf": token,
-                                       "content_hash": records[0].content_hash})
+    client.post(
+        url + "/decide",
+        data={
+            "action": "reject",
+            "reason": "gold_wrong",
+            "reviewer": "ana",
+            "csrf": token,
+            "content_hash": records[0].content_hash,
+        },
+    )
     reader = client.application.config["reader"]
     heads, items = reader.heads(D, C), reader.items(D, C)
-    assert sorted((h.task_id, h.selected, tuple(h.flag_codes), h.state) for h in heads) == \
-        sorted((i.record.task_id, i.record.selected, tuple(i.flag_codes), i.state) for i in items)
+    assert sorted((h.task_id, h.selected, tuple(h.flag_codes), h.state) for h in heads) == sorted(
+        (i.record.task_id, i.record.selected, tuple(i.flag_codes), i.state) for i in items
+    )
     assert summary(heads) == summary(items)
     assert summary(heads)["flagged"] > 0 and summary(heads)["states"]["rejected"] == 1

@@ -16,22 +16,34 @@ DESCRIPTIONS = {k: v.description for k, v in load_registry().domains.items()}
 
 
 def _line(**kw):
-    base = {"arxiv_id": "2501.00001", "title": "Agents that use tools", "abstract": "We study LLM agents.",
-            "published": "2025-01-02", "categories": ["cs.AI"], "authors": [], "source": "test"}
+    base = {
+        "arxiv_id": "2501.00001",
+        "title": "Agents that use tools",
+        "abstract": "We study LLM agents.",
+        "published": "2025-01-02",
+        "categories": ["cs.AI"],
+        "authors": [],
+        "source": "test",
+    }
     return json.dumps(base | kw)
 
 
 def test_bad_lines_become_failure_rows_and_the_rest_is_kept(tmp_path):
     path = tmp_path / "c.jsonl"
-    path.write_text("\n".join([
-        _line(),
-        '{"arxiv_id": "2501.00002", "title": "trunc',          # malformed JSON
-        _line(arxiv_id="2501.00003", published=None),          # no date
-        _line(arxiv_id="2501.00004", published="1985-01-01"),  # before arXiv existed
-        _line(arxiv_id="2501.00005", published="2025-13-45"),  # invalid date
-        _line(arxiv_id="2501.00006", title=""),                # empty title
-        _line(arxiv_id="2501.00007"),
-    ]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                _line(),
+                '{"arxiv_id": "2501.00002", "title": "trunc',  # malformed JSON
+                _line(arxiv_id="2501.00003", published=None),  # no date
+                _line(arxiv_id="2501.00004", published="1985-01-01"),  # before arXiv existed
+                _line(arxiv_id="2501.00005", published="2025-13-45"),  # invalid date
+                _line(arxiv_id="2501.00006", title=""),  # empty title
+                _line(arxiv_id="2501.00007"),
+            ]
+        )
+        + "\n"
+    )
     papers, failures = read_jsonl(path)
     assert [p.arxiv_id for p in papers] == ["2501.00001", "2501.00007"]
     reasons = {f.item_id: f.reason for f in failures}
@@ -50,12 +62,18 @@ def test_deduplicate_collapses_versions_to_first_submission():
 
 def test_screen_labels_on_topic_papers_above_off_topic_ones():
     embed = load_embedder().encode
-    on = Paper(arxiv_id="1", title="Tool-using LLM agents for multi-step web navigation",
-               abstract="We build autonomous language model agents that plan, call tools and browse the web.",
-               published=date(2025, 1, 1))
-    off = Paper(arxiv_id="2", title="Latent diffusion for text-to-video generation",
-                abstract="We train a video diffusion transformer for high-resolution text-to-video synthesis.",
-                published=date(2025, 1, 1))
+    on = Paper(
+        arxiv_id="1",
+        title="Tool-using LLM agents for multi-step web navigation",
+        abstract="We build autonomous language model agents that plan, call tools and browse the web.",
+        published=date(2025, 1, 1),
+    )
+    off = Paper(
+        arxiv_id="2",
+        title="Latent diffusion for text-to-video generation",
+        abstract="We train a video diffusion transformer for high-resolution text-to-video synthesis.",
+        published=date(2025, 1, 1),
+    )
     s_on, s_off = screen([on, off], "llm_agent", DESCRIPTIONS, embed)
     assert s_on.relevance > s_off.relevance
     assert s_on.label == "core" and s_off.label == "excluded"
@@ -91,18 +109,26 @@ def test_add_months_clamps_to_month_end():
 def _screened(aid: str, day: date, label: str):
     from core.records import ScreenedPaper
 
-    return ScreenedPaper(arxiv_id=aid, title="t", abstract="a", published=day, domain="llm_agent", relevance=0.1,
-                         label=label, reason="r")
+    return ScreenedPaper(
+        arxiv_id=aid, title="t", abstract="a", published=day, domain="llm_agent", relevance=0.1, label=label, reason="r"
+    )
 
 
 def test_volume_by_label_counts_every_month_with_explicit_zeros():
     from assets.corpus.logic import volume_by_label
 
-    papers = [_screened("1", date(2025, 1, 3), "core"), _screened("2", date(2025, 1, 9), "excluded"),
-              _screened("3", date(2025, 3, 1), "support"), _screened("4", date(2025, 3, 30), "core")]
+    papers = [
+        _screened("1", date(2025, 1, 3), "core"),
+        _screened("2", date(2025, 1, 9), "excluded"),
+        _screened("3", date(2025, 3, 1), "support"),
+        _screened("4", date(2025, 3, 30), "core"),
+    ]
     rows = volume_by_label(papers)
     assert [(r.month, r.total, r.core, r.support, r.excluded, r.relevant) for r in rows] == [
-        ("2025-01", 2, 1, 0, 1, 1), ("2025-02", 0, 0, 0, 0, 0), ("2025-03", 2, 1, 1, 0, 2)]
+        ("2025-01", 2, 1, 0, 1, 1),
+        ("2025-02", 0, 0, 0, 0, 0),
+        ("2025-03", 2, 1, 1, 0, 2),
+    ]
     assert volume_by_label([]) == []
 
 
@@ -121,8 +147,9 @@ def test_corpus_volume_asset_matches_the_snapshot(tmp_path):
     storage.store().write_records("corpus_snapshot", "llm_agent", "2025-12-31", public, ScreenedPaper)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", ["2025-12-31"])
-    result = dg.materialize([corpus_volume], partition_key=partition_key("llm_agent", "2025-12-31"),
-                            instance=instance, resources={"storage": storage})
+    result = dg.materialize(
+        [corpus_volume], partition_key=partition_key("llm_agent", "2025-12-31"), instance=instance, resources={"storage": storage}
+    )
     rows = storage.store().read_records("corpus_volume", "llm_agent", "2025-12-31", MonthVolume)
     assert sum(r.total for r in rows) == len(public)
     assert {r.month: r.total for r in rows if r.total} == monthly_volume(public)

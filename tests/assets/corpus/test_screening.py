@@ -50,18 +50,23 @@ def test_real_near_duplicate_titles_collapse_to_the_earliest_submission(agent_co
 
 
 def test_versions_and_repeats_collapse_to_first_submission():
-    papers = [_p("2501.00001v3", "Agents that plan with tools and memory", date(2025, 3, 1)),
-              _p("2501.00001", "Agents that plan with tools and memory", date(2025, 1, 5)),
-              _p("2501.00009", "A benchmark for web agents", date(2025, 1, 9))]
+    papers = [
+        _p("2501.00001v3", "Agents that plan with tools and memory", date(2025, 3, 1)),
+        _p("2501.00001", "Agents that plan with tools and memory", date(2025, 1, 5)),
+        _p("2501.00009", "A benchmark for web agents", date(2025, 1, 9)),
+    ]
     kept, links = deduplicate(papers)
     assert [(p.arxiv_id, p.published) for p in kept] == [("2501.00001", date(2025, 1, 5)), ("2501.00009", date(2025, 1, 9))]
     assert [(k.dropped_id, k.method) for k in links] == [("2501.00001", "arxiv_id")]
 
 
 def test_different_or_short_titles_are_not_merged():
-    papers = [_p("1", "Scaling laws for tool-using language model agents part one", date(2025, 1, 1)),
-              _p("2", "Scaling laws for tool-using language model agents part two", date(2025, 1, 2)),
-              _p("3", "Agent survey", date(2025, 1, 3)), _p("4", "Agent Survey!", date(2025, 1, 4))]
+    papers = [
+        _p("1", "Scaling laws for tool-using language model agents part one", date(2025, 1, 1)),
+        _p("2", "Scaling laws for tool-using language model agents part two", date(2025, 1, 2)),
+        _p("3", "Agent survey", date(2025, 1, 3)),
+        _p("4", "Agent Survey!", date(2025, 1, 4)),
+    ]
     kept, links = deduplicate(papers)
     assert len(kept) == 4 and links == []  # Jaccard 0.8 < 0.9; 2-token titles are never near-merged
 
@@ -92,13 +97,25 @@ def test_prefix_filtering_finds_exactly_the_brute_force_pairs(agent_corpus):
 
 def test_offline_core_needs_relevance_and_contribution_and_future_cues():
     embed = load_embedder().encode
-    core = _p("1", "ToolPlanner: planning tool-using LLM agents for multi-step web tasks", date(2025, 1, 1),
-              "We propose ToolPlanner, a framework for LLM agents that plan, call tools and browse the web. "
-              "We identify error recovery as the key bottleneck of current agents and release a benchmark.")
-    no_future = _p("2", "ToolPlanner: planning tool-using LLM agents for multi-step web tasks", date(2025, 1, 1),
-                   "We propose ToolPlanner, a framework for LLM agents that plan, call tools and browse the web.")
-    off = _p("3", "Latent diffusion for text-to-video generation", date(2025, 1, 1),
-             "We train a video diffusion transformer for high-resolution text-to-video synthesis.")
+    core = _p(
+        "1",
+        "ToolPlanner: planning tool-using LLM agents for multi-step web tasks",
+        date(2025, 1, 1),
+        "We propose ToolPlanner, a framework for LLM agents that plan, call tools and browse the web. "
+        "We identify error recovery as the key bottleneck of current agents and release a benchmark.",
+    )
+    no_future = _p(
+        "2",
+        "ToolPlanner: planning tool-using LLM agents for multi-step web tasks",
+        date(2025, 1, 1),
+        "We propose ToolPlanner, a framework for LLM agents that plan, call tools and browse the web.",
+    )
+    off = _p(
+        "3",
+        "Latent diffusion for text-to-video generation",
+        date(2025, 1, 1),
+        "We train a video diffusion transformer for high-resolution text-to-video synthesis.",
+    )
     a, b, c = offline_screen([core, no_future, off], "llm_agent", DESCRIPTIONS, embed)
     assert a.label == "core" and "contribution cue 'We propose'" in a.reason and "future cue" in a.reason
     assert b.label == "support" and "no future cue" in b.reason
@@ -113,25 +130,54 @@ _ID = re.compile(r"^\[([^\]]+)\]", re.M)
 
 def _openai_handler(label_of):
     """A minimal OpenAI-compatible /v1/chat/completions that labels every listed paper."""
+
     def handle(req):
         prompt = req.json()["messages"][-1]["content"]
-        items = [{"arxiv_id": pid, "label": label_of(pid), "relevance": 0.8, "reason": f"judged {pid}"}
-                 for pid in _ID.findall(prompt)]
-        return Reply.json({"id": "c", "object": "chat.completion", "created": 0, "model": "screen-mock",
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": json.dumps({"items": items})}}],
-                           "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+        items = [
+            {"arxiv_id": pid, "label": label_of(pid), "relevance": 0.8, "reason": f"judged {pid}"} for pid in _ID.findall(prompt)
+        ]
+        return Reply.json(
+            {
+                "id": "c",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "screen-mock",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": json.dumps({"items": items})},
+                    }
+                ],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            }
+        )
+
     return handle
 
 
 def _papers(n=10):
-    return [_p(f"2501.{i:05d}", f"Agent paper number {i} on tool use", date(2025, 1, 1 + i),
-               "We propose an agent framework and identify its limitations.") for i in range(n)]
+    return [
+        _p(
+            f"2501.{i:05d}",
+            f"Agent paper number {i} on tool use",
+            date(2025, 1, 1 + i),
+            "We propose an agent framework and identify its limitations.",
+        )
+        for i in range(n)
+    ]
 
 
 def _client(server, tmp_path):
-    return LLMClient("openai/screen-mock", api_base=server.url + "/v1", api_key="x", cache_dir=str(tmp_path / "cache"),
-                     max_retries=1, backoff_s=0.0, timeout_s=5)
+    return LLMClient(
+        "openai/screen-mock",
+        api_base=server.url + "/v1",
+        api_key="x",
+        cache_dir=str(tmp_path / "cache"),
+        max_retries=1,
+        backoff_s=0.0,
+        timeout_s=5,
+    )
 
 
 def test_llm_screen_batches_labels_and_caches(tmp_path):
@@ -139,14 +185,14 @@ def test_llm_screen_batches_labels_and_caches(tmp_path):
     embed = load_embedder().encode
     with Loopback(_openai_handler(lambda pid: "excluded" if pid.endswith("3") else "core")) as server:
         client = _client(server, tmp_path)
-        screened, failures, name = screen_corpus(papers, "llm_agent", "LLM Agents", DESCRIPTIONS, embed, client,
-                                                 batch_size=4)
+        screened, failures, name = screen_corpus(papers, "llm_agent", "LLM Agents", DESCRIPTIONS, embed, client, batch_size=4)
         assert name == "llm:openai/screen-mock" and failures == []
         assert len(server.requests_to("/v1/chat/completions")) == 3  # 10 papers, 4 per call
         assert {s.arxiv_id: s.label for s in screened}["2501.00003"] == "excluded"
         assert all(s.reason.startswith("LLM screen: judged ") for s in screened)
-        again, _, _ = screen_corpus(papers, "llm_agent", "LLM Agents", DESCRIPTIONS, embed, _client(server, tmp_path),
-                                    batch_size=4)
+        again, _, _ = screen_corpus(
+            papers, "llm_agent", "LLM Agents", DESCRIPTIONS, embed, _client(server, tmp_path), batch_size=4
+        )
         assert len(server.requests_to("/v1/chat/completions")) == 3  # all from the cache
         assert [s.model_dump() for s in again] == [s.model_dump() for s in screened]
 
@@ -157,10 +203,12 @@ def test_a_failed_llm_batch_keeps_offline_labels_with_failure_rows_and_reruns_on
     papers = _papers(8)
     offline = offline_screen(papers, "llm_agent", DESCRIPTIONS, load_embedder().encode)
     with Loopback(_openai_handler(lambda pid: "support")) as server:
-        server.sticky["/v1/chat/completions"] = (
-            lambda req: Fault.http(500) if "[2501.00005]" in req.json()["messages"][-1]["content"] else None)
-        screened, failures = llm_screen(papers, "llm_agent", "LLM Agents", DESCRIPTIONS["llm_agent"],
-                                        _client(server, tmp_path), offline, batch_size=4)
+        server.sticky["/v1/chat/completions"] = lambda req: (
+            Fault.http(500) if "[2501.00005]" in req.json()["messages"][-1]["content"] else None
+        )
+        screened, failures = llm_screen(
+            papers, "llm_agent", "LLM Agents", DESCRIPTIONS["llm_agent"], _client(server, tmp_path), offline, batch_size=4
+        )
         assert sorted(f.item_id for f in failures) == [f"2501.{i:05d}" for i in range(4, 8)]
         assert all("LLM screen failed" in f.reason for f in failures)
         by_id = {s.arxiv_id: s for s in screened}
@@ -168,7 +216,8 @@ def test_a_failed_llm_batch_keeps_offline_labels_with_failure_rows_and_reruns_on
         assert by_id["2501.00006"].label == offline[6].label and by_id["2501.00006"].reason.startswith("offline screen")
         del server.sticky["/v1/chat/completions"]
         n = len(server.requests_to("/v1/chat/completions"))
-        screened, failures = llm_screen(papers, "llm_agent", "LLM Agents", DESCRIPTIONS["llm_agent"],
-                                        _client(server, tmp_path), offline, batch_size=4)
+        screened, failures = llm_screen(
+            papers, "llm_agent", "LLM Agents", DESCRIPTIONS["llm_agent"], _client(server, tmp_path), offline, batch_size=4
+        )
         assert failures == [] and len(server.requests_to("/v1/chat/completions")) == n + 1
         assert {s.label for s in screened} == {"support"}

@@ -42,16 +42,17 @@ def test_verify_quote_accepts_verbatim_and_whitespace_variants_only():
 def test_sentence_split_keeps_abbreviations_and_spans_are_verbatim():
     text = "Agents (e.g. ReAct) plan well. However, they fail on long tasks! Results show 3.5 points gain."
     sentences = split_sentences(text)
-    assert sentences == ["Agents (e.g. ReAct) plan well.", "However, they fail on long tasks!",
-                         "Results show 3.5 points gain."]
+    assert sentences == ["Agents (e.g. ReAct) plan well.", "However, they fail on long tasks!", "Results show 3.5 points gain."]
     assert all(s in text for s in sentences)
 
 
 def test_fields_pick_the_sentence_with_their_cues():
-    abstract = ("Large language model agents are widely used. However, existing agents struggle with long-horizon "
-                "planning. We propose PlanNet, a hierarchical planner for web agents. Experiments on WebArena show "
-                "that PlanNet outperforms strong baselines by 12 points. Our approach still suffers from high latency "
-                "and costly inference.")
+    abstract = (
+        "Large language model agents are widely used. However, existing agents struggle with long-horizon "
+        "planning. We propose PlanNet, a hierarchical planner for web agents. Experiments on WebArena show "
+        "that PlanNet outperforms strong baselines by 12 points. Our approach still suffers from high latency "
+        "and costly inference."
+    )
     paper = screened("2501.00001", "PlanNet: hierarchical planning for agents", abstract)
     ev = extract_paper_evidence(paper)
     assert ev.method == "We propose PlanNet, a hierarchical planner for web agents."
@@ -68,14 +69,17 @@ def test_fields_stay_empty_without_cues():
     assert ev.contribution_type == "method"
 
 
-@pytest.mark.parametrize("title,abstract,expected", [
-    ("A Survey of LLM Agents", "We review agent research.", "survey"),
-    ("WebShopBench: Evaluating Shopping Agents", "We evaluate agents.", "benchmark/dataset"),
-    ("AgentSafety: A Benchmark for Agent Safety", "We release a dataset.", "benchmark/dataset"),
-    ("Position: Agents Need Memory", "We argue that agents need memory.", "position"),
-    ("ReAct++", "We propose a method. We evaluate it on a benchmark.", "method"),
-    ("Provably Efficient Agent Exploration", "We prove a regret bound; the theorem holds.", "theory"),
-])
+@pytest.mark.parametrize(
+    "title,abstract,expected",
+    [
+        ("A Survey of LLM Agents", "We review agent research.", "survey"),
+        ("WebShopBench: Evaluating Shopping Agents", "We evaluate agents.", "benchmark/dataset"),
+        ("AgentSafety: A Benchmark for Agent Safety", "We release a dataset.", "benchmark/dataset"),
+        ("Position: Agents Need Memory", "We argue that agents need memory.", "position"),
+        ("ReAct++", "We propose a method. We evaluate it on a benchmark.", "method"),
+        ("Provably Efficient Agent Exploration", "We prove a regret bound; the theorem holds.", "theory"),
+    ],
+)
 def test_contribution_type_from_cue_words(title, abstract, expected):
     assert classify_contribution(title, abstract) == expected
 
@@ -101,12 +105,20 @@ def test_every_field_of_every_record_from_a_sample_is_verbatim(embed):
                 quote = getattr(pe, field)
                 assert verify_quote(quote, paper_source_text(paper)), (pe.arxiv_id, field, quote)
                 checked += bool(quote)
-            assert pe.contribution_type in {"method", "benchmark/dataset", "empirical study", "survey",
-                                            "system/tool", "theory", "position"}
+            assert pe.contribution_type in {
+                "method",
+                "benchmark/dataset",
+                "empirical study",
+                "survey",
+                "system/tool",
+                "theory",
+                "position",
+            }
     assert checked > 300  # the sample really exercises the extractor
     # excluded papers in nodes are reported, not silently dropped
     assert [(f.item_id, f.reason) for f in failures] == [
-        (nodes[1].node_id, "1 excluded (off-domain) paper(s) not used as evidence")]
+        (nodes[1].node_id, "1 excluded (off-domain) paper(s) not used as evidence")
+    ]
 
 
 # ----------------------------------------------------------------------------- records
@@ -114,6 +126,7 @@ def test_every_field_of_every_record_from_a_sample_is_verbatim(embed):
 
 def fake_embed_from(vectors: dict[str, list[float]]):
     """Embed a paper text by the id embedded at its start ("<id>. abstract")."""
+
     def embed(texts):
         rows = []
         for t in texts:
@@ -121,13 +134,23 @@ def fake_embed_from(vectors: dict[str, list[float]]):
             v = np.asarray(vectors.get(key, [0.0, 0.0, 1.0]), dtype=np.float32)
             rows.append(v / np.linalg.norm(v))
         return np.stack(rows) if rows else np.zeros((0, 3), np.float32)
+
     return embed
 
 
 def node(node_id, paper_ids, parent="d:m", level=1):
-    return TaxonomyNode(node_id=node_id, domain="d", dimension="methodologies", label=node_id, description="",
-                        parent_id=parent, level=level, created_slice="2025-Q1", created_by="initial",
-                        paper_ids=paper_ids)
+    return TaxonomyNode(
+        node_id=node_id,
+        domain="d",
+        dimension="methodologies",
+        label=node_id,
+        description="",
+        parent_id=parent,
+        level=level,
+        created_slice="2025-Q1",
+        created_by="initial",
+        paper_ids=paper_ids,
+    )
 
 
 def test_representative_papers_are_the_most_central_with_core_preference():
@@ -136,8 +159,7 @@ def test_representative_papers_are_the_most_central_with_core_preference():
     vectors = {k: [np.cos(a), np.sin(a), 0.0] for k, a in angles.items()}
     papers = [screened(k, k, "text", label="support" if k == "p7" else "core") for k in sorted(angles)]
     nodes = [node("d:m", list(angles), parent=None, level=0), node("d:m/a", list(angles))]
-    records = build_evidence_records(nodes, papers, CUTOFF, fake_embed_from(vectors), n_representative=3,
-                                     n_supporting=3)
+    records = build_evidence_records(nodes, papers, CUTOFF, fake_embed_from(vectors), n_representative=3, n_supporting=3)
     assert len(records) == 1  # the root gets no record
     rec = records[0]
     vecs = np.array([vectors[k] for k in sorted(angles)])
@@ -151,8 +173,7 @@ def test_representative_papers_are_the_most_central_with_core_preference():
 
 
 def test_unknown_ids_are_reported_and_late_papers_raise():
-    papers = [screened("a", "A", "x"), screened("b", "B", "y"),
-              screened("late", "L", "z", published=date(2026, 2, 1))]
+    papers = [screened("a", "A", "x"), screened("b", "B", "y"), screened("late", "L", "z", published=date(2026, 2, 1))]
     embed = fake_embed_from({"a": [1, 0, 0], "b": [0, 1, 0]})
     nodes = [node("d:m", ["a", "b"], parent=None, level=0), node("d:m/a", ["a", "b", "ghost1", "ghost2"])]
     records, failures = build_evidence(nodes, papers, CUTOFF, embed)
@@ -165,8 +186,7 @@ def test_unknown_ids_are_reported_and_late_papers_raise():
 
 def test_node_without_papers_still_gets_a_traceable_empty_record():
     papers = [screened("a", "A", "x")]
-    records, failures = build_evidence([node("d:m/empty", ["ghost"])], papers, CUTOFF,
-                                       fake_embed_from({"a": [1, 0, 0]}))
+    records, failures = build_evidence([node("d:m/empty", ["ghost"])], papers, CUTOFF, fake_embed_from({"a": [1, 0, 0]}))
     assert records[0].record_id == "ev:d:m/empty" and records[0].papers == []
     assert any("no usable" in f.reason for f in failures)
 

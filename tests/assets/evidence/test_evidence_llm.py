@@ -19,9 +19,11 @@ from tests.factories import labelled_sample_papers as sample_papers
 from tests.factories import screened_paper as screened
 from tests.llm_stub import CountingStubClient
 
-ABSTRACT = ("Agents often fail on long-horizon tasks. However, existing planners lack memory of past errors. "
-            "We propose ReMem, a framework that stores reflections. Experiments on WebArena show ReMem "
-            "outperforms strong baselines.")
+ABSTRACT = (
+    "Agents often fail on long-horizon tasks. However, existing planners lack memory of past errors. "
+    "We propose ReMem, a framework that stores reflections. Experiments on WebArena show ReMem "
+    "outperforms strong baselines."
+)
 
 
 def _paper(i=1, abstract=ABSTRACT, published=date(2025, 3, 1)):
@@ -33,15 +35,22 @@ def test_a_fabricated_quote_is_kept_but_marked_unverified():
 
     def answer(payload):
         key = payload["papers"][0]["key"]
-        return {"papers": [{
-            "paper": key, "contribution_type": "method",
-            "problem": {"summary": "planners forget", "quote": "However, existing planners lack memory of past errors."},
-            "method": {"summary": "reflection store", "quote": "We propose ReMem, a framework that stores reflections."},
-            # fabricated: not in the abstract
-            "limitation": {"summary": "costly", "quote": "ReMem requires expensive GPT-4 calls for every step."},
-            "evaluation_focus": {"summary": "web tasks",
-                                 "quote": "Experiments  on WebArena show ReMem\noutperforms strong baselines."},
-        }]}
+        return {
+            "papers": [
+                {
+                    "paper": key,
+                    "contribution_type": "method",
+                    "problem": {"summary": "planners forget", "quote": "However, existing planners lack memory of past errors."},
+                    "method": {"summary": "reflection store", "quote": "We propose ReMem, a framework that stores reflections."},
+                    # fabricated: not in the abstract
+                    "limitation": {"summary": "costly", "quote": "ReMem requires expensive GPT-4 calls for every step."},
+                    "evaluation_focus": {
+                        "summary": "web tasks",
+                        "quote": "Experiments  on WebArena show ReMem\noutperforms strong baselines.",
+                    },
+                }
+            ]
+        }
 
     stub = CountingStubClient(overrides={"EvidenceBatch": answer})
     out, failures = extract_evidence_llm([paper], stub)
@@ -66,16 +75,29 @@ def test_llm_extraction_is_batched_and_failures_fall_back_to_rules():
 
 
 def _fulltext(paper):
-    return PaperFullText(arxiv_id=paper.arxiv_id, source="grobid", sections=[
-        Section(name="introduction", heading="1 Introduction",
+    return PaperFullText(
+        arxiv_id=paper.arxiv_id,
+        source="grobid",
+        sections=[
+            Section(
+                name="introduction",
+                heading="1 Introduction",
                 text="Language agents are increasingly deployed on the web. However, they remain unable to recall "
-                     "earlier failures across episodes."),
-        Section(name="method", heading="3 Method", text="We introduce a reflection buffer keyed by task."),
-        Section(name="experiments", heading="4 Experiments",
-                text="We evaluate on WebArena and Mind2Web with success rate as the metric."),
-        Section(name="limitations", heading="Limitations",
-                text="A limitation of our work is that the buffer grows without bound and is costly to search."),
-    ])
+                "earlier failures across episodes.",
+            ),
+            Section(name="method", heading="3 Method", text="We introduce a reflection buffer keyed by task."),
+            Section(
+                name="experiments",
+                heading="4 Experiments",
+                text="We evaluate on WebArena and Mind2Web with success rate as the metric.",
+            ),
+            Section(
+                name="limitations",
+                heading="Limitations",
+                text="A limitation of our work is that the buffer grows without bound and is costly to search.",
+            ),
+        ],
+    )
 
 
 def test_fulltext_sections_are_quoted_and_verified_offline_and_in_llm_mode():
@@ -93,8 +115,9 @@ def test_fulltext_sections_are_quoted_and_verified_offline_and_in_llm_mode():
     assert len(shown) == 1
     assert out[paper.arxiv_id].quote_source == "fulltext" and not out[paper.arxiv_id].unverified
     # an abstract-only record (no GROBID) is treated as no full text
-    degraded = PaperFullText(arxiv_id=paper.arxiv_id, source="abstract_only",
-                             sections=[Section(name="abstract", text=paper.abstract)])
+    degraded = PaperFullText(
+        arxiv_id=paper.arxiv_id, source="abstract_only", sections=[Section(name="abstract", text=paper.abstract)]
+    )
     assert extract_paper_evidence(paper, degraded).quote_source == "abstract"
 
 
@@ -115,12 +138,23 @@ def llm_run(embed):
     papers = sample_papers()
     nodes = kmeans_taxonomy(papers, embed)
     stub = CountingStubClient()
-    records, ev_failures = build_evidence(nodes, papers, CUTOFF, embed, llm_client=stub,
-                                          citations={p.arxiv_id: i for i, p in enumerate(papers)})
+    records, ev_failures = build_evidence(
+        nodes, papers, CUTOFF, embed, llm_client=stub, citations={p.arxiv_id: i for i, p in enumerate(papers)}
+    )
     failures: list = []
-    signals = build_signals(nodes, records, papers, CUTOFF, monthly_volume([p for p in papers if p.label != "excluded"]),
-                            embed, domain="llm_agent", llm_client=stub, failures=failures, min_support=4,
-                            min_theme_papers=2)  # 120 sample papers
+    signals = build_signals(
+        nodes,
+        records,
+        papers,
+        CUTOFF,
+        monthly_volume([p for p in papers if p.label != "excluded"]),
+        embed,
+        domain="llm_agent",
+        llm_client=stub,
+        failures=failures,
+        min_support=4,
+        min_theme_papers=2,
+    )  # 120 sample papers
     return papers, nodes, records, signals, stub, failures + ev_failures
 
 
@@ -150,23 +184,25 @@ def test_every_llm_mode_signal_traces_back_to_records_and_papers(llm_run):
         assert s.evidence_ids and set(s.evidence_ids) <= record_ids, s.signal_id
         assert s.paper_ids and set(s.paper_ids) <= visible, s.signal_id
         assert set(s.node_ids) <= node_ids
-        record_papers = {pid for r in records if r.record_id in s.evidence_ids
-                         for pid in r.representative_ids + r.supporting_ids}
+        record_papers = {pid for r in records if r.record_id in s.evidence_ids for pid in r.representative_ids + r.supporting_ids}
         if s.kind == "bottleneck":  # limitations stated anywhere before the cutoff, >= 1 paper in a linked record
             assert set(s.paper_ids) & record_papers, s.signal_id
         else:
             assert set(s.paper_ids) <= record_papers, s.signal_id  # papers come from the linked records
     dev = [s for s in signals if s.kind == "method_development"]
     assert stub.usage.by_purpose["signals.relation"] >= 1
-    assert all(s.details["decided_by"] == ["llm"] and s.details["relation"][0] in
-               ("extension", "adaptation", "replacement", "component_reuse", "competition") for s in dev)
+    assert all(
+        s.details["decided_by"] == ["llm"]
+        and s.details["relation"][0] in ("extension", "adaptation", "replacement", "component_reuse", "competition")
+        for s in dev
+    )
     assert all(any(k.startswith("child_slice_share_") for k in s.stats) for s in dev)
     bottlenecks = [s for s in signals if s.kind == "bottleneck"]
-    assert all(s.details["decided_by"] == ["llm"] and s.stats["recurrence"] == len(set(s.paper_ids))
-               for s in bottlenecks)
+    assert all(s.details["decided_by"] == ["llm"] and s.stats["recurrence"] == len(set(s.paper_ids)) for s in bottlenecks)
     by_id = {p.arxiv_id: p for p in papers}
-    assert bottlenecks and all(q in by_id[pid].abstract for s in bottlenecks
-                               for q, pid in zip(s.details["quotes"], s.details["quote_papers"]))
+    assert bottlenecks and all(
+        q in by_id[pid].abstract for s in bottlenecks for q, pid in zip(s.details["quotes"], s.details["quote_papers"])
+    )
 
 
 def test_signal_llm_failures_keep_the_rule_and_are_recorded(embed):
@@ -177,13 +213,22 @@ def test_signal_llm_failures_keep_the_rule_and_are_recorded(embed):
     records, _ = build_evidence(nodes, papers, CUTOFF, embed)
     stub = CountingStubClient(fail_purposes=("signals.relation", "signals.bottleneck"))
     failures: list = []
-    signals = build_signals(nodes, records, papers, CUTOFF, monthly_volume(papers), embed, domain="llm_agent",
-                            llm_client=stub, failures=failures, min_support=4)
+    signals = build_signals(
+        nodes,
+        records,
+        papers,
+        CUTOFF,
+        monthly_volume(papers),
+        embed,
+        domain="llm_agent",
+        llm_client=stub,
+        failures=failures,
+        min_support=4,
+    )
     assert failures and all(f.stage == "research_signals" for f in failures)
     assert any(not f.reason.startswith("candidate dropped") for f in failures)  # the failed model calls
     dev = [s for s in signals if s.kind == "method_development"]
-    assert dev and all(s.details["decided_by"] == ["rule"] and s.details["relation"] == s.details["rule_relation"]
-                       for s in dev)
+    assert dev and all(s.details["decided_by"] == ["rule"] and s.details["relation"] == s.details["rule_relation"] for s in dev)
 
 
 def test_slice_shares_are_normalised_by_volume():

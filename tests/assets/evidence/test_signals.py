@@ -46,11 +46,22 @@ def paper(pid: str, day: date, abstract: str = "We propose a method. Experiments
     return screened_paper(pid, f"Title {pid}", abstract, day)
 
 
-def tnode(node_id, paper_ids, *, parent="d:methodologies", level=1, dim="methodologies", slice_="2024-Q1",
-          label=None, keywords=()):
-    return TaxonomyNode(node_id=node_id, domain="d", dimension=dim, label=label or node_id, description=f"about {node_id}",
-                        parent_id=parent, level=level, created_slice=slice_, created_by="initial",
-                        paper_ids=list(paper_ids), keywords=list(keywords))
+def tnode(
+    node_id, paper_ids, *, parent="d:methodologies", level=1, dim="methodologies", slice_="2024-Q1", label=None, keywords=()
+):
+    return TaxonomyNode(
+        node_id=node_id,
+        domain="d",
+        dimension=dim,
+        label=label or node_id,
+        description=f"about {node_id}",
+        parent_id=parent,
+        level=level,
+        created_slice=slice_,
+        created_by="initial",
+        paper_ids=list(paper_ids),
+        keywords=list(keywords),
+    )
 
 
 # ----------------------------------------------------------------------------- normalisation
@@ -95,19 +106,21 @@ def background(n: int, day: date) -> list[ScreenedPaper]:
     rng = np.random.default_rng(7)
     letters = list("bcdfghjklmnpqrstvwxz")
     word = lambda: "".join(rng.choice(letters, 6))  # noqa: E731
-    return [screened_paper(f"z{i:03d}", f"{word()} {word()} {word()}", f"{word()} {word()} {word()}.", day)
-            for i in range(n)]
+    return [screened_paper(f"z{i:03d}", f"{word()} {word()} {word()}", f"{word()} {word()} {word()}.", day) for i in range(n)]
 
 
 def test_candidate_direction_carries_normalised_stats():
     papers, volume = rising_counts_falling_share()
-    papers = [p.model_copy(update={"title": f"Speculative decoding for {p.arxiv_id}",
-                                   "abstract": "Speculative decoding drafts tokens."}) for p in papers]
+    papers = [
+        p.model_copy(
+            update={"title": f"Speculative decoding for {p.arxiv_id}", "abstract": "Speculative decoding drafts tokens."}
+        )
+        for p in papers
+    ]
     ids = [p.arxiv_id for p in papers]
     nodes = [tnode("d:methodologies", ids, parent=None, level=0), tnode("d:methodologies/a", ids, slice_="2025-Q2")]
     records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
-    sigs = build_signals(nodes, records, papers + background(600, date(2025, 6, 1)), CUTOFF, volume, word_embed,
-                         domain="d")
+    sigs = build_signals(nodes, records, papers + background(600, date(2025, 6, 1)), CUTOFF, volume, word_embed, domain="d")
     cand = [s for s in sigs if s.kind == "candidate_direction"]
     # one direction, named as the titles write it: "speculative" and "decoding" alone are bare words
     assert [c.title for c in cand] == ["speculative decoding"] and cand[0].node_ids == ["d:methodologies/a"]
@@ -121,23 +134,51 @@ def test_candidate_direction_carries_normalised_stats():
 
 def test_a_direction_is_a_title_phrase_whose_papers_share_content():
     day = date(2025, 11, 3)
-    topics = {"tool calling": "Agents call external tools through function APIs.",
-              "episodic memory": "Agents store episodes in a memory buffer and recall them.",
-              "web navigation": "Agents browse websites and click through pages."}
-    papers = [screened_paper(f"{k[:2]}{i:02d}", f"{k.title()} for {w}", text, day)
-              for k, text in topics.items() for i, w in enumerate(("planning", "coding", "retrieval", "games", "science",
-                                                                   "finance", "health", "robots", "travel", "shopping",
-                                                                   "email", "maps"))]
+    topics = {
+        "tool calling": "Agents call external tools through function APIs.",
+        "episodic memory": "Agents store episodes in a memory buffer and recall them.",
+        "web navigation": "Agents browse websites and click through pages.",
+    }
+    papers = [
+        screened_paper(f"{k[:2]}{i:02d}", f"{k.title()} for {w}", text, day)
+        for k, text in topics.items()
+        for i, w in enumerate(
+            (
+                "planning",
+                "coding",
+                "retrieval",
+                "games",
+                "science",
+                "finance",
+                "health",
+                "robots",
+                "travel",
+                "shopping",
+                "email",
+                "maps",
+            )
+        )
+    ]
     # a generic word spread over the topics: its papers share a word, not content
-    papers += [screened_paper(f"an{i:02d}", f"Analysis of {w}", text, day) for i, (w, text) in enumerate(zip(
-        "aurora basalt cobalt dune ember fjord glacier harbor isthmus jungle karst lagoon".split(),
-        list(topics.values()) * 4))]
+    papers += [
+        screened_paper(f"an{i:02d}", f"Analysis of {w}", text, day)
+        for i, (w, text) in enumerate(
+            zip(
+                "aurora basalt cobalt dune ember fjord glacier harbor isthmus jungle karst lagoon".split(),
+                list(topics.values()) * 4,
+            )
+        )
+    ]
     papers += [screened_paper("rare01", "Quantum annealing for schedules", "Annealing.", day)]
     papers += background(300, day)
     ids = [p.arxiv_id for p in papers]
-    nodes = [tnode("d:methodologies", ids, parent=None, level=0),
-             *(tnode(f"d:methodologies/{k[:2]}", [p.arxiv_id for p in papers if p.arxiv_id.startswith(k[:2])],
-                     label=f"junk {k[:2]}") for k in topics)]
+    nodes = [
+        tnode("d:methodologies", ids, parent=None, level=0),
+        *(
+            tnode(f"d:methodologies/{k[:2]}", [p.arxiv_id for p in papers if p.arxiv_id.startswith(k[:2])], label=f"junk {k[:2]}")
+            for k in topics
+        ),
+    ]
     records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
     sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": len(papers)}, word_embed, domain="d")
     cand = [s for s in sigs if s.kind == "candidate_direction"]
@@ -153,17 +194,32 @@ def test_a_direction_is_a_title_phrase_whose_papers_share_content():
 
 def test_a_big_direction_is_not_dropped_for_a_small_one_that_shares_a_few_of_its_papers():
     day = date(2025, 11, 3)
-    big = [screened_paper(f"dt{i:02d}", f"Diffusion transformers for {w}", "Transformers denoise image latents.", day)
-           for i, w in enumerate(("faces cars birds maps charts rooms clouds trees boats cats dogs fish lakes roads "
-                                  "ships desks lamps rocks waves hills caves bells coins rings keys sofas chairs "
-                                  "cups tents forts").split())]
-    small = [screened_paper(f"vt{i:02d}", f"Virtual try-on {'with diffusion transformers ' if i < 8 else ''}case {i}",
-                            "Garments are fitted onto a person image.", day) for i in range(12)]
+    big = [
+        screened_paper(f"dt{i:02d}", f"Diffusion transformers for {w}", "Transformers denoise image latents.", day)
+        for i, w in enumerate(
+            (
+                "faces cars birds maps charts rooms clouds trees boats cats dogs fish lakes roads "
+                "ships desks lamps rocks waves hills caves bells coins rings keys sofas chairs "
+                "cups tents forts"
+            ).split()
+        )
+    ]
+    small = [
+        screened_paper(
+            f"vt{i:02d}",
+            f"Virtual try-on {'with diffusion transformers ' if i < 8 else ''}case {i}",
+            "Garments are fitted onto a person image.",
+            day,
+        )
+        for i in range(12)
+    ]
     papers = big + small + background(800, day)  # diffusion transformers: < 5% of the domain, no umbrella
     ids = [p.arxiv_id for p in papers]
-    nodes = [tnode("d:methodologies", ids, parent=None, level=0),
-             tnode("d:methodologies/dt", [p.arxiv_id for p in big + small[:8]], label="junk dt"),
-             tnode("d:methodologies/vt", [p.arxiv_id for p in small], label="junk vt")]
+    nodes = [
+        tnode("d:methodologies", ids, parent=None, level=0),
+        tnode("d:methodologies/dt", [p.arxiv_id for p in big + small[:8]], label="junk dt"),
+        tnode("d:methodologies/vt", [p.arxiv_id for p in small], label="junk vt"),
+    ]
     records = build_evidence_records(nodes, papers, CUTOFF, word_embed)
     sigs = build_signals(nodes, records, papers, CUTOFF, {"2025-11": len(papers)}, word_embed, domain="d")
     # 8 of virtual try-on's 12 papers name diffusion transformers, but only 8 of the 38 papers of
@@ -176,8 +232,10 @@ def test_a_big_direction_is_not_dropped_for_a_small_one_that_shares_a_few_of_its
 
 def test_relation_rules():
     stats = {
-        "c1": {"growth": 2.0, "n_prior": 3.0}, "c2": {"growth": 0.5, "n_prior": 6.0},
-        "c3": {"growth": 1.0, "n_prior": 4.0}, "p": {"growth": 1.0, "n_prior": 9.0},
+        "c1": {"growth": 2.0, "n_prior": 3.0},
+        "c2": {"growth": 0.5, "n_prior": 6.0},
+        "c3": {"growth": 1.0, "n_prior": 4.0},
+        "p": {"growth": 1.0, "n_prior": 9.0},
     }
     parent = tnode("p", [], label="tool learning", keywords=["tool use"])
     c1 = tnode("c1", [], parent="p", level=2, slice_="2025-Q3", label="tool retrieval")
@@ -203,8 +261,10 @@ def test_component_reuse_links_dimensions_sharing_papers():
 
 # ----------------------------------------------------------------------------- bottlenecks
 
-FILLER = ("We study agents in open environments. Our experiments cover several benchmarks. "
-          "The results are reported for planning agents and web agents.")
+FILLER = (
+    "We study agents in open environments. Our experiments cover several benchmarks. "
+    "The results are reported for planning agents and web agents."
+)
 
 
 def limitation_corpus():
@@ -223,10 +283,14 @@ def limitation_corpus():
         "d3": "Unfortunately, the scarcity of annotated trajectories remains a bottleneck.",
         "a1": "However, LLM agents struggle with LLM agents.",  # the domain's own words: no theme
     }
-    papers = [screened_paper(f"2505.{i:05d}", f"Paper {k}", f"{FILLER} {text}", date(2025, 5, 1 + i))
-              for i, (k, text) in enumerate(statements.items())]
-    papers += [screened_paper(f"2504.{i:05d}", f"Filler {i}", f"{FILLER} Hallucination is discussed here.",
-                              date(2025, 4, 1 + i)) for i in range(3)]
+    papers = [
+        screened_paper(f"2505.{i:05d}", f"Paper {k}", f"{FILLER} {text}", date(2025, 5, 1 + i))
+        for i, (k, text) in enumerate(statements.items())
+    ]
+    papers += [
+        screened_paper(f"2504.{i:05d}", f"Filler {i}", f"{FILLER} Hallucination is discussed here.", date(2025, 4, 1 + i))
+        for i in range(3)
+    ]
     papers += [screened_paper(f"2503.{i:05d}", f"Filler {i}", FILLER, date(2025, 3, 1 + i)) for i in range(20)]
     return papers
 
@@ -268,8 +332,7 @@ def test_limitation_themes_merge_synonyms_and_mark_near_themes():
     assert "prompt injection attack" in merged["aliases"] and len(merged["paper_ids"]) == 6
 
     def near(texts):  # cosine 0.6 between the two: distinct themes, but near ones
-        rows = [[1.0, 0.0] if "hallucination" in t else [0.6, 0.8] if "injection" in t else [0.0, -1.0]
-                for t in texts]
+        rows = [[1.0, 0.0] if "hallucination" in t else [0.6, 0.8] if "injection" in t else [0.0, -1.0] for t in texts]
         return np.asarray(rows, dtype=np.float32)
 
     themes = limitation_themes(papers, [], domain_title="LLM Agents", embed=near)
@@ -285,15 +348,32 @@ def test_limitation_objects_follow_predicates_and_skip_the_topic():
     assert object_keys(["significant", "computational", "costs"])[1] == [("computational", "cost")]
     assert object_keys(["high", "latency"]) == (["high", "latency"], [("latency",)])
     assert limitation_objects("Efficient long-context inference remains a major challenge.")[0][1] == [
-        "Efficient", "long-context", "inference"]
+        "Efficient",
+        "long-context",
+        "inference",
+    ]
 
 
 def test_bottleneck_signals_carry_quotes_keys_and_mentions():
     papers = limitation_corpus()
-    records = [EvidenceRecord(record_id="ev:n1", node_id="n1", domain="d", cutoff=CUTOFF, node_label="n1",
-                              representative_ids=["2505.00000"], supporting_ids=["2505.00001"],
-                              papers=[PaperEvidence(arxiv_id="2505.00000", published=date(2025, 5, 1),
-                                                    limitation="However, LLM agents suffer from hallucination of tool outputs.")])]
+    records = [
+        EvidenceRecord(
+            record_id="ev:n1",
+            node_id="n1",
+            domain="d",
+            cutoff=CUTOFF,
+            node_label="n1",
+            representative_ids=["2505.00000"],
+            supporting_ids=["2505.00001"],
+            papers=[
+                PaperEvidence(
+                    arxiv_id="2505.00000",
+                    published=date(2025, 5, 1),
+                    limitation="However, LLM agents suffer from hallucination of tool outputs.",
+                )
+            ],
+        )
+    ]
     sigs = build_signals([], records, papers, CUTOFF, {"2025-05": 10}, hash_embed, domain="d", domain_title="LLM Agents")
     bn = {s.details["key"][0]: s for s in sigs if s.kind == "bottleneck"}
     h = bn["hallucination"]
@@ -328,8 +408,18 @@ def test_every_signal_traces_to_records_and_cutoff_visible_papers(embed, venue_p
     volume = {}
     for p in papers:
         volume[p.published.strftime("%Y-%m")] = volume.get(p.published.strftime("%Y-%m"), 0) + 1
-    sigs = build_signals(nodes, records, papers, CUTOFF, volume, embed, domain="llm_agent", min_support=5,
-                         venue_papers=venue_papers, min_theme_papers=2)  # 120 sample papers
+    sigs = build_signals(
+        nodes,
+        records,
+        papers,
+        CUTOFF,
+        volume,
+        embed,
+        domain="llm_agent",
+        min_support=5,
+        venue_papers=venue_papers,
+        min_theme_papers=2,
+    )  # 120 sample papers
     # the 120-paper sample holds no title phrase alive enough to be a direction (>= 5 papers in
     # the 6 months before the cutoff): candidates, and the notes and approaches built on them,
     # are traced in test_candidate_direction_carries_normalised_stats
@@ -342,8 +432,18 @@ def test_every_signal_traces_to_records_and_cutoff_visible_papers(embed, venue_p
         if s.kind != "venue_profile":
             assert s.evidence_ids and s.paper_ids, s.signal_id
     assert len({s.signal_id for s in sigs}) == len(sigs)
-    again = build_signals(nodes, records, papers, CUTOFF, volume, embed, domain="llm_agent", min_support=5,
-                          venue_papers=venue_papers, min_theme_papers=2)
+    again = build_signals(
+        nodes,
+        records,
+        papers,
+        CUTOFF,
+        volume,
+        embed,
+        domain="llm_agent",
+        min_support=5,
+        venue_papers=venue_papers,
+        min_theme_papers=2,
+    )
     assert [s.model_dump() for s in again] == [s.model_dump() for s in sigs]
 
 
@@ -358,11 +458,15 @@ def test_venue_profiles_ignore_lists_dated_after_the_cutoff(embed, venue_papers)
     ml = profiles["ICLR/ICML/NeurIPS"]
     assert ml.details["venues"] == ["ICML 2024 (decisions ~2024-05-01)"]  # no NeurIPS 2024, ICLR 2025, ICML 2025
     assert ml.stats["n_papers"] == 2610
-    assert profiles["CVPR/ICCV/ECCV"].details["venues"] == ["CVPR 2024 (decisions ~2024-02-26)",
-                                                            "ICCV 2023 (decisions ~2023-07-14)"]
+    assert profiles["CVPR/ICCV/ECCV"].details["venues"] == [
+        "CVPR 2024 (decisions ~2024-02-26)",
+        "ICCV 2023 (decisions ~2023-07-14)",
+    ]
     # every family has a list by mid-2024: NAACL/ACL 2024, AAAI 2022 + IJCAI 2024, SIGIR + KDD 2024
-    assert profiles["ACL/EMNLP/NAACL"].details["venues"] == ["ACL 2024 (decisions ~2024-05-15)",
-                                                             "NAACL 2024 (decisions ~2024-03-14)"]
+    assert profiles["ACL/EMNLP/NAACL"].details["venues"] == [
+        "ACL 2024 (decisions ~2024-05-15)",
+        "NAACL 2024 (decisions ~2024-03-14)",
+    ]
     assert profiles["AAAI/IJCAI"].stats["n_papers"] == 1319 + 1048
     assert profiles["SIGIR/KDD"].stats["n_papers"] > 0  # SIGIR 2024 (KDD 2024 decided 2024-05-16 too)
     assert all(p.kind == "venue_profile" and p.cutoff == cutoff for p in profiles.values())
@@ -386,8 +490,7 @@ def test_venue_similarity_respects_the_date(embed, venue_papers):
     texts = ["Tool-using LLM agents for web navigation", "Diffusion transformers for video generation"]
     early = venue_similarity(texts, venue_papers, date(2024, 6, 30), embed)
     late = venue_similarity(texts, venue_papers, date(2025, 12, 31), embed)
-    assert set(early) == set(late) == {"ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD",
-                                       "CVPR/ICCV/ECCV"}
+    assert set(early) == set(late) == {"ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD", "CVPR/ICCV/ECCV"}
     assert early != late  # lists decided after mid-2024 count only later
     assert all(0 < v <= 1 for v in late.values())
     video = venue_similarity(texts[1:], venue_papers, date(2025, 12, 31), embed)
@@ -400,9 +503,15 @@ def test_venue_fit_is_normalised_for_pool_size_and_base_rate(embed, venue_papers
     retrieval paper fits SIGIR/KDD best although that pool is ten times smaller."""
     base = [f"{p.title}. {p.abstract}" for p in sample_papers("llm_agent")[:120]]
     late = date(2025, 12, 31)
-    off = venue_similarity(["A recipe for sourdough bread with a long cold fermentation."], venue_papers, late,
-                           embed, base_texts=base)
+    off = venue_similarity(
+        ["A recipe for sourdough bread with a long cold fermentation."], venue_papers, late, embed, base_texts=base
+    )
     assert off == {}  # no confident answer for a text no paper of the domain resembles
-    ir = venue_similarity(["Dense passage retrieval and learned sparse ranking for web search engines, "
-                           "click models and query-document relevance"], venue_papers, late, embed, base_texts=base)
+    ir = venue_similarity(
+        ["Dense passage retrieval and learned sparse ranking for web search engines, click models and query-document relevance"],
+        venue_papers,
+        late,
+        embed,
+        base_texts=base,
+    )
     assert max(ir, key=ir.get) == "SIGIR/KDD"

@@ -31,8 +31,13 @@ from tests.factories import RELEASE_GOLDS as GOLDS
 from tests.factories import RELEASE_RATINGS as RATINGS
 from tests.factories import RELEASE_TASKS as TASKS
 
-QUERIES = ("tool use for LLM agents", "multi-agent collaboration benchmark", "planning with memory",
-           "web navigation agents", "reinforcement learning from feedback")
+QUERIES = (
+    "tool use for LLM agents",
+    "multi-agent collaboration benchmark",
+    "planning with memory",
+    "web navigation agents",
+    "reinforcement learning from feedback",
+)
 
 
 def kb_rows(papers) -> list[dict]:
@@ -48,9 +53,19 @@ def kb_source(sample_papers):
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory, kb_source):
-    public, hidden, _ = release_files(TASKS, RATINGS, GOLDS, kb_rows(kb_source), domain="llm_agent",
-                                      cutoff=AGENT_CUTOFF.isoformat(), window_end="2026-06-30", horizon_months=6,
-                                      corpus_version="c", taxonomy_version="t", window_start="2026-01-01")
+    public, hidden, _ = release_files(
+        TASKS,
+        RATINGS,
+        GOLDS,
+        kb_rows(kb_source),
+        domain="llm_agent",
+        cutoff=AGENT_CUTOFF.isoformat(),
+        window_end="2026-06-30",
+        horizon_months=6,
+        corpus_version="c",
+        taxonomy_version="t",
+        window_start="2026-01-01",
+    )
     release = ReleaseFiles.from_bytes({**public, **hidden})
     out = tmp_path_factory.mktemp("hf") / "foresci-release"
     export = export_hf([release])
@@ -108,10 +123,17 @@ def test_gold_goes_only_to_the_private_directory(exported):
 
 def test_a_leaky_export_and_a_private_dir_inside_the_public_one_are_refused(exported, tmp_path):
     _, _, release, _ = exported
-    leaky = release.tasks[0].model_copy(update={"question": release.tasks[0].question + " Hint: "
-                                                + release.golds[0].claims[0].text})
-    bad = ReleaseFiles(domain=release.domain, cutoff=release.cutoff, manifest=release.manifest,
-                       tasks=[leaky, *release.tasks[1:]], kb_rows=release.kb_rows, golds=release.golds)
+    leaky = release.tasks[0].model_copy(
+        update={"question": release.tasks[0].question + " Hint: " + release.golds[0].claims[0].text}
+    )
+    bad = ReleaseFiles(
+        domain=release.domain,
+        cutoff=release.cutoff,
+        manifest=release.manifest,
+        tasks=[leaky, *release.tasks[1:]],
+        kb_rows=release.kb_rows,
+        golds=release.golds,
+    )
     with pytest.raises(LeakageError, match=leaky.task_id):
         export_hf([bad])
     with pytest.raises(ExportError):
@@ -144,8 +166,11 @@ def test_the_public_check_sees_hidden_files_and_gold_columns():
 
     from assets.export.hf import parquet_bytes, public_violations
 
-    leaky = {"gold.jsonl": b"{}\n", "hf_private/direction/test.parquet": b"",
-             "direction/test.parquet": parquet_bytes(pa.table({"task_id": ["t1"], "preferred_ranking": [["A"]]}))}
+    leaky = {
+        "gold.jsonl": b"{}\n",
+        "hf_private/direction/test.parquet": b"",
+        "direction/test.parquet": parquet_bytes(pa.table({"task_id": ["t1"], "preferred_ranking": [["A"]]})),
+    }
     messages = public_violations(leaky, [])
     assert any("gold.jsonl: a hidden file" in m for m in messages)
     assert any("hf_private/direction/test.parquet: a hidden file" in m for m in messages)

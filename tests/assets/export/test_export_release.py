@@ -28,11 +28,15 @@ from tests.factories import make_task
 
 D = "llm_agent"
 C2, C3 = date(2025, 9, 30), date(2025, 12, 31)
-CUTOFFS = [{"cutoff": c.isoformat(), "horizon_months": 6, "window_start": (c + timedelta(days=1)).isoformat(),
-            "window_end": e} for c, e in ((C2, "2026-03-30"), (C3, "2026-06-30"))]
-OPTIONS = {"direction": ["Tool use for agents", "GUI agents", "World models", "Agent memory"],
-           "planning": ["Reflection loops", "Program synthesis", "Tree search"],
-           "venue": ["ICLR/ICML/NeurIPS", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV"]}
+CUTOFFS = [
+    {"cutoff": c.isoformat(), "horizon_months": 6, "window_start": (c + timedelta(days=1)).isoformat(), "window_end": e}
+    for c, e in ((C2, "2026-03-30"), (C3, "2026-06-30"))
+]
+OPTIONS = {
+    "direction": ["Tool use for agents", "GUI agents", "World models", "Agent memory"],
+    "planning": ["Reflection loops", "Program synthesis", "Tree search"],
+    "venue": ["ICLR/ICML/NeurIPS", "ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV"],
+}
 # per cutoff: family -> tasks built; the last task of each family is held back (not released)
 BUILT = {C2: {"direction": 8, "venue": 3}, C3: {"direction": 9, "planning": 3, "venue": 4}}
 
@@ -41,55 +45,126 @@ def tasks_of(cutoff: date) -> list:
     out = []
     for family, n in BUILT[cutoff].items():
         for i in range(1, n + 1):
-            t = make_task(f"{D}-{cutoff}-{family}-{i:02d}", family, f"Which option of set {i} gains momentum?",
-                          OPTIONS[family], cutoff)
-            out.append(t.model_copy(update={"options": [TaskOption(option_id=chr(65 + k), text=o.text)
-                                                        for k, o in enumerate(t.options)]}))
+            t = make_task(
+                f"{D}-{cutoff}-{family}-{i:02d}", family, f"Which option of set {i} gains momentum?", OPTIONS[family], cutoff
+            )
+            out.append(
+                t.model_copy(
+                    update={"options": [TaskOption(option_id=chr(65 + k), text=o.text) for k, o in enumerate(t.options)]}
+                )
+            )
     return out
 
 
 def gold_of(t) -> GoldTarget:
-    return GoldTarget(task_id=t.task_id, family=t.family, domain=D, cutoff=t.cutoff, preferred_ranking=["B", "A"],
-                      claims=[GoldClaim(claim_id=f"{t.task_id}-c1", text=f"secret outcome of {t.task_id} in the window",
-                                        type="future-realisation", time_scope="w", importance=1.0)],
-                      future_paper_ids=["2603.00001"], strength=0.7)
+    return GoldTarget(
+        task_id=t.task_id,
+        family=t.family,
+        domain=D,
+        cutoff=t.cutoff,
+        preferred_ranking=["B", "A"],
+        claims=[
+            GoldClaim(
+                claim_id=f"{t.task_id}-c1",
+                text=f"secret outcome of {t.task_id} in the window",
+                type="future-realisation",
+                time_scope="w",
+                importance=1.0,
+            )
+        ],
+        future_paper_ids=["2603.00001"],
+        strength=0.7,
+    )
 
 
 def scores_of(t, k: int) -> list[Score]:
     """A clearly better method (momentum) and a weaker one (retrieval), two seeds each."""
     fta = {"momentum": (0.9, 0.8) if k % 3 else (0.7, 0.8), "retrieval": (0.2, 0.3) if k % 2 else (0.3, 0.4)}
-    return [Score(answer_id=f"{t.task_id}:{m}:{s}", task_id=t.task_id, family=t.family, method=m, backbone="offline",
-                  fta=v, trace_linkage=0.5) for m, vs in fta.items() for s, v in enumerate(vs)]
+    return [
+        Score(
+            answer_id=f"{t.task_id}:{m}:{s}",
+            task_id=t.task_id,
+            family=t.family,
+            method=m,
+            backbone="offline",
+            fta=v,
+            trace_linkage=0.5,
+        )
+        for m, vs in fta.items()
+        for s, v in enumerate(vs)
+    ]
 
 
 def partition(cutoff: date, kb_source) -> tuple[ReleaseFiles, PartitionData]:
     tasks = tasks_of(cutoff)
     held = {t.task_id for t in tasks if int(t.task_id[-2:]) == BUILT[cutoff][t.family]}
-    ratings = [TaskRating(task_id=t.task_id, family=t.family, elo=1200.0, rank_in_family=1,
-                          released=t.task_id not in held, quality=0.5) for t in tasks]
+    ratings = [
+        TaskRating(task_id=t.task_id, family=t.family, elo=1200.0, rank_in_family=1, released=t.task_id not in held, quality=0.5)
+        for t in tasks
+    ]
     golds = [gold_of(t) for t in tasks]
-    kb = [kb_manifest_row({**p.model_dump(), "licence": metadata_licence(p.source)})
-          for p in kb_source if p.published <= cutoff and p.label != "excluded"]
+    kb = [
+        kb_manifest_row({**p.model_dump(), "licence": metadata_licence(p.source)})
+        for p in kb_source
+        if p.published <= cutoff and p.label != "excluded"
+    ]
     window = next(c for c in CUTOFFS if c["cutoff"] == cutoff.isoformat())
-    public, hidden, manifest = release_files(tasks, ratings, golds, kb, domain=D, cutoff=cutoff.isoformat(),
-                                             window_end=window["window_end"], horizon_months=6, corpus_version="c",
-                                             taxonomy_version="t", window_start=window["window_start"])
+    public, hidden, manifest = release_files(
+        tasks,
+        ratings,
+        golds,
+        kb,
+        domain=D,
+        cutoff=cutoff.isoformat(),
+        window_end=window["window_end"],
+        horizon_months=6,
+        corpus_version="c",
+        taxonomy_version="t",
+        window_start=window["window_start"],
+    )
     files = ReleaseFiles.from_bytes({**public, **hidden})
     released = files.tasks
-    rows = [{"family": f, "tasks_released": sum(t.family == f for t in released),
-             "tasks_dropped": BUILT[cutoff][f] - sum(t.family == f for t in released),
-             "drop_reasons": json.dumps({"ranking: held back": 1}), "passed": True, "problems": "",
-             "controls_gated": False, "released_with_defects": 0} for f in BUILT[cutoff]]
-    controls = [Score(answer_id=f"{t.task_id}:{m}", task_id=t.task_id, family=t.family, method=m, backbone="offline",
-                      fta=v) for t in released for m, v in (("control:gold", 1.0), ("control:random", 0.3),
-                                                             ("control:first_option", 0.3), ("control:empty", 0.0),
-                                                             ("control:every_option", 0.25), ("control:other_gold", 0.3))]
+    rows = [
+        {
+            "family": f,
+            "tasks_released": sum(t.family == f for t in released),
+            "tasks_dropped": BUILT[cutoff][f] - sum(t.family == f for t in released),
+            "drop_reasons": json.dumps({"ranking: held back": 1}),
+            "passed": True,
+            "problems": "",
+            "controls_gated": False,
+            "released_with_defects": 0,
+        }
+        for f in BUILT[cutoff]
+    ]
+    controls = [
+        Score(answer_id=f"{t.task_id}:{m}", task_id=t.task_id, family=t.family, method=m, backbone="offline", fta=v)
+        for t in released
+        for m, v in (
+            ("control:gold", 1.0),
+            ("control:random", 0.3),
+            ("control:first_option", 0.3),
+            ("control:empty", 0.0),
+            ("control:every_option", 0.25),
+            ("control:other_gold", 0.3),
+        )
+    ]
     judged = [s for k, t in enumerate(tasks) for s in scores_of(t, k)]  # held-back tasks are scored too
-    data = PartitionData(domain=D, cutoff=cutoff.isoformat(), horizon_months=6, window_start=window["window_start"],
-                         window_end=window["window_end"], manifest=manifest, built=tasks, released=released,
-                         golds={g.task_id: g for g in files.golds},
-                         builds={t.task_id: TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[]) for t in released},
-                         validity=rows, controls=controls, scores=judged)
+    data = PartitionData(
+        domain=D,
+        cutoff=cutoff.isoformat(),
+        horizon_months=6,
+        window_start=window["window_start"],
+        window_end=window["window_end"],
+        manifest=manifest,
+        built=tasks,
+        released=released,
+        golds={g.task_id: g for g in files.golds},
+        builds={t.task_id: TaskBuild(task_id=t.task_id, signal_ids=[], node_ids=[]) for t in released},
+        validity=rows,
+        controls=controls,
+        scores=judged,
+    )
     return files, data
 
 
@@ -126,8 +201,13 @@ def test_a_split_per_cutoff_with_the_right_rows(release, exported):
         for t in r.tasks:
             released[(r.cutoff, t.family)] += 1
     # built minus the held-back task of each family; no planning at the first cutoff
-    assert released == {("2025-09-30", "direction"): 7, ("2025-09-30", "venue"): 2,
-                        ("2025-12-31", "direction"): 8, ("2025-12-31", "planning"): 2, ("2025-12-31", "venue"): 3}
+    assert released == {
+        ("2025-09-30", "direction"): 7,
+        ("2025-09-30", "venue"): 2,
+        ("2025-12-31", "direction"): 8,
+        ("2025-12-31", "planning"): 2,
+        ("2025-12-31", "venue"): 3,
+    }
     for family in ("direction", "planning", "venue"):
         for split, cutoff in zip(splits, (C2, C3)):
             if split not in configs[family]:
@@ -151,8 +231,11 @@ def readable(folder) -> str:
     """Every file of an export as text: Parquet rows as JSON (the files are compressed), the rest as is."""
     import pyarrow.parquet as pq
 
-    return "\n".join(json.dumps(pq.read_table(p).to_pylist(), default=str) if p.suffix == ".parquet"
-                     else p.read_text() for p in sorted(folder.rglob("*")) if p.is_file())
+    return "\n".join(
+        json.dumps(pq.read_table(p).to_pylist(), default=str) if p.suffix == ".parquet" else p.read_text()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    )
 
 
 def test_no_gold_in_the_public_files(release, exported):
@@ -165,8 +248,9 @@ def test_no_gold_in_the_public_files(release, exported):
         assert g.claims[0].text not in public_text and g.claims[0].text in private_text
     from assets.export.hf import read_private_golds
 
-    assert {g.task_id: g for f in ("direction", "planning", "venue") for g in read_private_golds(private, f)} == \
-        {g.task_id: g for g in golds}
+    assert {g.task_id: g for f in ("direction", "planning", "venue") for g in read_private_golds(private, f)} == {
+        g.task_id: g for g in golds
+    }
     assert not any("gold" in p.name or "independence" in p.name for p in out.rglob("*"))
     assert not any(key in public_text for key in ('"preferred_ranking"', '"claims"', '"future_paper_ids"'))
 
@@ -176,13 +260,25 @@ def test_leakage_is_checked_per_cutoff_and_a_stale_card_is_refused(release):
     early, late = releases
     # a task of the first cutoff quoting its own gold: refused
     leaky = early.tasks[0].model_copy(update={"question": early.tasks[0].question + " " + early.golds[0].claims[0].text})
-    bad = ReleaseFiles(domain=D, cutoff=early.cutoff, manifest=early.manifest, tasks=[leaky, *early.tasks[1:]],
-                       kb_rows=early.kb_rows, golds=early.golds)
+    bad = ReleaseFiles(
+        domain=D,
+        cutoff=early.cutoff,
+        manifest=early.manifest,
+        tasks=[leaky, *early.tasks[1:]],
+        kb_rows=early.kb_rows,
+        golds=early.golds,
+    )
     with pytest.raises(LeakageError, match=leaky.task_id):
         export_release_hf([bad, late], card, stats)
     # a partition whose release changed since the card was written: the card is stale
-    changed = ReleaseFiles(domain=D, cutoff=late.cutoff, manifest={**late.manifest, "release_version": "other"},
-                           tasks=late.tasks, kb_rows=late.kb_rows, golds=late.golds)
+    changed = ReleaseFiles(
+        domain=D,
+        cutoff=late.cutoff,
+        manifest={**late.manifest, "release_version": "other"},
+        tasks=late.tasks,
+        kb_rows=late.kb_rows,
+        golds=late.golds,
+    )
     with pytest.raises(ExportError, match="stale"):
         export_release_hf([early, changed], card, stats)
     with pytest.raises(ExportError, match="partitions"):
@@ -206,8 +302,10 @@ def test_the_dataset_card_shows_the_counts_and_the_statistics(release, exported)
     assert set(rows) == {(f, m) for f in ("direction", "planning", "venue") for m in ("momentum", "retrieval")}
     mom = rows[("direction", "momentum")]
     assert mom["n"] == 15 and mom["fta_ci_low"] < mom["fta"] < mom["fta_ci_high"] and mom["mdd"] > 0
-    assert (f"| direction | momentum | 15 | {mom['fta']:.3f} | [{mom['fta_ci_low']:.3f}, {mom['fta_ci_high']:.3f}] | "
-            f"{mom['mdd']:.3f} |") in text
+    assert (
+        f"| direction | momentum | 15 | {mom['fta']:.3f} | [{mom['fta_ci_low']:.3f}, {mom['fta_ci_high']:.3f}] | "
+        f"{mom['mdd']:.3f} |"
+    ) in text
     verdicts = {p["family"]: p["verdict"] for p in stats["pairwise"]}
     assert verdicts == {"direction": "differs", "planning": "cannot tell", "venue": "cannot tell"}
     for p in stats["pairwise"]:

@@ -34,10 +34,18 @@ def fake_semantic(monkeypatch):
 
 
 def theme(sid: str, title: str, quote: str, key: str, mentions=(), near=()) -> Signal:
-    return Signal(signal_id=sid, kind="bottleneck", domain=DOMAIN, cutoff=CUTOFF, title=title, summary=quote,
-                  node_ids=[f"{DOMAIN}:methodologies:n0"], paper_ids=["2505.q0001", "2505.q0002", "2505.q0003"],
-                  stats={"recurrence": 3.0}, details={"quotes": [quote], "aliases": [key], "key": [key],
-                                                      "mention_ids": list(mentions), "near": list(near)})
+    return Signal(
+        signal_id=sid,
+        kind="bottleneck",
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        title=title,
+        summary=quote,
+        node_ids=[f"{DOMAIN}:methodologies:n0"],
+        paper_ids=["2505.q0001", "2505.q0002", "2505.q0003"],
+        stats={"recurrence": 3.0},
+        details={"quotes": [quote], "aliases": [key], "key": [key], "mention_ids": list(mentions), "near": list(near)},
+    )
 
 
 def world(n_x: int = 6, n_y: int = 2, x_statement: str = "We propose a memory cache that reduces long-horizon memory loss t5."):
@@ -49,10 +57,13 @@ def world(n_x: int = 6, n_y: int = 2, x_statement: str = "We propose a memory ca
     sig = candidate(0, 0, [p.arxiv_id for p in pub])
     bx = theme("sig:bn:x", "long-horizon memory loss", "Agents forget earlier steps t5.", "long-horizon memory loss")
     by = theme("sig:bn:y", "tool latency", "Tools are slow t6.", "tool latency")
-    fut = [paper(f"2602.x{i:04d}", f"t0 t0 t0 t5. {x_statement}", date(2026, 2, 1), title=f"Memory cache {i}")
-           for i in range(n_x)]
-    fut += [paper(f"2602.y{i:04d}", "t0 t0 t0 t6. We reduce tool latency t6 with caching.", date(2026, 2, 1),
-                  title=f"Fast tools {i}") for i in range(n_y)]
+    fut = [
+        paper(f"2602.x{i:04d}", f"t0 t0 t0 t5. {x_statement}", date(2026, 2, 1), title=f"Memory cache {i}") for i in range(n_x)
+    ]
+    fut += [
+        paper(f"2602.y{i:04d}", "t0 t0 t0 t6. We reduce tool latency t6 with caching.", date(2026, 2, 1), title=f"Fast tools {i}")
+        for i in range(n_y)
+    ]
     fut += background("2603", 30, date(2026, 3, 1), 60)
     t = task("bottleneck", [], question='In LLM Agents research on "topic 0", identify one root bottleneck.')
     b = TaskBuild(task_id=t.task_id, signal_ids=[sig.signal_id, bx.signal_id, by.signal_id], node_ids=sig.node_ids)
@@ -117,9 +128,11 @@ def test_semantic_test_rejects_a_lexical_hit_that_is_about_something_else():
 
 
 def test_statements_carry_the_gap_they_answer():
-    abstract = ("Agents are widely used. However, agents suffer from error accumulation over long tasks. "
-                "We propose X, a verifier that improves long-horizon success. To address this gap, we also "
-                "release a benchmark.")
+    abstract = (
+        "Agents are widely used. However, agents suffer from error accumulation over long tasks. "
+        "We propose X, a verifier that improves long-horizon success. To address this gap, we also "
+        "release a benchmark."
+    )
     sts = contribution_statements(abstract)
     assert [s.own[:12] for s in sts] == ["We propose X", "To address t"]
     assert sts[0].antecedent.startswith("However, agents suffer from error accumulation")
@@ -130,8 +143,9 @@ def test_statements_carry_the_gap_they_answer():
 def test_key_terms_match_close_together_by_shared_prefix():
     toks = tuple(word_tokens("we reduce noise in the retrieved documents"))
     assert states_key(toks, ("noisy", "retrieval"))
-    assert not states_key(tuple(word_tokens("noise is common; much later we discuss retrieval of documents in depth")),
-                          ("noisy", "retrieval"))
+    assert not states_key(
+        tuple(word_tokens("noise is common; much later we discuss retrieval of documents in depth")), ("noisy", "retrieval")
+    )
     assert same_term("hallucination", "hallucinated") and same_term("bias", "biased")
     assert not same_term("inefficiency", "efficiency") and not same_term("over", "overhead")
 
@@ -142,8 +156,12 @@ def test_key_terms_match_close_together_by_shared_prefix():
 def test_subjects_are_phrases_never_single_lowercase_words():
     assert subject_display("function calling", []) == "function calling"
     assert subject_display("GUI", ["GUI Agents for X", "Towards GUI agents", "GUI testing"]) == "GUI agents"
-    assert subject_display("vision-language", ["Vision-Language Models are X", "Tuning vision-language models",
-                                               "A vision-language benchmark"]) == "vision-language models"
+    assert (
+        subject_display(
+            "vision-language", ["Vision-Language Models are X", "Tuning vision-language models", "A vision-language benchmark"]
+        )
+        == "vision-language models"
+    )
     assert subject_display("MCP", ["MCP-Bench", "On MCP servers", "MCP security"]) == "MCP"
     assert subject_display("safety", ["Safety alignment", "On safety", "Safety of agents"]) is None
     assert subject_display("case", ["A case study", "case study of"]) is None
@@ -152,15 +170,25 @@ def test_subjects_are_phrases_never_single_lowercase_words():
 
 def test_linked_themes_skip_restating_near_and_same_named_themes():
     members = [f"2501.{i:05d}" for i in range(10)]
-    cand = Signal(signal_id="sig:cand:0", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF,
-                  title="web agents", summary="", node_ids=["n"], paper_ids=members,
-                  details={"member_ids": members, "defining_phrases": ["web agents"]})
-    themes = [theme("sig:bn:0", "hallucination", "q", "hallucination", members[:5]),
-              theme("sig:bn:1", "high latency", "q", "latency", members[:4], near=["sig:bn:2"]),
-              theme("sig:bn:2", "high computational costs", "q", "computational cost", members[:3]),
-              theme("sig:bn:3", "web agents", "q", "web agent", members[:9]),  # restates the subject
-              theme("sig:bn:4", "Hallucination", "q", "hallucinations", members[:6]),  # same name, more mentions
-              theme("sig:bn:5", "prompt injection", "q", "prompt injection", members[:1])]  # mentioned once
+    cand = Signal(
+        signal_id="sig:cand:0",
+        kind="candidate_direction",
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        title="web agents",
+        summary="",
+        node_ids=["n"],
+        paper_ids=members,
+        details={"member_ids": members, "defining_phrases": ["web agents"]},
+    )
+    themes = [
+        theme("sig:bn:0", "hallucination", "q", "hallucination", members[:5]),
+        theme("sig:bn:1", "high latency", "q", "latency", members[:4], near=["sig:bn:2"]),
+        theme("sig:bn:2", "high computational costs", "q", "computational cost", members[:3]),
+        theme("sig:bn:3", "web agents", "q", "web agent", members[:9]),  # restates the subject
+        theme("sig:bn:4", "Hallucination", "q", "hallucinations", members[:6]),  # same name, more mentions
+        theme("sig:bn:5", "prompt injection", "q", "prompt injection", members[:1]),
+    ]  # mentioned once
     got = [t.signal_id for t in linked_themes(cand, themes, {"llm", "agent"})]
     assert got == ["sig:bn:4", "sig:bn:1"]
 
@@ -169,10 +197,20 @@ def test_linked_themes_skip_restating_near_and_same_named_themes():
 
 
 def test_background_evidence_flag_reads_the_counted_sentence():
-    g = GoldTarget(task_id="t", family="bottleneck", domain=DOMAIN, cutoff=CUTOFF, strength=0.5,
-                   preferred_ranking=["a"], counted={"sig:bn:a": [
-                       '2601.1: "RAG mitigates limitations of LLMs by introducing external knowledge."',
-                       '2601.2: "We propose X, which reduces hallucination."']})
+    g = GoldTarget(
+        task_id="t",
+        family="bottleneck",
+        domain=DOMAIN,
+        cutoff=CUTOFF,
+        strength=0.5,
+        preferred_ranking=["a"],
+        counted={
+            "sig:bn:a": [
+                '2601.1: "RAG mitigates limitations of LLMs by introducing external knowledge."',
+                '2601.2: "We propose X, which reduces hallucination."',
+            ]
+        },
+    )
     [flag] = B.background_flags(g)
     assert flag.code == "background_evidence" and "2601.1" in flag.detail and "2601.2" not in flag.detail
 
@@ -187,25 +225,61 @@ def test_build_states_subjects_as_phrases_and_skips_single_words_and_limitations
 
     def cand(k: int, name: str) -> Signal:
         pids = [f"2501.{k:02d}{i:03d}" for i in range(12)]
-        return Signal(signal_id=f"sig:cand:{k}", kind="candidate_direction", domain=DOMAIN, cutoff=CUTOFF, title=name,
-                      summary="", node_ids=[f"{DOMAIN}:tasks:n{k}"], paper_ids=pids,
-                      stats={"n_papers": 12, "share_prior": 0.05}, details={"member_ids": pids})
+        return Signal(
+            signal_id=f"sig:cand:{k}",
+            kind="candidate_direction",
+            domain=DOMAIN,
+            cutoff=CUTOFF,
+            title=name,
+            summary="",
+            node_ids=[f"{DOMAIN}:tasks:n{k}"],
+            paper_ids=pids,
+            stats={"n_papers": 12, "share_prior": 0.05},
+            details={"member_ids": pids},
+        )
 
     names = {0: "GUI", 1: "safety", 2: "forgetting"}
     cands = [cand(k, n) for k, n in names.items()]
     title_of = {0: "GUI agents for task {i}", 1: "On safety case {i}", 2: "Catastrophic forgetting in run {i}"}
-    papers = [ScreenedPaper(arxiv_id=p, title=title_of[k].format(i=i), abstract="a", published=date(2025, 1, 1),
-                            domain=DOMAIN, relevance=0.1, label="core", reason="t")
-              for k, c in enumerate(cands) for i, p in enumerate(c.paper_ids)]
+    papers = [
+        ScreenedPaper(
+            arxiv_id=p,
+            title=title_of[k].format(i=i),
+            abstract="a",
+            published=date(2025, 1, 1),
+            domain=DOMAIN,
+            relevance=0.1,
+            label="core",
+            reason="t",
+        )
+        for k, c in enumerate(cands)
+        for i, p in enumerate(c.paper_ids)
+    ]
     everyone = [p.arxiv_id for p in papers]
-    themes = [theme(f"sig:bn:{j}", name, f"q {name}", key, mentions=everyone)
-              for j, (name, key) in enumerate([("hallucination", "hallucination"), ("high latency", "latency"),
-                                               ("lack of annotated data", "annotated data"),
-                                               ("catastrophic forgetting", "catastrophic forgetting")])]
-    records = [EvidenceRecord(record_id=f"ev:{c.node_ids[0]}", node_id=c.node_ids[0], domain=DOMAIN, cutoff=CUTOFF,
-                              node_label="n", representative_ids=c.paper_ids[:5], supporting_ids=c.paper_ids,
-                              papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1, 1), limitation="x is slow.")
-                                      for p in c.paper_ids]) for c in cands]
+    themes = [
+        theme(f"sig:bn:{j}", name, f"q {name}", key, mentions=everyone)
+        for j, (name, key) in enumerate(
+            [
+                ("hallucination", "hallucination"),
+                ("high latency", "latency"),
+                ("lack of annotated data", "annotated data"),
+                ("catastrophic forgetting", "catastrophic forgetting"),
+            ]
+        )
+    ]
+    records = [
+        EvidenceRecord(
+            record_id=f"ev:{c.node_ids[0]}",
+            node_id=c.node_ids[0],
+            domain=DOMAIN,
+            cutoff=CUTOFF,
+            node_label="n",
+            representative_ids=c.paper_ids[:5],
+            supporting_ids=c.paper_ids,
+            papers=[PaperEvidence(arxiv_id=p, published=date(2025, 1, 1), limitation="x is slow.") for p in c.paper_ids],
+        )
+        for c in cands
+    ]
     builder = TaskBuilder(cands + themes, records, task_settings(), None, [])
     builder.papers = papers
     B.BottleneckFamily().build(builder)
@@ -224,8 +298,13 @@ def test_fta_hedging_counts_the_bottleneck_pick_not_its_opportunity():
     from tests.factories import make_task
 
     task = make_task("bot1", "bottleneck", "What is the root bottleneck?")
-    gold = GoldTarget(task_id="bot1", family="bottleneck", domain="llm_agent", cutoff=task.cutoff,
-                      preferred_ranking=["reward overoptimization", "reward hacking"])
+    gold = GoldTarget(
+        task_id="bot1",
+        family="bottleneck",
+        domain="llm_agent",
+        cutoff=task.cutoff,
+        preferred_ranking=["reward overoptimization", "reward hacking"],
+    )
     stated = ["reward overoptimization", "detectors of reward hacking"]
     assert candidates_named(task, gold, stated) == 2  # read over every decision text, the gold hedges
     assert candidates_named(task, gold, hedge_texts(task, stated)) == 1

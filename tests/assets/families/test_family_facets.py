@@ -74,9 +74,11 @@ class ToyCountFamily(TaskFamily):
         builder.option_tasks(self, direction_text, builder.candidates)
 
     def template(self, draft) -> tuple[str, str]:
-        return (f"Toy: which {draft.domain_title} directions will be named most?",
-                f"Rank these {draft.domain_title} directions by how many papers published between "
-                f"{draft.window_start.isoformat()} and {draft.window_end.isoformat()} will name them.")
+        return (
+            f"Toy: which {draft.domain_title} directions will be named most?",
+            f"Rank these {draft.domain_title} directions by how many papers published between "
+            f"{draft.window_start.isoformat()} and {draft.window_end.isoformat()} will name them.",
+        )
 
     def gold(self, ctx, task: Task, build, signals) -> GoldTarget:
         counted = {}
@@ -84,15 +86,26 @@ class ToyCountFamily(TaskFamily):
             name = subject(signals[build.option_signal_ids[o.option_id]])
             counted[o.option_id] = (name, sorted(p.arxiv_id for p in ctx.future if name in p.title.lower()))
         ranking = sorted(counted, key=lambda o: (-len(counted[o][1]), o))
-        claims = [GoldClaim(claim_id=f"{task.task_id}-c{i:02d}", type="statistical", time_scope="window",
-                            text=f"{len(ids)} window papers name {name}.",
-                            basis=ClaimBasis(check=CHECK, paper_ids=ids, values={"n": len(ids)},
-                                             params={"subject": name}))
-                  for i, (name, ids) in enumerate(counted[o] for o in ranking)]
-        return GoldTarget(task_id=task.task_id, family=self.name, domain=task.domain, cutoff=task.cutoff,
-                          preferred_ranking=ranking, claims=claims,
-                          future_paper_ids=sorted({i for _, ids in counted.values() for i in ids}),
-                          strength=1.0 if counted[ranking[0]][1] else 0.0)
+        claims = [
+            GoldClaim(
+                claim_id=f"{task.task_id}-c{i:02d}",
+                type="statistical",
+                time_scope="window",
+                text=f"{len(ids)} window papers name {name}.",
+                basis=ClaimBasis(check=CHECK, paper_ids=ids, values={"n": len(ids)}, params={"subject": name}),
+            )
+            for i, (name, ids) in enumerate(counted[o] for o in ranking)
+        ]
+        return GoldTarget(
+            task_id=task.task_id,
+            family=self.name,
+            domain=task.domain,
+            cutoff=task.cutoff,
+            preferred_ranking=ranking,
+            claims=claims,
+            future_paper_ids=sorted({i for _, ids in counted.values() for i in ids}),
+            strength=1.0 if counted[ranking[0]][1] else 0.0,
+        )
 
     def offline_fields(self, task, found: dict) -> dict:
         return {"note": f"most support: {found['top']}"} if "top" in found else {}
@@ -122,11 +135,27 @@ def world():
     public, future = [], []
     for k, topic in enumerate(TOPICS):
         for i in range(6):
-            public.append(screened_paper(f"2501.{k:02d}{i:03d}", f"{topic.title()} agents study {i}", "",
-                                         CUTOFF - timedelta(days=20 + 30 * ((i + k) % 9)), domain=DOMAIN, relevance=0.5))
+            public.append(
+                screened_paper(
+                    f"2501.{k:02d}{i:03d}",
+                    f"{topic.title()} agents study {i}",
+                    "",
+                    CUTOFF - timedelta(days=20 + 30 * ((i + k) % 9)),
+                    domain=DOMAIN,
+                    relevance=0.5,
+                )
+            )
         for i in range(12 - k):
-            future.append(screened_paper(f"2603.{k:02d}{i:03d}", f"{topic.title()} agents, window paper {i}", "",
-                                         CUTOFF + timedelta(days=30 + i), domain=DOMAIN, relevance=0.5))
+            future.append(
+                screened_paper(
+                    f"2603.{k:02d}{i:03d}",
+                    f"{topic.title()} agents, window paper {i}",
+                    "",
+                    CUTOFF + timedelta(days=30 + i),
+                    domain=DOMAIN,
+                    relevance=0.5,
+                )
+            )
     return public, future
 
 
@@ -141,23 +170,25 @@ def test_a_toy_family_runs_through_the_stages_with_its_own_facets(toy):
 
     # gold: the family's own measure, and its claims recompute through its own check
     embed = lambda texts: __import__("numpy").eye(len(texts), 8)  # noqa: E731 - the toy gold needs no vectors
-    golds = build_gold(mine, builds, signals, [], public, future, embed, cutoff=CUTOFF, window_end=WINDOW_END,
-                       stability_resamples=0)
+    golds = build_gold(
+        mine, builds, signals, [], public, future, embed, cutoff=CUTOFF, window_end=WINDOW_END, stability_resamples=0
+    )
     assert all(g.family == "toy_count" and g.strength == 1.0 for g in golds)
     cc = ClaimContext(public, future, signals, CUTOFF)
     assert CHECK in cc.checks and verify_golds(golds, cc) == []
     assert all(g.numbers["claims_verified"] == len(g.claims) for g in golds)
     first = golds[0].claims[0]
     forged = first.model_copy(update={"basis": first.basis.model_copy(update={"values": {"n": 99}})})
-    assert check_claim(forged.model_copy(update={"text": "99 window papers name it."}), golds[0], cc) == \
-        "count differs from the papers listed"
+    assert (
+        check_claim(forged.model_copy(update={"text": "99 window papers name it."}), golds[0], cc)
+        == "count differs from the papers listed"
+    )
     # without the family registered its check is unknown: no stage knows it by name
     assert CHECK not in claim_checks([f for f in all_families() if f.name != "toy_count"])
 
     # answers and scores: the controls (the family's stated / random answers) through the judging stage
     answers = control_answers(mine, golds, draws=3)
-    scores, failed = score_answers(answers, mine, golds, embed, {p.arxiv_id: p.published for p in public},
-                                   cutoff=CUTOFF)
+    scores, failed = score_answers(answers, mine, golds, embed, {p.arxiv_id: p.published for p in public}, cutoff=CUTOFF)
     assert failed == [] and len(scores) == len(answers)
     fta = {}
     for s in scores:
@@ -180,8 +211,9 @@ def test_a_missing_facet_is_absent_and_the_stages_leave_it_out():
         task = tasks[0].model_copy(update={"family": "toy_bare", "task_id": "bare-1"})
         build = builds[0].model_copy(update={"task_id": "bare-1"})
         embed = lambda texts: __import__("numpy").eye(len(texts), 8)  # noqa: E731
-        gold = build_gold([task], [build], signals, [], [], [], embed, cutoff=CUTOFF, window_end=WINDOW_END,
-                          stability_resamples=0)[0]
+        gold = build_gold(
+            [task], [build], signals, [], [], [], embed, cutoff=CUTOFF, window_end=WINDOW_END, stability_resamples=0
+        )[0]
         assert gold.strength == 0.0 and "toy_bare has no gold measure" in gold.claims[0].text  # no exception
     finally:
         unregister_family("toy_bare")

@@ -12,24 +12,44 @@ CUTOFF = date(2025, 12, 31)
 
 
 def _task() -> Task:
-    return Task(task_id="t", family="planning", domain="d", cutoff=CUTOFF, window_start=date(2026, 1, 1),
-                window_end=date(2026, 6, 30), horizon="6-month", title="t", question="q?", instructions="i",
-                answer_requirements=[])
+    return Task(
+        task_id="t",
+        family="planning",
+        domain="d",
+        cutoff=CUTOFF,
+        window_start=date(2026, 1, 1),
+        window_end=date(2026, 6, 30),
+        horizon="6-month",
+        title="t",
+        question="q?",
+        instructions="i",
+        answer_requirements=[],
+    )
 
 
 def test_plan_reads_what_the_window_papers_on_each_approach_did():
     method = "We propose a tool calling method with reinforcement learning."
-    tool = [screened_paper(f"a{i}", f"Tool calling paper {i}", method if i < 3 else "A position on tools.",
-                           date(2026, 1 + i, 10)) for i in range(5)]
-    memory = [screened_paper(f"m{i}", f"Episodic memory paper {i}", "We study recall.", date(2026, 5, 1 + i))
-              for i in range(4)]
+    tool = [
+        screened_paper(f"a{i}", f"Tool calling paper {i}", method if i < 3 else "A position on tools.", date(2026, 1 + i, 10))
+        for i in range(5)
+    ]
+    memory = [screened_paper(f"m{i}", f"Episodic memory paper {i}", "We study recall.", date(2026, 5, 1 + i)) for i in range(4)]
     filler = [screened_paper(f"f{i}", f"Other topic {i}", "Nothing here.", date(2026, 2, 1)) for i in range(5)]
     window = tool + memory + filler  # the window's papers on the direction
     ctx = SimpleNamespace(future=window)
-    per = {"A": ([p.arxiv_id for p in tool], []), "B": ([p.arxiv_id for p in memory], []),
-           "C": ([p.arxiv_id for p in tool[:3]], [])}  # C (RL) is used by three of A's papers
-    gold = GoldTarget(task_id="t", family="planning", domain="d", cutoff=CUTOFF, preferred_ranking=["A", "B", "C"],
-                      numbers={"prior_share:A": 0.1, "prior_share:B": 0.2, "prior_share:C": 0.05})
+    per = {
+        "A": ([p.arxiv_id for p in tool], []),
+        "B": ([p.arxiv_id for p in memory], []),
+        "C": ([p.arxiv_id for p in tool[:3]], []),
+    }  # C (RL) is used by three of A's papers
+    gold = GoldTarget(
+        task_id="t",
+        family="planning",
+        domain="d",
+        cutoff=CUTOFF,
+        preferred_ranking=["A", "B", "C"],
+        numbers={"prior_share:A": 0.1, "prior_share:B": 0.2, "prior_share:C": 0.05},
+    )
     names = {"A": "tool calling", "B": "episodic memory", "C": "reinforcement learning"}
     plan = plan_for(ctx, _task(), gold, per, names, window)
     # milestones: the earliest window papers that state a method, by date, with their ids
@@ -47,9 +67,20 @@ def test_a_momentum_gold_resting_on_a_handful_of_papers_or_not_growing_is_not_va
     from assets.families.momentum import momentum_problems
 
     def gold(window: int, prior: int, agree: float = 1.0, m: float = 2.0, check: float = 1.5) -> GoldTarget:
-        return GoldTarget(task_id="t", family="direction", domain="d", cutoff=CUTOFF, preferred_ranking=["A", "B"],
-                          numbers={"measures_agree": agree, "future_count:A": window, "prior_count:A": prior,
-                                   "momentum:A": m, "abstract_momentum:A": check})
+        return GoldTarget(
+            task_id="t",
+            family="direction",
+            domain="d",
+            cutoff=CUTOFF,
+            preferred_ranking=["A", "B"],
+            numbers={
+                "measures_agree": agree,
+                "future_count:A": window,
+                "prior_count:A": prior,
+                "momentum:A": m,
+                "abstract_momentum:A": check,
+            },
+        )
 
     assert momentum_problems(gold(40, 20)) == []
     assert momentum_problems(gold(8, 0)) == ["the top candidate's momentum rests on too few papers (8 in the window, 0 before)"]

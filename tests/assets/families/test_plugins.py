@@ -92,9 +92,11 @@ class ToyRankFamily(TaskFamily):
         builder.option_tasks(self, direction_text, builder.candidates)
 
     def template(self, draft: Draft) -> tuple[str, str]:
-        return (f"Toy: which {draft.domain_title} directions will be named most?",
-                f"Rank these {draft.domain_title} directions by how many papers published between "
-                f"{draft.window_start.isoformat()} and {draft.window_end.isoformat()} will name them.")
+        return (
+            f"Toy: which {draft.domain_title} directions will be named most?",
+            f"Rank these {draft.domain_title} directions by how many papers published between "
+            f"{draft.window_start.isoformat()} and {draft.window_end.isoformat()} will name them.",
+        )
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         """Count the window papers whose title names each option's subject; rank by count."""
@@ -105,13 +107,26 @@ class ToyRankFamily(TaskFamily):
             counts[option.option_id], ids[option.option_id] = len(hits), [p.arxiv_id for p in hits]
         ranking = sorted(counts, key=lambda o: (-counts[o], o))
         text = {o.option_id: o.text for o in task.options}
-        claims = [GoldClaim(claim_id=f"{task.task_id}-c{i:02d}", type="statistical", time_scope="window",
-                            text=f"{counts[o]} window papers name '{text[o]}'.")
-                  for i, o in enumerate(ranking, 1)]
-        return GoldTarget(task_id=task.task_id, family=self.name, domain=task.domain, cutoff=task.cutoff,
-                          preferred_ranking=ranking, claims=claims, numbers={o: float(c) for o, c in counts.items()},
-                          future_paper_ids=sorted({i for v in ids.values() for i in v}),
-                          strength=1.0 if counts[ranking[0]] else 0.0)
+        claims = [
+            GoldClaim(
+                claim_id=f"{task.task_id}-c{i:02d}",
+                type="statistical",
+                time_scope="window",
+                text=f"{counts[o]} window papers name '{text[o]}'.",
+            )
+            for i, o in enumerate(ranking, 1)
+        ]
+        return GoldTarget(
+            task_id=task.task_id,
+            family=self.name,
+            domain=task.domain,
+            cutoff=task.cutoff,
+            preferred_ranking=ranking,
+            claims=claims,
+            numbers={o: float(c) for o, c in counts.items()},
+            future_paper_ids=sorted({i for v in ids.values() for i in v}),
+            strength=1.0 if counts[ranking[0]] else 0.0,
+        )
 
 
 class TopHit(Scorer):
@@ -126,8 +141,9 @@ class TopHit(Scorer):
         if not ctx.gold.preferred_ranking or not ctx.answer.ranking:
             return ScorerResult({"top_hit": None}, "no ranking to compare")
         hit = ctx.answer.ranking[0] == ctx.gold.preferred_ranking[0]
-        return ScorerResult({"top_hit": 1.0 if hit else 0.0},
-                            f"answer first {ctx.answer.ranking[0]}, gold first {ctx.gold.preferred_ranking[0]}")
+        return ScorerResult(
+            {"top_hit": 1.0 if hit else 0.0}, f"answer first {ctx.answer.ranking[0]}, gold first {ctx.gold.preferred_ranking[0]}"
+        )
 
 
 def first_option(ctx: AgentContext):
@@ -135,9 +151,9 @@ def first_option(ctx: AgentContext):
     hits = ctx.kb.search(ctx.task.question, k=5)
     ids = [o.option_id for o in ctx.task.options]
     parsed = ctx.family.answer_schema.model_validate(
-        {"choice": ids[0], "trajectory": "steady", "ranking": ids, "cited_ids": [h.arxiv_id for h in hits]})
-    return render_answer(ctx.task, parsed, method="first_option", backbone=ctx.backbone_name,
-                         seed=ctx.seed, retrieved=hits)
+        {"choice": ids[0], "trajectory": "steady", "ranking": ids, "cited_ids": [h.arxiv_id for h in hits]}
+    )
+    return render_answer(ctx.task, parsed, method="first_option", backbone=ctx.backbone_name, seed=ctx.seed, retrieved=hits)
 
 
 @pytest.fixture()
@@ -166,16 +182,24 @@ def world():
             day = CUTOFF - timedelta(days=20 + 30 * ((i + k) % 9))
             public.append(screened(f"2501.{k:02d}{i:03d}", f"{topic.title()} agents study {i}", day))
         for i in range(12 - k):
-            future.append(screened(f"2603.{k:02d}{i:03d}", f"{topic.title()} agents, window paper {i}",
-                                   CUTOFF + timedelta(days=30 + i)))
+            future.append(
+                screened(f"2603.{k:02d}{i:03d}", f"{topic.title()} agents, window paper {i}", CUTOFF + timedelta(days=30 + i))
+            )
     return public, future
 
 
 def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
     family, scorer = plugins
     assert "toy_rank" in family_names() and families_of(scorer) == ["toy_rank"]
-    assert [s.name for s in scorers_for("toy_rank")] == ["fact", "fta_ranking", "trace", "pers", "reference_validity",
-                                                        "attribution", "toy_top_hit"]  # both apply to every family
+    assert [s.name for s in scorers_for("toy_rank")] == [
+        "fact",
+        "fta_ranking",
+        "trace",
+        "pers",
+        "reference_validity",
+        "attribution",
+        "toy_top_hit",
+    ]  # both apply to every family
 
     # tasks: built by the shared builder from the family's hooks
     signals, records = make_task_inputs()
@@ -193,9 +217,10 @@ def test_a_toy_family_and_scorer_run_end_to_end(plugins, tmp_path):
     by_signal = {s.signal_id: s for s in signals}
     for task, gold in zip(toy, golds):
         build = next(b for b in builds if b.task_id == task.task_id)
-        expected = sorted(task.options, key=lambda o: (
-            -(12 - TOPICS.index(subject_of(by_signal[build.option_signal_ids[o.option_id]]))),
-            o.option_id))
+        expected = sorted(
+            task.options,
+            key=lambda o: (-(12 - TOPICS.index(subject_of(by_signal[build.option_signal_ids[o.option_id]]))), o.option_id),
+        )
         assert gold.family == "toy_rank" and gold.preferred_ranking == [o.option_id for o in expected]
         assert len(gold.claims) == len(task.options) and gold.future_paper_ids
 
@@ -267,8 +292,16 @@ def test_listings_print_each_registry(plugins, capsys):
     for what in ("families", "scorers", "agents"):
         assert main([what, "--format", "json"]) == 0
         rows[what] = json.loads(capsys.readouterr().out)
-    assert [r["family"] for r in rows["families"]] == ["direction", "bottleneck", "planning", "venue", "phase",
-                                                       "toy_rank", "rediscovery", "idea_review"]
+    assert [r["family"] for r in rows["families"]] == [
+        "direction",
+        "bottleneck",
+        "planning",
+        "venue",
+        "phase",
+        "toy_rank",
+        "rediscovery",
+        "idea_review",
+    ]
     # the optional plugins are always listed, with whether they are enabled (assets/plugins.py)
     assert {r["family"]: r["enabled"] for r in rows["families"]}["rediscovery"] == "no"
     assert {r["family"]: r["plugin"] for r in rows["families"]}["toy_rank"] == "built-in"

@@ -69,43 +69,76 @@ def test_every_list_is_shipped_and_read_once_per_cycle():
 
 def test_sentences_split_at_boundaries_not_at_abbreviations():
     text = "Agents (e.g. web agents) fail. Prior work, cf. Smith et al. 2024, is slow. We propose X."
-    assert split_sentences(text) == ["Agents (e.g. web agents) fail.", "Prior work, cf. Smith et al. 2024, is slow.",
-                                     "We propose X."]
+    assert split_sentences(text) == [
+        "Agents (e.g. web agents) fail.",
+        "Prior work, cf. Smith et al. 2024, is slow.",
+        "We propose X.",
+    ]
 
 
-@pytest.mark.parametrize("sentence", [
-    "However, existing agents fail.", "Moreover, agents fail.", "To this end, we propose X.",
-    "In this paper we propose X.", "In this work, we study Y.", "We propose X.", "This limits agents.",
-    "These methods fail.", "It fails on long tasks.", "Despite these advances, agents fail.",
-    "existing agents fail.", "To address this, we propose X.", "Specifically, we build X.",
-    "In our experiments, we find that crops differ."])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "However, existing agents fail.",
+        "Moreover, agents fail.",
+        "To this end, we propose X.",
+        "In this paper we propose X.",
+        "In this work, we study Y.",
+        "We propose X.",
+        "This limits agents.",
+        "These methods fail.",
+        "It fails on long tasks.",
+        "Despite these advances, agents fail.",
+        "existing agents fail.",
+        "To address this, we propose X.",
+        "Specifically, we build X.",
+        "In our experiments, we find that crops differ.",
+    ],
+)
 def test_a_description_never_starts_mid_text(sentence):
     assert not good_opener(sentence)
 
 
-@pytest.mark.parametrize("sentence", [
-    "Large language model agents fail on long-horizon tasks.", "GUI agents must act precisely.",
-    "vLLM serves models fast.", "Retrieval-augmented generation grounds answers in documents."])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Large language model agents fail on long-horizon tasks.",
+        "GUI agents must act precisely.",
+        "vLLM serves models fast.",
+        "Retrieval-augmented generation grounds answers in documents.",
+    ],
+)
 def test_clean_openers_are_accepted(sentence):
     assert good_opener(sentence)
 
 
 def test_project_description_is_problem_then_approach_verbatim():
-    abstract = ("Large language model agents often fail on long-horizon web tasks. However, existing planners replay "
-                "the entire history at every step, which is slow. To address this, we propose PageMap, a planner that "
-                "summarises visited pages into a compact map. Experiments on three benchmarks show gains.")
+    abstract = (
+        "Large language model agents often fail on long-horizon web tasks. However, existing planners replay "
+        "the entire history at every step, which is slow. To address this, we propose PageMap, a planner that "
+        "summarises visited pages into a compact map. Experiments on three benchmarks show gains."
+    )
     text, why = project_description("PageMap: Compact Maps for Web Agents", abstract)
     assert why == "" and text == " ".join(split_sentences(abstract)[:3])
     assert text.startswith("Large language model agents") and text.endswith("compact map.")
 
 
-@pytest.mark.parametrize("abstract,reason", [
-    ("We propose X, a planner for agents that is fast and accurate on many long benchmarks today.", "opens with"),
-    ("Agents fail on long tasks in many settings. Accepted at ICLR 2026. We propose X, a planner for agents.", "names a venue"),
-    ("Agents fail on long tasks. Existing planners are slow and the cost is $O(n^2)$ in the history. "
-     "We propose X, a planner.", "no span"),
-    ("Agents fail on long tasks in many different settings today. Planners are slow and costly.", "no sentence"),
-])
+@pytest.mark.parametrize(
+    "abstract,reason",
+    [
+        ("We propose X, a planner for agents that is fast and accurate on many long benchmarks today.", "opens with"),
+        (
+            "Agents fail on long tasks in many settings. Accepted at ICLR 2026. We propose X, a planner for agents.",
+            "names a venue",
+        ),
+        (
+            "Agents fail on long tasks. Existing planners are slow and the cost is $O(n^2)$ in the history. "
+            "We propose X, a planner.",
+            "no span",
+        ),
+        ("Agents fail on long tasks in many different settings today. Planners are slow and costly.", "no sentence"),
+    ],
+)
 def test_unusable_abstracts_give_no_description(abstract, reason):
     text, why = project_description("A Title", abstract)
     assert text is None and reason in why
@@ -120,18 +153,24 @@ def test_an_approach_is_a_self_reference_with_an_approach_verb():
 
 
 def test_double_quotes_of_the_abstract_become_single_ones():
-    abstract = ('The ability of agents to "think with images" needs perception and reasoning. '
-                'Open agents still fall short on dense charts. We introduce O3-Bench, a benchmark for this.')
+    abstract = (
+        'The ability of agents to "think with images" needs perception and reasoning. '
+        "Open agents still fall short on dense charts. We introduce O3-Bench, a benchmark for this."
+    )
     text, _ = project_description("O3-Bench", abstract)
     assert text.startswith("The ability of agents to 'think with images' needs") and '"' not in text
 
 
 def test_the_title_is_never_repeated_in_the_description():
     title = "A Verified Planner for Long Horizon Web Agents"
-    abstract = ("Web agents fail on long horizons in practice. Existing planners are unverified and brittle. "
-                "We propose a verified planner for long horizon web agents with step checks.")
-    assert project_description(title, abstract) == (None, "no span of 2-3 sentences before the approach starts "
-                                                           "cleanly, without markup, in length")
+    abstract = (
+        "Web agents fail on long horizons in practice. Existing planners are unverified and brittle. "
+        "We propose a verified planner for long horizon web agents with step checks."
+    )
+    assert project_description(title, abstract) == (
+        None,
+        "no span of 2-3 sentences before the approach starts cleanly, without markup, in length",
+    )
 
 
 def test_the_home_domain_is_the_best_fitting_corpus_holding_the_paper():
@@ -142,7 +181,13 @@ def test_the_home_domain_is_the_best_fitting_corpus_holding_the_paper():
         out = []
         for t in texts:
             v = np.zeros(4)
-            v[1 if ("retrieval-augmented" in t.lower() or t.startswith("paper a")) else 0 if "autonomous agents" in t.lower() else 2] = 1
+            v[
+                1
+                if ("retrieval-augmented" in t.lower() or t.startswith("paper a"))
+                else 0
+                if "autonomous agents" in t.lower()
+                else 2
+            ] = 1
             out.append(v)
         return np.asarray(out)
 
@@ -159,37 +204,67 @@ def test_the_home_domain_is_the_best_fitting_corpus_holding_the_paper():
 def test_projects_are_recent_outcome_papers_dealt_round_robin():
     papers = make_venue_papers()
     old = papers[0].model_copy(update={"arxiv_id": "2501.99999", "published": date(2025, 5, 1)})  # 8 months before
-    projects, skipped = select_projects(papers + [old], date(2025, 12, 31), "llm_agent",
-                                        ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"], holdings={})
+    projects, skipped = select_projects(
+        papers + [old], date(2025, 12, 31), "llm_agent", ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"], holdings={}
+    )
     assert len(projects) == 9 and "2501.99999" not in {p.paper.arxiv_id for p in projects}
     assert [p.family for p in projects[:3]] == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"]
     assert all(p.paper.title in VENUE_PROJECT_TITLES[p.family] for p in projects)
     # another domain's corpus holding the same papers claims them when they fit it best
     elsewhere = {p.arxiv_id: ("llm_agent", "rag_and_retrieval_structuring") for p in papers}
-    taken, why = select_projects(papers, date(2025, 12, 31), "llm_agent", ["ACL/EMNLP/NAACL"],
-                                 embed=lambda texts: np.asarray([[0.0, 1.0] if "Autonomous agents" in t else [1.0, 0.0]
-                                                                 for t in texts]), holdings=elsewhere)
+    taken, why = select_projects(
+        papers,
+        date(2025, 12, 31),
+        "llm_agent",
+        ["ACL/EMNLP/NAACL"],
+        embed=lambda texts: np.asarray([[0.0, 1.0] if "Autonomous agents" in t else [1.0, 0.0] for t in texts]),
+        holdings=elsewhere,
+    )
     assert taken == [] and why["home domain is rag_and_retrieval_structuring"] == 3
 
 
 def test_the_title_names_the_project_by_its_approach_phrase():
-    assert project_name("Agents fail. We propose TIR-Judge, an RL framework for judges that uses code.") == \
-        "TIR-Judge, an RL framework for judges"
-    assert project_name("Agents fail. We propose a multi-agent framework in which a master LLM leads.") == \
-        "A multi-agent framework"
+    assert (
+        project_name("Agents fail. We propose TIR-Judge, an RL framework for judges that uses code.")
+        == "TIR-Judge, an RL framework for judges"
+    )
+    assert (
+        project_name("Agents fail. We propose a multi-agent framework in which a master LLM leads.") == "A multi-agent framework"
+    )
     assert project_name("Agents fail. We introduce iSHIFT: a hybrid agent.") == "iSHIFT"
     # an object that names nothing: the first sentence's subject
-    assert project_name("Agentic reinforcement learning increasingly relies on scaling. World models may help. "
-                        "We study these questions in text-based environments.") == "Agentic reinforcement learning"
-    assert project_name("Ensuring the safety of language models remains a critical challenge. We introduce a "
-                        "different paradigm: framing safety alignment as a game.") == "Ensuring the safety of language models"
-    assert project_name("RMs matter. We analyze the per-sample gradient of BT-loss and show that it scales.") == \
-        "The per-sample gradient of BT-loss"
+    assert (
+        project_name(
+            "Agentic reinforcement learning increasingly relies on scaling. World models may help. "
+            "We study these questions in text-based environments."
+        )
+        == "Agentic reinforcement learning"
+    )
+    assert (
+        project_name(
+            "Ensuring the safety of language models remains a critical challenge. We introduce a "
+            "different paradigm: framing safety alignment as a game."
+        )
+        == "Ensuring the safety of language models"
+    )
+    assert (
+        project_name("RMs matter. We analyze the per-sample gradient of BT-loss and show that it scales.")
+        == "The per-sample gradient of BT-loss"
+    )
     # too long: the head before an appositive comma, else the words before the last preposition that fits
-    assert project_name("Agents fail. We introduce Multi-resolution Retrieval-Detection (MRD), a training-free "
-                        "framework for high-resolution image understanding with many many extra words.") == \
-        "Multi-resolution Retrieval-Detection (MRD)"
-    assert project_name("Agents fail. We propose a planner for long web tasks with many tools and many steps across "
-                        "many sites and many users of the web.") == "A planner for long web tasks with many tools and many steps"
+    assert (
+        project_name(
+            "Agents fail. We introduce Multi-resolution Retrieval-Detection (MRD), a training-free "
+            "framework for high-resolution image understanding with many many extra words."
+        )
+        == "Multi-resolution Retrieval-Detection (MRD)"
+    )
+    assert (
+        project_name(
+            "Agents fail. We propose a planner for long web tasks with many tools and many steps across "
+            "many sites and many users of the web."
+        )
+        == "A planner for long web tasks with many tools and many steps"
+    )
     cut = project_name("Agents fail. We propose " + " ".join(f"word{i}" for i in range(30)) + ".")
     assert cut.endswith("…") and len(cut.split()) <= 14  # no comma, no preposition: cut and marked

@@ -40,28 +40,43 @@ def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: in
     old = date(2025, 3, 1)
     recent = date(2025, 10, 5)
     a_title, b_title = "Speculative decoding study {}", "Sparse attention study {}"
-    pub_a = [paper(f"2503.a{i:04d}", f"t0 speculative decoding noisy old {i}", old + timedelta(days=i),
-                   title=a_title.format(i)) for i in range(20)]
-    pub_a += [paper(f"2510.a{i:04d}", "t0 speculative decoding", recent + timedelta(days=i), title=a_title.format(100 + i))
-              for i in range(5)]
-    pub_b = [paper(f"2503.b{i:04d}", f"t1 sparse attention noisy old {i}", old + timedelta(days=i), title=b_title.format(i))
-             for i in range(20)]
-    pub_b += [paper(f"2510.b{i:04d}", "t1 sparse attention", recent + timedelta(days=i), title=b_title.format(100 + i))
-              for i in range(10)]
+    pub_a = [
+        paper(f"2503.a{i:04d}", f"t0 speculative decoding noisy old {i}", old + timedelta(days=i), title=a_title.format(i))
+        for i in range(20)
+    ]
+    pub_a += [
+        paper(f"2510.a{i:04d}", "t0 speculative decoding", recent + timedelta(days=i), title=a_title.format(100 + i))
+        for i in range(5)
+    ]
+    pub_b = [
+        paper(f"2503.b{i:04d}", f"t1 sparse attention noisy old {i}", old + timedelta(days=i), title=b_title.format(i))
+        for i in range(20)
+    ]
+    pub_b += [
+        paper(f"2510.b{i:04d}", "t1 sparse attention", recent + timedelta(days=i), title=b_title.format(100 + i))
+        for i in range(10)
+    ]
     public = pub_a + pub_b + background("2510", 85, recent, 80) + background("2504", 50, old, 90)
     public.append(paper("2511.x0001", "t0", recent, label="excluded"))  # excluded papers never count
     fut_day = date(2026, 2, 1)
-    future = [paper(f"2602.a{i:04d}", "t0 speculative decoding", fut_day, title=f"Speculative decoding at scale {i}")
-              for i in range(n_future_a)]
-    future += [paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale {i}")
-               for i in range(n_future_b)]
+    future = [
+        paper(f"2602.a{i:04d}", "t0 speculative decoding", fut_day, title=f"Speculative decoding at scale {i}")
+        for i in range(n_future_a)
+    ]
+    future += [
+        paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale {i}") for i in range(n_future_b)
+    ]
     future += background("2603", n_future_other, fut_day, 100)
     future.append(paper("2603.x0001", "t0", fut_day, label="excluded"))
     sig_a = candidate(0, 0, [p.arxiv_id for p in pub_a], share_recent=0.05, growth=1.0)
     sig_b = candidate(1, 1, [p.arxiv_id for p in pub_b], share_recent=0.10, growth=1.0)
     t = task("direction", ["A", "B"])
-    b = TaskBuild(task_id=t.task_id, signal_ids=[sig_a.signal_id, sig_b.signal_id], node_ids=sig_a.node_ids + sig_b.node_ids,
-                  option_signal_ids={"A": sig_a.signal_id, "B": sig_b.signal_id})
+    b = TaskBuild(
+        task_id=t.task_id,
+        signal_ids=[sig_a.signal_id, sig_b.signal_id],
+        node_ids=sig_a.node_ids + sig_b.node_ids,
+        option_signal_ids={"A": sig_a.signal_id, "B": sig_b.signal_id},
+    )
     return t, b, [sig_a, sig_b], public, future
 
 
@@ -91,6 +106,7 @@ def test_doubling_window_volume_halves_title_momentum_only_the_content_view_is_d
     assert n["embedding_momentum:A"] == pytest.approx(2.0) and g.preferred_ranking == ["A", "B"]
     # A did not grow: such a task is never released (assets/families/momentum.py)
     from assets.families.momentum import momentum_problems
+
     assert any("did not grow" in p for p in momentum_problems(g))
 
 
@@ -113,8 +129,7 @@ def test_direction_slots_and_claims():
     assert "neighbour" not in slots  # B's momentum is far below A's
     types = {c.type for c in g.claims}
     assert {"historical", "future-realisation", "statistical"} <= types
-    assert any("gained the largest volume-normalised share" in c.text and "speculative decoding" in c.text
-               for c in g.claims)
+    assert any("gained the largest volume-normalised share" in c.text and "speculative decoding" in c.text for c in g.claims)
     # counts, not smoothed shares: 5 of the 100 recent papers, 10 of the 100 window papers
     assert any("5 of 100 new papers in the domain (5.0%) named speculative decoding" in c.text for c in g.claims)
     assert any("10 of the 100 papers of the window (10.0%) named speculative decoding" in c.text for c in g.claims)
@@ -137,12 +152,25 @@ def test_new_subdirection_detected_under_a_candidate():
     public += sub2 + sub3
     signals[0] = signals[0].model_copy(update={"paper_ids": signals[0].paper_ids + [p.arxiv_id for p in sub2 + sub3]})
     sub1 = [p for p in public if p.arxiv_id in set(signals[0].paper_ids) - {p.arxiv_id for p in sub2 + sub3}]
-    nodes = [TaxonomyNode(node_id=f"{DOMAIN}:methodologies:n0c{j}", domain=DOMAIN, dimension="methodologies",
-                          label=f"child {j}", description="", parent_id=signals[0].node_ids[0], level=2,
-                          created_slice="2025-Q2", created_by="depth", paper_ids=[p.arxiv_id for p in ps])
-             for j, ps in ((1, sub1), (2, sub2), (3, sub3))]
-    future += [paper(f"2605.n{i:04d}", f"t0 t0 t4 noisy new {i} spectral routing", date(2026, 5, 1),
-                     title=f"Spectral routing paper {i}") for i in range(8)]
+    nodes = [
+        TaxonomyNode(
+            node_id=f"{DOMAIN}:methodologies:n0c{j}",
+            domain=DOMAIN,
+            dimension="methodologies",
+            label=f"child {j}",
+            description="",
+            parent_id=signals[0].node_ids[0],
+            level=2,
+            created_slice="2025-Q2",
+            created_by="depth",
+            paper_ids=[p.arxiv_id for p in ps],
+        )
+        for j, ps in ((1, sub1), (2, sub2), (3, sub3))
+    ]
+    future += [
+        paper(f"2605.n{i:04d}", f"t0 t0 t4 noisy new {i} spectral routing", date(2026, 5, 1), title=f"Spectral routing paper {i}")
+        for i in range(8)
+    ]
     g = gold_of(t, b, signals, public, future, nodes=nodes)
     assert g.numbers["new_subdirections:A"] >= 1
     assert g.numbers["new_subdirections:B"] == 0
@@ -155,14 +183,34 @@ def test_new_subdirection_detected_under_a_candidate():
 
 def venue_world(with_future: bool = True):
     fams = ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS"]
-    sigs = [Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=f, summary="",
-                   stats={"n_papers": 10}) for i, f in enumerate(fams)]
+    sigs = [
+        Signal(
+            signal_id=f"sig:venue:{i}",
+            kind="venue_profile",
+            domain=DOMAIN,
+            cutoff=CUTOFF,
+            title=f,
+            summary="",
+            stats={"n_papers": 10},
+        )
+        for i, f in enumerate(fams)
+    ]
     t = task("venue", ["A", "B"], question='Project description: "We study t0 agents with a t7 planner." As of 2025-12-31, rank.')
-    b = TaskBuild(task_id=t.task_id, signal_ids=[s.signal_id for s in sigs], node_ids=[],
-                  option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id})
+    b = TaskBuild(
+        task_id=t.task_id,
+        signal_ids=[s.signal_id for s in sigs],
+        node_ids=[],
+        option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id},
+    )
     public = background("2504", 40, date(2025, 4, 1), 90)
-    future = [paper(f"2602.v{i:04d}", f"t0 t7 noisy {i}", date(2026, 2, 1)).model_copy(update={"title": f"t0 t7 noisy {i}"})
-              for i in range(4)] if with_future else []
+    future = (
+        [
+            paper(f"2602.v{i:04d}", f"t0 t7 noisy {i}", date(2026, 2, 1)).model_copy(update={"title": f"t0 t7 noisy {i}"})
+            for i in range(4)
+        ]
+        if with_future
+        else []
+    )
     return t, b, sigs, public, future + background("2603", 60, date(2026, 3, 1), 60)
 
 
@@ -188,14 +236,24 @@ def test_venue_gold_ranks_families_by_scorer_on_future_neighbours():
 def test_venue_gold_falls_back_to_the_description_without_future_neighbours():
     seen = []
     t, b, sigs, public, _ = venue_world()
-    g = gold_of(t, b, sigs, public, [], venue_scorer=lambda texts: seen.append(texts) or {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1})
+    g = gold_of(
+        t,
+        b,
+        sigs,
+        public,
+        [],
+        venue_scorer=lambda texts: seen.append(texts) or {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1},
+    )
     assert seen == [["We study t0 agents with a t7 planner."]]
     assert g.preferred_ranking == ["A", "B"] and g.future_paper_ids == []
 
 
 def test_venue_gold_has_no_confident_answer_for_an_off_topic_project():
-    g = gold_of(*venue_world(), venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1},
-                venue_on_topic=lambda project: "t7 planner" not in project)
+    g = gold_of(
+        *venue_world(),
+        venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1},
+        venue_on_topic=lambda project: "t7 planner" not in project,
+    )
     assert g.strength == 0 and g.preferred_ranking == []
 
 
@@ -248,21 +306,53 @@ def test_a_proxy_gold_is_never_released():
 def test_the_rest_of_an_outcome_ranking_follows_where_similar_papers_were_accepted():
     # three options; the project (a real ICLR 2026 paper) has 3 neighbours accepted at CVPR 2026 and 1 at ACL 2026
     fams = ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
-    sigs = [Signal(signal_id=f"sig:venue:{i}", kind="venue_profile", domain=DOMAIN, cutoff=CUTOFF, title=f, summary="",
-                   stats={"n_papers": 10}) for i, f in enumerate(fams)]
+    sigs = [
+        Signal(
+            signal_id=f"sig:venue:{i}",
+            kind="venue_profile",
+            domain=DOMAIN,
+            cutoff=CUTOFF,
+            title=f,
+            summary="",
+            stats={"n_papers": 10},
+        )
+        for i, f in enumerate(fams)
+    ]
     t = task("venue", ["A", "B", "C"], question='Project description: "We study t0 agents with a t7 planner." Rank.')
-    b = TaskBuild(task_id=t.task_id, signal_ids=[s.signal_id for s in sigs], node_ids=[], project_paper_id="2511.00042",
-                  option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id, "C": sigs[2].signal_id})
-    similar = [paper(f"2510.0000{i}", f"t0 t7 noisy {i}", date(2025, 10, 1), title=title) for i, title in enumerate([
-        "3D Space as a Scratchpad for Editable Text-to-Image Generation", "3D-IDE: 3D Implicit Depth Emergent",
-        "4D-RGPT: Toward Region-level 4D Understanding via Perceptual Distillation",
-        "OctoTools: A Multi-Agent Framework with Extensible Tools for Complex Reasoning"])]
-    project = paper("2511.00042", "We study t0 agents with a t7 planner.", date(2025, 11, 3),
-                    title="Provably Explaining Neural Additive Models")
+    b = TaskBuild(
+        task_id=t.task_id,
+        signal_ids=[s.signal_id for s in sigs],
+        node_ids=[],
+        project_paper_id="2511.00042",
+        option_signal_ids={"A": sigs[0].signal_id, "B": sigs[1].signal_id, "C": sigs[2].signal_id},
+    )
+    similar = [
+        paper(f"2510.0000{i}", f"t0 t7 noisy {i}", date(2025, 10, 1), title=title)
+        for i, title in enumerate(
+            [
+                "3D Space as a Scratchpad for Editable Text-to-Image Generation",
+                "3D-IDE: 3D Implicit Depth Emergent",
+                "4D-RGPT: Toward Region-level 4D Understanding via Perceptual Distillation",
+                "OctoTools: A Multi-Agent Framework with Extensible Tools for Complex Reasoning",
+            ]
+        )
+    ]
+    project = paper(
+        "2511.00042",
+        "We study t0 agents with a t7 planner.",
+        date(2025, 11, 3),
+        title="Provably Explaining Neural Additive Models",
+    )
     public = background("2504", 40, date(2025, 4, 1), 90) + similar + [project]
     future = background("2603", 60, date(2026, 3, 1), 60)
-    g = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "CVPR/ICCV/ECCV": 0.1,
-                                                                        "ICLR/ICML/NeurIPS": 0.5})
+    g = gold_of(
+        t,
+        b,
+        sigs,
+        public,
+        future,
+        venue_scorer=lambda texts: {"ACL/EMNLP/NAACL": 0.9, "CVPR/ICCV/ECCV": 0.1, "ICLR/ICML/NeurIPS": 0.5},
+    )
     assert g.preferred_ranking == ["C", "B", "A"]  # the outcome, then CVPR (3 similar papers) before ACL (1)
     assert g.numbers["outcome_votes:B"] == 3 and g.numbers["outcome_votes:A"] == 1
     second = g.claims[1]
@@ -358,17 +448,46 @@ def test_real_sample_end_to_end():
     for k, kw in enumerate(["tool", "benchmark", "reasoning", "code", "gui", "multi-agent", "memory", "web"]):
         ps = [p for p in public if kw in (p.title + " " + p.abstract).lower()]
         nid = f"{DOMAIN}:methodologies:{kw}"
-        signals.append(Signal(signal_id=f"sig:{kw}", kind="candidate_direction", domain=DOMAIN, cutoff=cutoff,
-                              title=f"{kw} / agents", summary="", node_ids=[nid], evidence_ids=[f"ev:{nid}"],
-                              paper_ids=[p.arxiv_id for p in ps], stats={"growth": float(k % 4), "share_recent": 0.1},
-                              details={"keywords": [kw], "representative_titles": [ps[-1].title]}))
-        records.append(EvidenceRecord(record_id=f"ev:{nid}", node_id=nid, domain=DOMAIN, cutoff=cutoff, node_label=kw,
-                                      representative_ids=[p.arxiv_id for p in ps[-3:]], supporting_ids=[p.arxiv_id for p in ps],
-                                      papers=[PaperEvidence(arxiv_id=p.arxiv_id, published=p.published,
-                                                            problem=p.abstract.split(". ")[0] + ".",
-                                                            method=p.abstract.split(". ")[1] + ".") for p in ps]))
-    tasks, builds, _ = build_tasks(signals, records, BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff,
-                                                                   window_end=window_end, horizon_months=6))
+        signals.append(
+            Signal(
+                signal_id=f"sig:{kw}",
+                kind="candidate_direction",
+                domain=DOMAIN,
+                cutoff=cutoff,
+                title=f"{kw} / agents",
+                summary="",
+                node_ids=[nid],
+                evidence_ids=[f"ev:{nid}"],
+                paper_ids=[p.arxiv_id for p in ps],
+                stats={"growth": float(k % 4), "share_recent": 0.1},
+                details={"keywords": [kw], "representative_titles": [ps[-1].title]},
+            )
+        )
+        records.append(
+            EvidenceRecord(
+                record_id=f"ev:{nid}",
+                node_id=nid,
+                domain=DOMAIN,
+                cutoff=cutoff,
+                node_label=kw,
+                representative_ids=[p.arxiv_id for p in ps[-3:]],
+                supporting_ids=[p.arxiv_id for p in ps],
+                papers=[
+                    PaperEvidence(
+                        arxiv_id=p.arxiv_id,
+                        published=p.published,
+                        problem=p.abstract.split(". ")[0] + ".",
+                        method=p.abstract.split(". ")[1] + ".",
+                    )
+                    for p in ps
+                ],
+            )
+        )
+    tasks, builds, _ = build_tasks(
+        signals,
+        records,
+        BuildSettings(domain=DOMAIN, domain_title="LLM Agents", cutoff=cutoff, window_end=window_end, horizon_months=6),
+    )
     # no bottleneck, venue or approach signals given (no planning task: its options are approaches);
     # phase tasks come from the evidence records' inspirations
     assert {t.family for t in tasks} == {"direction", "phase"}
@@ -377,10 +496,16 @@ def test_real_sample_end_to_end():
     future_ids = {p.arxiv_id for p in future}
     for g in golds:
         assert set(g.future_paper_ids) <= future_ids
-        assert sorted(g.preferred_ranking) == sorted(o.option_id for o in next(t for t in tasks if t.task_id == g.task_id).options)
+        assert sorted(g.preferred_ranking) == sorted(
+            o.option_id for o in next(t for t in tasks if t.task_id == g.task_id).options
+        )
         assert 0.0 <= g.strength <= 1.0
-    assert check_public_tasks(tasks, golds, future_ids, [p.title for p in future], cutoff=cutoff,
-                              internal_ids=[s.signal_id for s in signals]) == []
+    assert (
+        check_public_tasks(
+            tasks, golds, future_ids, [p.title for p in future], cutoff=cutoff, internal_ids=[s.signal_id for s in signals]
+        )
+        == []
+    )
 
 
 def test_claim_bank_is_recomputed_and_a_false_or_contradicting_claim_is_caught():
@@ -396,8 +521,14 @@ def test_claim_bank_is_recomputed_and_a_false_or_contradicting_claim_is_caught()
     share = next(c for c in wrong.claims if c.basis.check == "window_share")
     share.basis.paper_ids = share.basis.paper_ids[:-1]  # one paper fewer than the text says
     first = next(c for c in wrong.claims if c.basis.check == "ranked_first")
-    wrong.claims.append(first.model_copy(update={"claim_id": "x-c99", "basis": first.basis.model_copy(
-        update={"params": {"object": wrong.preferred_ranking[-1]}})}))
+    wrong.claims.append(
+        first.model_copy(
+            update={
+                "claim_id": "x-c99",
+                "basis": first.basis.model_copy(update={"params": {"object": wrong.preferred_ranking[-1]}}),
+            }
+        )
+    )
     problems = verify_golds([wrong], cc)
     assert any("papers counted" in p for p in problems)
     assert any("another claim says" in p for p in problems)

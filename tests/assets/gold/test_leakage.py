@@ -29,30 +29,74 @@ from resources.llm import LLMClient
 CUTOFF = date(2025, 12, 31)
 
 
-def make_task(task_id, family="direction", question="Which direction gains momentum between 2026-01-01 and 2026-06-30?",
-              options=("Tool use / function calling (keywords: api, tools)", "Web navigation agents",
-                       "Memory for agents", "Multi-agent debate")) -> Task:
-    return Task(task_id=task_id, family=family, domain="llm_agent", cutoff=CUTOFF, window_start=CUTOFF + timedelta(days=1),
-                window_end=date(2026, 6, 30), horizon="6-month", title="A task", question=question,
-                instructions="Use only pre-cutoff evidence.", answer_requirements=["one chosen option id"],
-                options=[TaskOption(option_id="ABCD"[i], text=t) for i, t in enumerate(options)])
+def make_task(
+    task_id,
+    family="direction",
+    question="Which direction gains momentum between 2026-01-01 and 2026-06-30?",
+    options=(
+        "Tool use / function calling (keywords: api, tools)",
+        "Web navigation agents",
+        "Memory for agents",
+        "Multi-agent debate",
+    ),
+) -> Task:
+    return Task(
+        task_id=task_id,
+        family=family,
+        domain="llm_agent",
+        cutoff=CUTOFF,
+        window_start=CUTOFF + timedelta(days=1),
+        window_end=date(2026, 6, 30),
+        horizon="6-month",
+        title="A task",
+        question=question,
+        instructions="Use only pre-cutoff evidence.",
+        answer_requirements=["one chosen option id"],
+        options=[TaskOption(option_id="ABCD"[i], text=t) for i, t in enumerate(options)],
+    )
 
 
 def gold_a() -> GoldTarget:
     return GoldTarget(
-        task_id="T-A", family="direction", domain="llm_agent", cutoff=CUTOFF, preferred_ranking=["A", "B", "C", "D"],
+        task_id="T-A",
+        family="direction",
+        domain="llm_agent",
+        cutoff=CUTOFF,
+        preferred_ranking=["A", "B", "C", "D"],
         trajectory="accelerating",
-        slots=[GoldSlot(slot="primary_direction", variants=["Tool use / function calling (keywords: api, tools)",
-                                                            "tool use / function calling"]),
-               GoldSlot(slot="trajectory", variants=["tool use / function calling is accelerating"])],
-        claims=[GoldClaim(claim_id="T-A-c01", text="Before 2025-12-31, tool use / function calling had 40 papers.",
-                          type="historical", time_scope="pre-cutoff", importance=0.3),
-                GoldClaim(claim_id="T-A-c02", text="Between 2026-01-01 and 2026-06-30, tool use / function calling gained "
-                          "the largest volume-normalised share among the options (momentum 1.52).",
-                          type="future-realisation", time_scope="2026-01-01 to 2026-06-30", importance=1.0),
-                GoldClaim(claim_id="T-A-c03", text="New subdirection 'mcp servers / tool registries' emerged under tool "
-                          "use / function calling.", type="taxonomy", time_scope="window", importance=0.5)],
-        strength=0.8)
+        slots=[
+            GoldSlot(
+                slot="primary_direction",
+                variants=["Tool use / function calling (keywords: api, tools)", "tool use / function calling"],
+            ),
+            GoldSlot(slot="trajectory", variants=["tool use / function calling is accelerating"]),
+        ],
+        claims=[
+            GoldClaim(
+                claim_id="T-A-c01",
+                text="Before 2025-12-31, tool use / function calling had 40 papers.",
+                type="historical",
+                time_scope="pre-cutoff",
+                importance=0.3,
+            ),
+            GoldClaim(
+                claim_id="T-A-c02",
+                text="Between 2026-01-01 and 2026-06-30, tool use / function calling gained "
+                "the largest volume-normalised share among the options (momentum 1.52).",
+                type="future-realisation",
+                time_scope="2026-01-01 to 2026-06-30",
+                importance=1.0,
+            ),
+            GoldClaim(
+                claim_id="T-A-c03",
+                text="New subdirection 'mcp servers / tool registries' emerged under tool use / function calling.",
+                type="taxonomy",
+                time_scope="window",
+                importance=0.5,
+            ),
+        ],
+        strength=0.8,
+    )
 
 
 # -- cross-task leakage: the deliberately leaky task ---------------------------------------
@@ -60,9 +104,13 @@ def gold_a() -> GoldTarget:
 
 def test_a_leaky_task_restating_another_tasks_answer_is_caught():
     a = make_task("T-A")
-    leaky = make_task("T-B", family="planning", question=(
-        "Rank these options for a team of 4. Keep in mind that function calling and tool use is accelerating "
-        "right now."))
+    leaky = make_task(
+        "T-B",
+        family="planning",
+        question=(
+            "Rank these options for a team of 4. Keep in mind that function calling and tool use is accelerating right now."
+        ),
+    )
     messages = cross_task_violations([a, leaky], [gold_a()])
     assert messages and all(m.startswith("T-B: question: cross-task leakage: reveals task T-A's answer") for m in messages)
     with pytest.raises(LeakageError, match="T-B"):
@@ -78,8 +126,15 @@ def test_public_option_names_alone_are_not_leakage():
 
 
 def test_paraphrase_of_a_future_claim_is_caught_in_any_field():
-    leaky = make_task("T-D", options=("Tool use / function calling", "Share: function calling, tool use gained the "
-                                      "largest volume-normalised momentum (1.52) among the options", "x", "y"))
+    leaky = make_task(
+        "T-D",
+        options=(
+            "Tool use / function calling",
+            "Share: function calling, tool use gained the largest volume-normalised momentum (1.52) among the options",
+            "x",
+            "y",
+        ),
+    )
     messages = cross_task_violations([leaky], [gold_a()])
     assert any("options[1].text" in m and "future-realisation claim T-A-c02" in m for m in messages)
 
@@ -89,9 +144,16 @@ def test_paraphrase_of_a_future_claim_is_caught_in_any_field():
 
 def test_future_only_terms_need_several_future_titles_and_absence_before_the_cutoff():
     pre = ["Tool learning for agents with API calls.", "Agents that browse the web with memory."]
-    future = ["Quantum swarm agents for chemistry", "Quantum swarm planning at scale", "Scaling quantum swarm agents",
-              "Tool learning revisited", "Tool learning again", "Tool learning forever",
-              "Rare term hyperloop agents", "Another hyperloop idea"]
+    future = [
+        "Quantum swarm agents for chemistry",
+        "Quantum swarm planning at scale",
+        "Scaling quantum swarm agents",
+        "Tool learning revisited",
+        "Tool learning again",
+        "Tool learning forever",
+        "Rare term hyperloop agents",
+        "Another hyperloop idea",
+    ]
     terms = future_only_terms(pre, future)
     assert {"quantum swarm", "quantum", "swarm"} <= terms
     assert "tool learning" not in terms and "tool" not in terms  # seen before the cutoff
@@ -154,15 +216,26 @@ class ProbeClient(LLMClient):
     def text(self, messages, *, purpose, temperature=None, seed=None, max_tokens=None, mock_response=None):
         prefix = messages[-1]["content"].split("\n\n", 1)[1]
         reply = self.suffix[prefix] if self.echo else "and then the weather was lovely for a long walk by the sea."
-        return super().text(messages, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens,
-                            mock_response=reply)
+        return super().text(
+            messages, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens, mock_response=reply
+        )
 
 
 def probe_tasks():
-    return [make_task("T-1", question="Between 2026-01-01 and 2026-06-30, which of these research directions in LLM "
-                                      "Agents is most likely to gain momentum, i.e. to take a larger share of new papers?"),
-            make_task("T-2", family="bottleneck", options=(), question="In tool use / agents, as of 2025-12-31, identify "
-                      "one root bottleneck and the one-hop opportunity that opens if it is reduced.")]
+    return [
+        make_task(
+            "T-1",
+            question="Between 2026-01-01 and 2026-06-30, which of these research directions in LLM "
+            "Agents is most likely to gain momentum, i.e. to take a larger share of new papers?",
+        ),
+        make_task(
+            "T-2",
+            family="bottleneck",
+            options=(),
+            question="In tool use / agents, as of 2025-12-31, identify "
+            "one root bottleneck and the one-hop opportunity that opens if it is reduced.",
+        ),
+    ]
 
 
 def test_probe_flags_a_model_that_reproduces_the_task(tmp_path):

@@ -71,8 +71,9 @@ def test_proxy_scores_a_review_stating_the_rubrics_high_and_non_reviews_near_cha
     for task, gold in AI:
         ctrls = control_answers(task, gold, GOLDS, TASK_OF)
         rows["stated"].append(cov(gold_review(gold), gold))
-        rows["paraphrase"].append(cov("\n".join(f"- A reviewer would note that {c.text[0].lower()}{c.text[1:]}"
-                                                  for c in gold.claims), gold))
+        rows["paraphrase"].append(
+            cov("\n".join(f"- A reviewer would note that {c.text[0].lower()}{c.text[1:]}" for c in gold.claims), gold)
+        )
         rows["random"].append(cov(ctrls["control:random"], gold))
         rows["empty"].append(cov(ctrls["control:empty"], gold))
         rows["generic"].append(cov(GENERIC_REVIEW, gold))
@@ -89,8 +90,10 @@ def test_padding_and_order_do_not_raise_coverage():
     for _, gold in AI[:6]:
         half = ReviewAnswer(weaknesses=[c.text for c in gold.claims[: max(1, len(gold.claims) // 2)]])
         base = cov(half, gold)
-        filler = ("This is an interesting submission and the authors clearly put a lot of effort into it. "
-                  "Overall the writing is clear and the document is easy to follow for a general reader. ") * 20
+        filler = (
+            "This is an interesting submission and the authors clearly put a lot of effort into it. "
+            "Overall the writing is clear and the document is easy to follow for a general reader. "
+        ) * 20
         padded = "\n\n".join([review_text(half), filler, *[review_text(half)] * 3])  # filler and repetition
         assert cov(padded, gold) <= base + 1e-6
         flipped = ReviewAnswer(weaknesses=list(reversed(half.weaknesses)))
@@ -100,14 +103,16 @@ def test_padding_and_order_do_not_raise_coverage():
 
 def test_reference_validity_counts_only_known_ids_on_or_before_the_cutoff():
     known = {"2401.00001": date(2024, 1, 2), "2409.00002": date(2024, 9, 24), "2410.00003": date(2024, 10, 1)}
-    res = reference_validity(["2401.00001", "arXiv:2409.00002", "2410.00003", "9999.99999"], known,
-                             date(2024, 9, 24))
+    res = reference_validity(["2401.00001", "arXiv:2409.00002", "2410.00003", "9999.99999"], known, date(2024, 9, 24))
     assert res["share"] == 0.5 and res["valid"] == 2
     assert res["after_cutoff"] == ["2410.00003"] and res["unknown"] == ["9999.99999"]
     assert reference_validity([], known, date(2024, 9, 24))["share"] is None
     assert reference_validity(["2401.00001", "2401.00001"], known, date(2024, 9, 24))["share"] == 1.0
-    ctx = SimpleNamespace(answer=SimpleNamespace(evidence_ids=["2401.00001", "2410.00003"]), kb_dates=known,
-                          task=SimpleNamespace(cutoff=date(2024, 9, 24)))
+    ctx = SimpleNamespace(
+        answer=SimpleNamespace(evidence_ids=["2401.00001", "2410.00003"]),
+        kb_dates=known,
+        task=SimpleNamespace(cutoff=date(2024, 9, 24)),
+    )
     assert ReferenceValidity().checked(ctx).values == {"reference_validity": 0.5}
 
 
@@ -174,25 +179,32 @@ def registered_family():
 def test_build_writes_tasks_answers_scores_and_a_passing_validity_row(tmp_path, small_index, registered_family):
     store = PartitionStore(str(tmp_path / "wh"))
     known = {p.arxiv_id: p.published for p in small_index.papers}
-    run = run_idea_review(store, EMBED, index=small_index, known=known, disciplines=["ai"], limit=8,
-                          log=lambda *_: None)
+    run = run_idea_review(store, EMBED, index=small_index, known=known, disciplines=["ai"], limit=8, log=lambda *_: None)
     row = run.validity
     assert row["tasks_released"] == 8 and row["metric"] == "rubric_coverage_proxy"
     assert row["control_gold"] >= 0.9 and row["passed"], row["problems"]
     assert all("embedding proxy" in s.note for s in run.scores + run.controls)
     assert {s.method for s in run.scores} == {"scholareval", "retrieval_review"}
-    for asset in ("tasks", "gold_targets", "task_ranking", "agent_answers", "judge_scores", "validity_controls",
-                  "validity_report"):
+    for asset in (
+        "tasks",
+        "gold_targets",
+        "task_ranking",
+        "agent_answers",
+        "judge_scores",
+        "validity_controls",
+        "validity_report",
+    ):
         assert store.exists(asset, "ideas", run.cutoff_key)
-    assert "PROXY" in store.read_bytes(store.artifact_path("leaderboard", "ideas", run.cutoff_key,
-                                                           "leaderboard.md")).decode()
+    assert "PROXY" in store.read_bytes(store.artifact_path("leaderboard", "ideas", run.cutoff_key, "leaderboard.md")).decode()
 
 
 def test_the_default_build_never_registers_the_family_but_scores_reference_validity():
-    code = ("import pipelines.definitions, assets.families as f, assets.scorers.registry as s, "
-            "assets.agents.registry as a; assert 'idea_review' not in f.family_names(); "
-            "assert 'reference_validity' in [x.name for x in s.all_scorers()]; "
-            "assert 'scholareval' not in [x.name for x in a.all_agents()]")
+    code = (
+        "import pipelines.definitions, assets.families as f, assets.scorers.registry as s, "
+        "assets.agents.registry as a; assert 'idea_review' not in f.family_names(); "
+        "assert 'reference_validity' in [x.name for x in s.all_scorers()]; "
+        "assert 'scholareval' not in [x.name for x in a.all_agents()]"
+    )
     env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -210,10 +222,15 @@ class _FakeLLM:
         self.purposes.append(purpose)
         if purpose.endswith("compare"):
             raise RuntimeError("server said no")
-        fields = {"items": ["We will train a retrieval-augmented language model agent with tool use."],
-                  "recommendation": "Add an ablation.", "concern": "Baselines are weak.",
-                  "soundness": "Model soundness text.", "contribution": "Model contribution text.",
-                  "strengths": ["s1"], "weaknesses": ["w1"]}
+        fields = {
+            "items": ["We will train a retrieval-augmented language model agent with tool use."],
+            "recommendation": "Add an ablation.",
+            "concern": "Baselines are weak.",
+            "soundness": "Model soundness text.",
+            "contribution": "Model contribution text.",
+            "strengths": ["s1"],
+            "weaknesses": ["w1"],
+        }
         return schema.model_validate({k: v for k, v in fields.items() if k in schema.model_fields})
 
 
@@ -222,15 +239,15 @@ def test_scholareval_with_a_model_calls_each_step_and_falls_back_per_step(small_
     task = next(t for t in TASKS if t.subtype == "ai")
     task = task.model_copy(update={"cutoff": max(p.published for p in small_index.papers)})
     a = scholareval(AgentContext(task=task, kb=small_index.view(task.cutoff), llm=llm, embed=EMBED))
-    assert {"agent.scholareval.methods", "agent.scholareval.dimensions", "agent.scholareval.synthesis"} <= set(
-        llm.purposes)
+    assert {"agent.scholareval.methods", "agent.scholareval.dimensions", "agent.scholareval.synthesis"} <= set(llm.purposes)
     assert a.backbone == "fake-model" and "Model soundness text." in a.text
     if "agent.scholareval.compare" in llm.purposes:
         assert "compare: RuntimeError" in a.artifacts["fallbacks"]
 
 
-def test_the_idea_review_job_materializes_the_three_assets_of_an_ideas_partition(tmp_path, small_index,
-                                                                                 registered_family, monkeypatch):
+def test_the_idea_review_job_materializes_the_three_assets_of_an_ideas_partition(
+    tmp_path, small_index, registered_family, monkeypatch
+):
     """The family as Dagster assets: partition (ideas, t) holds the ideas dated on or before t,
     the stages write tasks, hidden gold, answers, scores, the validity row, the release files
     and an HTML report; another cutoff holds fewer ideas."""
@@ -248,23 +265,28 @@ def test_the_idea_review_job_materializes_the_three_assets_of_an_ideas_partition
     monkeypatch.setattr(pipeline.IdeaCorpusIndex, "shipped", classmethod(lambda cls, embed, latest: small_index))
     monkeypatch.setattr(pipeline, "shipped_dates", lambda: {p.arxiv_id: p.published for p in small_index.papers})
     storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path="")
-    resources = {"storage": storage, "embeddings": EmbeddingResource(), "llm": LLMResource(model=""),
-                 "judge_llm": LLMResource(model="")}
+    resources = {
+        "storage": storage,
+        "embeddings": EmbeddingResource(),
+        "llm": LLMResource(model=""),
+        "judge_llm": LLMResource(model=""),
+    }
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", ["2025-12-31", "2024-06-30"])
-    job = dg.Definitions(assets=IDEA_REVIEW_ASSETS, jobs=[idea_review_job], resources=resources
-                         ).resolve_job_def("idea_review_job")
+    job = dg.Definitions(assets=IDEA_REVIEW_ASSETS, jobs=[idea_review_job], resources=resources).resolve_job_def(
+        "idea_review_job"
+    )
     store = storage.store()
     built = {}
     for cutoff in ("2025-12-31", "2024-06-30"):
-        result = job.execute_in_process(instance=instance,
-                                        partition_key=dg.MultiPartitionKey({"domain": "ideas", "cutoff": cutoff}))
+        result = job.execute_in_process(
+            instance=instance, partition_key=dg.MultiPartitionKey({"domain": "ideas", "cutoff": cutoff})
+        )
         assert result.success
         tasks = store.read_records("tasks", "ideas", cutoff, Task)
         assert all(t.cutoff <= date.fromisoformat(cutoff) for t in tasks)
         built[cutoff] = tasks
-    assert len(built["2024-06-30"]) < len(built["2025-12-31"]) == len([i for i in ai if len(i.plan.split()) >= 50
-                                                                       and i.rubrics])
+    assert len(built["2024-06-30"]) < len(built["2025-12-31"]) == len([i for i in ai if len(i.plan.split()) >= 50 and i.rubrics])
     c = "2025-12-31"
     golds = store.read_records("gold_targets", "ideas", c, GoldTarget)
     assert {g.task_id for g in golds} == {t.task_id for t in built[c]}

@@ -52,38 +52,74 @@ def embed(texts):
 
 
 def make_task(family="direction", task_id="t1"):
-    return Task(task_id=task_id, family=family, domain="llm_agent", cutoff=CUTOFF, window_start=date(2025, 7, 1),
-                window_end=date(2025, 12, 31), horizon="6 months", title=f"{family} task",
-                question="Which subdirection of LLM agents will gain the most momentum?", instructions="",
-                answer_requirements=[], options=[TaskOption(option_id="o1", text="GUI agents"),
-                                                 TaskOption(option_id="o2", text="tool use")],
-                support_paper_ids=["2501.00001", "2502.00002"])
+    return Task(
+        task_id=task_id,
+        family=family,
+        domain="llm_agent",
+        cutoff=CUTOFF,
+        window_start=date(2025, 7, 1),
+        window_end=date(2025, 12, 31),
+        horizon="6 months",
+        title=f"{family} task",
+        question="Which subdirection of LLM agents will gain the most momentum?",
+        instructions="",
+        answer_requirements=[],
+        options=[TaskOption(option_id="o1", text="GUI agents"), TaskOption(option_id="o2", text="tool use")],
+        support_paper_ids=["2501.00001", "2502.00002"],
+    )
 
 
 def make_gold(family="direction", task_id="t1", n_claims=3):
-    return GoldTarget(task_id=task_id, family=family, domain="llm_agent", cutoff=CUTOFF,
-                      preferred_ranking=["o1", "o2"], trajectory="accelerating",
-                      slots=[GoldSlot(slot="primary", variants=["GUI agents gain momentum"])],
-                      claims=[GoldClaim(claim_id=f"{task_id}-c{i:02d}", text=f"HIDDEN-CLAIM-{i} about GUI agents",
-                                        type="future-realisation", time_scope="2025-H2") for i in range(1, n_claims + 1)])
+    return GoldTarget(
+        task_id=task_id,
+        family=family,
+        domain="llm_agent",
+        cutoff=CUTOFF,
+        preferred_ranking=["o1", "o2"],
+        trajectory="accelerating",
+        slots=[GoldSlot(slot="primary", variants=["GUI agents gain momentum"])],
+        claims=[
+            GoldClaim(
+                claim_id=f"{task_id}-c{i:02d}",
+                text=f"HIDDEN-CLAIM-{i} about GUI agents",
+                type="future-realisation",
+                time_scope="2025-H2",
+            )
+            for i in range(1, n_claims + 1)
+        ],
+    )
 
 
-def make_answer(method="hybrid_rag", evidence=("2501.00001",), support=True, task_id="t1", family="direction",
-                text=None, ranking=("o1", "o2")):
-    return Answer(answer_id=f"{task_id}::{method}::m::0", task_id=task_id, family=family, method=method,
-                  backbone="m", choice="o1", ranking=list(ranking), trajectory="accelerating",
-                  claims=["'GUI agents' will gain the most momentum."],
-                  text=text or f"## T\n\n*direction answer by `{method}` (m); knowledge cutoff*\n\n**Choice:** o1 — GUI agents",
-                  evidence_ids=list(evidence), has_support_artifact=support)
+def make_answer(
+    method="hybrid_rag", evidence=("2501.00001",), support=True, task_id="t1", family="direction", text=None, ranking=("o1", "o2")
+):
+    return Answer(
+        answer_id=f"{task_id}::{method}::m::0",
+        task_id=task_id,
+        family=family,
+        method=method,
+        backbone="m",
+        choice="o1",
+        ranking=list(ranking),
+        trajectory="accelerating",
+        claims=["'GUI agents' will gain the most momentum."],
+        text=text or f"## T\n\n*direction answer by `{method}` (m); knowledge cutoff*\n\n**Choice:** o1 — GUI agents",
+        evidence_ids=list(evidence),
+        has_support_artifact=support,
+    )
 
 
-FACT_REPLY = json.dumps({
-    "claims": [{"claim": "GUI agents grow", "label": "supported", "matched": ["h1"]},
-               {"claim": "tool use steady", "label": "partially_supported"},
-               {"claim": "RAG cools", "label": "unsupported"},
-               {"claim": "agents are important", "label": "not_checkable"}],
-    "coverage": [{"claim_id": "h1", "label": "covered"}, {"claim_id": "h2", "label": "partially_covered"}],
-})
+FACT_REPLY = json.dumps(
+    {
+        "claims": [
+            {"claim": "GUI agents grow", "label": "supported", "matched": ["h1"]},
+            {"claim": "tool use steady", "label": "partially_supported"},
+            {"claim": "RAG cools", "label": "unsupported"},
+            {"claim": "agents are important", "label": "not_checkable"},
+        ],
+        "coverage": [{"claim_id": "h1", "label": "covered"}, {"claim_id": "h2", "label": "partially_covered"}],
+    }
+)
 
 
 class ScriptedJudge:
@@ -104,10 +140,20 @@ class ScriptedJudge:
                 h = self.holistic[self._n % len(self.holistic)]
                 self._n += 1
                 family = "planning" if "milestone_specificity" in messages[1]["content"] else "direction"
-                d = dict(zip(("drift_scope_granularity", "drift_causal_role", "drift_intervention_mode",
-                              "drift_temporal_horizon"), self.drift))
-                return mock_reply(llm_judge.rubric_schema(family), holistic=h, evidence_linkage=self.e,
-                                            support_specificity=self.s, internal_trace=self.t, **d)
+                d = dict(
+                    zip(
+                        ("drift_scope_granularity", "drift_causal_role", "drift_intervention_mode", "drift_temporal_horizon"),
+                        self.drift,
+                    )
+                )
+                return mock_reply(
+                    llm_judge.rubric_schema(family),
+                    holistic=h,
+                    evidence_linkage=self.e,
+                    support_specificity=self.s,
+                    internal_trace=self.t,
+                    **d,
+                )
             if purpose == "judge:fact_extract":
                 return json.dumps({"claims": ["GUI agents grow", "tool use steady"]})
             if purpose == "judge:fact_verify":
@@ -125,9 +171,17 @@ def client(tmp_path):
 
 
 def judge(answers, client, mock, settings=None, golds=None, tasks=None):
-    return score_answers(answers, tasks or [make_task()], golds or [make_gold()], embed, KB_DATES, cutoff=CUTOFF,
-                         judge_client=MockedClient(client, mock) if mock else client, kb_get=None,
-                         settings=settings or JudgeSettings(workers=1))
+    return score_answers(
+        answers,
+        tasks or [make_task()],
+        golds or [make_gold()],
+        embed,
+        KB_DATES,
+        cutoff=CUTOFF,
+        judge_client=MockedClient(client, mock) if mock else client,
+        kb_get=None,
+        settings=settings or JudgeSettings(workers=1),
+    )
 
 
 def test_compact_judge_hand_computed(client):
@@ -144,11 +198,17 @@ def test_compact_judge_hand_computed(client):
     # Pers: holistic 6, 8, 7 /10 -> mean .7, population SD sqrt(.02/3)
     assert score.pers == pytest.approx(0.7)
     assert score.pers_std == pytest.approx((0.02 / 3) ** 0.5)
-    assert set(score.pers_dimensions) == {"forecast_specificity", "signal_interpretation", "trajectory_discipline",
-                                          "uncertainty_calibration", "decision_clarity", "mechanistic_reasoning",
-                                          "comparative_reasoning", "uncertainty_risk_awareness"}
-    assert score.drift == {"scope_granularity": 0.0, "causal_role": 3.0, "intervention_mode": 1.0,
-                           "temporal_horizon": 2.0}
+    assert set(score.pers_dimensions) == {
+        "forecast_specificity",
+        "signal_interpretation",
+        "trajectory_discipline",
+        "uncertainty_calibration",
+        "decision_clarity",
+        "mechanistic_reasoning",
+        "comparative_reasoning",
+        "uncertainty_risk_awareness",
+    }
+    assert score.drift == {"scope_granularity": 0.0, "causal_role": 3.0, "intervention_mode": 1.0, "temporal_horizon": 2.0}
     assert score.repeats == 3 and score.judge_model == "openai/judge-mock"
     assert score.prompt_version == "fact-batched-v1;rubric-shared-packet-v1"
     # cost: 1 fact call + 3 rubric calls, counted per answer
@@ -229,13 +289,17 @@ def test_cost_target_holds_for_long_answers_and_big_banks(client):
 
 def test_reference_protocol_counts_one_call_per_claim_and_agrees_on_identical_labels(client):
     replies = {
-        "judge:fact_extract": json.dumps({"claims": ["GUI agents grow", "tool use steady", "RAG cools",
-                                                     "agents are important"]}),
-        "judge:fact_coverage": json.dumps({"coverage": [{"claim_id": "h1", "label": "covered"},
-                                                        {"claim_id": "h2", "label": "partially_covered"}]}),
+        "judge:fact_extract": json.dumps({"claims": ["GUI agents grow", "tool use steady", "RAG cools", "agents are important"]}),
+        "judge:fact_coverage": json.dumps(
+            {"coverage": [{"claim_id": "h1", "label": "covered"}, {"claim_id": "h2", "label": "partially_covered"}]}
+        ),
     }
-    verify = {"GUI agents grow": "supported", "tool use steady": "partially_supported", "RAG cools": "unsupported",
-              "agents are important": "not_checkable"}
+    verify = {
+        "GUI agents grow": "supported",
+        "tool use steady": "partially_supported",
+        "RAG cools": "unsupported",
+        "agents are important": "not_checkable",
+    }
 
     def mock(purpose, messages):
         if purpose == "judge:fact_verify":
@@ -243,15 +307,27 @@ def test_reference_protocol_counts_one_call_per_claim_and_agrees_on_identical_la
             return json.dumps({"label": verify[claim], "matched": []})
         if purpose in ("judge:trace", "judge:pers"):
             parts = ("trace",) if purpose == "judge:trace" else ("pers", "drift")
-            return mock_reply(llm_judge.rubric_schema("direction", parts), holistic=7, evidence_linkage=8,
-                              support_specificity=6, internal_trace=4)
+            return mock_reply(
+                llm_judge.rubric_schema("direction", parts),
+                holistic=7,
+                evidence_linkage=8,
+                support_specificity=6,
+                internal_trace=4,
+            )
         return replies[purpose]
 
     judged = []
-    [ref_score], failures = score_answers([make_answer()], [make_task()], [make_gold()], embed, KB_DATES,
-                                          cutoff=CUTOFF, judge_client=MockedClient(client, mock), settings=JudgeSettings(
-                                              protocol="reference", workers=1, repeats=2),
-                                          judged_out=judged)
+    [ref_score], failures = score_answers(
+        [make_answer()],
+        [make_task()],
+        [make_gold()],
+        embed,
+        KB_DATES,
+        cutoff=CUTOFF,
+        judge_client=MockedClient(client, mock),
+        settings=JudgeSettings(protocol="reference", workers=1, repeats=2),
+        judged_out=judged,
+    )
     assert failures == []
     # 1 extraction + 4 verifications + 1 coverage + 2 repeats x (trace + pers) = 10 calls
     assert ref_score.judge_calls == 10
@@ -259,9 +335,17 @@ def test_reference_protocol_counts_one_call_per_claim_and_agrees_on_identical_la
     assert ref_score.prompt_version == "fact-per-claim-v1;trace-v1+pers-v1"
     compact = []
     judge_client2 = client
-    score_answers([make_answer()], [make_task()], [make_gold()], embed, KB_DATES, cutoff=CUTOFF,
-                  judge_client=MockedClient(judge_client2, ScriptedJudge()), settings=JudgeSettings(workers=1),
-                  judged_out=compact)
+    score_answers(
+        [make_answer()],
+        [make_task()],
+        [make_gold()],
+        embed,
+        KB_DATES,
+        cutoff=CUTOFF,
+        judge_client=MockedClient(judge_client2, ScriptedJudge()),
+        settings=JudgeSettings(workers=1),
+        judged_out=compact,
+    )
     agreement = fact_agreement({j.score.answer_id: j.fact for j in compact}, {j.score.answer_id: j.fact for j in judged})
     assert agreement["n_answers"] == 1
     assert agreement["f1"]["mean_abs_diff"] == pytest.approx(0.0)
@@ -275,14 +359,17 @@ def test_llm_pairwise_with_position_swap(client):
     task, gold = make_task(), make_gold()
     a = make_answer("coi", text="## T\n\nANSWER-COI")
     b = make_answer("aris", text="## T\n\nANSWER-ARIS")
-    scores = [Score(answer_id=x.answer_id, task_id="t1", family="direction", method=x.method, backbone="m", fta=f)
-              for x, f in ((a, 0.4), (b, 0.6))]
+    scores = [
+        Score(answer_id=x.answer_id, task_id="t1", family="direction", method=x.method, backbone="m", fta=f)
+        for x, f in ((a, 0.4), (b, 0.6))
+    ]
 
     def always_first(purpose, messages):  # pure position bias: the two orders disagree -> tie
         return json.dumps({"rationale": "", "winner": "1"})
 
-    comps, fails, ledger = pairwise_comparisons([a, b], scores, [task], [gold], judge_client=MockedClient(client, always_first),
-                                                settings=JudgeSettings())
+    comps, fails, ledger = pairwise_comparisons(
+        [a, b], scores, [task], [gold], judge_client=MockedClient(client, always_first), settings=JudgeSettings()
+    )
     assert not fails and ledger.calls == 2
     by_source = {c.source: c for c in comps}
     assert by_source["metric:fta"].system_a == "aris@m" and by_source["metric:fta"].winner == "a"
@@ -292,8 +379,9 @@ def test_llm_pairwise_with_position_swap(client):
         body = messages[1]["content"]
         return json.dumps({"winner": "1" if body.index("ANSWER-COI") < body.index("ANSWER-ARIS") else "2"})
 
-    comps, _, _ = pairwise_comparisons([a, b], scores, [task], [gold], judge_client=MockedClient(client, prefers_coi),
-                                       settings=JudgeSettings())
+    comps, _, _ = pairwise_comparisons(
+        [a, b], scores, [task], [gold], judge_client=MockedClient(client, prefers_coi), settings=JudgeSettings()
+    )
     llm = next(c for c in comps if c.source == "llm")
     assert (llm.system_a, llm.system_b, llm.winner) == ("aris@m", "coi@m", "b")
     assert llm.judge_model == "openai/judge-mock" and llm.prompt_version == "pairwise-swap-v1"
@@ -301,24 +389,42 @@ def test_llm_pairwise_with_position_swap(client):
 
 def test_offline_pairwise_is_by_fta_only(tmp_path):
     a, b = make_answer("momentum"), make_answer("retrieval")
-    scores = [Score(answer_id=a.answer_id, task_id="t1", family="direction", method="momentum", backbone="offline",
-                    fta=0.5),
-              Score(answer_id=b.answer_id, task_id="t1", family="direction", method="retrieval", backbone="offline",
-                    fta=0.5)]
-    comps, _, ledger = pairwise_comparisons([a, b], scores, [make_task()], [make_gold()],
-                                            judge_client=LLMClient(None, cache_dir=str(tmp_path)))
+    scores = [
+        Score(answer_id=a.answer_id, task_id="t1", family="direction", method="momentum", backbone="offline", fta=0.5),
+        Score(answer_id=b.answer_id, task_id="t1", family="direction", method="retrieval", backbone="offline", fta=0.5),
+    ]
+    comps, _, ledger = pairwise_comparisons(
+        [a, b], scores, [make_task()], [make_gold()], judge_client=LLMClient(None, cache_dir=str(tmp_path))
+    )
     assert [(c.source, c.winner) for c in comps] == [("metric:fta", "tie")] and ledger.calls == 0
 
 
 def test_rubric_schema_has_the_paper_dimensions():
     fields = set(llm_judge.rubric_schema("venue").model_fields)
-    assert {"venue_fit_reasoning", "reviewer_expectation_awareness", "package_upgrade_specificity",
-            "contrastive_venue_discrimination", "decision_clarity", "mechanistic_reasoning", "comparative_reasoning",
-            "uncertainty_risk_awareness", "holistic", "evidence_linkage", "support_specificity", "internal_trace",
-            "drift_scope_granularity", "drift_causal_role", "drift_intervention_mode",
-            "drift_temporal_horizon"} <= fields
-    assert {"causal_bottleneck_analysis", "opportunity_plausibility", "technical_non_obviousness",
-            "adoption_pathway_reasoning"} <= set(llm_judge.rubric_schema("bottleneck").model_fields)
+    assert {
+        "venue_fit_reasoning",
+        "reviewer_expectation_awareness",
+        "package_upgrade_specificity",
+        "contrastive_venue_discrimination",
+        "decision_clarity",
+        "mechanistic_reasoning",
+        "comparative_reasoning",
+        "uncertainty_risk_awareness",
+        "holistic",
+        "evidence_linkage",
+        "support_specificity",
+        "internal_trace",
+        "drift_scope_granularity",
+        "drift_causal_role",
+        "drift_intervention_mode",
+        "drift_temporal_horizon",
+    } <= fields
+    assert {
+        "causal_bottleneck_analysis",
+        "opportunity_plausibility",
+        "technical_non_obviousness",
+        "adoption_pathway_reasoning",
+    } <= set(llm_judge.rubric_schema("bottleneck").model_fields)
     schema = llm_judge.rubric_schema("direction").model_json_schema()
     assert schema["properties"]["holistic"]["enum"] == list(range(11))  # enums: grammar-enforced
     assert schema["properties"]["drift_causal_role"]["enum"] == [0, 1, 2, 3]
@@ -346,6 +452,7 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
             class _Client(LLMClient):
                 def structured(self, messages, schema, *, purpose, mock_response=None, **kw):
                     return super().structured(messages, schema, purpose=purpose, mock_response=mock(purpose, messages), **kw)
+
             if self._client is None:
                 self._client = _Client("openai/judge-mock", cache_dir=str(tmp_path / "cache"), max_retries=1)
             return self._client
@@ -353,9 +460,20 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
     lance = LanceResource(uri=str(tmp_path / "lance"))
     embeddings = EmbeddingResource()
-    papers = [ScreenedPaper(arxiv_id=pid, title=f"GUI agents paper {pid}", abstract="GUI agents navigate the web.",
-                            published=d, domain=domain, relevance=1.0, label="core", reason="test")
-              for pid, d in KB_DATES.items() if d <= date(2025, 12, 31)]
+    papers = [
+        ScreenedPaper(
+            arxiv_id=pid,
+            title=f"GUI agents paper {pid}",
+            abstract="GUI agents navigate the web.",
+            published=d,
+            domain=domain,
+            relevance=1.0,
+            label="core",
+            reason="test",
+        )
+        for pid, d in KB_DATES.items()
+        if d <= date(2025, 12, 31)
+    ]
     build_kb(lance.connect(), table_name(domain, cutoff), papers, embeddings.embedder().encode)
     store = storage.store()
     task, gold = make_task().model_copy(update={"cutoff": date(2025, 12, 31)}), make_gold()
@@ -365,18 +483,20 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     store.write_records("gold_targets", domain, cutoff, [gold], GoldTarget)
     from core.records import TaskRating  # judge_scores reads the ranking (released, presented tasks)
 
-    ratings = [TaskRating(task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True,
-                          quality=1.0)]
+    ratings = [TaskRating(task_id=task.task_id, family=task.family, elo=1500.0, rank_in_family=1, released=True, quality=1.0)]
     store.write_records("task_ranking", domain, cutoff, ratings, TaskRating)
     from assets.ranking.presentation import write_presented
 
     write_presented(store, domain, cutoff, [task], [gold], ratings)  # what task_ranking writes
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [cutoff])
-    result = dg.materialize([judge_scores], partition_key=partition_key(domain, cutoff), instance=instance,
-                            resources={"storage": storage, "lance": lance, "embeddings": embeddings,
-                                       "judge_llm": MockedJudge()},
-                            run_config={"ops": {"judge_scores": {"config": {"workers": 1, "agreement_sample": 1}}}})
+    result = dg.materialize(
+        [judge_scores],
+        partition_key=partition_key(domain, cutoff),
+        instance=instance,
+        resources={"storage": storage, "lance": lance, "embeddings": embeddings, "judge_llm": MockedJudge()},
+        run_config={"ops": {"judge_scores": {"config": {"workers": 1, "agreement_sample": 1}}}},
+    )
     assert result.success
     [mat] = result.asset_materializations_for_node("judge_scores")
     meta = {k: v.value for k, v in mat.metadata.items()}
@@ -387,7 +507,8 @@ def test_judge_asset_counts_calls_and_characters_per_answer(tmp_path):
     assert meta["cost_target_met"] is True
     # 8 requests; two answers may share an identical request, which the cache answers
     assert meta["llm_calls"] + meta["llm_cache_hits"] == 8 and 0 < meta["prompt_chars"] <= sum(
-        len(m["content"]) for p, msgs in mock.seen for m in msgs if p in ("judge:fact", "judge:rubric"))
+        len(m["content"]) for p, msgs in mock.seen for m in msgs if p in ("judge:fact", "judge:rubric")
+    )
     scores = {s.method: s for s in store.read_records("judge_scores", domain, cutoff, Score)}
     assert scores["aris"].trace is not None and scores["native_llm"].trace is None
     assert scores["aris"].pers is not None and scores["aris"].fact == pytest.approx(3 / 7)

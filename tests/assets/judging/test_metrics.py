@@ -265,12 +265,16 @@ def test_delta_norm_hand_computed():
 
 
 def test_drift_effects_overall_and_by_family():
-    rows = [{"family": "planning", "fta": 1.0, "drift": {"causal_role": 0}},
-            {"family": "planning", "fta": 0.0, "drift": {"causal_role": 3}},
-            {"family": "venue", "fta": 0.6, "drift": {"causal_role": 0}},
-            {"family": "venue", "fta": 0.2, "drift": {}}]  # no labels: ignored
-    out = {(r["family"], r["drift_type"], r["metric"]): r for r in
-           dx.drift_effects(rows, metrics=("fta",), drift_types=("causal_role",))}
+    rows = [
+        {"family": "planning", "fta": 1.0, "drift": {"causal_role": 0}},
+        {"family": "planning", "fta": 0.0, "drift": {"causal_role": 3}},
+        {"family": "venue", "fta": 0.6, "drift": {"causal_role": 0}},
+        {"family": "venue", "fta": 0.2, "drift": {}},
+    ]  # no labels: ignored
+    out = {
+        (r["family"], r["drift_type"], r["metric"]): r
+        for r in dx.drift_effects(rows, metrics=("fta",), drift_types=("causal_role",))
+    }
     # overall: aligned 1.0, 0.6 -> .8; severe 0.0; SD of (1, 0, .6) population
     sd = float(np.std([1.0, 0.0, 0.6]))
     assert out[("all", "causal_role", "fta")]["delta_norm"] == pytest.approx(0.8 / sd)
@@ -280,8 +284,11 @@ def test_drift_effects_overall_and_by_family():
 
 
 def test_bradley_terry_hand_computed():
-    comps = [{"system_a": "A", "system_b": "B", "winner": "a"}, {"system_a": "B", "system_b": "A", "winner": "b"},
-             {"system_a": "A", "system_b": "B", "winner": "b"}]
+    comps = [
+        {"system_a": "A", "system_b": "B", "winner": "a"},
+        {"system_a": "B", "system_b": "A", "winner": "b"},
+        {"system_a": "A", "system_b": "B", "winner": "b"},
+    ]
     # A: 2 wins of 3, + one virtual tie -> 2.5 of 4; MLE p_A / p_B = 2.5 / 1.5
     p = dx.bradley_terry(comps)
     assert p["A"] / p["B"] == pytest.approx(2.5 / 1.5, rel=1e-6)
@@ -308,8 +315,10 @@ def test_elo_and_method_ratings():
 
 def test_pairwise_from_scores_averages_seeds():
     rows = [{"task_id": "t", "family": "venue", "method": "m1", "backbone": "b", "fta": v} for v in (0.2, 0.6)]
-    rows += [{"task_id": "t", "family": "venue", "method": "m2", "backbone": "b", "fta": 0.4},
-             {"task_id": "t", "family": "venue", "method": "m3", "backbone": "b", "fta": None}]
+    rows += [
+        {"task_id": "t", "family": "venue", "method": "m2", "backbone": "b", "fta": 0.4},
+        {"task_id": "t", "family": "venue", "method": "m3", "backbone": "b", "fta": None},
+    ]
     out = dx.pairwise_from_scores(rows, "fta")
     assert [(c["system_a"], c["system_b"], c["winner"]) for c in out] == [("m1@b", "m2@b", "tie")]  # .4 vs .4
     assert dx.swap_verdict("a", "a") == "a" and dx.swap_verdict("a", "b") == "tie"
@@ -333,7 +342,6 @@ def test_supported_share_falls_for_decisions_no_cited_passage_states():
     passages = ["Tool-augmented agents. We train LLM agents to call external APIs and tools reliably."]
     assert supported_share(["Tool-augmented LLM agents calling APIs"], passages) == 1.0
     assert supported_share(["Diffusion models for protein folding"], passages) == 0.0
-    assert supported_share(["Tool-augmented LLM agents calling APIs", "Diffusion models for protein folding"],
-                           passages) == 0.5
+    assert supported_share(["Tool-augmented LLM agents calling APIs", "Diffusion models for protein folding"], passages) == 0.5
     assert supported_share(["Tool-augmented LLM agents calling APIs"], []) == 0.0
     assert supported_share([], passages) is None

@@ -28,31 +28,61 @@ def _paper(arxiv_id: str, title: str, abstract: str, published: date) -> Screene
 
 
 PAPERS = [
-    _paper("2501.00001", "Sparse retrieval with learned expansions",
-           "We study sparse lexical retrieval with learned term expansions for passage ranking.", date(2025, 1, 5)),
-    _paper("2502.00002", "Diffusion models for layout generation",
-           "A denoising diffusion model that generates document layouts from constraints.", date(2025, 2, 9)),
-    _paper("2503.00003", "Tool-using agents in spreadsheets",
-           "Language model agents that call spreadsheet tools to answer financial questions.", date(2025, 3, 1)),
+    _paper(
+        "2501.00001",
+        "Sparse retrieval with learned expansions",
+        "We study sparse lexical retrieval with learned term expansions for passage ranking.",
+        date(2025, 1, 5),
+    ),
+    _paper(
+        "2502.00002",
+        "Diffusion models for layout generation",
+        "A denoising diffusion model that generates document layouts from constraints.",
+        date(2025, 2, 9),
+    ),
+    _paper(
+        "2503.00003",
+        "Tool-using agents in spreadsheets",
+        "Language model agents that call spreadsheet tools to answer financial questions.",
+        date(2025, 3, 1),
+    ),
     # after the cutoff: must never surface, not even through its sections
-    _paper("2509.00004", "Quantum annealing for retrieval",
-           "Quantum annealers rank passages for retrieval augmented generation.", date(2025, 9, 1)),
+    _paper(
+        "2509.00004",
+        "Quantum annealing for retrieval",
+        "Quantum annealers rank passages for retrieval augmented generation.",
+        date(2025, 9, 1),
+    ),
 ]
 
 FULLTEXTS = {
-    "2501.00001": PaperFullText(arxiv_id="2501.00001", source="grobid", sections=[
-        Section(name="abstract", heading="Abstract", text="GROBID's copy of the abstract."),
-        Section(name="introduction", heading="1 Introduction", text="Lexical retrieval remains strong. " * 10),
-        Section(name="method", heading="3 Method", text="We expand each passage with predicted terms. " * 60),
-        Section(name="limitations", heading="Limitations",
-                text="Our expansion model is slow on long documents and ignores multilingual corpora."),
-        Section(name="other", heading="Acknowledgements", text=""),
-    ]),
+    "2501.00001": PaperFullText(
+        arxiv_id="2501.00001",
+        source="grobid",
+        sections=[
+            Section(name="abstract", heading="Abstract", text="GROBID's copy of the abstract."),
+            Section(name="introduction", heading="1 Introduction", text="Lexical retrieval remains strong. " * 10),
+            Section(name="method", heading="3 Method", text="We expand each passage with predicted terms. " * 60),
+            Section(
+                name="limitations",
+                heading="Limitations",
+                text="Our expansion model is slow on long documents and ignores multilingual corpora.",
+            ),
+            Section(name="other", heading="Acknowledgements", text=""),
+        ],
+    ),
     "2502.00002": PaperFullText(arxiv_id="2502.00002", source="abstract_only", sections=[], error="no server"),
-    "2509.00004": PaperFullText(arxiv_id="2509.00004", source="grobid", sections=[
-        Section(name="limitations", heading="Limitations",
-                text="Annealing hardware is scarce and our multilingual corpora results are preliminary."),
-    ]),
+    "2509.00004": PaperFullText(
+        arxiv_id="2509.00004",
+        source="grobid",
+        sections=[
+            Section(
+                name="limitations",
+                heading="Limitations",
+                text="Annealing hardware is scarce and our multilingual corpora results are preliminary.",
+            ),
+        ],
+    ),
 }
 
 
@@ -103,8 +133,7 @@ def test_search_chunks_returns_section_snippets_with_paper_and_section(chunked_k
     top = view.search_chunks("multilingual corpora limitations of expansion", k=1, mode="hybrid")[0]
     assert (top.arxiv_id, top.section, top.heading) == ("2501.00001", "limitations", "Limitations")
     assert "multilingual" in top.snippet
-    assert [c.section for c in view.sections("2501.00001")] == ["abstract", "introduction", "method", "method",
-                                                                "limitations"]
+    assert [c.section for c in view.sections("2501.00001")] == ["abstract", "introduction", "method", "method", "limitations"]
     assert view.sections("2509.00004") == []  # after the cutoff
 
 
@@ -121,8 +150,12 @@ def test_rebuild_is_incremental_and_new_rows_join_the_indexes(tmp_path):
     _, first = build_kb(db, "kb_inc", PAPERS[:2], embed)
     assert first["write"] == "created"
     relabelled = PAPERS[1].model_copy(update={"label": "support"})
-    newcomer = _paper("2504.00005", "Graph neural rerankers for citation recommendation",
-                      "A graph neural reranker recommends citations from a bibliographic network.", date(2025, 4, 2))
+    newcomer = _paper(
+        "2504.00005",
+        "Graph neural rerankers for citation recommendation",
+        "A graph neural reranker recommends citations from a bibliographic network.",
+        date(2025, 4, 2),
+    )
     table, second = build_kb(db, "kb_inc", [relabelled, PAPERS[2], newcomer], embed)
     assert second["write"] == "incremental"
     assert (second["added"], second["deleted"]) == (3, 2)  # 2 new + 1 changed; 1 gone + 1 changed
@@ -142,19 +175,30 @@ def test_real_tei_sections_are_chunked_and_searchable(tmp_path):
 
     tei = fixture_path("grobid_tei/arxiv-2312.07559.paperqa.paragraphs.grobid-0.8.1.tei.xml").read_bytes()
     full = parse_tei(tei, "2312.07559")
-    paper = _paper("2312.07559", "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research",
-                   "Large language models generalize well but hallucinate; PaperQA answers questions over the "
-                   "scientific literature.", date(2023, 12, 8))
+    paper = _paper(
+        "2312.07559",
+        "PaperQA: Retrieval-Augmented Generative Agent for Scientific Research",
+        "Large language models generalize well but hallucinate; PaperQA answers questions over the scientific literature.",
+        date(2023, 12, 8),
+    )
     db = lancedb.connect(str(tmp_path))
     _, info = build_kb(db, "kb_tei", [paper], load_embedder().encode, {"2312.07559": full})
     assert info["fulltext_papers"] == 1 and info["chunks"] > 5
     assert {"abstract", "introduction", "method"} <= set(info["chunks_by_section"])
-    view = KnowledgeBaseView(db.open_table("kb_tei"), date(2024, 1, 1), load_embedder().encode,
-                             db.open_table(chunk_table_name("kb_tei")))
+    view = KnowledgeBaseView(
+        db.open_table("kb_tei"), date(2024, 1, 1), load_embedder().encode, db.open_table(chunk_table_name("kb_tei"))
+    )
     hits = view.search_chunks("LitQA benchmark results", k=3, mode="text")
     assert hits and all(h.arxiv_id == "2312.07559" for h in hits)
-    assert {h.section for h in hits} <= {"experiments", "method", "introduction", "conclusion", "other",
-                                         "limitations", "abstract"}
+    assert {h.section for h in hits} <= {
+        "experiments",
+        "method",
+        "introduction",
+        "conclusion",
+        "other",
+        "limitations",
+        "abstract",
+    }
     assert hits[0].section != "abstract"  # the body, not only the abstract, is retrievable
 
 
@@ -186,5 +230,6 @@ def test_sync_query_path_gives_the_same_results_as_the_async_one(chunked_kb):
             a = [(h.arxiv_id, round(h.score, 5)) for h in fast.search(query, k=3, mode=mode)]
             b = [(h.arxiv_id, round(h.score, 5)) for h in slow.search(query, k=3, mode=mode)]
             assert a == b and "2509.00004" not in {i for i, _ in a}, (mode, query)
-            assert ([c.chunk_id for c in fast.search_chunks(query, k=4, mode=mode)]
-                    == [c.chunk_id for c in slow.search_chunks(query, k=4, mode=mode)])
+            assert [c.chunk_id for c in fast.search_chunks(query, k=4, mode=mode)] == [
+                c.chunk_id for c in slow.search_chunks(query, k=4, mode=mode)
+            ]

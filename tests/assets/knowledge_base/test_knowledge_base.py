@@ -23,10 +23,17 @@ from tests.fixture_data import fixture_path
 
 def _fulltexts(papers):
     """Synthetic GROBID sections for every third paper, so chunk search has sections to hide too."""
-    return {p.arxiv_id: PaperFullText(arxiv_id=p.arxiv_id, source="grobid", sections=[
-        Section(name="method", heading="3 Method", text=f"Our method for {p.title.lower()} uses a retriever. " * 30),
-        Section(name="limitations", heading="Limitations", text=f"Limitations of {p.title}: future work on agents."),
-    ]) for p in papers[::3]}
+    return {
+        p.arxiv_id: PaperFullText(
+            arxiv_id=p.arxiv_id,
+            source="grobid",
+            sections=[
+                Section(name="method", heading="3 Method", text=f"Our method for {p.title.lower()} uses a retriever. " * 30),
+                Section(name="limitations", heading="Limitations", text=f"Limitations of {p.title}: future work on agents."),
+            ],
+        )
+        for p in papers[::3]
+    }
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +59,23 @@ def kb_table(kb_tables):
     return table, screened
 
 
-WORDS = ["retrieval", "graph", "agent", "benchmark", "rerank", "hallucination", "diffusion", "query", "llm",
-         "2026", "future", "*", "OR", "'", "published > date '2030-01-01'"]
+WORDS = [
+    "retrieval",
+    "graph",
+    "agent",
+    "benchmark",
+    "rerank",
+    "hallucination",
+    "diffusion",
+    "query",
+    "llm",
+    "2026",
+    "future",
+    "*",
+    "OR",
+    "'",
+    "published > date '2030-01-01'",
+]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -22,22 +22,44 @@ DOMAIN, CUTOFF = "llm_agent", "2025-12-31"
 
 
 def s(task, method, fta, seed=0, family="planning", backbone="b", **kw):
-    return Score(answer_id=f"{task}::{method}::{backbone}::{seed}", task_id=task, family=family, method=method,
-                 backbone=backbone, fta=fta, **kw)
+    return Score(
+        answer_id=f"{task}::{method}::{backbone}::{seed}",
+        task_id=task,
+        family=family,
+        method=method,
+        backbone=backbone,
+        fta=fta,
+        **kw,
+    )
 
 
 def judged_scores():
     """Two families x two methods x 3 tasks each, with judge metrics and drift labels."""
     out = []
-    for i, (fam, task) in enumerate([("planning", "p1"), ("planning", "p2"), ("planning", "p3"),
-                                     ("venue", "v1"), ("venue", "v2"), ("venue", "v3")]):
+    for i, (fam, task) in enumerate(
+        [("planning", "p1"), ("planning", "p2"), ("planning", "p3"), ("venue", "v1"), ("venue", "v2"), ("venue", "v3")]
+    ):
         for method, bonus, support in (("native_llm", 0.0, False), ("aris", 0.2, True)):
             fact = 0.3 + 0.1 * i + bonus
-            out.append(s(task, method, fta=min(1.0, 0.2 + 0.1 * i + bonus), family=fam, fact=min(1.0, fact),
-                         pers=0.5 + bonus, pers_std=0.05, repeats=3, trace=(0.4 + 0.05 * i) if support else None,
-                         trace_linkage=1.0 if support else None, judge_model="judge-x", prompt_version="v1",
-                         judge_calls=4, judge_prompt_chars=12_000,
-                         drift={"causal_role": 0.0 if bonus else 3.0, "scope_granularity": float(i % 3)}))
+            out.append(
+                s(
+                    task,
+                    method,
+                    fta=min(1.0, 0.2 + 0.1 * i + bonus),
+                    family=fam,
+                    fact=min(1.0, fact),
+                    pers=0.5 + bonus,
+                    pers_std=0.05,
+                    repeats=3,
+                    trace=(0.4 + 0.05 * i) if support else None,
+                    trace_linkage=1.0 if support else None,
+                    judge_model="judge-x",
+                    prompt_version="v1",
+                    judge_calls=4,
+                    judge_prompt_chars=12_000,
+                    drift={"causal_role": 0.0 if bonus else 3.0, "scope_granularity": float(i % 3)},
+                )
+            )
     return out
 
 
@@ -75,23 +97,43 @@ def test_table2_markdown_and_low_scores():
 
 def test_report_html_has_tables_plots_and_diagnostics():
     scores = judged_scores()
-    comps = [PairwiseComparison(task_id="p1", family="planning", system_a="aris@b", system_b="native_llm@b",
-                                winner="a", source="metric:fta")]
+    comps = [
+        PairwiseComparison(
+            task_id="p1", family="planning", system_a="aris@b", system_b="native_llm@b", winner="a", source="metric:fta"
+        )
+    ]
     html = report.report_html(
-        title="T", rows=report.leaderboard_rows(scores), low_rows=report.low_score_table(scores),
-        drift_rows=report.drift_table(scores), ratings=report.ratings_table(comps),
-        correlations=report.correlation_matrix(scores), judge={"judge_model": "judge-x", "prompt_version": "v1",
-                                                               "repeats": 3, "calls_per_answer": 4.0})
-    for heading in ("Overall (Table 2 shape)", "By task family (Table A7 shape)", "Metric correlations",
-                    "Low-score rates (Table A10 shape)", "Evidence-to-decision drift", "Method ratings",
-                    "Judge cost accounting"):
+        title="T",
+        rows=report.leaderboard_rows(scores),
+        low_rows=report.low_score_table(scores),
+        drift_rows=report.drift_table(scores),
+        ratings=report.ratings_table(comps),
+        correlations=report.correlation_matrix(scores),
+        judge={"judge_model": "judge-x", "prompt_version": "v1", "repeats": 3, "calls_per_answer": 4.0},
+    )
+    for heading in (
+        "Overall (Table 2 shape)",
+        "By task family (Table A7 shape)",
+        "Metric correlations",
+        "Low-score rates (Table A10 shape)",
+        "Evidence-to-decision drift",
+        "Method ratings",
+        "Judge cost accounting",
+    ):
         assert heading in html
     images = html.count('src="data:image/png;base64,')
     assert images == 3  # family bars, correlation heatmap, drift heatmap
     first = html.split('src="data:image/png;base64,')[1].split('"')[0]
     assert base64.b64decode(first)[:8] == b"\x89PNG\r\n\x1a\n"
-    offline = report.report_html(title="T", rows=report.leaderboard_rows([s("t1", "m", 0.5)]), low_rows=[],
-                                 drift_rows=[], ratings=[], correlations={"fta": {"fta": None}}, judge={})
+    offline = report.report_html(
+        title="T",
+        rows=report.leaderboard_rows([s("t1", "m", 0.5)]),
+        low_rows=[],
+        drift_rows=[],
+        ratings=[],
+        correlations={"fta": {"fta": None}},
+        judge={},
+    )
     assert "No drift labels: they need a judge model." in offline and "Fact, Trace and Pers are null" in offline
 
 
@@ -101,18 +143,40 @@ def test_leaderboard_asset_writes_tables_views_and_report(tmp_path):
     scores = judged_scores()
     released = sorted({x.task_id for x in scores} - {"v3"})
     store.write_records("judge_scores", DOMAIN, CUTOFF, scores, Score)
-    store.write_records("task_ranking", DOMAIN, CUTOFF,
-                        [TaskRating(task_id=t, family="planning" if t[0] == "p" else "venue", elo=1200.0,
-                                    rank_in_family=1, released=t in released, quality=1.0)
-                         for t in {x.task_id for x in scores}], TaskRating)
-    store.write_records("judge_pairwise", DOMAIN, CUTOFF,
-                        [PairwiseComparison(task_id=t, family="planning", system_a="aris@b", system_b="native_llm@b",
-                                            winner="a", source="metric:fta") for t in ("p1", "p2", "v3")],
-                        PairwiseComparison)
+    store.write_records(
+        "task_ranking",
+        DOMAIN,
+        CUTOFF,
+        [
+            TaskRating(
+                task_id=t,
+                family="planning" if t[0] == "p" else "venue",
+                elo=1200.0,
+                rank_in_family=1,
+                released=t in released,
+                quality=1.0,
+            )
+            for t in {x.task_id for x in scores}
+        ],
+        TaskRating,
+    )
+    store.write_records(
+        "judge_pairwise",
+        DOMAIN,
+        CUTOFF,
+        [
+            PairwiseComparison(
+                task_id=t, family="planning", system_a="aris@b", system_b="native_llm@b", winner="a", source="metric:fta"
+            )
+            for t in ("p1", "p2", "v3")
+        ],
+        PairwiseComparison,
+    )
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [CUTOFF])
-    result = dg.materialize([leaderboard], partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
-                            resources={"storage": storage})
+    result = dg.materialize(
+        [leaderboard], partition_key=partition_key(DOMAIN, CUTOFF), instance=instance, resources={"storage": storage}
+    )
     assert result.success
     [mat] = result.asset_materializations_for_node("leaderboard")
     meta = {k: v.value for k, v in mat.metadata.items()}
@@ -133,7 +197,9 @@ def test_leaderboard_asset_writes_tables_views_and_report(tmp_path):
         text = con.execute("SELECT \"Trace\" FROM paper_table2_text WHERE method = 'native_llm'").fetchone()[0]
         assert text == "–"
         assert con.execute("SELECT count(*) FROM paper_table_a10").fetchone()[0] == 4  # 2 families + 2 methods
-        assert con.execute("SELECT count(*) FROM drift_effects WHERE family = 'all'").fetchone()[0] == 32  # 4 drift types x 8 headline values
+        assert (
+            con.execute("SELECT count(*) FROM drift_effects WHERE family = 'all'").fetchone()[0] == 32
+        )  # 4 drift types x 8 headline values
         ratings = con.execute("SELECT method, wins FROM method_ratings ORDER BY bt_rating DESC").fetchall()
         assert ratings == [("aris", 2), ("native_llm", 0)]  # v3's comparison is not released
         cost = con.execute("SELECT calls_per_answer, max_prompt_chars FROM judge_cost WHERE method = 'aris'").fetchone()
@@ -144,13 +210,18 @@ def test_empty_partition_still_binds_the_views(tmp_path):
     storage = StorageResource(root=str(tmp_path / "wh"), duckdb_path=str(tmp_path / "f.duckdb"))
     store = storage.store()
     store.write_records("judge_scores", DOMAIN, CUTOFF, judged_scores(), Score)
-    store.write_records("task_ranking", DOMAIN, CUTOFF, [TaskRating(task_id="p1", family="planning", elo=1200.0,
-                                                                    rank_in_family=1, released=False, quality=1.0)],
-                        TaskRating)  # nothing released: every leaderboard table is empty
+    store.write_records(
+        "task_ranking",
+        DOMAIN,
+        CUTOFF,
+        [TaskRating(task_id="p1", family="planning", elo=1200.0, rank_in_family=1, released=False, quality=1.0)],
+        TaskRating,
+    )  # nothing released: every leaderboard table is empty
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [CUTOFF])
-    assert dg.materialize([leaderboard], partition_key=partition_key(DOMAIN, CUTOFF), instance=instance,
-                          resources={"storage": storage}).success
+    assert dg.materialize(
+        [leaderboard], partition_key=partition_key(DOMAIN, CUTOFF), instance=instance, resources={"storage": storage}
+    ).success
     store.refresh_views()
     with store.connect() as con:
         assert con.execute("SELECT count(*) FROM paper_table2").fetchone()[0] == 0
@@ -160,9 +231,12 @@ def test_empty_partition_still_binds_the_views(tmp_path):
 def test_the_report_says_what_the_candidates_miss_and_escapes_it():
     from assets.leaderboard.report import report_html
 
-    row = {"family": "direction", "tasks_released": 0, "window_coverage": 0.591,
-           "uncaptured_themes": '[{"phrase": "<skill>", "papers": 86, "growth": 16.93, "examples": []}]'}
-    out = report_html(title="t", rows=[], low_rows=[], drift_rows=[], ratings=[], correlations={}, judge={},
-                      validity=[row])
+    row = {
+        "family": "direction",
+        "tasks_released": 0,
+        "window_coverage": 0.591,
+        "uncaptured_themes": '[{"phrase": "<skill>", "papers": 86, "growth": 16.93, "examples": []}]',
+    }
+    out = report_html(title="t", rows=[], low_rows=[], drift_rows=[], ratings=[], correlations={}, judge={}, validity=[row])
     assert "cover 59.1% of the window's papers" in out
     assert "&lt;skill&gt; (86 papers, x16.93)" in out and "<skill>" not in out

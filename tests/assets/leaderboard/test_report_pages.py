@@ -39,57 +39,107 @@ from core.records import Answer, AnswerArtifacts, PairwiseComparison, Score, Tas
 from resources.storage import StorageResource
 
 CHROMIUM = os.environ.get("FORESCI_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
 try:
     import playwright.sync_api as pw
 except ImportError:  # pragma: no cover - the test extra installs it
     pw = None
 browser_only = pytest.mark.skipif(
     CHROMIUM is None or pw is None,
-    reason="browser tests skipped: no Chromium found (apt-get install -y chromium) or playwright missing")
+    reason="browser tests skipped: no Chromium found (apt-get install -y chromium) or playwright missing",
+)
 
 D, C = "llm_agent", "2025-12-31"
-NASTY = 'Agents fail at <img src=x onerror="document.title=\'pwned\'"> & <script>alert(1)</script> planning.'
+NASTY = "Agents fail at <img src=x onerror=\"document.title='pwned'\"> & <script>alert(1)</script> planning."
 PID = "2501.00001"
-ABSTRACT = ("Agents that retrieve tool documentation reduce hallucinated API calls. "
-            "We evaluate on ToolBench and improve accuracy by 12 points over the baseline. "
-            "The gain comes from filtering redundant tools before planning.")
-SOURCES = {PID: PaperSource(PID, "Retrieval of tool documentation for agents", date(2025, 1, 1),
-                            [("abstract", ABSTRACT)])}
-REPORT_SECTIONS = ("Overall (Table 2 shape)", "By task family (Table A7 shape)", "Pairwise method comparisons (FTA)",
-                   "Validity: methods against chance and the controls", "Metric correlations",
-                   "Low-score rates (Table A10 shape)", "Evidence-to-decision drift",
-                   "Claim drift and attribution (Xcientist)", "Method ratings from pairwise comparisons",
-                   "Judge cost accounting")
-CLAIMS = ("Tool retrieval reduces hallucinated API calls because agents memorise user preferences.",
-          "Retrieving tool documentation reduces hallucinated API calls.", NASTY)
+ABSTRACT = (
+    "Agents that retrieve tool documentation reduce hallucinated API calls. "
+    "We evaluate on ToolBench and improve accuracy by 12 points over the baseline. "
+    "The gain comes from filtering redundant tools before planning."
+)
+SOURCES = {PID: PaperSource(PID, "Retrieval of tool documentation for agents", date(2025, 1, 1), [("abstract", ABSTRACT)])}
+REPORT_SECTIONS = (
+    "Overall (Table 2 shape)",
+    "By task family (Table A7 shape)",
+    "Pairwise method comparisons (FTA)",
+    "Validity: methods against chance and the controls",
+    "Metric correlations",
+    "Low-score rates (Table A10 shape)",
+    "Evidence-to-decision drift",
+    "Claim drift and attribution (Xcientist)",
+    "Method ratings from pairwise comparisons",
+    "Judge cost accounting",
+)
+CLAIMS = (
+    "Tool retrieval reduces hallucinated API calls because agents memorise user preferences.",
+    "Retrieving tool documentation reduces hallucinated API calls.",
+    NASTY,
+)
 
 
 def scores() -> list[Score]:
     """Two families x two methods x 3 tasks, with judge metrics, drift labels and cost fields."""
     out = []
-    for i, (fam, task) in enumerate([("planning", "p1"), ("planning", "p2"), ("planning", "p3"),
-                                     ("venue", "v1"), ("venue", "v2"), ("venue", "v3")]):
+    for i, (fam, task) in enumerate(
+        [("planning", "p1"), ("planning", "p2"), ("planning", "p3"), ("venue", "v1"), ("venue", "v2"), ("venue", "v3")]
+    ):
         for method, bonus, support in (("native_llm", 0.0, False), ("aris", 0.2, True)):
-            out.append(Score(answer_id=f"{task}::{method}::b::0", task_id=task, family=fam, method=method, backbone="b",
-                             fta=min(1.0, 0.2 + 0.1 * i + bonus), fact=min(1.0, 0.3 + 0.1 * i + bonus),
-                             pers=0.5 + bonus, pers_std=0.05, repeats=3, trace=(0.4 + 0.05 * i) if support else None,
-                             trace_linkage=1.0 if support else None, judge_model="judge-x", prompt_version="v1",
-                             judge_calls=4, judge_prompt_chars=12_000,
-                             drift={"causal_role": 0.0 if bonus else 3.0, "scope_granularity": float(i % 3)}))
+            out.append(
+                Score(
+                    answer_id=f"{task}::{method}::b::0",
+                    task_id=task,
+                    family=fam,
+                    method=method,
+                    backbone="b",
+                    fta=min(1.0, 0.2 + 0.1 * i + bonus),
+                    fact=min(1.0, 0.3 + 0.1 * i + bonus),
+                    pers=0.5 + bonus,
+                    pers_std=0.05,
+                    repeats=3,
+                    trace=(0.4 + 0.05 * i) if support else None,
+                    trace_linkage=1.0 if support else None,
+                    judge_model="judge-x",
+                    prompt_version="v1",
+                    judge_calls=4,
+                    judge_prompt_chars=12_000,
+                    drift={"causal_role": 0.0 if bonus else 3.0, "scope_granularity": float(i % 3)},
+                )
+            )
     return out
 
 
 def validity_rows() -> list[dict]:
     rows = []
     for fam, problems in (("planning", NASTY), ("venue", "")):
-        rows.append({"family": fam, "tasks_released": 3, "control_gold": 1.0, "control_random": 0.25,
-                     "control_empty": 0.0, "control_every_option": 0.25, "control_first_option": 0.2,
-                     "control_other_gold": 0.3, "methods": json.dumps({"native_llm": 0.4, "aris": 0.6}),
-                     "gold_stability": 1.0, "controls_gated": False, "passed": not problems, "problems": problems,
-                     "notes": "", "window_coverage": 0.5,
-                     "uncaptured_themes": json.dumps([{"phrase": "<skill> agents", "papers": 12, "growth": 3.5}])})
+        rows.append(
+            {
+                "family": fam,
+                "tasks_released": 3,
+                "control_gold": 1.0,
+                "control_random": 0.25,
+                "control_empty": 0.0,
+                "control_every_option": 0.25,
+                "control_first_option": 0.2,
+                "control_other_gold": 0.3,
+                "methods": json.dumps({"native_llm": 0.4, "aris": 0.6}),
+                "gold_stability": 1.0,
+                "controls_gated": False,
+                "passed": not problems,
+                "problems": problems,
+                "notes": "",
+                "window_coverage": 0.5,
+                "uncaptured_themes": json.dumps([{"phrase": "<skill> agents", "papers": 12, "growth": 3.5}]),
+            }
+        )
     return rows
 
 
@@ -97,8 +147,16 @@ def artifacts() -> list[AnswerArtifacts]:
     """Xcientist artifacts of the p1 answers: a claim with mechanistic drift, one that passes, NASTY."""
     out = []
     for method in ("native_llm", "aris"):
-        answer = Answer(answer_id=f"p1::{method}::b::0", task_id="p1", family="planning", method=method, backbone="b",
-                        claims=list(CLAIMS), decision=["tool documentation retrieval for agents"], evidence_ids=[PID])
+        answer = Answer(
+            answer_id=f"p1::{method}::b::0",
+            task_id="p1",
+            family="planning",
+            method=method,
+            backbone="b",
+            claims=list(CLAIMS),
+            decision=["tool documentation retrieval for agents"],
+            evidence_ids=[PID],
+        )
         out.append(build_artifacts(answer, None, SOURCES.get)[0])
     return out
 
@@ -114,20 +172,41 @@ def built(tmp_path_factory):
     store = storage.store()
     sc = scores()
     store.write_records("judge_scores", D, C, sc, Score)
-    store.write_records("task_ranking", D, C, [TaskRating(task_id=t, family="planning" if t[0] == "p" else "venue",
-                                                          elo=1200.0, rank_in_family=1, released=True, quality=1.0)
-                                               for t in sorted({s.task_id for s in sc})], TaskRating)
-    store.write_records("judge_pairwise", D, C, [PairwiseComparison(
-        task_id=t, family="planning", system_a="aris@b", system_b="native_llm@b", winner="a", source="metric:fta")
-        for t in ("p1", "p2", "p3")], PairwiseComparison)
+    store.write_records(
+        "task_ranking",
+        D,
+        C,
+        [
+            TaskRating(
+                task_id=t, family="planning" if t[0] == "p" else "venue", elo=1200.0, rank_in_family=1, released=True, quality=1.0
+            )
+            for t in sorted({s.task_id for s in sc})
+        ],
+        TaskRating,
+    )
+    store.write_records(
+        "judge_pairwise",
+        D,
+        C,
+        [
+            PairwiseComparison(
+                task_id=t, family="planning", system_a="aris@b", system_b="native_llm@b", winner="a", source="metric:fta"
+            )
+            for t in ("p1", "p2", "p3")
+        ],
+        PairwiseComparison,
+    )
     store.write_table("validity_report", D, C, pa.Table.from_pylist(validity_rows()))
     store.write_records("answer_artifacts", D, C, artifacts(), AnswerArtifacts)
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("cutoff", [C])
-    assert dg.materialize([leaderboard], partition_key=partition_key(D, C), instance=instance,
-                          resources={"storage": storage}).success
-    pages = {"report": Path(store.artifact_path("leaderboard", D, C, "report.html")),
-             "chains": Path(store.artifact_path("leaderboard", D, C, chains.CHAINS_FILE))}
+    assert dg.materialize(
+        [leaderboard], partition_key=partition_key(D, C), instance=instance, resources={"storage": storage}
+    ).success
+    pages = {
+        "report": Path(store.artifact_path("leaderboard", D, C, "report.html")),
+        "chains": Path(store.artifact_path("leaderboard", D, C, chains.CHAINS_FILE)),
+    }
     pages["ideas"] = idea_report(store, root)
     return pages
 
@@ -143,12 +222,22 @@ def idea_report(store, root: Path) -> Path:
     from tests.fixture_data import fixture_path
 
     embed = load_embedder().encode
-    papers = [p for d in ("llm_agent", "rag_and_retrieval_structuring")
-              for p in read_jsonl(fixture_path(f"arxiv/samples/{d}.sample.jsonl"))[0]]
+    papers = [
+        p
+        for d in ("llm_agent", "rag_and_retrieval_structuring")
+        for p in read_jsonl(fixture_path(f"arxiv/samples/{d}.sample.jsonl"))[0]
+    ]
     registered = "idea_review" in FAMILIES.names()
     try:
-        run = run_idea_review(store, embed, index=IdeaCorpusIndex(papers, embed), disciplines=["ai"], limit=4,
-                              known={p.arxiv_id: p.published for p in papers}, log=lambda *_: None)
+        run = run_idea_review(
+            store,
+            embed,
+            index=IdeaCorpusIndex(papers, embed),
+            disciplines=["ai"],
+            limit=4,
+            known={p.arxiv_id: p.published for p in papers},
+            log=lambda *_: None,
+        )
     finally:
         if not registered and "idea_review" in FAMILIES.names():
             unregister_family("idea_review")
@@ -162,11 +251,14 @@ def idea_report(store, root: Path) -> Path:
 
 # -- templates, no browser ------------------------------------------------------------------
 
+
 def test_every_value_is_escaped_and_the_layout_is_shared(built):
     page = built["report"].read_text()
     assert "<script>" not in page and "<img src=x" not in page
-    assert "Agents fail at &lt;img src=x onerror=&#34;document.title=&#39;pwned&#39;&#34;&gt; &amp; " \
-           "&lt;script&gt;alert(1)&lt;/script&gt; planning." in page
+    assert (
+        "Agents fail at &lt;img src=x onerror=&#34;document.title=&#39;pwned&#39;&#34;&gt; &amp; "
+        "&lt;script&gt;alert(1)&lt;/script&gt; planning." in page
+    )
     assert "&lt;skill&gt; agents (12 papers, x3.5)" in page  # the uncaptured themes of the window
     assert all(f"<h2>{h}</h2>" in page for h in REPORT_SECTIONS)
     assert page.count('src="data:image/png;base64,') == 4  # family bars, validity, correlations, drift
@@ -180,8 +272,19 @@ def test_every_value_is_escaped_and_the_layout_is_shared(built):
 def test_number_columns_are_right_aligned_and_text_columns_are_not():
     from core.pages import numeric_columns
 
-    rows = [{"m": "aris", "fta": "0.650 [0.52, 0.78]", "mdd": "1.084 (prior sd)", "n": 3, "x": None, "ok": True,
-             "why": "3 shared tasks < 6", "ex": "+0.050 (≥ –)"}, {"m": "b", "fta": "–", "n": 4, "x": None, "ok": False}]
+    rows = [
+        {
+            "m": "aris",
+            "fta": "0.650 [0.52, 0.78]",
+            "mdd": "1.084 (prior sd)",
+            "n": 3,
+            "x": None,
+            "ok": True,
+            "why": "3 shared tasks < 6",
+            "ex": "+0.050 (≥ –)",
+        },
+        {"m": "b", "fta": "–", "n": 4, "x": None, "ok": False},
+    ]
     assert numeric_columns(rows, list(rows[0])) == {"fta", "mdd", "n", "ex"}
 
 
@@ -217,6 +320,7 @@ def test_report_without_artifacts_has_no_xcientist_section_and_with_none_says_so
 
 
 # -- in Chromium ----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def browser():
@@ -261,8 +365,9 @@ def test_the_report_in_chromium(built, browser):
     assert [h for h in page.locator("h2").all_inner_texts() if h in REPORT_SECTIONS] == list(REPORT_SECTIONS)
     images = page.locator("img")
     assert images.count() == 4
-    assert all(page.evaluate("(i) => i.complete && i.naturalWidth > 0", images.nth(k).element_handle())
-               for k in range(images.count()))  # every embedded PNG decodes
+    assert all(
+        page.evaluate("(i) => i.complete && i.naturalWidth > 0", images.nth(k).element_handle()) for k in range(images.count())
+    )  # every embedded PNG decodes
     assert_text_stays_text(page, problems, title)
     align = "(e) => getComputedStyle(e).textAlign"
     pairs = page.locator("h2:text-is('Pairwise method comparisons (FTA)') + p + div table tbody tr").first
@@ -308,8 +413,10 @@ def test_the_idea_review_report_in_chromium(built, browser):
 
 
 @browser_only
-@pytest.mark.skipif(not os.environ.get("FORESCI_REPORT_WAREHOUSE"),
-                    reason="set FORESCI_REPORT_WAREHOUSE to a built warehouse to screenshot its report pages")
+@pytest.mark.skipif(
+    not os.environ.get("FORESCI_REPORT_WAREHOUSE"),
+    reason="set FORESCI_REPORT_WAREHOUSE to a built warehouse to screenshot its report pages",
+)
 def test_screenshots_of_a_built_warehouse(browser):
     """The first partition's report and chains pages and the ideas report of a real warehouse
     (docs/img), read-only; no console error on any."""

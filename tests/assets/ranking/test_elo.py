@@ -212,8 +212,10 @@ def test_until_stable_equals_run_elo_round_for_round_and_stops_once_stable():
     res = run_elo_until_stable(list(quality), judge, min_rounds=5, max_rounds=300, stable_correlation=0.98, patience=3)
     assert res.stable and 5 <= res.rounds < 300 and res.rank_correlation_last_two >= 0.98
     # stopping is the first round after min_rounds with 3 consecutive correlations >= 0.98
-    corr = [spearman([res.history[r - 1][i] for i in sorted(quality)], [res.history[r][i] for i in sorted(quality)])
-            for r in range(1, res.rounds)]
+    corr = [
+        spearman([res.history[r - 1][i] for i in sorted(quality)], [res.history[r][i] for i in sorted(quality)])
+        for r in range(1, res.rounds)
+    ]
     assert all(c >= 0.98 for c in corr[-3:])
     assert top_n(res.ratings, 3) == ["t0", "t1", "t2"]
     with pytest.raises(ValueError):
@@ -222,9 +224,20 @@ def test_until_stable_equals_run_elo_round_for_round_and_stops_once_stable():
 
 def _task(task_id: str, title: str) -> Task:
     cut = date(2025, 12, 31)
-    return Task(task_id=task_id, family="direction", domain="llm_agent", cutoff=cut, window_start=cut + timedelta(days=1),
-                window_end=date(2026, 6, 30), horizon="6-month", title=title, question=f"{title}?", instructions="i",
-                answer_requirements=["r"], options=[TaskOption(option_id="A", text="x"), TaskOption(option_id="B", text="y")])
+    return Task(
+        task_id=task_id,
+        family="direction",
+        domain="llm_agent",
+        cutoff=cut,
+        window_start=cut + timedelta(days=1),
+        window_end=date(2026, 6, 30),
+        horizon="6-month",
+        title=title,
+        question=f"{title}?",
+        instructions="i",
+        answer_requirements=["r"],
+        options=[TaskOption(option_id="A", text="x"), TaskOption(option_id="B", text="y")],
+    )
 
 
 class JudgeClient(LLMClient):
@@ -241,8 +254,9 @@ class JudgeClient(LLMClient):
         first_good = user.index("Title: good") < user.index("Task B") if "Title: good" in user else False
         winner = "A" if self.biased or first_good else "B"
         reply = "nope" if self.broken else json.dumps({"winner": winner, "confidence": 0.8, "reason": "r"})
-        return super().structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
-                                  max_tokens=max_tokens, mock_response=reply)
+        return super().structured(
+            messages, schema, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens, mock_response=reply
+        )
 
 
 def test_llm_judge_one_round_matches_the_hand_computed_update(tmp_path):
@@ -269,8 +283,7 @@ def test_llm_judge_position_bias_is_a_tie(tmp_path):
 def test_llm_judge_failure_falls_back_to_the_offline_criteria(tmp_path):
     tasks = {"g": _task("g", "good"), "p": _task("p", "poor")}
     errors: list[str] = []
-    judge = llm_judge(JudgeClient(tmp_path, broken=True), tasks, fallback=offline_judge({"g": 0.2, "p": 0.5}),
-                      errors=errors)
+    judge = llm_judge(JudgeClient(tmp_path, broken=True), tasks, fallback=offline_judge({"g": 0.2, "p": 0.5}), errors=errors)
     res = run_elo(["g", "p"], judge, rounds=1)
     # offline: p wins with c = 0.5 + 0.3 = 0.8 in both orders
     assert res.ratings == pytest.approx({"g": 1190.4, "p": 1209.6})

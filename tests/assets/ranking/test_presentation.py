@@ -80,12 +80,22 @@ def test_the_deal_depends_on_the_hidden_gold_not_on_public_data():
 
 def test_relabelling_keeps_task_and_gold_consistent():
     t = task(1)
-    g = gold(t, top="C").model_copy(update={
-        "numbers": {"momentum:C": 1.5, "momentum:A": 0.5, "future_variant:primary:1": 1.0, "margin": 0.2},
-        "counted": {"C": ["2601.00001 a paper"], "A": []},
-        "plan": {"C": PlanTarget(milestones=["m"])},
-        "claims": [GoldClaim(claim_id="c", text="x", type="statistical", time_scope="w",
-                             basis=ClaimBasis(check="ranked_first", params={"object": "C"}))]})
+    g = gold(t, top="C").model_copy(
+        update={
+            "numbers": {"momentum:C": 1.5, "momentum:A": 0.5, "future_variant:primary:1": 1.0, "margin": 0.2},
+            "counted": {"C": ["2601.00001 a paper"], "A": []},
+            "plan": {"C": PlanTarget(milestones=["m"])},
+            "claims": [
+                GoldClaim(
+                    claim_id="c",
+                    text="x",
+                    type="statistical",
+                    time_scope="w",
+                    basis=ClaimBasis(check="ranked_first", params={"object": "C"}),
+                )
+            ],
+        }
+    )
     order = ["B", "C", "D", "A"]
     pt, pg = present_task(t, order), present_gold(g, t, order)
     text = {o.option_id: o.text for o in t.options}
@@ -117,8 +127,10 @@ def test_position_controls_fall_to_chance_once_presented():
     tasks, golds = skewed_release(12)
     built_scores = _control_means(tasks, list(golds.values()))
     assert built_scores["control:other_gold"] > built_scores["control:random"] + 0.3
-    ratings = [TaskRating(task_id=t.task_id, family=t.family, elo=1200, rank_in_family=i, released=True, quality=1)
-               for i, t in enumerate(tasks)]
+    ratings = [
+        TaskRating(task_id=t.task_id, family=t.family, elo=1200, rank_in_family=i, released=True, quality=1)
+        for i, t in enumerate(tasks)
+    ]
     orders = presentation_orders(tasks, golds, {t.task_id for t in tasks})
     ratings = [r.model_copy(update={"presentation": orders[r.task_id]}) for r in ratings]
     shown = presented_tasks(tasks, ratings)

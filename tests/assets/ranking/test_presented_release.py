@@ -27,8 +27,11 @@ def _calls(path: Path) -> set[str]:
 
 
 def test_no_stage_re_derives_the_presentation():
-    offenders = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "assets").rglob("*.py")
-                       if str(p.relative_to(ROOT)) not in WRITERS and _calls(p) & DERIVE)
+    offenders = sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "assets").rglob("*.py")
+        if str(p.relative_to(ROOT)) not in WRITERS and _calls(p) & DERIVE
+    )
     assert offenders == []
 
 

@@ -58,19 +58,20 @@ def test_rediscovery_end_to_end_with_a_local_model(server, family, tmp_path):
     client = local_client(server, cache, timeout_s=600, max_retries=2)
     settings = task_settings(per_family_max=1)
     settings.cutoff = cutoff
-    tasks, builds, failures = build_tasks([], [], settings, papers=papers + background,
-                                          tree_drafter=partial(draft_tree, client))
+    tasks, builds, failures = build_tasks([], [], settings, papers=papers + background, tree_drafter=partial(draft_tree, client))
     red = [t for t in tasks if t.family == "rediscovery"]
     assert len(red) == 1, failures
     assert client.usage.by_purpose.get("rediscovery_tree", 0) >= 1  # the model was asked for the tree
     embed = load_embedder().encode
-    golds = build_gold(red, builds, [], [], papers + background, [], embed, cutoff=cutoff,
-                       window_end=cutoff + timedelta(days=180))
+    golds = build_gold(
+        red, builds, [], [], papers + background, [], embed, cutoff=cutoff, window_end=cutoff + timedelta(days=180)
+    )
     assert golds[0].claims
     table, _ = build_kb(lancedb.connect(tmp_path / "kb"), "kb", papers + background, embed)
     view = KnowledgeBaseView(table, cutoff, embed)
-    answers, failed = run_method("hybrid_rag", red, view, llm_client=client, embed=embed,
-                                 allow_post_cutoff_backbones=True, config={"k": 3})
+    answers, failed = run_method(
+        "hybrid_rag", red, view, llm_client=client, embed=embed, allow_post_cutoff_backbones=True, config={"k": 3}
+    )
     assert client.usage.by_purpose.get("agent:hybrid_rag:rediscovery", 0) >= 1  # the agent asked the model
     # plumbing, not quality: the 270M base model often replies "{}", which strict validation refuses;
     # that is a recorded failure for the item, and the judge then scores the gold-stated control
@@ -81,8 +82,17 @@ def test_rediscovery_end_to_end_with_a_local_model(server, family, tmp_path):
         assert len(answers) == 1 and answers[0].backbone == server.model
     judge = local_client(server, cache, timeout_s=600, max_retries=2)
     before = judge.snapshot()
-    [score], failures = score_answers(answers, red, golds, embed, view.dates(), cutoff=cutoff, judge_client=judge,
-                                      kb_get=view.get, settings=JudgeSettings(repeats=1, workers=1))
+    [score], failures = score_answers(
+        answers,
+        red,
+        golds,
+        embed,
+        view.dates(),
+        cutoff=cutoff,
+        judge_client=judge,
+        kb_get=view.get,
+        settings=JudgeSettings(repeats=1, workers=1),
+    )
     assert not [f for f in failures if "rediscovery" in f.reason], failures
     assert judge.usage_since(before).by_purpose.get("rediscovery_judge") == 1  # one batched call per answer
     assert 0.0 <= score.fta <= 1.0 and "judge" in score.note

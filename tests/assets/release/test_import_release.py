@@ -40,15 +40,22 @@ def test_every_row_maps_to_foresci_families_domains_and_windows(imported):
     assert {t.family for t in imported.tasks} == {"direction", "bottleneck", "planning", "venue"}
     t1 = by_id["RTLX-0001"]
     assert (t1.domain, t1.cutoff, t1.window_start, t1.window_end, t1.horizon) == (
-        "llm_agent", date(2025, 8, 31), date(2025, 9, 1), date(2026, 2, 28), "6-month")
+        "llm_agent",
+        date(2025, 8, 31),
+        date(2025, 9, 1),
+        date(2026, 2, 28),
+        "6-month",
+    )
     assert t1.options == [] and t1.subtype == "chain_terminal_forecast"  # their open question
     assert "free form research analysis" in t1.instructions
     rag = by_id["RTLX-0012"]
     assert (rag.domain, rag.horizon, rag.window_end) == ("rag_and_retrieval_structuring", "3-month", date(2026, 2, 28))
     # options written in the question: the longest enumeration, the later one on a tie (full names)
     assert [o.text for o in by_id["RTLX-0006"].options] == [
-        "tool retrieval over large API collections", "reliable function calling under schema drift",
-        "tool-use safety and permission control"]
+        "tool retrieval over large API collections",
+        "reliable function calling under schema drift",
+        "tool-use safety and permission control",
+    ]
     assert [o.text for o in by_id["RTLX-0007"].options] == ["Web navigation agents", "Desktop GUI automation agents"]
     assert [o.text for o in by_id["RTLX-0009"].options][2] == "multimodal memory for embodied agents"
     assert [o.text for o in by_id["RTLX-0010"].options] == list(VENUE_FAMILIES)  # direction + venue: venue families
@@ -88,10 +95,13 @@ def test_filters_and_bad_rows_become_failures(tmp_path):
     assert {t.task_id for t in only.tasks} == {"RTLX-0010", "RTLX-0011", "RTLX-0012"}
     assert len(import_release(TASKS, HIDDEN, cutoff="2025-08-31").tasks) == 9
     rows = TASKS.read_text().splitlines()
-    bad = [json.dumps({**json.loads(rows[0]), "task_id": "X1", "family": "time_travel"}),
-           json.dumps({**json.loads(rows[0]), "task_id": "X2", "domain": "Quantum biology"}),
-           json.dumps({**json.loads(rows[0]), "task_id": "X3", "time_cutoff": "someday"}),
-           '{"task_id": "X4", "family": "direc', rows[0]]
+    bad = [
+        json.dumps({**json.loads(rows[0]), "task_id": "X1", "family": "time_travel"}),
+        json.dumps({**json.loads(rows[0]), "task_id": "X2", "domain": "Quantum biology"}),
+        json.dumps({**json.loads(rows[0]), "task_id": "X3", "time_cutoff": "someday"}),
+        '{"task_id": "X4", "family": "direc',
+        rows[0],
+    ]
     path = tmp_path / "tasks.jsonl"
     path.write_text("\n".join(bad) + "\n")
     res = import_release(path, HIDDEN)
@@ -104,8 +114,15 @@ def test_filters_and_bad_rows_become_failures(tmp_path):
     with pytest.raises(ValueError, match="unknown family"):
         family_of("astrology")
     with pytest.raises(ValueError, match="missing field 'question'"):
-        map_task({"task_id": "x", "family": "direction_forecasting", "domain": "LLM agents", "horizon": "quarter",
-                  "time_cutoff": "2025-08-31"})
+        map_task(
+            {
+                "task_id": "x",
+                "family": "direction_forecasting",
+                "domain": "LLM agents",
+                "horizon": "quarter",
+                "time_cutoff": "2025-08-31",
+            }
+        )
 
 
 def test_write_import_stores_every_partition(tmp_path, imported):
@@ -121,8 +138,11 @@ def test_write_import_stores_every_partition(tmp_path, imported):
     assert {t.task_id for t in tasks} == {g.task_id for g in golds} == {r.task_id for r in ratings}
     assert all(r.released and r.judge == "imported" for r in ratings)
     # presentation balancing like a native release: option tasks get a stored order
-    assert all(sorted(r.presentation) == sorted(o.option_id for o in next(t for t in tasks if t.task_id == r.task_id).options)
-               for r in ratings if r.presentation)
+    assert all(
+        sorted(r.presentation) == sorted(o.option_id for o in next(t for t in tasks if t.task_id == r.task_id).options)
+        for r in ratings
+        if r.presentation
+    )
     assert any(r.presentation for r in ratings)
     assert all(b.drafted_by == "imported:fixture" for b in builds)
     assert not (tmp_path / "wh" / "public" / "gold_targets").exists()  # gold only in the hidden tree
@@ -139,8 +159,7 @@ def kb(tmp_path_factory):
     papers, _ = read_jsonl(SHIPPED_DIR / "llm_agent.jsonl.gz")
     cutoff = date(2025, 8, 31)
     visible = [p for p in papers if p.published <= cutoff][::5]
-    screened = [ScreenedPaper(**p.model_dump(), domain="llm_agent", relevance=0.5, label="core", reason="t")
-                for p in visible]
+    screened = [ScreenedPaper(**p.model_dump(), domain="llm_agent", relevance=0.5, label="core", reason="t") for p in visible]
     embed = load_embedder().encode
     table, _ = build_kb(lancedb.connect(tmp_path_factory.mktemp("kb")), "kb_import", screened, embed)
     return KnowledgeBaseView(table, cutoff, embed), embed
@@ -184,8 +203,15 @@ def test_unmapped_fields_are_reported_and_a_missing_hidden_file_is_an_error(tmp_
 
     from assets.release.importer import import_release
 
-    row = {"task_id": "x1", "family": "direction_forecasting", "domain": "LLM Agents", "horizon": "6 months",
-           "question": "Which direction gains momentum?", "time_cutoff": "2025-08-31", "mystery_field": 1}
+    row = {
+        "task_id": "x1",
+        "family": "direction_forecasting",
+        "domain": "LLM Agents",
+        "horizon": "6 months",
+        "question": "Which direction gains momentum?",
+        "time_cutoff": "2025-08-31",
+        "mystery_field": 1,
+    }
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text(json.dumps(row) + "\n")
     hidden = tmp_path / "hidden.jsonl"
@@ -217,20 +243,35 @@ def test_structured_answers_are_scored_against_text_golds(imported):
     embed = load_embedder().encode
     tasks = {t.task_id: t for t in imported.tasks}
     golds = list(imported.golds)
-    right = render_answer(tasks["RTLX-0001"], DirectionAnswer(choice="hierarchical memory compression",
-                                                              trajectory="fragmenting"), method="m", backbone="b")
-    wrong = render_answer(tasks["RTLX-0001"], DirectionAnswer(choice="repository level issue resolution",
-                                                              trajectory="fragmenting"), method="w", backbone="b")
+    right = render_answer(
+        tasks["RTLX-0001"],
+        DirectionAnswer(choice="hierarchical memory compression", trajectory="fragmenting"),
+        method="m",
+        backbone="b",
+    )
+    wrong = render_answer(
+        tasks["RTLX-0001"],
+        DirectionAnswer(choice="repository level issue resolution", trajectory="fragmenting"),
+        method="w",
+        backbone="b",
+    )
     assert right.choice == "hierarchical memory compression" and right.decision[0] == right.choice
-    ranked = render_answer(tasks["RTLX-0008"], PlanningAnswer(ranking=[
-        "world model based planning for web agents", "hierarchical task decomposition with verifiers"]),
-        method="m", backbone="b")
-    reversed_ = render_answer(tasks["RTLX-0008"], PlanningAnswer(ranking=[
-        "hierarchical task decomposition with verifiers", "world model based planning for web agents"]),
-        method="w", backbone="b")
+    ranked = render_answer(
+        tasks["RTLX-0008"],
+        PlanningAnswer(ranking=["world model based planning for web agents", "hierarchical task decomposition with verifiers"]),
+        method="m",
+        backbone="b",
+    )
+    reversed_ = render_answer(
+        tasks["RTLX-0008"],
+        PlanningAnswer(ranking=["hierarchical task decomposition with verifiers", "world model based planning for web agents"]),
+        method="w",
+        backbone="b",
+    )
     assert ranked.ranking[0] == "world model based planning for web agents" and "1. world model" in ranked.text
-    scores, failures = score_answers([right, wrong, ranked, reversed_], list(tasks.values()), golds, embed, {},
-                                     cutoff=date(2025, 8, 31))
+    scores, failures = score_answers(
+        [right, wrong, ranked, reversed_], list(tasks.values()), golds, embed, {}, cutoff=date(2025, 8, 31)
+    )
     assert failures == []
     by = {(s.task_id, s.method): s.fta for s in scores}
     assert by[("RTLX-0001", "m")] > 0.95 and by[("RTLX-0001", "w")] < 0.8
@@ -261,8 +302,15 @@ def test_evaluate_scores_a_bring_your_own_agent_end_to_end(tmp_path, kb, capsys)
     agent = tmp_path / "my_agent.py"
     agent.write_text(BYO_AGENT_SOURCE)
     view, embed = kb
-    ev = evaluate_release(TASKS, HIDDEN, ["momentum", f"mine={agent}:answer"], domain="llm_agent",
-                          embed=embed, kb_factory=lambda d, c, e: view, draws=3)
+    ev = evaluate_release(
+        TASKS,
+        HIDDEN,
+        ["momentum", f"mine={agent}:answer"],
+        domain="llm_agent",
+        embed=embed,
+        kb_factory=lambda d, c, e: view,
+        draws=3,
+    )
     assert ev.failures == []
     rows = {(r["family"], r["agent"]): r for r in ev.rows}
     assert {a for _, a in rows} == {"momentum", "mine"}

@@ -11,8 +11,12 @@ from tests.factories import make_task
 
 C1, C2, C3 = date(2025, 6, 30), date(2025, 9, 30), date(2025, 12, 31)
 CUTOFFS = [c.isoformat() for c in (C1, C2, C3)]
-DIRS = ["Tool use — papers on calling tools", "GUI agents — screen control", "Multi-agent debate — debating agents",
-        "World models — predicting environments"]
+DIRS = [
+    "Tool use — papers on calling tools",
+    "GUI agents — screen control",
+    "Multi-agent debate — debating agents",
+    "World models — predicting environments",
+]
 
 
 def task(task_id, family, options=(), cutoff=C3, domain="llm_agent", question="Which one?", subtype=""):
@@ -23,8 +27,9 @@ def task(task_id, family, options=(), cutoff=C3, domain="llm_agent", question="W
 def gold(t, top=None, keypoints=()):
     ranking = [top] + [o.option_id for o in t.options if o.option_id != top] if top else []
     slots = [GoldSlot(slot=f"keypoint_{i}", variants=[k]) for i, k in enumerate(keypoints, 1)]
-    return GoldTarget(task_id=t.task_id, family=t.family, domain=t.domain, cutoff=t.cutoff,
-                      preferred_ranking=ranking, slots=slots, strength=1.0)
+    return GoldTarget(
+        task_id=t.task_id, family=t.family, domain=t.domain, cutoff=t.cutoff, preferred_ranking=ranking, slots=slots, strength=1.0
+    )
 
 
 def build(t, project="", **curation):
@@ -45,8 +50,12 @@ def test_same_options_at_consecutive_cutoffs_are_one_question_not_two_cutoffs_ap
     res = independence([a, b, c], CUTOFFS)
     # transitive: d1 - d2 - d3 is one decision, credited to the earliest cutoff
     assert res.effective == 1 and res.groups[0]["representative"] == "llm_agent@2025-06-30@d1"
-    assert res.families["direction"] == {"released": 3, "duplicates": 2, "effective": 1,
-                                         "duplicates_by_rule": {"same_question": 2, "same_project": 0, "same_gold": 0}}
+    assert res.families["direction"] == {
+        "released": 3,
+        "duplicates": 2,
+        "effective": 1,
+        "duplicates_by_rule": {"same_question": 2, "same_project": 0, "same_gold": 0},
+    }
 
 
 def test_one_different_option_or_a_different_planning_subject_is_another_question():
@@ -75,20 +84,29 @@ def test_same_project_in_two_domains_is_one_venue_decision():
     c = dec(task("v3", "venue", menu, domain="llm_agent"), "o0", project="2512.00001")
     assert a.objects == ()  # a fixed menu names no objects: every venue task offers it
     res = independence([a, b, c], CUTOFFS)
-    assert res.families["venue"] == {"released": 3, "duplicates": 1, "effective": 2,
-                                     "duplicates_by_rule": {"same_question": 0, "same_project": 1, "same_gold": 0}}
+    assert res.families["venue"] == {
+        "released": 3,
+        "duplicates": 1,
+        "effective": 2,
+        "duplicates_by_rule": {"same_question": 0, "same_project": 1, "same_gold": 0},
+    }
     # same top venue family is no shared decision: the menu is fixed
     assert [p["rule"] for p in res.pairs] == ["same_project"]
 
 
 def test_planning_top_equal_to_direction_top_of_the_same_partition_is_one_decision():
     d = dec(task("d1", "direction", DIRS), "o0")  # gold: Tool use
-    p = dec(task("p1", "planning", ["Tool use — calling APIs", "Synthetic data — generated", "Test-time scaling — more"]),
-            "o0", subject="reinforcement learning")  # gold: Tool use, as the direction task
-    other_domain = dec(task("p2", "planning", ["Tool use — x", "Memory — y", "Reflection — z"],
-                            domain="rag_and_retrieval_structuring"), "o0", subject="retrieval agents")
-    other_cutoff = dec(task("p3", "planning", ["Tool use — x", "Memory — y", "Reflection — z"], C2), "o0",
-                       subject="agents")
+    p = dec(
+        task("p1", "planning", ["Tool use — calling APIs", "Synthetic data — generated", "Test-time scaling — more"]),
+        "o0",
+        subject="reinforcement learning",
+    )  # gold: Tool use, as the direction task
+    other_domain = dec(
+        task("p2", "planning", ["Tool use — x", "Memory — y", "Reflection — z"], domain="rag_and_retrieval_structuring"),
+        "o0",
+        subject="retrieval agents",
+    )
+    other_cutoff = dec(task("p3", "planning", ["Tool use — x", "Memory — y", "Reflection — z"], C2), "o0", subject="agents")
     res = independence([p, d, other_domain, other_cutoff], CUTOFFS)
     # the same top approach in another domain or at another cutoff is another decision
     assert len(res.pairs) == 1
@@ -97,21 +115,37 @@ def test_planning_top_equal_to_direction_top_of_the_same_partition_is_one_decisi
     assert group["representative"].endswith("@d1") and group["members"][0]["task"].endswith("@p1")
     assert group["members"][0]["rule"] == "same_gold"
     assert res.families["direction"]["effective"] == 1
-    assert res.families["planning"] == {"released": 3, "duplicates": 1, "effective": 2,
-                                        "duplicates_by_rule": {"same_question": 0, "same_project": 0, "same_gold": 1}}
+    assert res.families["planning"] == {
+        "released": 3,
+        "duplicates": 1,
+        "effective": 2,
+        "duplicates_by_rule": {"same_question": 0, "same_project": 0, "same_gold": 1},
+    }
     assert res.effective == sum(f["effective"] for f in res.families.values()) == 3
 
 
 def test_phase_tasks_sharing_a_gold_sentence_or_a_primary_paper():
     shared = "We introduce MCP-Atlas, a large-scale benchmark for evaluating tool-use competency."
-    a = dec(task("ph1", "phase", subtype="design", question="A pre-cutoff paper (2508.07575) proposed X."),
-            keypoints=[shared, "Another sentence."], subject="Tool benchmarks")
-    b = dec(task("ph2", "phase", subtype="evaluate", question="A pre-cutoff paper (2501.00001) proposed Y."),
-            keypoints=["  " + shared.upper() + " "], subject="Agent safety")
-    c = dec(task("ph3", "phase", subtype="design", question="A pre-cutoff paper (2508.07575v2) proposed Z.", cutoff=C2),
-            keypoints=["Unrelated."], subject="Tool benchmarks")
-    d = dec(task("ph4", "phase", subtype="synthesize", question="A pre-cutoff paper (2508.07575) proposed X."),
-            keypoints=["Other."], subject="Tool benchmarks")
+    a = dec(
+        task("ph1", "phase", subtype="design", question="A pre-cutoff paper (2508.07575) proposed X."),
+        keypoints=[shared, "Another sentence."],
+        subject="Tool benchmarks",
+    )
+    b = dec(
+        task("ph2", "phase", subtype="evaluate", question="A pre-cutoff paper (2501.00001) proposed Y."),
+        keypoints=["  " + shared.upper() + " "],
+        subject="Agent safety",
+    )
+    c = dec(
+        task("ph3", "phase", subtype="design", question="A pre-cutoff paper (2508.07575v2) proposed Z.", cutoff=C2),
+        keypoints=["Unrelated."],
+        subject="Tool benchmarks",
+    )
+    d = dec(
+        task("ph4", "phase", subtype="synthesize", question="A pre-cutoff paper (2508.07575) proposed X."),
+        keypoints=["Other."],
+        subject="Tool benchmarks",
+    )
     assert (a.project, c.project) == ("2508.07575", "2508.07575")
     step = {c: i for i, c in enumerate(CUTOFFS)}
     assert link(a, b, step) == "same_gold"  # the same future sentence answers both
@@ -134,8 +168,12 @@ def test_bottleneck_subject_from_the_quoted_phrase():
     c = dec(task("b3", "bottleneck", question=q.replace("reinforcement learning", "web agents")))
     assert a.subject == "reinforcement learning"
     res = independence([a, b, c], CUTOFFS)
-    assert res.families["bottleneck"] == {"released": 3, "duplicates": 1, "effective": 2,
-                                          "duplicates_by_rule": {"same_question": 1, "same_project": 0, "same_gold": 0}}
+    assert res.families["bottleneck"] == {
+        "released": 3,
+        "duplicates": 1,
+        "effective": 2,
+        "duplicates_by_rule": {"same_question": 1, "same_project": 0, "same_gold": 0},
+    }
 
 
 def test_independence_is_deterministic_whatever_the_input_order():
@@ -147,8 +185,10 @@ def test_independence_is_deterministic_whatever_the_input_order():
 
 
 def test_no_duplicates_means_effective_equals_released():
-    ds = [Decision(domain="llm_agent", cutoff="2025-12-31", task_id=f"t{i}", family="bottleneck", subject=s)
-          for i, s in enumerate(["web agents", "tool use", "memory"])]
+    ds = [
+        Decision(domain="llm_agent", cutoff="2025-12-31", task_id=f"t{i}", family="bottleneck", subject=s)
+        for i, s in enumerate(["web agents", "tool use", "memory"])
+    ]
     res = independence(ds)
     assert res.families["bottleneck"]["effective"] == res.families["bottleneck"]["released"] == 3
     assert res.pairs == [] and all(not g["members"] for g in res.groups)

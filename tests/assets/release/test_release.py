@@ -40,23 +40,37 @@ CUT = date(2025, 12, 31)
 
 
 def files(**kw):
-    args = dict(domain=D, cutoff=C, window_end="2026-06-30", horizon_months=6, corpus_version="c1", taxonomy_version="t1",
-                window_start="2026-01-01")
+    args = dict(
+        domain=D,
+        cutoff=C,
+        window_end="2026-06-30",
+        horizon_months=6,
+        corpus_version="c1",
+        taxonomy_version="t1",
+        window_start="2026-01-01",
+    )
     args.update(kw)
     return release_files(TASKS, RATINGS, GOLDS, KB, **args)
 
 
 def test_manifest_counts_versions_and_hashes():
     public, hidden, manifest = files()
-    assert manifest["counts"] == {"tasks": 3, "by_family": {"direction": 1, "planning": 1, "venue": 1},
-                                  "by_domain": {D: 3}, "by_horizon": {"6-month": 2, "venue cycle": 1},
-                                  "by_family_horizon": {"direction/6-month": 1, "planning/6-month": 1,
-                                                        "venue/venue cycle": 1},
-                                  "kb_papers": 1, "gold_targets": 3}
+    assert manifest["counts"] == {
+        "tasks": 3,
+        "by_family": {"direction": 1, "planning": 1, "venue": 1},
+        "by_domain": {D: 3},
+        "by_horizon": {"6-month": 2, "venue cycle": 1},
+        "by_family_horizon": {"direction/6-month": 1, "planning/6-month": 1, "venue/venue cycle": 1},
+        "kb_papers": 1,
+        "gold_targets": 3,
+    }
     assert manifest["cutoffs"] == [C] and manifest["windows"] == [{"start": "2026-01-01", "end": "2026-06-30"}]
     assert manifest["corpus_version"] == "c1" and manifest["taxonomy_version"] == "t1"
-    assert manifest["sha256"] == {"tasks.jsonl": sha256(public["tasks.jsonl"]), "kb_manifest.jsonl":
-                                  sha256(public["kb_manifest.jsonl"]), "gold.jsonl": sha256(hidden["gold.jsonl"])}
+    assert manifest["sha256"] == {
+        "tasks.jsonl": sha256(public["tasks.jsonl"]),
+        "kb_manifest.jsonl": sha256(public["kb_manifest.jsonl"]),
+        "gold.jsonl": sha256(hidden["gold.jsonl"]),
+    }
     assert json.loads(public["manifest.json"]) == manifest
     assert release_id(manifest) == f"r-{manifest['release_version']}"
     assert "claims" not in public["tasks.jsonl"].decode() and b"preferred_ranking" in hidden["gold.jsonl"]
@@ -68,9 +82,19 @@ def test_manifest_counts_versions_and_hashes():
 def test_same_inputs_same_bytes_and_version():
     a, b = files(), files()
     assert a == b
-    shuffled = release_files(list(reversed(TASKS)), list(reversed(RATINGS)), list(reversed(GOLDS)), KB, domain=D,
-                             cutoff=C, window_end="2026-06-30", horizon_months=6, corpus_version="c1",
-                             taxonomy_version="t1", window_start="2026-01-01")
+    shuffled = release_files(
+        list(reversed(TASKS)),
+        list(reversed(RATINGS)),
+        list(reversed(GOLDS)),
+        KB,
+        domain=D,
+        cutoff=C,
+        window_end="2026-06-30",
+        horizon_months=6,
+        corpus_version="c1",
+        taxonomy_version="t1",
+        window_start="2026-01-01",
+    )
     assert shuffled == a
 
 
@@ -135,8 +159,12 @@ def test_release_asset_rebuilds_byte_identically_in_two_stores(tmp_path):
 
 
 def test_release_asset_refuses_a_leaky_release(tmp_path):
-    leaky = [t.model_copy(update={"question": t.question + " Hint: " + GOLDS[0].claims[0].text})
-             if t.task_id == TASKS[2].task_id else t for t in TASKS]
+    leaky = [
+        t.model_copy(update={"question": t.question + " Hint: " + GOLDS[0].claims[0].text})
+        if t.task_id == TASKS[2].task_id
+        else t
+        for t in TASKS
+    ]
     storage = seed_store(tmp_path, leaky)
     ok, error = materialize_release(storage, tmp_path)
     assert not ok and "LeakageError" in error and TASKS[2].task_id in error
@@ -159,10 +187,15 @@ def test_full_graph_rebuild_gives_a_byte_identical_release(tmp_path):
         storage = StorageResource(root=str(root / "wh"), duckdb_path=str(root / "f.duckdb"))
         from pipelines.resources import default_resources
 
-        resources = {**default_resources(), "storage": storage, "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)),
-                     "embeddings": EmbeddingResource(), "lance": LanceResource(uri=str(root / "lance")),
-                     "llm": LLMResource(model="", cache_dir=str(root / "cache")),
-                     "judge_llm": LLMResource(model="", cache_dir=str(root / "cache"))}
+        resources = {
+            **default_resources(),
+            "storage": storage,
+            "corpus_source": CorpusSourceResource(shipped_dir=str(corpus)),
+            "embeddings": EmbeddingResource(),
+            "lance": LanceResource(uri=str(root / "lance")),
+            "llm": LLMResource(model="", cache_dir=str(root / "cache")),
+            "judge_llm": LLMResource(model="", cache_dir=str(root / "cache")),
+        }
         instance = dg.DagsterInstance.ephemeral()
         instance.add_dynamic_partitions("cutoff", [C])
         selection = [a for a in ALL_ASSETS if "leaderboard" not in {k.to_user_string() for k in a.keys}]

@@ -70,7 +70,7 @@ def test_direction_options_are_one_subfield_named_with_examples(built):
             assert o.text.lower().startswith(c.title.lower()) and " — Pre-cutoff papers: " in o.text
     sets = [frozenset(build_of[t.task_id].option_signal_ids.values()) for t in by_family(tasks, "direction")]
     assert len(set(sets)) == len(sets)
-    assert all(len(a & b) <= 2 for i, a in enumerate(sets) for b in sets[i + 1:]), "two tasks share at most 2 options"
+    assert all(len(a & b) <= 2 for i, a in enumerate(sets) for b in sets[i + 1 :]), "two tasks share at most 2 options"
 
 
 def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
@@ -79,8 +79,10 @@ def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
     assert len(bn) == 3
     assert all(not t.options for t in bn)
     assert {t.question.split(", as of")[0] for t in bn} == {
-        'In LLM Agents research on "tool use / agents"', 'In LLM Agents research on "planning / agents"',
-        'In LLM Agents research on "gui control / agents"'}
+        'In LLM Agents research on "tool use / agents"',
+        'In LLM Agents research on "planning / agents"',
+        'In LLM Agents research on "gui control / agents"',
+    }
     build_of = {b.task_id: b for b in builds}
     for t in bn:
         kinds = {next(s.kind for s in signals if s.signal_id == i) for i in build_of[t.task_id].signal_ids}
@@ -99,8 +101,11 @@ def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_
         assert {a.kind for a in approaches} == {"approach"} and 4 <= len(approaches) <= 5
         assert len({a.details["direction"][0] for a in approaches}) == 1  # one direction
         subject = approaches[0].details["direction_name"][0]
-        assert re.search(rf"a team of \d+ researchers working on {re.escape(subject)} \(LLM Agents\) plans the next "
-                         r"6 months", t.question)
+        assert re.search(
+            rf"a team of \d+ researchers working on {re.escape(subject)} \(LLM Agents\) plans the next "
+            r"6 months",
+            t.question,
+        )
         assert not direction_options & set(build_of[t.task_id].option_signal_ids.values())
         req = " ".join(t.answer_requirements)
         for word in ("milestones", "dependencies", "risks", "go/no-go"):
@@ -118,15 +123,36 @@ def test_a_planning_task_overlapping_a_released_direction_task_is_not_released()
     p = by_family(tasks, "planning")[0]
     names = [o.text.split(" — ")[0] for o in d.options]
     # a planning task whose options repeat two of the direction task's options
-    clash = p.model_copy(update={"task_id": p.task_id.replace("-01", "-09"), "options": [
-        TaskOption(option_id="A", text=names[0]), TaskOption(option_id="B", text=names[1]), *p.options[2:]]})
+    clash = p.model_copy(
+        update={
+            "task_id": p.task_id.replace("-01", "-09"),
+            "options": [TaskOption(option_id="A", text=names[0]), TaskOption(option_id="B", text=names[1]), *p.options[2:]],
+        }
+    )
     pool = [d, p, clash]
-    golds = {t.task_id: GoldTarget(task_id=t.task_id, family=t.family, domain=t.domain, cutoff=t.cutoff,
-                                   preferred_ranking=[o.option_id for o in t.options], strength=1.0) for t in pool}
+    golds = {
+        t.task_id: GoldTarget(
+            task_id=t.task_id,
+            family=t.family,
+            domain=t.domain,
+            cutoff=t.cutoff,
+            preferred_ranking=[o.option_id for o in t.options],
+            strength=1.0,
+        )
+        for t in pool
+    }
     quality = {t.task_id: {"quality": 1.0, "gold_strength": 1.0} for t in pool}
-    judge = lambda ids: (lambda a, b: (a, 0.5))  # noqa: E731 - no preference: order does not matter here
-    ratings, _, _ = rank_and_select(pool, quality, judge, judge_name="t", top_n_per_family=5,
-                                    veto=overlap_with_released(pool, golds), min_rounds=1, max_rounds=2)
+    judge = lambda ids: lambda a, b: (a, 0.5)  # noqa: E731 - no preference: order does not matter here
+    ratings, _, _ = rank_and_select(
+        pool,
+        quality,
+        judge,
+        judge_name="t",
+        top_n_per_family=5,
+        veto=overlap_with_released(pool, golds),
+        min_rounds=1,
+        max_rounds=2,
+    )
     by_id = {r.task_id: r for r in ratings}
     assert by_id[d.task_id].released and by_id[p.task_id].released
     assert not by_id[clash.task_id].released and by_id[clash.task_id].note.startswith("planning_direction_overlap")
@@ -160,8 +186,9 @@ def test_venue_projects_are_outcome_papers_described_without_title_or_venue(buil
 def test_venue_builds_nothing_where_no_family_has_a_later_list():
     signals, records = make_task_inputs()
     failures: list = []
-    tasks, _ = build(signals, records, failures=failures, cutoff=date(2026, 5, 15), window_end=date(2026, 8, 15),
-                     horizon_months=3)
+    tasks, _ = build(
+        signals, records, failures=failures, cutoff=date(2026, 5, 15), window_end=date(2026, 8, 15), horizon_months=3
+    )
     assert by_family(tasks, "venue") == []
     assert any("no venue outcome can be asked" in f.reason for f in failures)
 
@@ -238,8 +265,12 @@ def test_unstable_premise_candidates_are_never_options_and_are_reported():
 def test_family_min_and_max_overrides_are_configurable():
     signals, records = make_task_inputs()
     failures: list[Failure] = []
-    tasks, _ = build(signals, records, curation=Curation(family_max={"direction": 1, "venue": 3},
-                                                         family_min={"bottleneck": 5}), failures=failures)
+    tasks, _ = build(
+        signals,
+        records,
+        curation=Curation(family_max={"direction": 1, "venue": 3}, family_min={"bottleneck": 5}),
+        failures=failures,
+    )
     counts = {f: len(by_family(tasks, f)) for f in ("direction", "bottleneck", "planning", "venue")}
     assert counts["direction"] == 1 and counts["venue"] == 3 and counts["planning"] >= 2
     assert counts["bottleneck"] == 3
@@ -286,13 +317,11 @@ class DraftingClient(LLMClient):
     0.5 to a polished draft and 0.95 to a rewritten one, rewrites prefix "Rewritten:"."""
 
     def __init__(self, tmp_path, leak_family: str | None = None, broken: bool = False):
-        super().__init__("openai/mock-drafter", api_key="k", cache_dir=str(tmp_path / "llm_cache"), backoff_s=0.0,
-                         max_retries=1)
+        super().__init__("openai/mock-drafter", api_key="k", cache_dir=str(tmp_path / "llm_cache"), backoff_s=0.0, max_retries=1)
         self.leak_family, self.broken = leak_family, broken
         self.purposes: list[str] = []
 
-    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None,
-                   mock_response=None):
+    def structured(self, messages, schema, *, purpose, temperature=None, seed=None, max_tokens=None, mock_response=None):
         self.purposes.append(purpose)
         user = messages[-1]["content"]
         family = purpose.split(":")[-1]
@@ -305,13 +334,22 @@ class DraftingClient(LLMClient):
         elif purpose.startswith("task_judge"):
             q = re.search(r"^Draft question: (.*)$", user, flags=re.M).group(1)
             s = 0.95 if q.startswith("Rewritten:") else 0.5
-            reply = _json.dumps({"clarity": s, "clear_decision": s, "temporal_discipline": s, "no_internal_ids": s,
-                                 "family_fit": s, "feedback": "State the decision more directly."})
+            reply = _json.dumps(
+                {
+                    "clarity": s,
+                    "clear_decision": s,
+                    "temporal_discipline": s,
+                    "no_internal_ids": s,
+                    "family_fit": s,
+                    "feedback": "State the decision more directly.",
+                }
+            )
         else:  # rewrite
             q = re.search(r"^Current question: (.*)$", user, flags=re.M).group(1)
             reply = _json.dumps({"title": "Rewritten title", "question": "Rewritten: " + q.removeprefix("Polished: ")})
-        return super().structured(messages, schema, purpose=purpose, temperature=temperature, seed=seed,
-                                  max_tokens=max_tokens, mock_response=reply)
+        return super().structured(
+            messages, schema, purpose=purpose, temperature=temperature, seed=seed, max_tokens=max_tokens, mock_response=reply
+        )
 
 
 def test_llm_mode_drafts_judges_rewrites_and_keeps_the_trace(tmp_path):
@@ -379,17 +417,42 @@ def _close_pool(n: int):
     """n candidate directions of one subfield (every centroid cosine >= 0.1), disjoint papers, distinct names."""
     from core.records import Signal
 
-    names = ["flow matching", "masked diffusion", "video editing", "image inpainting", "motion transfer",
-             "style transfer", "camera control", "super resolution", "layout control", "pose guidance",
-             "depth estimation", "scene relighting", "audio generation", "virtual try-on"][:n]
+    names = [
+        "flow matching",
+        "masked diffusion",
+        "video editing",
+        "image inpainting",
+        "motion transfer",
+        "style transfer",
+        "camera control",
+        "super resolution",
+        "layout control",
+        "pose guidance",
+        "depth estimation",
+        "scene relighting",
+        "audio generation",
+        "virtual try-on",
+    ][:n]
     ids = [f"sig:candidate_direction:{i:03d}" for i in range(n)]
-    return [Signal(signal_id=ids[i], kind="candidate_direction", domain="d", cutoff=date(2025, 12, 31),
-                   title=names[i], summary="", node_ids=["d:method:x"], evidence_ids=[],
-                   paper_ids=[f"p{i}-{j}" for j in range(8)],
-                   details={"member_ids": [f"p{i}-{j}" for j in range(8)], "defining_phrases": [names[i]],
-                            "neighbour_cos": [f"{ids[j]}={0.1 + 0.2 * ((i * j) % 3 == 0):.4f}"
-                                              for j in range(n) if j != i]})
-            for i in range(n)]
+    return [
+        Signal(
+            signal_id=ids[i],
+            kind="candidate_direction",
+            domain="d",
+            cutoff=date(2025, 12, 31),
+            title=names[i],
+            summary="",
+            node_ids=["d:method:x"],
+            evidence_ids=[],
+            paper_ids=[f"p{i}-{j}" for j in range(8)],
+            details={
+                "member_ids": [f"p{i}-{j}" for j in range(8)],
+                "defining_phrases": [names[i]],
+                "neighbour_cos": [f"{ids[j]}={0.1 + 0.2 * ((i * j) % 3 == 0):.4f}" for j in range(n) if j != i],
+            },
+        )
+        for i in range(n)
+    ]
 
 
 def test_option_set_draws_exhaust_a_subfield_pool():
@@ -404,4 +467,4 @@ def test_option_set_draws_exhaust_a_subfield_pool():
     assert len(sets) > len(subfield_option_sets(pool, "k", 500, attempts=600))
     ids = [{s.signal_id for s in g} for g in sets]
     assert all(MIN_OPTIONS <= len(g) <= MAX_OPTIONS for g in ids)
-    assert all(len(a & b) <= MAX_SHARED_OPTIONS for i, a in enumerate(ids) for b in ids[i + 1:])
+    assert all(len(a & b) <= MAX_SHARED_OPTIONS for i, a in enumerate(ids) for b in ids[i + 1 :])

@@ -47,11 +47,13 @@ def test_route_sends_a_paper_to_the_child_with_the_nearest_centroid():
 
 
 def test_dimension_routing_takes_the_best_and_close_runners_up():
-    scores = np.array([
-        [2.0, 1.7, -0.5, 0.1, 0.0],   # best + a runner-up within the 0.5 margin
-        [0.3, 0.2, 0.25, 0.1, 0.28],  # all close: every positive score within the margin
-        [-1.0, -2.0, -0.8, -3.0, -1.5],  # all below average: still the best one
-    ])
+    scores = np.array(
+        [
+            [2.0, 1.7, -0.5, 0.1, 0.0],  # best + a runner-up within the 0.5 margin
+            [0.3, 0.2, 0.25, 0.1, 0.28],  # all close: every positive score within the margin
+            [-1.0, -2.0, -0.8, -3.0, -1.5],  # all below average: still the best one
+        ]
+    )
     member = route_dimensions(scores, margin=0.5)
     assert member.tolist() == [
         [True, True, False, False, False],
@@ -143,12 +145,27 @@ def test_max_children_caps_every_node():
 
 def test_slices_are_quarters_early_and_months_in_the_last_six_months():
     labels = [s for s, _ in slice_starts(date(2023, 2, 10), date(2025, 12, 31))]
-    assert labels == ["2023-Q1", "2023-Q2", "2023-Q3", "2023-Q4", "2024-Q1", "2024-Q2", "2024-Q3", "2024-Q4",
-                      "2025-Q1", "2025-Q2", "2025-07", "2025-08", "2025-09", "2025-10", "2025-11", "2025-12"]
+    assert labels == [
+        "2023-Q1",
+        "2023-Q2",
+        "2023-Q3",
+        "2023-Q4",
+        "2024-Q1",
+        "2024-Q2",
+        "2024-Q3",
+        "2024-Q4",
+        "2025-Q1",
+        "2025-Q2",
+        "2025-07",
+        "2025-08",
+        "2025-09",
+        "2025-10",
+        "2025-11",
+        "2025-12",
+    ]
     # a mid-month cutoff: its month is the last slice; 2025-Q2 keeps only April and May
     starts = slice_starts(date(2025, 1, 3), date(2025, 11, 15))
-    assert [s for s, _ in starts] == ["2025-Q1", "2025-Q2", "2025-06", "2025-07", "2025-08", "2025-09",
-                                      "2025-10", "2025-11"]
+    assert [s for s, _ in starts] == ["2025-Q1", "2025-Q2", "2025-06", "2025-07", "2025-08", "2025-09", "2025-10", "2025-11"]
     idx = slice_index([date(2025, 5, 31), date(2025, 6, 1), date(2025, 11, 15)], starts)
     assert [starts[i][0] for i in idx] == ["2025-Q2", "2025-06", "2025-11"]
     with pytest.raises(ValueError):
@@ -217,8 +234,7 @@ def test_sample_nodes_are_complete_and_consistent(sample_run):
     nodes = {n.node_id: n for n in result.nodes}
     assert len(nodes) == len(result.nodes) > len(DIMENSIONS)  # unique ids, and some growth
     roots = [n for n in result.nodes if n.parent_id is None]
-    assert [r.label for r in roots] == ["Tasks", "Methodologies", "Datasets", "Evaluation methods",
-                                        "Real world domains"]
+    assert [r.label for r in roots] == ["Tasks", "Methodologies", "Datasets", "Evaluation methods", "Real world domains"]
     usable = {p.arxiv_id for p in screened if p.label != "excluded" and p.published <= cutoff}
     for node in result.nodes:
         assert node.node_id == f"llm_agent:{node.dimension}:{'.'.join(node.node_id.split(':')[2].split('.'))}"

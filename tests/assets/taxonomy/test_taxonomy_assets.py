@@ -51,8 +51,14 @@ def built(tmp_path_factory):
     assert dg.materialize([corpus_snapshot], partition_key=key, instance=instance, resources=resources).success
     resources["llm"] = StubLLMResource(model="", cache_dir=str(root / "cache"))
     config = {"ops": {"taxonomy": {"config": {"max_density": 8}}}}
-    result = dg.materialize([taxonomy, evidence_records, research_signals], partition_key=key, instance=instance,
-                            resources=resources, run_config=config, selection=None)
+    result = dg.materialize(
+        [taxonomy, evidence_records, research_signals],
+        partition_key=key,
+        instance=instance,
+        resources=resources,
+        run_config=config,
+        selection=None,
+    )
     assert result.success
     return resources["storage"].store(), result
 

@@ -74,8 +74,9 @@ def test_expansion_never_reclassifies_papers_it_did_not_touch():
     later = [r for r in stub.requests if r["purpose"] == "taxonomy.propose" and _titles_in(r) & new_titles]
     assert later and all(not (_titles_in(r) & early_titles) for r in later)
     # no paper is ever routed twice at the same node
-    routed = Counter((t, r["payload"]["options"][0]["label"]) for r in stub.requests
-                     if r["purpose"] == "taxonomy.route" for t in _titles_in(r))
+    routed = Counter(
+        (t, r["payload"]["options"][0]["label"]) for r in stub.requests if r["purpose"] == "taxonomy.route" for t in _titles_in(r)
+    )
     assert all(v == 1 for v in routed.values())
 
 
@@ -90,8 +91,10 @@ def test_calls_are_batched_and_counted():
     assert stub.batch_sizes["taxonomy.propose"][:12] == [10] * 12
     assert all(n <= 10 for k, sizes in stub.batch_sizes.items() if k != "taxonomy.cluster" for n in sizes)
     # one clustering call per expansion, not one per paper
-    assert result.llm_requests["cluster"] <= sum(result.expansions[s][k] for s in result.expansions
-                                                 for k in ("initial", "width", "depth")) + 5
+    assert (
+        result.llm_requests["cluster"]
+        <= sum(result.expansions[s][k] for s in result.expansions for k in ("initial", "width", "depth")) + 5
+    )
     assert result.llm_calls_per_paper == pytest.approx(stub.calls / 120)
     assert result.llm_calls_per_paper <= 1.5
     # temperatures as documented
@@ -111,12 +114,14 @@ def test_ambiguous_routes_only_go_to_the_model():
 
 
 def test_ambiguous_dimensions_are_those_near_the_membership_boundary():
-    scores = np.array([
-        [3.0, -1.0, -2.0],  # clear: one dimension far ahead
-        [2.0, 1.55, -2.0],  # runner-up right at best - margin (1.5): ambiguous
-        [1.0, 0.98, -1.0],  # near tie of the best two: ambiguous
-        [2.0, 0.05, -1.0],  # runner-up near 0: ambiguous
-    ])
+    scores = np.array(
+        [
+            [3.0, -1.0, -2.0],  # clear: one dimension far ahead
+            [2.0, 1.55, -2.0],  # runner-up right at best - margin (1.5): ambiguous
+            [1.0, 0.98, -1.0],  # near tie of the best two: ambiguous
+            [2.0, 0.05, -1.0],  # runner-up near 0: ambiguous
+        ]
+    )
     assert ambiguous_dimensions(scores, margin=0.5, band=0.1).tolist() == [False, True, True, True]
 
 
@@ -136,8 +141,7 @@ def test_llm_mode_never_sees_or_places_a_paper_after_the_cutoff():
     late = blob_papers(900, 2, 30, date(2024, 7, 1))  # after the cutoff below
     stub = CountingStubClient()
     cutoff = date(2024, 6, 30)
-    result = build_llm(early + new_topics + late, stub, cutoff=cutoff, max_depth=2, max_density=10,
-                       initial_density=20)
+    result = build_llm(early + new_topics + late, stub, cutoff=cutoff, max_depth=2, max_density=10, initial_density=20)
     late_titles = {p.title for p in late}
     assert all(not (_titles_in(r) & late_titles) for r in stub.requests)
     placed = {pid for n in result.nodes for pid in n.paper_ids}
@@ -150,17 +154,25 @@ def test_llm_mode_never_sees_or_places_a_paper_after_the_cutoff():
 
 def test_nodes_created_between_answers_what_emerged_when():
     early, new_topics = _corpus()
-    result = build_llm(early + new_topics, CountingStubClient(), max_depth=1, max_density=10, initial_density=20,
-                       fit_quantile=0.0)
+    result = build_llm(
+        early + new_topics, CountingStubClient(), max_depth=1, max_density=10, initial_density=20, fit_quantile=0.0
+    )
     q2 = nodes_created_between(result.nodes, "2024-Q2", "2024-Q2")
     assert sorted(n.label for n in q2) == ["blob2", "blob3"]
-    assert sorted(n.label for n in nodes_created_between(result.nodes, "2024-Q1", "2025-12")) == \
-        ["blob0", "blob1", "blob2", "blob3"]
+    assert sorted(n.label for n in nodes_created_between(result.nodes, "2024-Q1", "2025-12")) == [
+        "blob0",
+        "blob1",
+        "blob2",
+        "blob3",
+    ]
     assert nodes_created_between(result.nodes, date(2024, 7, 1), date(2025, 12, 31)) == []
-    assert [n.level for n in nodes_created_between(result.nodes, "2023-Q1", "2025-12", include_roots=True)
-            if n.parent_id is None] == [0]
-    assert [n.label for n in nodes_created_between(result.nodes, "2024-Q1", "2024-12", created_by=("width",))] == \
-        ["blob2", "blob3"]
+    assert [
+        n.level for n in nodes_created_between(result.nodes, "2023-Q1", "2025-12", include_roots=True) if n.parent_id is None
+    ] == [0]
+    assert [n.label for n in nodes_created_between(result.nodes, "2024-Q1", "2024-12", created_by=("width",))] == [
+        "blob2",
+        "blob3",
+    ]
     table = growth_table(result.nodes, result.slices)
     assert table["methodologies"]["2024-Q1"] == 3 and table["methodologies"]["2024-Q2"] == 2
     md = growth_markdown(result.nodes, result.slices)
@@ -174,14 +186,11 @@ def test_llm_mode_on_the_shared_sample_stays_within_budget():
     from resources.embeddings import load_embedder
 
     raw, _ = read_jsonl(fixture_path("arxiv/samples/llm_agent.sample.jsonl"))
-    papers = [ScreenedPaper(**p.model_dump(), domain="llm_agent", relevance=1.0, label="core", reason="t")
-              for p in raw]
+    papers = [ScreenedPaper(**p.model_dump(), domain="llm_agent", relevance=1.0, label="core", reason="t") for p in raw]
     stub = CountingStubClient()
     cutoff = date(2026, 5, 15)
-    result = induce_taxonomy(papers, cutoff, load_embedder().encode, domain="llm_agent", max_density=8,
-                             llm_client=stub)
+    result = induce_taxonomy(papers, cutoff, load_embedder().encode, domain="llm_agent", max_density=8, llm_client=stub)
     assert result.mode == "llm" and result.paper_vectors_used == sum(p.published <= cutoff for p in raw)
     assert 0 < result.llm_calls_per_paper <= 1.5
-    assert result.llm_decided["dimension_model"] + result.llm_decided["dimension_embedding"] == \
-        result.paper_vectors_used
+    assert result.llm_decided["dimension_model"] + result.llm_decided["dimension_embedding"] == result.paper_vectors_used
     assert len(result.nodes) > 5 and not result.failures

@@ -10,8 +10,15 @@ CUTOFF = date(2025, 12, 31)
 
 
 def _candidate(phrase: str) -> Signal:
-    return Signal(signal_id=f"sig:candidate_direction:{phrase}", kind="candidate_direction", domain="d", cutoff=CUTOFF,
-                  title=phrase, summary="", details={"defining_phrases": [phrase]})
+    return Signal(
+        signal_id=f"sig:candidate_direction:{phrase}",
+        kind="candidate_direction",
+        domain="d",
+        cutoff=CUTOFF,
+        title=phrase,
+        summary="",
+        details={"defining_phrases": [phrase]},
+    )
 
 
 def test_coverage_counts_titles_and_names_the_growing_theme_no_candidate_holds():

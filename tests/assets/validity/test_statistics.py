@@ -17,10 +17,11 @@ from tests.factories import validity_gold as gold
 from tests.factories import validity_task as task
 
 
-def scores_of(method: str, values: dict[str, float], family: str = "venue", backbone: str = "b",
-              seed: int = 0) -> list[Score]:
-    return [Score(answer_id=f"{t}::{method}::{backbone}::{seed}", task_id=t, family=family, method=method,
-                  backbone=backbone, fta=v) for t, v in values.items()]
+def scores_of(method: str, values: dict[str, float], family: str = "venue", backbone: str = "b", seed: int = 0) -> list[Score]:
+    return [
+        Score(answer_id=f"{t}::{method}::{backbone}::{seed}", task_id=t, family=family, method=method, backbone=backbone, fta=v)
+        for t, v in values.items()
+    ]
 
 
 def base_scores(n: int, seed: int = 0) -> dict[str, float]:
@@ -84,8 +85,7 @@ def test_answer_sets_that_differ_by_noise_cannot_be_told_apart():
     noisy = {t: float(np.clip(v + rng.normal(0, 0.03), 0, 1)) for t, v in base.items()}
     keys = list(base)
     permuted = dict(zip(keys, (base[k] for k in rng.permutation(keys))))  # the same scores, other tasks
-    pairs = {(r["system_a"], r["system_b"]): r
-             for r in st.pairwise({"a": base, "b": noisy, "c": permuted})}
+    pairs = {(r["system_a"], r["system_b"]): r for r in st.pairwise({"a": base, "b": noisy, "c": permuted})}
     assert all(r["verdict"] == st.CANNOT_TELL and r["better"] is None for r in pairs.values())
     assert pairs[("a", "c")]["diff"] == pytest.approx(0.0)  # same scores, reshuffled: no mean difference
 
@@ -123,23 +123,36 @@ def test_a_clearly_better_method_is_reported_better():
 
 def test_leaderboard_rows_and_pairwise_table_carry_the_statistics():
     base = base_scores(30)
-    scores = (scores_of("weak", base) + scores_of("strong", {t: v + 0.3 for t, v in base.items()})
-              + scores_of("twin", {t: v + 0.01 * (i % 3 - 1) for i, (t, v) in enumerate(base.items())}))
+    scores = (
+        scores_of("weak", base)
+        + scores_of("strong", {t: v + 0.3 for t, v in base.items()})
+        + scores_of("twin", {t: v + 0.01 * (i % 3 - 1) for i, (t, v) in enumerate(base.items())})
+    )
     rows = {(r["family"], r["method"]): r for r in report.leaderboard_rows(scores, n_boot=999)}
     venue = rows[("venue", "weak")]
     assert venue["n_fta"] == 30 and venue["fta_lo"] < venue["fta"] < venue["fta_hi"]
     assert venue["fta_mdd"] > 0 and venue["mdd_sd_source"] == "own"
     assert venue["fta_mdd"] == pytest.approx(st.mdd(30, venue["mdd_sd"]))
-    pairs = {(p["system_a"], p["system_b"]): p for p in report.pairwise_table(scores, n_boot=999)
-             if p["family"] == "venue" and p["metric"] == "fta"}
+    pairs = {
+        (p["system_a"], p["system_b"]): p
+        for p in report.pairwise_table(scores, n_boot=999)
+        if p["family"] == "venue" and p["metric"] == "fta"
+    }
     assert pairs[("strong@b", "weak@b")]["verdict"] == "differs"
     assert pairs[("strong@b", "weak@b")]["better"] == "strong@b"
     assert pairs[("twin@b", "weak@b")]["verdict"] == "cannot tell"
     md = report.pairwise_markdown(report.pairwise_table(scores, n_boot=999))
     assert "strong@b > weak@b by 0.300" in md
-    html = report.report_html(title="T", rows=report.leaderboard_rows(scores, n_boot=199), low_rows=[],
-                              drift_rows=[], ratings=[], correlations={"fta": {"fta": None}}, judge={},
-                              pairwise=report.pairwise_table(scores, n_boot=199))
+    html = report.report_html(
+        title="T",
+        rows=report.leaderboard_rows(scores, n_boot=199),
+        low_rows=[],
+        drift_rows=[],
+        ratings=[],
+        correlations={"fta": {"fta": None}},
+        judge={},
+        pairwise=report.pairwise_table(scores, n_boot=199),
+    )
     assert "Pairwise method comparisons (FTA)" in html and "FTA MDD" in html
 
 
@@ -147,10 +160,12 @@ def test_few_tasks_mdd_uses_the_release_sd():
     """A family with 3 tasks takes the larger of its own sd and the release's (all families)."""
     big, small = base_scores(30, seed=1), base_scores(3, seed=2)
     rng = np.random.default_rng(5)
-    scores = (scores_of("m1", big, family="venue") + scores_of("m2", {t: v + rng.normal(0, 0.2) for t, v in big.items()},
-                                                              family="venue")
-              + scores_of("m1", {f"p{t}": v for t, v in small.items()}, family="planning")
-              + scores_of("m2", {f"p{t}": v + 0.01 for t, v in small.items()}, family="planning"))
+    scores = (
+        scores_of("m1", big, family="venue")
+        + scores_of("m2", {t: v + rng.normal(0, 0.2) for t, v in big.items()}, family="venue")
+        + scores_of("m1", {f"p{t}": v for t, v in small.items()}, family="planning")
+        + scores_of("m2", {f"p{t}": v + 0.01 for t, v in small.items()}, family="planning")
+    )
     rows = {(r["family"], r["method"]): r for r in report.leaderboard_rows(scores, n_boot=199)}
     planning, overall = rows[("planning", "m1")], rows[("all", "m1")]
     assert planning["mdd_sd_source"] == "pooled" and planning["mdd_sd"] == pytest.approx(overall["mdd_sd"])
@@ -167,8 +182,9 @@ def test_min_gated_tasks_is_derived_from_its_thresholds():
     assert st.mdd(n, th.control_sd, sided=1) <= th.control_margin < st.mdd(n - 1, th.control_sd, sided=1)
 
 
-def control_scores(n: int, excess: dict[str, float], *, family: str = "direction", noise: float = 0.15,
-                   seed: int = 0, prefix: str = "t") -> list[Score]:
+def control_scores(
+    n: int, excess: dict[str, float], *, family: str = "direction", noise: float = 0.15, seed: int = 0, prefix: str = "t"
+) -> list[Score]:
     """Random control (20 draws per task) around a per-task chance line, and each control at
     chance + its excess + per-task noise; the gold control at 1."""
     rng = np.random.default_rng(seed)
@@ -176,13 +192,38 @@ def control_scores(n: int, excess: dict[str, float], *, family: str = "direction
     for i in range(n):
         t = f"{prefix}{i}"
         chance = float(rng.uniform(0.4, 0.6))
-        out += [Score(answer_id=f"{t}::control:random::control::{d}", task_id=t, family=family,
-                      method="control:random", backbone="control", fta=chance) for d in range(20)]
-        out.append(Score(answer_id=f"{t}::control:gold::control::0", task_id=t, family=family, method="control:gold",
-                         backbone="control", fta=1.0))
+        out += [
+            Score(
+                answer_id=f"{t}::control:random::control::{d}",
+                task_id=t,
+                family=family,
+                method="control:random",
+                backbone="control",
+                fta=chance,
+            )
+            for d in range(20)
+        ]
+        out.append(
+            Score(
+                answer_id=f"{t}::control:gold::control::0",
+                task_id=t,
+                family=family,
+                method="control:gold",
+                backbone="control",
+                fta=1.0,
+            )
+        )
         for control, ex in excess.items():
-            out.append(Score(answer_id=f"{t}::{control}::control::0", task_id=t, family=family, method=control,
-                             backbone="control", fta=float(np.clip(chance + ex + rng.normal(0, noise), 0, 1))))
+            out.append(
+                Score(
+                    answer_id=f"{t}::{control}::control::0",
+                    task_id=t,
+                    family=family,
+                    method=control,
+                    backbone="control",
+                    fta=float(np.clip(chance + ex + rng.normal(0, noise), 0, 1)),
+                )
+            )
     return out
 
 
@@ -215,18 +256,26 @@ def test_a_control_at_chance_over_many_tasks_passes_pooled():
 def test_a_control_above_chance_by_noise_over_three_tasks_is_not_gated():
     th = Thresholds.load()
     tasks = [task(i) for i in range(3)]
-    tasks = [t.model_copy(update={"options": [o.model_copy(update={"text": f"{o.text} {i}"}) for o in t.options]})
-             for i, t in enumerate(tasks)]  # three distinct option sets
+    tasks = [
+        t.model_copy(update={"options": [o.model_copy(update={"text": f"{o.text} {i}"}) for o in t.options]})
+        for i, t in enumerate(tasks)
+    ]  # three distinct option sets
     golds = [gold(t, top="ABCD"[i % 4]) for i, t in enumerate(tasks)]
-    ratings = [TaskRating(task_id=t.task_id, family="direction", elo=1200.0, rank_in_family=i + 1, released=True,
-                          quality=1.0) for i, t in enumerate(tasks)]
+    ratings = [
+        TaskRating(task_id=t.task_id, family="direction", elo=1200.0, rank_in_family=i + 1, released=True, quality=1.0)
+        for i, t in enumerate(tasks)
+    ]
     for g in golds:
         g.numbers.update({"stability_top1": 1.0, "claims_verified": 1.0})
     # the first option is at chance on every task (true excess 0); over these 3 tasks its noise
     # (sd 0.15 per task) puts its mean more than the margin above chance: the old rule
     # (mean > chance + 0.05) failed it
-    controls = control_scores(3, {"control:first_option": 0.0, "control:empty": -0.5,
-                                  "control:every_option": -0.3, "control:other_gold": 0.0}, noise=0.15, seed=6)
+    controls = control_scores(
+        3,
+        {"control:first_option": 0.0, "control:empty": -0.5, "control:every_option": -0.3, "control:other_gold": 0.0},
+        noise=0.15,
+        seed=6,
+    )
     [row] = validity_rows(tasks, ratings, golds, [], [], controls, th)
     assert row["control_first_option"] > row["control_random"] + th.control_margin
     assert row["control_first_option_excess"] > th.control_margin

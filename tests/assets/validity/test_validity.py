@@ -18,6 +18,8 @@ from tests.factories import validity_task as task
 from tests.factories import words_embed as embed
 
 CUT = date(2025, 12, 31)
+
+
 def test_gate_holds_back_what_does_not_hold_up():
     th = Thresholds.load()
     t = task(0)
@@ -56,33 +58,53 @@ def test_controls_and_the_commitment_rules_of_fta():
 
 def test_threshold_problems_are_named():
     th = Thresholds.load()
-    row = {"tasks_released": 6, "control_gold": 0.8, "control_random": 0.4, "control_tasks": 6,
-           "control_empty": 0.5, "control_every_option": 0.3, "control_first_option": 0.41, "control_other_gold": 0.4,
-           "control_empty_excess": 0.1, "control_empty_excess_low": 0.07, "control_empty_beats_margin": True,
-           "control_first_option_excess": 0.01, "control_first_option_excess_low": -0.1,
-           "control_first_option_beats_margin": False, "controls_gated": True,
-           "gold_stability": 0.7, "claim_bank_verified": 1.0, "duplicate_titles": 1, "duplicate_option_sets": 0,
-           "duplicate_golds": 0}
+    row = {
+        "tasks_released": 6,
+        "control_gold": 0.8,
+        "control_random": 0.4,
+        "control_tasks": 6,
+        "control_empty": 0.5,
+        "control_every_option": 0.3,
+        "control_first_option": 0.41,
+        "control_other_gold": 0.4,
+        "control_empty_excess": 0.1,
+        "control_empty_excess_low": 0.07,
+        "control_empty_beats_margin": True,
+        "control_first_option_excess": 0.01,
+        "control_first_option_excess_low": -0.1,
+        "control_first_option_beats_margin": False,
+        "controls_gated": True,
+        "gold_stability": 0.7,
+        "claim_bank_verified": 1.0,
+        "duplicate_titles": 1,
+        "duplicate_option_sets": 0,
+        "duplicate_golds": 0,
+    }
     found = problems(row, th)
     assert any("gold answer scores 0.8" in p for p in found)
-    assert any(p.startswith("control:empty beats chance by 0.100 over 6 tasks (one-sided 95% lower bound 0.070 > "
-                            "margin") for p in found)
+    assert any(
+        p.startswith("control:empty beats chance by 0.100 over 6 tasks (one-sided 95% lower bound 0.070 > margin") for p in found
+    )
     assert not any("first_option" in p for p in found)  # its lower bound is below the margin
     assert any("stability" in p for p in found) and any("duplicates" in p for p in found)
     # the same row with too few tasks to gate its controls: the control check decides nothing
     assert not any("control:" in p for p in problems({**row, "controls_gated": False}, th))
     # an empty family is reported, not failed, unless rows are gated from 0 tasks
     empty = {"tasks_released": 0}
-    assert problems(empty, th) == [] and problems(empty, replace(th, min_gated_tasks=0)) == [
-        "empty family: no released task"]
+    assert problems(empty, th) == [] and problems(empty, replace(th, min_gated_tasks=0)) == ["empty family: no released task"]
 
 
 def test_a_candidate_named_inside_a_longer_one_is_not_a_hedge():
     from assets.scorers.fta import candidates_named
     from core.records import GoldTarget
 
-    gold = GoldTarget(task_id="t", family="bottleneck", domain="d", cutoff=date(2025, 12, 31),
-                      preferred_ranking=["vulnerabilities / security", "security", "data scarcity"])
+    gold = GoldTarget(
+        task_id="t",
+        family="bottleneck",
+        domain="d",
+        cutoff=date(2025, 12, 31),
+        preferred_ranking=["vulnerabilities / security", "security", "data scarcity"],
+    )
     task = SimpleNamespace(options=[])
     assert candidates_named(task, gold, ["The root bottleneck is vulnerabilities / security."]) == 1
     assert candidates_named(task, gold, ["Both security and data scarcity."]) == 2
@@ -91,11 +113,20 @@ def test_a_candidate_named_inside_a_longer_one_is_not_a_hedge():
 def test_drop_reasons_count_together_without_ids_and_figures():
     from assets.validity.report import reason_kind
 
-    assert reason_kind("same gold answer as released task d-2025-12-31-direction-40") == \
-        reason_kind("same gold answer as released task d-2025-12-31-direction-07") == "same gold answer as a released task"
-    assert reason_kind("gold top-1 unstable under resampling of the window (0.60)") == \
-        "gold top-1 unstable under resampling of the window"
-    assert reason_kind("curation: duplicate decision of d-2025-12-31-planning-14 (Jaccard 0.83)") == \
-        "curation: duplicate decision of a task"
-    assert reason_kind("the top candidate's momentum rests on too few papers (3 in the window, 1 before)") == \
-        "the top candidate's momentum rests on too few papers"
+    assert (
+        reason_kind("same gold answer as released task d-2025-12-31-direction-40")
+        == reason_kind("same gold answer as released task d-2025-12-31-direction-07")
+        == "same gold answer as a released task"
+    )
+    assert (
+        reason_kind("gold top-1 unstable under resampling of the window (0.60)")
+        == "gold top-1 unstable under resampling of the window"
+    )
+    assert (
+        reason_kind("curation: duplicate decision of d-2025-12-31-planning-14 (Jaccard 0.83)")
+        == "curation: duplicate decision of a task"
+    )
+    assert (
+        reason_kind("the top candidate's momentum rests on too few papers (3 in the window, 1 before)")
+        == "the top candidate's momentum rests on too few papers"
+    )
