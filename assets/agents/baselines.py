@@ -18,7 +18,11 @@ answer names them by text. What a baseline reads depends on the family's declare
 limitations of the subject); the answer it builds is the family's own `answer_schema`,
 filled from the fields the reading produces. Both render through
 `assets.agents.render.render_answer`, the same contract as the LLM methods.
-"""
+
+
+Length (over ~500 lines on purpose): the offline baseline methods (momentum, retrieval) and their
+readings of the knowledge base share one evidence-gathering path, so their difference is only the
+decision rule."""
 
 from __future__ import annotations
 

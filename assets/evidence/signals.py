@@ -22,7 +22,11 @@ the domain's monthly volume (`monthly_volume`), never a raw count. That dict mus
 the same population the taxonomy was built from (the cutoff-visible screened papers).
 Every signal carries `evidence_ids` (record ids) and `paper_ids` (cutoff-visible papers
 of those records), so it traces back to sources. No Dagster here.
-"""
+
+
+Length (over ~500 lines on purpose): the research signals' rules (momentum, volume normalisation,
+candidate directions, their evidence) share the corpus-volume normalisation and are documented
+together with their constants."""
 
 from __future__ import annotations
 

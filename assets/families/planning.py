@@ -16,7 +16,10 @@ before the cutoff. The check: the same ratio over the papers whose TITLE names t
 the two agree (and the top approach grew on both) before a task is released
 (`assets.families.momentum.momentum_problems`). The hidden plan per approach (milestones,
 dependencies, kill criterion) is what the window's papers on it did (`plan_for`).
-"""
+
+
+Length (over ~500 lines on purpose): the planning family's build (plans from direction sets, overlap
+with direction tasks), its ranking gold and its release conflict rule share the plan vocabulary."""
 
 from __future__ import annotations
 

@@ -18,7 +18,10 @@ Plain functions over `Score` / `PairwiseComparison` records (no Dagster):
   judge's cost accounting. Rendered from the autoescaping Jinja2 template
   `templates/report.html` (layout and table/image macros: `core/templates/`, `core/pages.py`);
   this module only prepares the rows and the plots.
-"""
+
+
+Length (over ~500 lines on purpose): it prepares every table and plot of the report page (the page
+itself is the Jinja2 template beside it)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,11 @@ bytes, and its version is the hash of that JSON. Public files: `card.json` and `
 the duplicate groups (task ids, resting on hidden gold and projects) go to the hidden
 `independence.jsonl`. Written under `<warehouse>/public/_artifacts/releases/benchmark/<version>/`
 (hidden: `<warehouse>/hidden/_artifacts/...`) and copied to `.../_artifacts/release/benchmark/`.
-"""
+
+
+Length (over ~500 lines on purpose): the release card is one document: counts, drop reasons,
+independence, the gate and the method statistics, each a small function, kept together so the card's
+sections stay consistent."""
 
 from __future__ import annotations
 

@@ -22,7 +22,10 @@ Every call is counted per answer (`JudgeLedger`: logical requests and prompt cha
 independent of the cache) so judge_scores can report calls and characters per answer.
 Tests and the cost benchmark run the whole path without a server by giving a client that
 passes canned replies to litellm as `mock_response` (`tests/factories.py`).
-"""
+
+
+Length (over ~500 lines on purpose): the judge's prompts, rubric, claim decomposition and their
+validation are one contract with the model (App. C), versioned together."""
 
 from __future__ import annotations
 
