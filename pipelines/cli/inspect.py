@@ -112,6 +112,7 @@ def register(app: typer.Typer) -> None:
         [
             "foresci validity --domain llm_agent --cutoff 2025-12-31",
             "foresci validity --domain llm_agent --cutoff 2025-12-31 --sheet 2   # hand-check sheet (hidden gold)",
+            "foresci validity --cutoff 2025-12-31 --sample 5 --seed 7   # blind-reading sheet over every domain",
             "foresci validity --pooled   # every built partition",
             "foresci validity --domain llm_agent rag_and_retrieval_structuring --cutoff 2025-12-31 --json",
         ],
@@ -147,12 +148,32 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(metavar="N", help="print a hand-check sheet: N released tasks per family with gold and counted papers"),
         ] = 0,
+        sample: Annotated[
+            int,
+            typer.Option(
+                metavar="N",
+                help="a blind-reading sheet: N released tasks per family drawn with --seed over every matching "
+                "partition (Markdown; with --json the entries)",
+            ),
+        ] = 0,
+        seed: Annotated[int, typer.Option(help="the seed of --sample's draw (state it with the reading)")] = 0,
     ) -> int:
         from assets.validity import summaries
         from pipelines.console import UserError, check_cutoff
 
         st = store()
         domains, cutoffs = domains or [], [check_cutoff(c) for c in cutoffs or []]
+        if sample:
+            from assets.validity.review_sample import review_sample, review_sheet_lines
+
+            drawn = review_sample(st, summaries.validity_partitions(st, domains, cutoffs), sample, seed)
+            if not drawn:
+                raise UserError("no released task in the matching partitions: materialize them first")
+            if json:
+                print_json(drawn)
+            else:
+                say_lines(review_sheet_lines(drawn, seed))
+            return 0
         if pooled or len(domains) > 1 or len(cutoffs) > 1:
             parts = summaries.validity_partitions(st, domains, cutoffs)
             if not parts:
