@@ -41,15 +41,15 @@ def test_an_outcome_counts_only_when_decided_after_the_cutoff_within_one_cycle()
     assert (o.family, o.venue, o.year, o.venue_date) == ("ICLR/ICML/NeurIPS", "ICLR", 2026, date(2026, 1, 22))
     assert venue_outcome(ICLR26, date(2026, 1, 22)) is None  # known at the cutoff: not a forecast
     assert venue_outcome(ICLR26, date(2024, 12, 31)) is None  # more than a cycle (12 months) ahead
-    assert venue_outcome(KDD26, date(2025, 9, 30)).family == "SIGIR/KDD"  # KDD 2026, first cycle (2025-11-23)
+    assert venue_outcome(KDD26, date(2025, 9, 30)).family == "SIGIR/KDD/WWW"  # KDD 2026, first cycle (2025-11-23)
     assert venue_outcome(KDD26, date(2025, 12, 31)) is None
     assert venue_outcome(ACL26_SRW, date(2025, 12, 31)) is None  # the student workshop is no ACL decision
     assert venue_outcome("A title on no list at all", date(2025, 12, 31)) is None
 
 
 def test_offered_families_are_those_with_a_later_list():
-    assert outcome_families(date(2025, 6, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD", "CVPR/ICCV/ECCV"]
-    assert outcome_families(date(2025, 9, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD", "CVPR/ICCV/ECCV"]
+    assert outcome_families(date(2025, 6, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD/WWW", "CVPR/ICCV/ECCV"]
+    assert outcome_families(date(2025, 9, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD/WWW", "CVPR/ICCV/ECCV"]
     assert outcome_families(date(2025, 12, 31)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"]
     assert outcome_families(date(2026, 5, 15)) == []
     # no AAAI or IJCAI list decided in 2025-2026: never an outcome family at the registry's cutoffs

@@ -1,0 +1,237 @@
+"""Venue-community profiles: what each family accepts from a domain (venue_profile signals)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import date
+
+import numpy as np
+
+from assets.evidence.venues.lists import FAMILIES, VENUE_LISTS, VenuePaper
+from assets.evidence.venues.similarity import _eligible, _embed_titles_cached, _max_cos
+from core.records import ScreenedPaper, Signal
+from core.text import STOP_WORDS
+
+# Title cue words of contribution style; anything else counts as "method".
+STYLE_CUES: dict[str, tuple[str, ...]] = {
+    "benchmark": ("benchmark", "dataset", "corpus", "testbed", "leaderboard", "arena", "evaluating", "evaluation of", "suite"),
+    "analysis": (
+        "understanding",
+        "analysis",
+        "analyzing",
+        "analysing",
+        "study",
+        "investigat",
+        "revisit",
+        "rethink",
+        "on the",
+        "when ",
+        "why ",
+        "how ",
+        "do ",
+        "does ",
+        "are ",
+        "is ",
+        "can ",
+        "empirical",
+        "survey",
+        "lessons",
+        "towards a theory",
+        "what ",
+    ),
+}
+_BENCH_SUFFIX = re.compile(r"bench\b|gym\b", re.IGNORECASE)
+
+
+def title_style(title: str) -> str:
+    low = title.lower() + " "
+    if _BENCH_SUFFIX.search(title) or any(c in low for c in STYLE_CUES["benchmark"]):
+        return "benchmark"
+    if any(low.startswith(c) or f" {c}" in low or f": {c}" in low for c in STYLE_CUES["analysis"]):
+        return "analysis"
+    return "method"
+
+
+def distinctive_terms(close: list[str], rest: list[str], k: int = 10) -> list[str]:
+    """Terms over-represented in the close titles vs the rest of the family (log-odds)."""
+
+    def counts(titles):
+        c = Counter()
+        for t in titles:
+            toks = [w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in STOP_WORDS and len(w) > 2]
+            c.update(set(toks))
+        return c
+
+    a, b = counts(close), counts(rest)
+    na, nb = max(1, len(close)), max(1, len(rest))
+    scored = [(-(np.log((a[w] + 0.5) / na) - np.log((b[w] + 0.5) / nb)), w) for w in a if a[w] >= 2]
+    return [w for _, w in sorted(scored)[:k]]
+
+
+def _domain_reference(domain_papers: list[ScreenedPaper], cutoff: date, max_ref: int) -> list[ScreenedPaper]:
+    """Cutoff-visible, non-excluded domain papers; the `max_ref` most relevant if more."""
+    ref = [p for p in domain_papers if p.published <= cutoff and p.label != "excluded"]
+    ref.sort(key=lambda p: (-p.relevance, p.arxiv_id))
+    return sorted(ref[:max_ref], key=lambda p: p.arxiv_id)
+
+
+def build_venue_profiles(
+    venue_papers: list[VenuePaper],
+    domain_papers: list[ScreenedPaper],
+    cutoff: date,
+    embed,
+    *,
+    domain: str,
+    threshold: float = 0.75,
+    max_ref: int = 3000,
+    n_examples: int = 5,
+) -> list[Signal]:
+    """One venue_profile signal per family (FAMILIES order), from lists dated <= cutoff.
+
+    A venue paper is *close* to the domain when the cosine of its title to the nearest
+    domain-paper title is >= `threshold` (titles on both sides, so lengths match). The
+    domain side is at most `max_ref` cutoff-visible papers (most relevant first) to keep
+    the nearest-neighbour search a few seconds. paper_ids = the domain papers that are
+    nearest neighbours of the family's close papers (the KB papers this profile rests on).
+    """
+    eligible = _eligible(venue_papers, cutoff)
+    ref = _domain_reference(domain_papers, cutoff, max_ref)
+    titles = sorted({v.title for v in venue_papers})
+    row = {t: i for i, t in enumerate(titles)}
+    all_vecs = _embed_titles_cached(titles, embed) if titles else np.zeros((0, 1))
+    ref_vecs = embed([p.title for p in ref]) if ref else np.zeros((0, 1), dtype=np.float32)
+    per_family: dict[str, dict] = {}
+    for fam in FAMILIES:
+        fam_papers = sorted((v for v in eligible if v.family == fam), key=lambda v: (v.venue, v.year, v.title))
+        if not fam_papers:
+            per_family[fam] = {"n": 0}
+            continue
+        vecs = all_vecs[[row[v.title] for v in fam_papers]]
+        best, arg = _max_cos(vecs, ref_vecs)
+        close = [i for i in range(len(fam_papers)) if best[i] >= threshold]
+        close.sort(key=lambda i: (-float(best[i]), fam_papers[i].title))
+        styles = Counter(title_style(fam_papers[i].title) for i in close)
+        nn = Counter(ref[int(arg[i])].arxiv_id for i in close)
+        per_family[fam] = {
+            "n": len(fam_papers),
+            "papers": fam_papers,
+            "close": close,
+            "best": best,
+            "styles": styles,
+            "nn": [pid for pid, _ in sorted(nn.items(), key=lambda kv: (-kv[1], kv[0]))[:10]],
+            "venues": sorted({f"{v.venue} {v.year} (decisions ~{v.venue_date})" for v in fam_papers}),
+        }
+    shares = {f: len(d["close"]) / d["n"] for f, d in per_family.items() if d["n"]}
+    signals = []
+    for i, fam in enumerate(FAMILIES):
+        d = per_family[fam]
+        sid = f"sig:venue_profile:{i:03d}"
+        if not d["n"]:
+            has_list = any(spec.family == fam and spec.kind != "submissions" for spec in VENUE_LISTS)
+            note = "no accepted-paper list dated on or before the cutoff" if has_list else "no accepted-paper list available"
+            signals.append(
+                Signal(
+                    signal_id=sid,
+                    kind="venue_profile",
+                    domain=domain,
+                    cutoff=cutoff,
+                    title=f"{fam} profile",
+                    summary=f"{fam}: {note}; no profile is derived (nothing invented).",
+                    stats={"n_papers": 0.0, "n_close": 0.0, "share_close": 0.0},
+                    details={"family": [fam], "note": [note]},
+                )
+            )
+            continue
+        n, close = d["n"], d["close"]
+        n_close = len(close)
+        share_close = n_close / n
+        st = {s: (d["styles"][s] / n_close if n_close else 0.0) for s in ("method", "benchmark", "analysis")}
+        papers = d["papers"]
+        close_titles = [papers[j].title for j in close]
+        rest_titles = [papers[j].title for j in range(n) if j not in set(close)]
+        terms = distinctive_terms(close_titles, rest_titles)
+        others = sorted(((s, f) for f, s in shares.items() if f != fam), reverse=True)
+        compatible = [f"{f} (share_close {s:.3f})" for s, f in others if s >= 0.5 * share_close and s > 0]
+        maturity, risks, expectations = profile_sentences(fam, n, n_close, share_close, st)
+        signals.append(
+            Signal(
+                signal_id=sid,
+                kind="venue_profile",
+                domain=domain,
+                cutoff=cutoff,
+                title=f"{fam} profile",
+                summary=(
+                    f"{fam}: {n_close} of {n} accepted papers ({share_close:.1%}) are close to {domain} "
+                    f"(title cosine >= {threshold}); style mix method {st['method']:.0%} / benchmark "
+                    f"{st['benchmark']:.0%} / analysis {st['analysis']:.0%}."
+                ),
+                paper_ids=sorted(p for p in d["nn"]),
+                stats={
+                    "n_papers": float(n),
+                    "n_close": float(n_close),
+                    "share_close": round(share_close, 5),
+                    "style_method": round(st["method"], 4),
+                    "style_benchmark": round(st["benchmark"], 4),
+                    "style_analysis": round(st["analysis"], 4),
+                    "mean_nn_cos": round(float(np.mean(d["best"])), 4),
+                    "threshold": threshold,
+                },
+                details={
+                    "family": [fam],
+                    "venues": d["venues"],
+                    "terms": terms,
+                    "example_titles": close_titles[:n_examples],
+                    "maturity": maturity,
+                    "reviewer_risks": risks,
+                    "evidence_expectations": expectations,
+                    "compatible_families": compatible,
+                },
+            )
+        )
+    return signals
+
+
+def profile_sentences(fam: str, n: int, n_close: int, share_close: float, st: dict[str, float]):
+    """Template sentences chosen by the numbers; each one states what drives it."""
+    if share_close >= 0.05:
+        maturity = [
+            f"established topic here: {share_close:.1%} of accepted papers are close (>= 5%); "
+            f"reviewers will compare against the {n_close} accepted close papers, so incremental "
+            "gains need strong baselines."
+        ]
+    elif share_close >= 0.01:
+        maturity = [
+            f"present but not central: {share_close:.1%} of accepted papers are close (1-5%); "
+            "a clear positioning against the closest accepted work is expected."
+        ]
+    else:
+        maturity = [
+            f"emerging or marginal here: {share_close:.1%} close (< 1%); venue fit must be argued "
+            "and novelty is easier to claim than relevance."
+        ]
+    risks = []
+    if st["method"] >= 0.6:
+        risks.append(f"incremental-method risk: {st['method']:.0%} of close accepted titles are methods (>= 60%).")
+    if st["benchmark"] >= 0.15:
+        risks.append(
+            f"benchmark-crowding risk: {st['benchmark']:.0%} of close titles are benchmarks/datasets (>= 15%); "
+            "a new benchmark must show what existing ones miss."
+        )
+    if st["analysis"] >= 0.2:
+        risks.append(f"analysis papers are common ({st['analysis']:.0%} >= 20%): claims must generalise beyond one setup.")
+    if share_close < 0.01:
+        risks.append(f"scope-fit risk: only {n_close} of {n} accepted papers are close (< 1%).")
+    if not risks:
+        risks.append("no dominant risk from the style mix (no style above its threshold).")
+    expectations = [
+        f"evidence mix of close accepted papers: method {st['method']:.0%}, benchmark/dataset "
+        f"{st['benchmark']:.0%}, analysis {st['analysis']:.0%}; match the dominant style's evidence package."
+    ]
+    if st["benchmark"] >= 0.15:
+        expectations.append("benchmark share >= 15%: released data, baseline sweeps and contamination checks expected.")
+    if st["method"] >= 0.6:
+        expectations.append(
+            "method share >= 60%: head-to-head comparisons with the closest accepted methods and ablations expected."
+        )
+    return maturity, risks, expectations
