@@ -84,8 +84,12 @@ VENUE_LISTS: tuple[VenueList, ...] = (
     VenueList("aaai2022.paperlists.jsonl.gz", "AAAI", 2022, "AAAI/IJCAI", date(2021, 12, 1), "title", "status", "accepted"),
     VenueList("ijcai2024.paperlists.jsonl.gz", "IJCAI", 2024, "AAAI/IJCAI", date(2024, 4, 16), "title", "status", "accepted"),
     VenueList("kdd2024.paperlists.jsonl.gz", "KDD", 2024, "SIGIR/KDD/WWW", date(2024, 5, 16), "title", None, "accepted"),
-    VenueList("sigir2024.doragd_confsummary.jsonl.gz", "SIGIR", 2024, "SIGIR/KDD/WWW", date(2024, 3, 25), "链接", None, "accepted"),
-    VenueList("sigir2025.doragd_confsummary.jsonl.gz", "SIGIR", 2025, "SIGIR/KDD/WWW", date(2025, 4, 4), "链接", None, "accepted"),
+    VenueList(
+        "sigir2024.doragd_confsummary.jsonl.gz", "SIGIR", 2024, "SIGIR/KDD/WWW", date(2024, 3, 25), "链接", None, "accepted"
+    ),
+    VenueList(
+        "sigir2025.doragd_confsummary.jsonl.gz", "SIGIR", 2025, "SIGIR/KDD/WWW", date(2025, 4, 4), "链接", None, "accepted"
+    ),
     # Decisions after 2025 (shared/data/venues, normalised schema: title, venue, year, decision, source).
     # Decision dates are the cycles' announced author-notification dates (approximate, from the
     # conferences' calls for papers and dates pages):

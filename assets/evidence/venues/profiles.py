@@ -123,6 +123,7 @@ def build_venue_profiles(
             "venues": sorted({f"{v.venue} {v.year} (decisions ~{v.venue_date})" for v in fam_papers}),
         }
     shares = {f: len(d["close"]) / d["n"] for f, d in per_family.items() if d["n"]}
+    close_by_family = {f: [d["papers"][j] for j in d["close"]] for f, d in per_family.items() if d["n"]}
     signals = []
     for i, fam in enumerate(FAMILIES):
         d = per_family[fam]
@@ -154,6 +155,7 @@ def build_venue_profiles(
         others = sorted(((s, f) for f, s in shares.items() if f != fam), reverse=True)
         compatible = [f"{f} (share_close {s:.3f})" for s, f in others if s >= 0.5 * share_close and s > 0]
         maturity, risks, expectations = profile_sentences(fam, n, n_close, share_close, st)
+        contrast, contrast_examples = contrast_profile(fam, close_by_family)
         signals.append(
             Signal(
                 signal_id=sid,
@@ -186,10 +188,48 @@ def build_venue_profiles(
                     "reviewer_risks": risks,
                     "evidence_expectations": expectations,
                     "compatible_families": compatible,
+                    "contrast_terms": contrast,
+                    "contrast_examples": contrast_examples,
                 },
             )
         )
     return signals
+
+
+CONTRAST_TERMS = 5  # what sets a family's domain-close accepted papers apart from the other families' ones
+CONTRAST_EXAMPLES = 2
+
+
+def contrast_profile(fam: str, close_by_family: dict[str, list[VenuePaper]]) -> tuple[list[str], list[str]]:
+    """(terms, example titles) that set `fam`'s domain-close accepted papers apart from the other
+    families' domain-close accepted papers: the log-odds terms of its close titles against the
+    others' (`distinctive_terms`), held by >= 2 of its titles, and its newest close titles that
+    hold the most of those terms (one per list first). What a community accepts *from this
+    domain*, said by its own titles, so two families' descriptors never read alike."""
+    mine = close_by_family.get(fam, [])
+    rest = [v.title for f, vs in close_by_family.items() if f != fam for v in vs]
+    if not mine:
+        return [], []
+    terms = distinctive_terms([v.title for v in mine], rest, k=CONTRAST_TERMS)
+    if not terms:
+        return [], []
+
+    def held(v: VenuePaper) -> int:
+        words = set(re.findall(r"[a-z][a-z0-9\-]+", v.title.lower()))
+        return sum(t in words for t in terms)
+
+    ranked = sorted(
+        (v for v in mine if held(v) and 25 <= len(v.title) <= 110),
+        key=lambda v: (-held(v), -v.venue_date.toordinal(), v.title),
+    )
+    examples: list[str] = []
+    seen_venue: set[str] = set()
+    for v in ranked:  # one title per venue first, so the examples show the family's breadth
+        if v.venue not in seen_venue and len(examples) < CONTRAST_EXAMPLES:
+            examples.append(v.title)
+            seen_venue.add(v.venue)
+    examples += [v.title for v in ranked if v.title not in examples][: CONTRAST_EXAMPLES - len(examples)]
+    return terms, examples
 
 
 def profile_sentences(fam: str, n: int, n_close: int, share_close: float, st: dict[str, float]):

@@ -2,51 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
-import numpy as np
 from pydantic import BaseModel, Field
 
-from assets.corpus.logic import paper_text
-from assets.evidence.venues import VENUE_CYCLE_MONTHS, accepted_family, outcome_families, venue_outcome
 from assets.families.answers import bullets, ranking_lines
 from assets.families.base import TaskFamily
-from assets.families.venue_projects import (
-    APPROACH_OBJECT,
-    PROJECT_MONTHS,
-    names_a_venue,
-    select_projects,
-    split_sentences,
-)
-from assets.toolbox.building import (
-    MIN_SUPPORT_PAPERS,
-    OPTION_LETTERS,
-    Draft,
-    TaskBuilder,
-    clean_text,
-    evidence_item_ids,
-)
-from assets.toolbox.measure import (
-    VENUE_FULL_MARGIN,
-    VENUE_NEIGHBOUR_QUANTILE,
-    VENUE_NEIGHBOURS,
-    Claims,
-    GoldContext,
-    Slots,
-    insufficient,
-    pct,
-)
-from core.clustering import unit
-from core.records import (
-    ClaimBasis,
-    Failure,
-    GoldTarget,
-    Signal,
-    Task,
-    TaskBuild,
-    TaskOption,
-)
+from assets.families.venue.build import build_tasks, template
+from assets.families.venue.gold import PROJECT_TEXT, venue_gold
+from assets.families.venue.projects import names_a_venue
+from assets.toolbox.building import Draft, TaskBuilder
+from assets.toolbox.measure import GoldContext
+from core.records import GoldTarget, Signal, Task, TaskBuild
 from core.text import word_set
 
 
@@ -157,75 +124,16 @@ class VenueFamily(TaskFamily):
     needs: ClassVar[frozenset[str]] = frozenset({"papers", "embed"})  # projects are papers of the partition
 
     def build(self, builder: TaskBuilder) -> None:
-        """One task per outcome project (module docstring), in `select_projects` order."""
-        st = builder.settings
-        item = f"{st.domain}-{st.cutoff.isoformat()}-venue"
-        profiles = {venue_family(v): v for v in builder.by_kind.get("venue_profile", [])}
-        offered = [f for f in outcome_families(st.cutoff) if f in profiles]
-        if len(offered) < 2:
-            builder.failures.append(
-                Failure(
-                    stage="tasks",
-                    item_id=item,
-                    reason=(
-                        f"curation: {len(offered)} venue famil{'y has' if len(offered) == 1 else 'ies have'} an accepted-paper "
-                        f"list decided in the {VENUE_CYCLE_MONTHS} months after the cutoff ({', '.join(offered) or 'none'}): "
-                        "no venue outcome can be asked"
-                    ),
-                )
-            )
-            return
-        venues = sorted((profiles[f] for f in offered), key=venue_family)
-        papers = [p for p in builder.papers if p.published <= st.cutoff]
-        embed = builder.embed
-        projects, skipped = select_projects(papers, st.cutoff, st.domain, offered, embed=embed)
-        for why, n in sorted(skipped.items()):
-            builder.failures.append(
-                Failure(stage="tasks", item_id=item, reason=f"curation: {n} outcome paper(s) not used as projects: {why}")
-            )
-        neighbours = _support_finder(builder, papers, embed)
-        for proj in projects:
-            if builder.full(self.name):
-                break
-            support = neighbours(proj.paper)
-            if len(support) < MIN_SUPPORT_PAPERS:
-                continue
-            options = [TaskOption(option_id=OPTION_LETTERS[i], text=_venue_text(v)) for i, v in enumerate(venues)]
-            draft = builder.draft(self.name, options=options, project=proj.description)
-            ev = evidence_item_ids(builder.records_by_node, list(builder.records_by_node), set(support))
-            if builder.emit(
-                self,
-                draft,
-                options,
-                dict(zip((o.option_id for o in options), venues)),
-                list(venues),
-                support,
-                ev,
-                "venue cycle",
-                subject=proj.description,
-            ):
-                build = builder.builds[-1]
-                build.project_paper_id = proj.paper.arxiv_id
-                build.curation["project"] = (
-                    f"pass: a pre-cutoff preprint of {proj.paper.published.isoformat()} "
-                    f"(within {PROJECT_MONTHS} months of the cutoff)"
-                )
-                build.curation["home_domain"] = proj.home_note
+        """One task per outcome project (`assets.families.venue.build.build_tasks`)."""
+        build_tasks(self, builder)
 
     def template(self, draft: Draft) -> tuple[str, str]:
-        cut = draft.cutoff.isoformat()
-        title = f"Venue positioning after {cut}: {project_name(draft.project)}"
-        question = (
-            f'Project description: "{draft.project}" '
-            f"As of {cut}, this project goes to peer review in the next venue cycle. Rank the venue families "
-            "below by how likely each is to accept it (most likely first), and position it for the top choice."
-        )
-        return title, question
+        return template(draft)
 
     def decision_problem(self, task: Task) -> str | None:
         """The family's decision cue, and a project description that names no venue or acceptance."""
         problem = super().decision_problem(task)
-        m = _PROJECT.search(task.question)
+        m = PROJECT_TEXT.search(task.question)
         if problem is None and m and names_a_venue(m.group(1)):
             return "the project description names a venue or an acceptance"
         return problem

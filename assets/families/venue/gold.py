@@ -24,7 +24,7 @@ from core.clustering import unit
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
 VOTE_NEIGHBOURS = 10  # the rest of an outcome gold's ranking: the outcomes of the project's 10 most similar papers
-_PROJECT = re.compile(r'Project description: "(.*?)"\s', re.DOTALL)
+PROJECT_TEXT = re.compile(r'Project description: "(.*?)"\s', re.DOTALL)
 PROXY_KEY = "similarity proxy: the project's closest window papers"
 OUTCOME_VOTE_KEY = "the rest of the ranking: the project's most similar papers with a known acceptance"
 
@@ -34,7 +34,7 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     project has no outcome (module docstring; proxy rules in `assets.toolbox.measure`)."""
     claims, slots = Claims(task.task_id), Slots()
     scope = f"{task.window_start} to {task.window_end}"
-    m = _PROJECT.search(task.question)
+    m = PROJECT_TEXT.search(task.question)
     project = m.group(1) if m else task.question
     fam = {
         o.option_id: signals[build.option_signal_ids[o.option_id]]
@@ -47,7 +47,7 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
     name = {oid: venue_family(s) for oid, s in fam.items()}
     text = {o.option_id: o.text for o in task.options}
     paper = _project_paper(ctx, build)
-    outcome = venue_outcome(paper.title, task.cutoff) if paper is not None else None
+    outcome = venue_outcome(paper.title, task.cutoff, until=task.window_end) if paper is not None else None
     if outcome is not None and outcome.family not in name.values():
         outcome = None  # accepted in a family the task does not offer: no outcome for this task
     if outcome is not None and getattr(ctx, "ranking_only", False):  # a bootstrap resample: the outcome stays first

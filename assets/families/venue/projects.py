@@ -372,6 +372,7 @@ def select_projects(
     embed=None,
     holdings: dict[str, tuple[str, ...]] | None = None,
     folder: Path | None = None,
+    until: date | None = None,
 ) -> tuple[list[Project], Counter]:
     """The partition's outcome projects, in build order, and why other candidates were skipped.
 
@@ -388,7 +389,7 @@ def select_projects(
     for p in sorted(papers, key=lambda p: (p.published, p.arxiv_id), reverse=True):
         if getattr(p, "label", "") == "excluded" or not (start < p.published <= cutoff):
             continue
-        outcome = venue_outcome(p.title, cutoff, folder or VENUE_DIR)
+        outcome = venue_outcome(p.title, cutoff, folder or VENUE_DIR, until=until)
         if outcome is None or outcome.family not in families:
             continue
         text, why = project_description(p.title, p.abstract)
