@@ -57,7 +57,7 @@ def distinctive_terms(close: list[str], rest: list[str], k: int = 10) -> list[st
     """Terms over-represented in the close titles vs the rest of the family (log-odds)."""
 
     def counts(titles):
-        c = Counter()
+        c: Counter[str] = Counter()
         for t in titles:
             toks = [w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in STOP_WORDS and len(w) > 2]
             c.update(set(toks))

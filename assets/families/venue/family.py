@@ -81,7 +81,7 @@ class VenueFamily(TaskFamily):
         """Each venue family is searched together with the project it must fit."""
         return [(o.option_id, f"{task.question} {o.text}") for o in task.options]
 
-    def decision_claims(self, task: Task, parsed: VenueAnswer, ranking: list[str], choice: str | None) -> list[str]:
+    def decision_claims(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
         if not ranking:
             return []
         text = {o.option_id: o.text for o in task.options}
@@ -89,8 +89,9 @@ class VenueFamily(TaskFamily):
             f"The project fits the {text[ranking[0]]} venue family best."
         ]  # (answer scaffold words: assets/artifacts/text.py)
 
-    def answer_lines(self, task: Task, parsed: VenueAnswer, ranking: list[str], choice: str | None) -> list[str]:
+    def answer_lines(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
         lines = ranking_lines(task, ranking)
+        parsed = parsed if isinstance(parsed, VenueAnswer) else VenueAnswer.model_validate(parsed.model_dump())
         if parsed.framing.strip():
             lines += [f"**Framing:** {parsed.framing.strip()}", ""]
         for title, items in (("Reviewer risks", parsed.reviewer_risks), ("Evidence upgrades", parsed.evidence_upgrades)):
@@ -103,7 +104,7 @@ class VenueFamily(TaskFamily):
         pre-cutoff papers (the similarity reading), the reviewer risks they raise."""
         if "top" not in found:
             return {}
-        out = {"framing": f"Frame the contribution for {found['top']}."}
+        out: dict[str, object] = {"framing": f"Frame the contribution for {found['top']}."}
         if "closest" in found:
             closest = found["closest"]
             out["reviewer_risks"] = [f"Reviewers will compare against {title} ({pid})." for title, pid in closest[:2]]

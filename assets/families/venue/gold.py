@@ -217,7 +217,7 @@ def _outcome_neighbours(ctx: GoldContext, paper_id: str, families: set[str]) -> 
             [f for _, f in labelled],
             vecs[[i for i, _ in labelled]] if labelled else np.zeros((0, vecs.shape[1]), np.float32),
         )
-        ctx._venue_accepted = rows
+        setattr(ctx, "_venue_accepted", rows)  # noqa: B010 (a per-partition cache on the context)
     ids, fams, vecs = rows
     i = ctx.pub_index.get(paper_id)
     if i is None or not len(ids):

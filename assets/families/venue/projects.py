@@ -53,6 +53,7 @@ import numpy as np
 from assets.corpus.logic import paper_text
 from assets.evidence.venues import VENUE_DIR, venue_outcome
 from core.papers import add_months
+from core.records import ScreenedPaper
 from core.registry import load_registry
 
 PROJECT_MONTHS = 6  # projects: papers published in the 6 months up to the cutoff
@@ -357,7 +358,7 @@ def home_domains(papers: list, domain: str, embed=None, holdings: dict[str, tupl
 class Project:
     """A paper that becomes a venue task: its public description and (hidden) outcome family."""
 
-    paper: object  # a ScreenedPaper of the partition (published on or before the cutoff)
+    paper: ScreenedPaper  # a ScreenedPaper of the partition (published on or before the cutoff)
     description: str
     family: str  # where it was accepted: used only to balance the selection, never shown
     home_note: str = ""
@@ -384,7 +385,7 @@ def select_projects(
     """
     start = add_months(cutoff, -PROJECT_MONTHS)
     reasons: Counter = Counter()
-    cands: list[tuple[object, str, str]] = []
+    cands: list[tuple[ScreenedPaper, str, str]] = []
     seen: set[str] = set()
     for p in sorted(papers, key=lambda p: (p.published, p.arxiv_id), reverse=True):
         if getattr(p, "label", "") == "excluded" or not (start < p.published <= cutoff):
