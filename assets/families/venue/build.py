@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -14,9 +14,6 @@ from assets.families.venue.projects import PROJECT_MONTHS, select_projects
 from assets.toolbox.building import MIN_SUPPORT_PAPERS, OPTION_LETTERS, Draft, TaskBuilder, evidence_item_ids
 from core.records import Failure, TaskOption
 from core.text import word_set
-
-if TYPE_CHECKING:
-    from assets.families.venue.family import VenueFamily
 
 SUPPORT_NEIGHBOURS = 20  # support packet: the project's nearest pre-cutoff papers (embedding cosine)
 MIN_OFFERED = 4  # offer at least this many families where the window has a list for that many
@@ -41,7 +38,7 @@ def offered_families(builder: TaskBuilder) -> tuple[list[str], str]:
     return offered, note
 
 
-def build_tasks(family: VenueFamily, builder: TaskBuilder) -> None:
+def build_tasks(family: Any, builder: TaskBuilder) -> None:
     """One task per outcome project with a true premise and a plausible rival (package docstring)."""
     st = builder.settings
     item = f"{st.domain}-{st.cutoff.isoformat()}-venue"
@@ -88,7 +85,7 @@ def build_tasks(family: VenueFamily, builder: TaskBuilder) -> None:
         draft = builder.draft(family.name, options=options, project=proj.description, premise=premise)
         ev = evidence_item_ids(builder.records_by_node, list(builder.records_by_node), set(support))
         if builder.emit(
-            cast(Any, family),  # the builder's TaskFamily protocol types class attributes as instance ones
+            family,  # the VenueFamily (Any: its module imports this one)
             draft,
             options,
             dict(zip((o.option_id for o in options), venues)),
