@@ -48,7 +48,10 @@ def venue_text(profile: Signal) -> str:
     st = profile.stats
     if terms:
         n_close = int(st.get("n_close", 0))
+        style = [clean_text(t) for t in profile.details.get("contrast_style", []) if clean_text(t)]
         out = f"{text}: {n_close} accepted papers close to this domain before the cutoff, set apart by {', '.join(terms)}"
+        if style:
+            out += f"; more {style[0]}"
         if examples:
             out += "; e.g. " + "; ".join(f"'{e}'" for e in examples)
         return out
