@@ -16,20 +16,19 @@ notification dates of each cycle (VENUE_LISTS, each with its source in a comment
 `include_submissions=True`, and never counted as accepted. A family with no list dated
 on or before the cutoff gets a profile that says so (n_papers = 0, nothing invented).
 
-Outcomes (the venue family's gold, `assets/families/venue.py`): the same lists, read the
+Outcomes (the venue family's gold, `assets/families/venue/`): the same lists, read the
 other way round. A paper whose normalised title (lower-case alphanumerics, `norm_title`)
 is in a list was accepted in that venue's cycle; `venue_outcome` returns it only when the
-list's decision date lies AFTER the cutoff and within VENUE_CYCLE_MONTHS of it (a decision
-known at the cutoff is not a forecast; the task asks about "the next venue cycle"), and
+list's decision date lies AFTER the cutoff and inside the task window (`until`, default
+VENUE_CYCLE_MONTHS = the default 6-month window; a decision known at the cutoff is no forecast), and
 only when every matching list names one family (a title accepted in two families is
 ambiguous and gives no outcome). `outcome_families` are the families with at least one
 list decided in that interval: the only families an outcome task can offer. The lists
-with 2025-2026 decisions (ICLR/ICML 2026, CVPR 2026, ACL 2026, NeurIPS 2025, COLM 2025,
-WWW 2025, KDD 2025 (partial), KDD 2026 first cycle, NAACL 2025) come from the normalised
-files of shared/data/venues (PROVENANCE.md here). No AAAI or IJCAI list with a 2025-2026
-decision exists in the shared data, so AAAI/IJCAI is never an outcome family at the
-registry's cutoffs (2025-06-30 ... 2026-05-15). A paper found in no list is "unknown", not
-"rejected".
+with 2025-2026 decisions (ICLR/ICML 2026, CVPR 2026, ACL 2026, WWW 2026, NeurIPS 2025, EMNLP
+2025, COLM 2025, WWW 2025, KDD 2025 (partial), KDD 2026 first cycle, NAACL 2025, IJCAI 2025, AAAI
+2025 (partial)) come from the normalised files of shared/data/venues (PROVENANCE.md here). AAAI
+2025 and IJCAI 2025 are decided before every registry cutoff, so AAAI/IJCAI is an outcome family
+at none of them. A paper found in no list is "unknown", not "rejected".
 
 
 Modules: `lists` (the lists, their loading and the outcomes read from them), `similarity`

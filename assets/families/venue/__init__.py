@@ -5,18 +5,20 @@ PROJECT_MONTHS before the cutoff) whose acceptance was decided AFTER the cutoff,
 2-3 verbatim sentences of its abstract (its problem, then its own approach) that start at a
 clean sentence and name no venue; the paper's title and arXiv id are never shown. Selection,
 the description rules and the home-domain rule (one paper, one task, across domains) are in
-`assets/families/venue_projects.py`. Window papers (published after the cutoff) are never
+`assets/families/venue/projects.py`. Window papers (published after the cutoff) are never
 projects. The support packet is the project's SUPPORT_NEIGHBOURS nearest pre-cutoff papers.
 
-**The options** are the venue families with an accepted-paper list decided in the next venue
-cycle, (cutoff, cutoff + VENUE_CYCLE_MONTHS] (`assets.evidence.venues.outcome_families`):
-only they can be a real outcome. A family without such a list is not offered: it could never
-be the gold, so offering it would be a free elimination. With the shipped lists, AAAI/IJCAI
-is never offered at the registry's cutoffs (no AAAI or IJCAI list with a 2025-2026 decision
-exists), SIGIR/KDD/WWW is offered at 2025-06-30 and 2025-09-30 (KDD 2026 first cycle, decided
-2025-11-23) but not at 2025-12-31, and at 2026-05-15 no family has a later list, so no venue
-task is built there (a failure row says why). Each option shows the family's profile from
-lists decided on or before the cutoff.
+**The options** (`build.offered_families`) are the venue families with an accepted-paper list
+decided inside the task window, (cutoff, window end] (`assets.evidence.venues.outcome_families`):
+only they can be a real outcome; a family without one is not offered (it could never be the
+gold) and a failure row names it and why. At 2025-12-31 that is four families (ICLR 2026, WWW
+2026, CVPR 2026, ACL 2026, ICML 2026); AAAI/IJCAI is offered at no registry cutoff (AAAI 2025 and
+IJCAI 2025 are decided before them); at 2026-05-15 no family has a later list, so no venue task
+is built there. Each option describes what the family accepted from this domain before the cutoff
+(`options.venue_text`: contrast terms, style and two of its own titles). A project is used only
+when some non-gold family fits it about as well as the best one (`options.plausible_rival`), and
+its question states a premise true of it at the cutoff (`options.premise_kind`: "already under
+review" when decided within 75 days, else "under review or about to be submitted").
 
 **The gold** (`venue_gold`) is the real outcome: the family whose list holds the project's
 paper (normalised title match, `assets.evidence.venues.venue_outcome`) is ranked first
@@ -43,8 +45,9 @@ does, at every cutoff and top-2 gap (docs/validity.md). The builder makes outcom
 project text is one task: it never has two golds.
 
 
-Length (over ~500 lines on purpose): the venue family's build, its real-acceptance gold and its
-proxy gold with the measured proxy accuracy belong together."""
+Modules: `family` (the TaskFamily), `build` (offered families, projects, questions), `options`
+(descriptors, premise, rival), `projects` (which papers become projects, their description),
+`naming` (the task title), `gold` (the outcome gold and the labelled proxy)."""
 
 from __future__ import annotations
 
