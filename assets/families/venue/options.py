@@ -80,9 +80,19 @@ def premise_kind(decision_days_after_cutoff: int) -> str:
     return PREMISE_UNDER_REVIEW if decision_days_after_cutoff <= UNDER_REVIEW_DAYS else PREMISE_NEXT_CYCLE
 
 
-def premise_sentence(kind: str, cutoff: str) -> str:
-    """The question's premise: true for the project by its real decision date (`premise_kind`)."""
-    if kind == PREMISE_UNDER_REVIEW:
+# Whether the question's wording follows each project's premise kind. Off: measured on the RAG
+# partition of 2025-12-31, the per-project wording told the gold family apart (5 of 6 "under review
+# or about to be submitted" projects were ACL, none of 9 "already under review" ones was), so every
+# question states the premise that is true of every project, and the kind stays in the hidden build.
+PREMISE_PER_PROJECT = False
+
+
+def premise_sentence(kind: str, cutoff: str, per_project: bool = PREMISE_PER_PROJECT) -> str:
+    """The question's premise, true for the project at the cutoff. With `per_project`, by its real
+    decision date (`premise_kind`): "already under review" when decided within UNDER_REVIEW_DAYS.
+    Otherwise (the default) the wording true of every project, which says nothing about when its
+    decision came: no decision yet, under review or about to be submitted."""
+    if per_project and kind == PREMISE_UNDER_REVIEW:
         return (
             f"As of {cutoff}, this project's paper is already under review (it was submitted before the cutoff) "
             "and has no decision yet. Rank the venue families below by how likely each is to be the one that "

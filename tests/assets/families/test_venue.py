@@ -293,11 +293,13 @@ def test_premise_wording_follows_the_decision_date():
     assert premise_kind(lag["ICLR"]) == PREMISE_UNDER_REVIEW  # decided 22 days after: submitted before the cutoff
     assert premise_kind(51) == PREMISE_UNDER_REVIEW  # CVPR 2026
     assert premise_kind(94) == premise_kind(120) == PREMISE_NEXT_CYCLE  # ACL 2026, ICML 2026
-    under = premise_sentence(PREMISE_UNDER_REVIEW, "2025-12-31")
-    later = premise_sentence(PREMISE_NEXT_CYCLE, "2025-12-31")
+    under = premise_sentence(PREMISE_UNDER_REVIEW, "2025-12-31", per_project=True)
+    later = premise_sentence(PREMISE_NEXT_CYCLE, "2025-12-31", per_project=True)
     assert "already under review" in under and "submitted before the cutoff" in under
     assert "goes to peer review in the next venue cycle" not in under + later  # the old, false premise
     assert "under review or about to be submitted" in later
+    # the default wording is the one true of every project, whatever its decision date (no timing hint)
+    assert premise_sentence(PREMISE_UNDER_REVIEW, "2025-12-31") == premise_sentence(PREMISE_NEXT_CYCLE, "2025-12-31") == later
 
 
 def test_template_puts_the_projects_premise_in_the_question():
@@ -315,7 +317,8 @@ def test_template_puts_the_projects_premise_in_the_question():
         premise="under_review",
     )
     _, q = template(d)
-    assert q.startswith('Project description: "Agents fail') and "already under review" in q
+    assert q.startswith('Project description: "Agents fail') and "under review or about to be submitted" in q
+    assert "goes to peer review in the next venue cycle" not in q
 
 
 def test_plausible_rival_needs_a_non_gold_family_near_the_best_fit():

@@ -174,7 +174,8 @@ def test_venue_projects_are_outcome_papers_described_without_title_or_venue(buil
             "SIGIR/KDD/WWW",
         ]
         premise = build_of[t.task_id].curation["premise"]
-        assert ("already under review" in t.question) == ("under_review" in premise)  # the premise follows the decision
+        assert premise.startswith("pass: ") and "days after the cutoff" in premise  # the kind is kept, hidden
+        assert "under review or about to be submitted" in t.question  # the wording true of every project
         m = re.search(r'Project description: "(.*?)"', t.question)
         paper = papers[build_of[t.task_id].project_paper_id]
         assert m and m.group(1).startswith("Agents for ") and "We propose a verified" in m.group(1)
