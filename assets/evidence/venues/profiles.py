@@ -200,6 +200,11 @@ def build_venue_profiles(
 
 CONTRAST_TERMS = 5  # what sets a family's domain-close accepted papers apart from the other families' ones
 CONTRAST_EXAMPLES = 2
+# title words that say how a paper sells itself, not what it is about: never a contrast term
+CONTRAST_SKIP = frozenset(
+    "empowering exploring enhancing boosting towards toward improving rethinking revisiting unlocking unleashing "
+    "real-world novel effective efficient simple weakly robust comprehensive first new via using based".split()
+)
 CONTRAST_MIN_SHARE = 0.02  # a contrast term is held by >= 2% (and >= 3) of the family's close titles: no one-off words
 
 
@@ -233,7 +238,8 @@ def contrast_profile(fam: str, close_by_family: dict[str, list[VenuePaper]]) -> 
     if not mine:
         return [], []
     min_count = max(3, math.ceil(CONTRAST_MIN_SHARE * len(mine)))
-    terms = distinctive_terms([v.title for v in mine], rest, k=CONTRAST_TERMS, min_count=min_count)
+    ranked_terms = distinctive_terms([v.title for v in mine], rest, k=3 * CONTRAST_TERMS, min_count=min_count)
+    terms = [t for t in ranked_terms if t not in CONTRAST_SKIP][:CONTRAST_TERMS]
     if not terms:
         return [], []
 
