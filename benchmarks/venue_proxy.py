@@ -1,7 +1,7 @@
 """How well the venue family's similarity proxy predicts the real venue outcome (docs/validity.md).
 
 For every venue project of a cutoff (a recent pre-cutoff preprint with an accepted-paper list
-decided after the cutoff: `assets.families.venue_projects.select_projects` without its cap, on
+decided after the cutoff: `assets.families.venue.projects.select_projects` without its cap, on
 the shipped corpus screened as the corpus stage screens it, each paper counted once in its home
 domain) this compares the real family with four predictions of it:
 
@@ -37,7 +37,7 @@ import numpy as np
 from assets.corpus.logic import screen, split_at_cutoff
 from assets.evidence import venues as V
 from assets.families.venue import VOTE_NEIGHBOURS
-from assets.families.venue_projects import select_projects
+from assets.families.venue.projects import select_projects
 from assets.toolbox.measure import VENUE_NEIGHBOUR_QUANTILE, VENUE_NEIGHBOURS, GoldContext
 from core.records import Paper
 from core.registry import load_registry

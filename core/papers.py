@@ -6,8 +6,10 @@ its reason, and the rest of the file is used.
 
 from __future__ import annotations
 
+import calendar
 import gzip
 import json
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -18,6 +20,8 @@ from core.records import Failure, Paper
 
 SHIPPED_DIR = REPO_ROOT / "assets" / "corpus" / "shipped"  # the corpus shipped with the product
 EARLIEST_VALID = date(1991, 8, 1)  # arXiv opened in August 1991
+RELIST_MONTHS = 2  # a listing date this many months or more after the id's month is a re-listing
+_NEW_STYLE_ID = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}(?:v\d+)?$")
 
 
 def latest_valid() -> date:
@@ -66,7 +70,34 @@ def parse_paper_line(line: str, where: str, stage: str = "corpus") -> tuple[Pape
         )
     if not paper.title.strip() or not paper.abstract.strip():
         return None, Failure(stage=stage, item_id=item, reason="empty title or abstract", raw=line[:500])
-    return paper, None
+    return date_by_id(paper), None
+
+
+def id_month(arxiv_id: str) -> date | None:
+    """The first day of the month a new-style arXiv id (YYMM.NNNNN) was assigned, or None."""
+    m = _NEW_STYLE_ID.match(arxiv_id.strip())
+    if not m or not 1 <= int(m.group(2)) <= 12:
+        return None
+    return date(2000 + int(m.group(1)), int(m.group(2)), 1)
+
+
+def date_by_id(paper: Paper) -> Paper:
+    """A paper listed again long after its first version is dated by its id month.
+
+    arXiv assigns the id when a paper is first submitted; some sources give the date of a
+    later listing (a new version, a cross-list), so a paper of 2025-09 can show up as a
+    window paper of 2026-05. When the listing date is RELIST_MONTHS or more months after the
+    id's month, the paper is dated by the **last day of its id month** (the latest day its
+    first version can carry: never earlier than it was public, so never a leak into an earlier
+    cutoff) and `published_precision` becomes "arxiv_id_month"; the rest is unchanged."""
+    first = id_month(paper.arxiv_id)
+    if first is None:
+        return paper
+    lag = (paper.published.year - first.year) * 12 + paper.published.month - first.month
+    if lag < RELIST_MONTHS:
+        return paper
+    last = date(first.year, first.month, calendar.monthrange(first.year, first.month)[1])
+    return paper.model_copy(update={"published": last, "published_precision": "arxiv_id_month"})
 
 
 def add_months(day: date, months: int) -> date:

@@ -97,7 +97,7 @@ def agent_ctx(task, kb, llm=None, *, seed: int = 0, backbone: str = "", embed=No
 DOMAIN = "llm_agent"
 CUTOFF = date(2025, 12, 31)
 WINDOW_END = date(2026, 6, 30)
-VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD", 0)]
+VENUES = [("ACL/EMNLP/NAACL", 40), ("AAAI/IJCAI", 0), ("CVPR/ICCV/ECCV", 25), ("ICLR/ICML/NeurIPS", 90), ("SIGIR/KDD/WWW", 0)]
 BOTTLENECKS = [
     ("hallucination", "However, agents suffer from hallucination of tool outputs."),
     ("high latency", "Planning suffers from high latency."),

@@ -104,6 +104,7 @@ class Draft:
     subdirection: str = ""
     team_size: int = 0
     project: str = ""
+    premise: str = ""  # venue: what was true of the project at the cutoff (under review / next cycle)
 
 
 Drafter = Callable[[Draft], "tuple[str, str] | object"]  # draft -> (title, question) or a DraftResult

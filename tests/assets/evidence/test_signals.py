@@ -454,7 +454,7 @@ def test_venue_profiles_ignore_lists_dated_after_the_cutoff(embed, venue_papers)
     cutoff = date(2024, 6, 30)
     papers = [p for p in sample_papers("llm_agent") if p.published <= cutoff]
     profiles = {s.details["family"][0]: s for s in build_venue_profiles(venue_papers, papers, cutoff, embed, domain="llm_agent")}
-    assert list(profiles) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD", "CVPR/ICCV/ECCV"]
+    assert list(profiles) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD/WWW", "CVPR/ICCV/ECCV"]
     ml = profiles["ICLR/ICML/NeurIPS"]
     assert ml.details["venues"] == ["ICML 2024 (decisions ~2024-05-01)"]  # no NeurIPS 2024, ICLR 2025, ICML 2025
     assert ml.stats["n_papers"] == 2610
@@ -468,7 +468,7 @@ def test_venue_profiles_ignore_lists_dated_after_the_cutoff(embed, venue_papers)
         "NAACL 2024 (decisions ~2024-03-14)",
     ]
     assert profiles["AAAI/IJCAI"].stats["n_papers"] == 1319 + 1048
-    assert profiles["SIGIR/KDD"].stats["n_papers"] > 0  # SIGIR 2024 (KDD 2024 decided 2024-05-16 too)
+    assert profiles["SIGIR/KDD/WWW"].stats["n_papers"] > 0  # SIGIR 2024 (KDD 2024 decided 2024-05-16 too)
     assert all(p.kind == "venue_profile" and p.cutoff == cutoff for p in profiles.values())
     assert 0 < ml.stats["n_close"] < ml.stats["n_papers"]
     assert sum(ml.stats[k] for k in ("style_method", "style_benchmark", "style_analysis")) == pytest.approx(1.0, abs=1e-3)
@@ -490,7 +490,7 @@ def test_venue_similarity_respects_the_date(embed, venue_papers):
     texts = ["Tool-using LLM agents for web navigation", "Diffusion transformers for video generation"]
     early = venue_similarity(texts, venue_papers, date(2024, 6, 30), embed)
     late = venue_similarity(texts, venue_papers, date(2025, 12, 31), embed)
-    assert set(early) == set(late) == {"ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD", "CVPR/ICCV/ECCV"}
+    assert set(early) == set(late) == {"ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "AAAI/IJCAI", "SIGIR/KDD/WWW", "CVPR/ICCV/ECCV"}
     assert early != late  # lists decided after mid-2024 count only later
     assert all(0 < v <= 1 for v in late.values())
     video = venue_similarity(texts[1:], venue_papers, date(2025, 12, 31), embed)
@@ -500,7 +500,7 @@ def test_venue_similarity_respects_the_date(embed, venue_papers):
 def test_venue_fit_is_normalised_for_pool_size_and_base_rate(embed, venue_papers):
     """Each family is compared on an equal-size sample of its titles, against the fit of
     typical domain papers: an off-topic text fits no community (no answer), a
-    retrieval paper fits SIGIR/KDD best although that pool is ten times smaller."""
+    retrieval paper fits SIGIR/KDD/WWW best although that pool is ten times smaller."""
     base = [f"{p.title}. {p.abstract}" for p in sample_papers("llm_agent")[:120]]
     late = date(2025, 12, 31)
     off = venue_similarity(
@@ -514,4 +514,4 @@ def test_venue_fit_is_normalised_for_pool_size_and_base_rate(embed, venue_papers
         embed,
         base_texts=base,
     )
-    assert max(ir, key=ir.get) == "SIGIR/KDD"
+    assert max(ir, key=ir.get) == "SIGIR/KDD/WWW"

@@ -17,7 +17,7 @@ from assets.evidence.venues import (
     venue_outcome,
 )
 from assets.families.venue import project_name
-from assets.families.venue_projects import (
+from assets.families.venue.projects import (
     good_opener,
     home_domains,
     project_description,
@@ -40,20 +40,27 @@ def test_an_outcome_counts_only_when_decided_after_the_cutoff_within_one_cycle()
     o = venue_outcome(ICLR26, date(2025, 12, 31))
     assert (o.family, o.venue, o.year, o.venue_date) == ("ICLR/ICML/NeurIPS", "ICLR", 2026, date(2026, 1, 22))
     assert venue_outcome(ICLR26, date(2026, 1, 22)) is None  # known at the cutoff: not a forecast
-    assert venue_outcome(ICLR26, date(2024, 12, 31)) is None  # more than a cycle (12 months) ahead
-    assert venue_outcome(KDD26, date(2025, 9, 30)).family == "SIGIR/KDD"  # KDD 2026, first cycle (2025-11-23)
+    assert venue_outcome(ICLR26, date(2025, 6, 30)) is None  # decided after the (6-month) window
+    assert venue_outcome(ICLR26, date(2025, 6, 30), until=date(2026, 6, 30)).venue == "ICLR"  # a 12-month window
+    assert venue_outcome(KDD26, date(2025, 9, 30)).family == "SIGIR/KDD/WWW"  # KDD 2026, first cycle (2025-11-23)
     assert venue_outcome(KDD26, date(2025, 12, 31)) is None
     assert venue_outcome(ACL26_SRW, date(2025, 12, 31)) is None  # the student workshop is no ACL decision
     assert venue_outcome("A title on no list at all", date(2025, 12, 31)) is None
 
 
-def test_offered_families_are_those_with_a_later_list():
-    assert outcome_families(date(2025, 6, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD", "CVPR/ICCV/ECCV"]
-    assert outcome_families(date(2025, 9, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD", "CVPR/ICCV/ECCV"]
-    assert outcome_families(date(2025, 12, 31)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"]
+def test_offered_families_are_those_with_a_list_decided_inside_the_window():
+    # 2026-01..06: ICLR 2026 (01-22), WWW 2026 (01-13), CVPR 2026 (02-20), ACL 2026 (04-04), ICML 2026 (04-30)
+    assert outcome_families(date(2025, 12, 31)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD/WWW", "CVPR/ICCV/ECCV"]
+    # 2025-07..12: COLM/EMNLP 2025, NeurIPS 2025, KDD 2026 first cycle; no vision list
+    assert outcome_families(date(2025, 6, 30)) == ["ACL/EMNLP/NAACL", "ICLR/ICML/NeurIPS", "SIGIR/KDD/WWW"]
+    # 2025-10..2026-03: NeurIPS? no (09-18); KDD 2026 c1, ICLR/WWW/CVPR 2026; ACL 2026 is in April
+    assert outcome_families(date(2025, 9, 30)) == ["ICLR/ICML/NeurIPS", "SIGIR/KDD/WWW", "CVPR/ICCV/ECCV"]
     assert outcome_families(date(2026, 5, 15)) == []
-    # no AAAI or IJCAI list decided in 2025-2026: never an outcome family at the registry's cutoffs
-    assert all("AAAI/IJCAI" not in outcome_families(date(2025, m, 1)) for m in range(1, 13))
+    # AAAI 2025 (2024-12-09) and IJCAI 2025 (2025-04-29) are decided before every registry cutoff ...
+    for cut in (date(2025, 6, 30), date(2025, 9, 30), date(2025, 12, 31)):
+        assert "AAAI/IJCAI" not in outcome_families(cut)
+    # ... but a cutoff before IJCAI 2025's decision can ask for it
+    assert "AAAI/IJCAI" in outcome_families(date(2025, 1, 31))
 
 
 def test_every_list_is_shipped_and_read_once_per_cycle():
@@ -145,7 +152,7 @@ def test_unusable_abstracts_give_no_description(abstract, reason):
 
 
 def test_an_approach_is_a_self_reference_with_an_approach_verb():
-    from assets.families.venue_projects import is_approach
+    from assets.families.venue.projects import is_approach
 
     assert is_approach("In this work, we first propose X, a planner.") and is_approach("This paper studies Y.")
     assert not is_approach("However, we show that the policy reaches states not present in the training data.")
@@ -268,3 +275,102 @@ def test_the_title_names_the_project_by_its_approach_phrase():
     )
     cut = project_name("Agents fail. We propose " + " ".join(f"word{i}" for i in range(30)) + ".")
     assert cut.endswith("…") and len(cut.split()) <= 14  # no comma, no preposition: cut and marked
+
+
+# ----------------------------------------------------------------------------- issue 32
+
+
+def test_premise_wording_follows_the_decision_date():
+    from assets.families.venue.options import (
+        PREMISE_NEXT_CYCLE,
+        PREMISE_UNDER_REVIEW,
+        premise_kind,
+        premise_sentence,
+    )
+
+    cut = date(2025, 12, 31)
+    lag = {v: (o.venue_date - cut).days for v, o in (("ICLR", venue_outcome(ICLR26, cut)),)}
+    assert premise_kind(lag["ICLR"]) == PREMISE_UNDER_REVIEW  # decided 22 days after: submitted before the cutoff
+    assert premise_kind(51) == PREMISE_UNDER_REVIEW  # CVPR 2026
+    assert premise_kind(94) == premise_kind(120) == PREMISE_NEXT_CYCLE  # ACL 2026, ICML 2026
+    under = premise_sentence(PREMISE_UNDER_REVIEW, "2025-12-31", per_project=True)
+    later = premise_sentence(PREMISE_NEXT_CYCLE, "2025-12-31", per_project=True)
+    assert "already under review" in under and "submitted before the cutoff" in under
+    assert "goes to peer review in the next venue cycle" not in under + later  # the old, false premise
+    assert "under review or about to be submitted" in later
+    # the default wording is the one true of every project, whatever its decision date (no timing hint)
+    assert premise_sentence(PREMISE_UNDER_REVIEW, "2025-12-31") == premise_sentence(PREMISE_NEXT_CYCLE, "2025-12-31") == later
+
+
+def test_template_puts_the_projects_premise_in_the_question():
+    from assets.families.venue.build import template
+    from assets.toolbox.building import Draft
+
+    d = Draft(
+        family="venue",
+        domain_title="LLM agents",
+        cutoff=date(2025, 12, 31),
+        window_start=date(2026, 1, 1),
+        window_end=date(2026, 6, 30),
+        horizon_months=6,
+        project="Agents fail at long tasks. We propose a verified planner for them.",
+        premise="under_review",
+    )
+    _, q = template(d)
+    assert q.startswith('Project description: "Agents fail') and "under review or about to be submitted" in q
+    assert "goes to peer review in the next venue cycle" not in q
+
+
+def test_plausible_rival_needs_a_non_gold_family_near_the_best_fit():
+    from assets.families.venue.options import RIVAL_GAP, plausible_rival
+
+    fits = {"ACL/EMNLP/NAACL": 0.60, "ICLR/ICML/NeurIPS": 0.59, "CVPR/ICCV/ECCV": 0.40}
+    assert plausible_rival(fits, "ACL/EMNLP/NAACL") == "ICLR/ICML/NeurIPS"
+    assert plausible_rival(fits, "CVPR/ICCV/ECCV") == "ACL/EMNLP/NAACL"  # the gold fits worse: the best is a rival
+    far = {"SIGIR/KDD/WWW": 0.70, "ACL/EMNLP/NAACL": 0.70 - 2 * RIVAL_GAP, "CVPR/ICCV/ECCV": 0.3}
+    assert plausible_rival(far, "SIGIR/KDD/WWW") is None  # every rival is filler
+    assert plausible_rival({}, "ACL/EMNLP/NAACL") is None
+
+
+def test_descriptors_distinguish_the_families():
+    """Each family is described by what sets its domain-close accepted titles apart from the
+    other families' ones: no two families share a term, and no descriptor is a bare style mix."""
+    from assets.evidence.venues.profiles import contrast_profile
+    from assets.families.venue.options import venue_text
+    from core.records import Signal
+
+    papers = load_venue_lists()
+    pick = {
+        "SIGIR/KDD/WWW": ["retrieval", "recommendation"],
+        "CVPR/ICCV/ECCV": ["image", "video"],
+        "ACL/EMNLP/NAACL": ["language", "translation"],
+        "ICLR/ICML/NeurIPS": ["reinforcement", "optimization"],
+    }
+    close = {
+        f: [p for p in papers if p.family == f and p.venue_date <= date(2025, 12, 31) and any(w in p.title.lower() for w in ws)][
+            :300
+        ]
+        for f, ws in pick.items()
+    }
+    texts, terms = {}, {}
+    for fam in pick:
+        t, ex = contrast_profile(fam, close)
+        assert t and ex and all(e in {p.title for p in close[fam]} for e in ex)
+        terms[fam] = set(t)
+        sig = Signal(
+            signal_id="s",
+            kind="venue_profile",
+            domain="d",
+            cutoff=date(2025, 12, 31),
+            title=f"{fam} profile",
+            summary="",
+            stats={"n_close": float(len(close[fam]))},
+            details={"family": [fam], "contrast_terms": t, "contrast_examples": ex},
+        )
+        texts[fam] = venue_text(sig)
+        assert texts[fam].startswith(fam) and "e.g." in texts[fam] and "% method" not in texts[fam]
+    fams = list(pick)
+    for i, a in enumerate(fams):
+        for b in fams[i + 1 :]:
+            assert not terms[a] & terms[b]
+    assert len(set(texts.values())) == len(texts)

@@ -85,8 +85,8 @@ def test_a_fixed_option_family_compares_whole_gold_rankings_per_question():
         t = _task("v", "venue").model_copy(update={"options": [TaskOption(option_id=k, text=v) for k, v in order]})
         return t
 
-    a = venue_task([("A", "CVPR/ICCV/ECCV"), ("B", "ACL/EMNLP/NAACL"), ("C", "SIGIR/KDD")])
-    b = venue_task([("A", "SIGIR/KDD"), ("B", "CVPR/ICCV/ECCV"), ("C", "ACL/EMNLP/NAACL")])
+    a = venue_task([("A", "CVPR/ICCV/ECCV"), ("B", "ACL/EMNLP/NAACL"), ("C", "SIGIR/KDD/WWW")])
+    b = venue_task([("A", "SIGIR/KDD/WWW"), ("B", "CVPR/ICCV/ECCV"), ("C", "ACL/EMNLP/NAACL")])
 
     def gold(ranking):
         return GoldTarget(task_id="v", family="venue", domain="d", cutoff=date(2025, 12, 31), preferred_ranking=ranking)

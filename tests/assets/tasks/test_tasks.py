@@ -166,8 +166,16 @@ def test_venue_projects_are_outcome_papers_described_without_title_or_venue(buil
     papers = {p.arxiv_id: p for p in make_venue_papers()}
     family_of = {t: f for f, ts in VENUE_PROJECT_TITLES.items() for t in ts}
     for t in venues:
-        # the families with an accepted-paper list decided in the year after 2025-12-31 (no SIGIR/KDD, no AAAI/IJCAI)
-        assert sorted(o.text.split(" (")[0] for o in t.options) == ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
+        # the families with an accepted-paper list decided inside the window 2026-01..06 (WWW 2026 too; no AAAI/IJCAI)
+        assert sorted(re.split(r"[:( ]", o.text)[0] for o in t.options) == [
+            "ACL/EMNLP/NAACL",
+            "CVPR/ICCV/ECCV",
+            "ICLR/ICML/NeurIPS",
+            "SIGIR/KDD/WWW",
+        ]
+        premise = build_of[t.task_id].curation["premise"]
+        assert premise.startswith("pass: ") and "days after the cutoff" in premise  # the kind is kept, hidden
+        assert "under review or about to be submitted" in t.question  # the wording true of every project
         m = re.search(r'Project description: "(.*?)"', t.question)
         paper = papers[build_of[t.task_id].project_paper_id]
         assert m and m.group(1).startswith("Agents for ") and "We propose a verified" in m.group(1)

@@ -53,6 +53,7 @@ import numpy as np
 from assets.corpus.logic import paper_text
 from assets.evidence.venues import VENUE_DIR, venue_outcome
 from core.papers import add_months
+from core.records import ScreenedPaper
 from core.registry import load_registry
 
 PROJECT_MONTHS = 6  # projects: papers published in the 6 months up to the cutoff
@@ -357,7 +358,7 @@ def home_domains(papers: list, domain: str, embed=None, holdings: dict[str, tupl
 class Project:
     """A paper that becomes a venue task: its public description and (hidden) outcome family."""
 
-    paper: object  # a ScreenedPaper of the partition (published on or before the cutoff)
+    paper: ScreenedPaper  # a ScreenedPaper of the partition (published on or before the cutoff)
     description: str
     family: str  # where it was accepted: used only to balance the selection, never shown
     home_note: str = ""
@@ -372,6 +373,7 @@ def select_projects(
     embed=None,
     holdings: dict[str, tuple[str, ...]] | None = None,
     folder: Path | None = None,
+    until: date | None = None,
 ) -> tuple[list[Project], Counter]:
     """The partition's outcome projects, in build order, and why other candidates were skipped.
 
@@ -383,12 +385,12 @@ def select_projects(
     """
     start = add_months(cutoff, -PROJECT_MONTHS)
     reasons: Counter = Counter()
-    cands: list[tuple[object, str, str]] = []
+    cands: list[tuple[ScreenedPaper, str, str]] = []
     seen: set[str] = set()
     for p in sorted(papers, key=lambda p: (p.published, p.arxiv_id), reverse=True):
         if getattr(p, "label", "") == "excluded" or not (start < p.published <= cutoff):
             continue
-        outcome = venue_outcome(p.title, cutoff, folder or VENUE_DIR)
+        outcome = venue_outcome(p.title, cutoff, folder or VENUE_DIR, until=until)
         if outcome is None or outcome.family not in families:
             continue
         text, why = project_description(p.title, p.abstract)
