@@ -314,7 +314,7 @@ def unanswered(built):
 
 
 def test_phase_reference_is_what_pursuing_papers_did_and_passes_the_check(built):
-    from assets.families.phase import MIN_REFERENCE, answers_task, is_phase_sentence, sentence_vectors
+    from assets.families.phase import MIN_REFERENCE, answers_phase, answers_task, restates, sentence_vectors
 
     _, _, window, tasks, builds, golds, _, _ = built
     win = {p.arxiv_id: p for p in window}
@@ -328,7 +328,8 @@ def test_phase_reference_is_what_pursuing_papers_did_and_passes_the_check(built)
         assert len(set(papers)) == len(papers) >= MIN_REFERENCE  # one sentence per paper, from distinct papers
         for slot in g.slots:
             s = slot.variants[0]
-            assert is_phase_sentence(s, t.subtype)  # what the paper did, of the phase's kind
+            assert answers_phase(s, t.subtype)  # what the paper did, answering the task's phase
+            assert not restates(s, [build_of[t.task_id].curation["primary_quote"]])
             assert any(s in win[p].abstract for p in papers) and set(papers) <= set(g.future_paper_ids)
             v = sentence_vectors([primary, s])
             assert answers_task(s, primary, float(v[0] @ v[1]))
