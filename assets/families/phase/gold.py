@@ -189,7 +189,9 @@ def reference_of(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tupl
         return [], len(cands), 0
     if "_phase_df" not in ctx.__dict__:  # the window's stem shares, once per partition
         ctx.__dict__["_phase_df"] = stem_shares([f"{p.title}. {p.abstract}" for p in ctx.future])
-    chosen, n_pass = select_reference(phase, primary, task.question, cands, ctx.__dict__["_phase_df"], bench)
+    chosen, n_pass = select_reference(
+        phase, primary, task.question, cands, ctx.__dict__["_phase_df"], bench, topic=build.curation.get("primary_title", "")
+    )
     return chosen, len(cands), n_pass
 
 

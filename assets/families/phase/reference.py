@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from assets.families.phase.quotes import LIMITATION, MARKUP, quote_key, sentences
+from assets.families.phase.quotes import ANAPHORIC_START, LIMITATION, MARKUP, THIS_PAPER_START, quote_key, sentences
 from assets.families.phase.topic import sentence_vectors, shares_topic
 from core.text import content_tokens, jaccard
 
@@ -186,11 +186,45 @@ GAP_CLAUSE = re.compile(
 )
 
 
+# a ranking claim ("state-of-the-art", "outperforms"): what a system achieved, not how it was evaluated
+RANKING_CLAIM = re.compile(
+    r"\b(?:state-of-the-art|sota|outperform\w*|surpass\w*|superior|beat(?:s|ing)?|best|leading|highly competitive|"
+    r"new record)\b(?!\s+(?:agents?|models?|systems?|methods?|baselines?|llms?|approaches|open|proprietary|closed))",
+    re.I,
+)
+OWN_EVAL_ACT = re.compile(
+    r"\b(?:we|this (?:paper|work|study))\s+(?:[\w-]+\s+){0,2}?(?:evaluat|benchmark|test|measur|assess|compar|audit|"
+    r"prob|analy[sz]|stud)\w*\b",
+    re.I,
+)
+
+
+# synthesize: a gap, stated by the paper (a limitation cue or a gap word)
+GAP_CUE = re.compile(
+    LIMITATION.pattern + r"|\b(?:gaps?|little attention|under-?(?:studied|explored|investigated)|"
+    r"remains? (?:largely )?(?:unexplored|unclear|open|unaddressed|unknown)|(?:has|have) not (?:yet )?been|not yet|"
+    r"no (?:existing|prior) (?:work|method|benchmark)s?)\b",
+    re.I,
+)
+BACK_REFERENCE = re.compile(
+    r"\b(?:this|these|such|the above|this critical|these key) (?:[\w-]+\s+)?(?:gaps?|limitations?|"
+    r"challenges?|issues?|problems?|shortcomings?|threats?|concerns?|needs?|questions?)\b",
+    re.I,
+)
+
+
+def is_gap_statement(sentence: str) -> bool:
+    """A sentence stating a gap (no own work in it): a limitation cue or a gap word."""
+    return bool(GAP_CUE.search(sentence)) and not OWN_WORK.search(sentence)
+
+
 def _evaluate_answers(s: str) -> bool:
     if EVAL_INTRODUCED.search(s):
         return True
     if not EVAL_OBJECT.search(s) or not EVAL_RAN.search(s):
         return False
+    if RANKING_CLAIM.search(s):  # a ranking claim answers only as part of an evaluation the paper ran
+        return bool(OWN_EVAL_ACT.search(s))
     # a performance claim answers an evaluate task only when it says on what and by which measure
     return not PERFORMANCE_CLAIM.search(s) or bool(NAMED_MEASURE.search(s))
 
@@ -211,14 +245,28 @@ def answers_phase(keypoint: str, phase: str) -> bool:
         return bool(MECHANISM.search(s[m.end() :]) if m else False) or _joined_mechanism(s)
     if phase == "synthesize":
         direction = REFERENCE_CUES["synthesize"].search(s)
-        return bool(direction and (GAP_CLAUSE.search(s) or LIMITATION.search(s)))
+        return bool(direction and (GAP_CLAUSE.search(s) or GAP_CUE.search(s)))
     return False
 
 
+MECHANISM_SUBJECT = re.compile(  # a next sentence about the proposed method itself
+    r"^(?:(?i:it|they|specifically|concretely|in particular|at its core|the (?:[\w-]+\s+){0,2}?(?:method|framework|model|"
+    r"system|agent|approach|architecture|module|policy|pipeline|algorithm|controller|planner)s?|our (?:[\w-]+\s+){0,2}?"
+    r"(?:method|framework|model|system|agent|approach|architecture|module|policy|pipeline|algorithm)s?)|[A-Z][\w-]*[A-Z][\w-]*)\b",
+)
+RESULT_TALK = re.compile(r"\b(?:experiments?|results?|outperform\w*|state-of-the-art|surpass\w*|achiev\w*)\b", re.I)
+
+
 def _joined_mechanism(s: str) -> bool:
-    """A bare proposal followed by a sentence that says how the method works."""
+    """A bare proposal followed by a sentence that says how the method works (a mechanism
+    verb, or a sentence about the method itself that is no results talk)."""
     parts = sentences(s)
-    return len(parts) >= 2 and bool(MECHANISM_NEXT.search(" ".join(parts[1:])))
+    if len(parts) < 2:
+        return False
+    rest = " ".join(parts[1:])
+    if RESULT_TALK.search(rest):
+        return False
+    return bool(MECHANISM_NEXT.search(rest) or MECHANISM.search(rest) or MECHANISM_SUBJECT.match(rest))
 
 
 def phase_keypoints(abstract: str, phase: str) -> list[str]:
@@ -236,15 +284,26 @@ def phase_keypoints(abstract: str, phase: str) -> list[str]:
         nxt = sents[i + 1] if i + 1 < len(sents) else ""
         if phase == "synthesize" and nxt and is_gap_sentence(s) and REFERENCE_CUES["synthesize"].search(nxt):
             options.append(f"{s} {nxt}")  # the gap, then the direction taken
-        if phase == "synthesize" and i and is_gap_sentence(sents[i - 1]) and not is_gap_sentence(s):
-            options.append(f"{sents[i - 1]} {s}")
+        if phase == "synthesize" and i and is_gap_statement(sents[i - 1]) and not is_gap_sentence(s):
+            joined = f"{sents[i - 1]} {s}"  # the gap stated just before the direction taken
+            # a direction that points back at its gap ("To address these limitations, we ...") reads with it
+            options = [joined, s] if BACK_REFERENCE.search(s) else [s, joined]
         if phase == "design" and nxt and not MARKUP.search(nxt):
             options.append(f"{s} {nxt}")  # the proposal, then how it works
         for kp in options:
+            if leans_back(kp):  # "These results ...", "They also ...": a reader cannot tell what it is about
+                continue
             if len(kp.split()) <= JOINED_MAX_WORDS and answers_phase(kp, phase):
-                out.append(kp)
+                if kp not in out:  # the gap joined forward and the direction joined back are one keypoint
+                    out.append(kp)
                 break
     return out
+
+
+def leans_back(keypoint: str) -> bool:
+    """A keypoint that starts with an anaphor ("These results", "They", "It") does not read on
+    its own ("This paper ..." does)."""
+    return bool(ANAPHORIC_START.match(keypoint) and not THIS_PAPER_START.match(keypoint))
 
 
 def reference_candidates(abstract: str, phase: str) -> list[str]:
@@ -302,23 +361,27 @@ def select_reference(
     cands: Sequence[tuple[str, str]],
     df: dict[str, float] | None = None,
     preferred: frozenset[str] | set[str] = frozenset(),
+    topic: str = "",
 ) -> tuple[list[tuple[float, str, str]], int]:
     """(cosine, paper id, keypoint) of the reference, with the number of passing keypoints:
     of the candidate keypoints (paper id, keypoint; already answering the phase) those that share
     the primary quote's topic, have cosine >= REF_COS with it and restate no sentence of the
     question; one per paper (its most similar), the `preferred` papers (evaluate: benchmark
-    papers on the topic) first, then by cosine."""
+    papers on the topic) first, then by cosine. For evaluate the cosine is the higher of the
+    keypoint's with the primary quote and with `topic` + the primary quote (the primary paper's
+    title): an evaluation of the topic need not restate the claim's wording."""
     if not cands or not primary:
         return [], 0
     # the topic test first: only keypoints that share the primary's topic are embedded
     # (MiniLM is ~100 sentences/s here; most candidate sentences fail the topic test)
-    topical = [(pid, s) for pid, s in cands if shares_topic(s, primary, df)]
+    about = f"{topic} {primary}" if topic and phase == "evaluate" else primary
+    topical = [(pid, s) for pid, s in cands if shares_topic(s, about, df)]
     if not topical:
         return [], 0
     qs = question_sentences(question)
-    vecs = sentence_vectors([primary] + qs + [s for _, s in topical])
-    sv, qv = vecs[1 + len(qs) :], vecs[1 : 1 + len(qs)]
-    sims = sv @ vecs[0]
+    vecs = sentence_vectors([primary, about] + qs + [s for _, s in topical])
+    sv, qv = vecs[2 + len(qs) :], vecs[2 : 2 + len(qs)]
+    sims = np.maximum(sv @ vecs[0], sv @ vecs[1])
     qcos = (sv @ qv.T).max(axis=1) if len(qs) else np.zeros(len(topical))
     passing = [
         (round(float(c), 4), pid, s)

@@ -17,8 +17,8 @@ from core.claims import content_stems
 
 COMMON_DF = 0.25  # a topic stem in more than this share of the window's abstracts is the domain's everyday word
 RARE_DF = 0.05  # ... in at most this share it names a topic on its own (else two shared stems are needed)
-ON_TOPIC_COS = 0.45  # all-MiniLM-L6-v2 cosine of an inspiration quote with the task's subject: on topic by itself
-ON_TOPIC_MIN_COS = 0.25  # ... or at least this, with a shared topic stem of the subject
+ON_TOPIC_COS = 0.35  # all-MiniLM-L6-v2 cosine of an inspiration quote with the task's subject: on topic by itself
+ON_TOPIC_MIN_COS = 0.2  # ... or at least this, with a shared topic stem of the subject
 
 
 @lru_cache(maxsize=1)
