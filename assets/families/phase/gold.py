@@ -46,9 +46,8 @@ def query_of(build: TaskBuild) -> str:
 
 def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
     """Claim check: a reference keypoint is a sentence of the title or abstract of a window paper."""
-    texts = [
-        " ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower() for i in claim.basis.paper_ids if i in cc.window
-    ]
+    ids = claim.basis.paper_ids if claim.basis else []
+    texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower() for i in ids if i in cc.window]
     quote = " ".join(claim.text.split()).lower()
     return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
 
@@ -129,7 +128,8 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             basis=ClaimBasis(check="window_count", paper_ids=pursuing, values={"n": len(pursuing)}),
         )
     ]
-    slots, counted = [], {}
+    slots: list[GoldSlot] = []
+    counted: dict[str, list[str]] = {}
     for c, pid, sentence in reference:
         slots.append(GoldSlot(slot=f"keypoint_{len(slots) + 1}", variants=[sentence]))
         claims.append(

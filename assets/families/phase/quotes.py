@@ -70,8 +70,9 @@ def readable_quote(quote: str) -> str | None:
         return None
     m = OPENER.match(text)
     body = text[m.end() :] if m else text
-    if m and OPENER.match(body):  # "However, to address this, we ..." -> one more clause
-        body = body[OPENER.match(body).end() :]
+    again = OPENER.match(body) if m else None
+    if again:  # "However, to address this, we ..." -> one more clause
+        body = body[again.end() :]
     if (ANAPHORIC_START.match(body) and not THIS_PAPER_START.match(body)) or VAGUE_REFERENCE.search(body):
         return None
     if not MIN_QUOTE_WORDS <= len(body.split()) <= MAX_QUOTE_WORDS or body.endswith(":"):

@@ -47,8 +47,7 @@ SYNTHESIZE = {
     True: (
         "Existing benchmarks evaluate agents on short tasks and rarely test recovery from errors. We propose a "
         "benchmark of long-horizon tasks that injects failures mid-episode.",  # the gap, then the direction taken
-        "To address the lack of verifiable rewards in open-ended tasks, we introduce rubric-based rewards for RL "
-        "fine-tuning.",
+        "To address the lack of verifiable rewards in open-ended tasks, we introduce rubric-based rewards for RL fine-tuning.",
         "We study why tool-use agents fail to recover from erroneous tool outputs in multi-turn settings.",
     ),
     False: (
@@ -59,9 +58,7 @@ SYNTHESIZE = {
 }
 
 
-@pytest.mark.parametrize(
-    ("phase", "cases"), [("evaluate", EVALUATE), ("design", DESIGN), ("synthesize", SYNTHESIZE)], ids=str
-)
+@pytest.mark.parametrize(("phase", "cases"), [("evaluate", EVALUATE), ("design", DESIGN), ("synthesize", SYNTHESIZE)], ids=str)
 def test_answers_phase_keeps_what_the_phase_asks_and_refuses_what_readers_flagged(phase, cases):
     for sentence in cases[True]:
         assert answers_phase(sentence, phase), sentence
