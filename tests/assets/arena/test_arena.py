@@ -249,7 +249,7 @@ def test_phase_sentences_and_the_reference_check():
 
 
 def test_phase_public_text_is_readable_quotes_are_never_shared_and_support_is_related(built):
-    from assets.families.phase import MARKUP, SUPPORT_COS, quoted_keys, sentence_vectors
+    from assets.families.phase import MARKUP, SUPPORT_COS, on_topic, quoted_keys, sentence_vectors
 
     records, _, _, tasks, builds, _, _, _ = built
     keys: list[str] = []
@@ -260,6 +260,9 @@ def test_phase_public_text_is_readable_quotes_are_never_shared_and_support_is_re
         if b.curation["support_quote"]:
             v = sentence_vectors([b.curation["primary_quote"], b.curation["support_quote"]])
             assert float(v[0] @ v[1]) >= SUPPORT_COS - 1e-6 and float(b.curation["support_cos"]) >= SUPPORT_COS
+            # on the task's topic: the support quote is about the primary paper's subject (issue 32)
+            w = sentence_vectors([b.curation["primary_title"], b.curation["support_quote"]])
+            assert on_topic(b.curation["support_quote"], b.curation["primary_title"], float(w[0] @ w[1]))
     assert len(keys) == len(set(keys))  # no two tasks (nor one task twice) quote the same sentence
     assert len({json.loads(b.curation["inspirations"])[0]["paper_id"] for b in builds}) == len(builds)
 
