@@ -37,7 +37,7 @@ from core.text import content_tokens, jaccard
 REF_MIN_WORDS, REF_MAX_WORDS = 8, 60  # a reference sentence's length
 JOINED_MAX_WORDS = 90  # a keypoint of two sentences (gap + direction, proposal + mechanism)
 REF_COS = 0.55  # all-MiniLM-L6-v2 cosine of a reference sentence with the primary quote (0.5 let loosely related work answer)
-READ_PAPERS = 20  # closest pursuing papers whose abstracts the reference check reads (evaluate: + benchmark papers)
+READ_PAPERS = 30  # closest pursuing papers whose abstracts the reference check reads (evaluate: + benchmark papers)
 MIN_REFERENCE = 2  # passing sentences (distinct papers) for the reference to answer the task
 MAX_REFERENCE = 3  # reference keypoints (the best passing sentences, one per paper)
 RESTATE_JACCARD = 0.5  # a keypoint sharing this much of its content tokens with a question sentence restates it
@@ -367,14 +367,15 @@ def select_reference(
     of the candidate keypoints (paper id, keypoint; already answering the phase) those that share
     the primary quote's topic, have cosine >= REF_COS with it and restate no sentence of the
     question; one per paper (its most similar), the `preferred` papers (evaluate: benchmark
-    papers on the topic) first, then by cosine. For evaluate the cosine is the higher of the
-    keypoint's with the primary quote and with `topic` + the primary quote (the primary paper's
-    title): an evaluation of the topic need not restate the claim's wording."""
+    papers on the topic) first, then by cosine. The cosine is the higher of the keypoint's with
+    the primary quote and with `topic` + the primary quote (`topic`: the primary paper's title),
+    and the shared topic stems are those of the two together: what a window paper did on the
+    task's topic need not restate the quote's wording."""
     if not cands or not primary:
         return [], 0
     # the topic test first: only keypoints that share the primary's topic are embedded
     # (MiniLM is ~100 sentences/s here; most candidate sentences fail the topic test)
-    about = f"{topic} {primary}" if topic and phase == "evaluate" else primary
+    about = f"{topic} {primary}" if topic else primary
     topical = [(pid, s) for pid, s in cands if shares_topic(s, about, df)]
     if not topical:
         return [], 0
