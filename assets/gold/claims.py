@@ -26,7 +26,7 @@ Checks:
 A family adds checks of its own (`TaskFamily.claim_checks`, name -> function(claim, gold,
 ClaimContext) -> None or why not), looked up by name like the shared ones: rediscovery's
 `quote_in_paper` (assets/rediscovery/family.py), phase's `quote_in_window`
-(assets/families/phase.py). No check is known here by family.
+(assets/families/phase/gold.py). No check is known here by family.
 """
 
 from __future__ import annotations

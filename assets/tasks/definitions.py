@@ -22,7 +22,7 @@ class TaskBuildConfig(dg.Config):
     # the two-measure agreement gate (assets.ranking.gate), which drops most option sets without
     # a clear leader, and the release takes one task per gold answer (96: their gold is cheap, ~0.1 s a
     # task, and the extra sets give the gate more distinct leaders; issue 24)
-    # phase: 40 per phase; its reference check (assets/families/phase.py, docs/arena.md) holds back most of them
+    # phase: 40 per phase; its reference check (assets/families/phase/, docs/arena.md) holds back most of them
     family_max: dict[str, int] = {
         "direction": 96,
         "planning": 96,

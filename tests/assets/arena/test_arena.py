@@ -249,7 +249,7 @@ def test_phase_sentences_and_the_reference_check():
 
 
 def test_phase_public_text_is_readable_quotes_are_never_shared_and_support_is_related(built):
-    from assets.families.phase import MARKUP, SUPPORT_COS, quoted_keys, sentence_vectors
+    from assets.families.phase import MARKUP, SUPPORT_COS, on_topic, quoted_keys, sentence_vectors
 
     records, _, _, tasks, builds, _, _, _ = built
     keys: list[str] = []
@@ -260,6 +260,9 @@ def test_phase_public_text_is_readable_quotes_are_never_shared_and_support_is_re
         if b.curation["support_quote"]:
             v = sentence_vectors([b.curation["primary_quote"], b.curation["support_quote"]])
             assert float(v[0] @ v[1]) >= SUPPORT_COS - 1e-6 and float(b.curation["support_cos"]) >= SUPPORT_COS
+            # on the task's topic: the support quote is about the primary paper's subject (issue 32)
+            w = sentence_vectors([b.curation["primary_title"], b.curation["support_quote"]])
+            assert on_topic(b.curation["support_quote"], b.curation["primary_title"], float(w[0] @ w[1]))
     assert len(keys) == len(set(keys))  # no two tasks (nor one task twice) quote the same sentence
     assert len({json.loads(b.curation["inspirations"])[0]["paper_id"] for b in builds}) == len(builds)
 
@@ -314,7 +317,7 @@ def unanswered(built):
 
 
 def test_phase_reference_is_what_pursuing_papers_did_and_passes_the_check(built):
-    from assets.families.phase import MIN_REFERENCE, answers_task, is_phase_sentence, sentence_vectors
+    from assets.families.phase import MIN_REFERENCE, answers_phase, answers_task, restates, sentence_vectors
 
     _, _, window, tasks, builds, golds, _, _ = built
     win = {p.arxiv_id: p for p in window}
@@ -328,7 +331,8 @@ def test_phase_reference_is_what_pursuing_papers_did_and_passes_the_check(built)
         assert len(set(papers)) == len(papers) >= MIN_REFERENCE  # one sentence per paper, from distinct papers
         for slot in g.slots:
             s = slot.variants[0]
-            assert is_phase_sentence(s, t.subtype)  # what the paper did, of the phase's kind
+            assert answers_phase(s, t.subtype)  # what the paper did, answering the task's phase
+            assert not restates(s, [build_of[t.task_id].curation["primary_quote"]])
             assert any(s in win[p].abstract for p in papers) and set(papers) <= set(g.future_paper_ids)
             v = sentence_vectors([primary, s])
             assert answers_task(s, primary, float(v[0] @ v[1]))

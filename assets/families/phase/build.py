@@ -1,0 +1,267 @@
+"""TaskWeaver offline: phase tasks from research inspirations (DeepResearch Arena §3, Table 2).
+
+Per phase, a primary inspiration of the phase's kinds that states what the phase needs
+(`primary_fits`) and a supporting one when one is related (cosine >= SUPPORT_COS with the
+primary quote and a shared topic stem) and on the task's topic (`on_topic` with the primary
+paper's title); one documented template per phase (`question_text`). A primary quote that is not
+on its own paper's subject is not used either."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+import numpy as np
+
+from assets.arena.inspirations import Inspiration, draft_inspirations, extract_inspirations
+from assets.families.base import TaskFamily
+from assets.families.phase.quotes import (
+    PHASE_TITLES,
+    PHASES,
+    primary_fits,
+    quote_key,
+    quoted_keys,
+    readable_quote,
+    shares_quote,
+    subject_of,
+)
+from assets.families.phase.topic import on_topic, sentence_vectors, stem_shares, topic_stems
+from assets.toolbox.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
+from core.leakage import internal_violations
+from core.records import BuildStep, Failure, Task, TaskBuild
+from core.text import content_tokens, jaccard
+
+PRIMARY = {"synthesize": ("limitation",), "design": ("methodology", "transdisciplinarity"), "evaluate": ("hypothesis",)}
+SUPPORT = {
+    "synthesize": ("hypothesis", "methodology", "transdisciplinarity"),
+    "design": ("limitation",),
+    "evaluate": ("methodology", "transdisciplinarity"),
+}
+SUPPORT_COS = 0.55  # all-MiniLM-L6-v2 cosine of a supporting quote with the primary quote (else no support)
+DUPLICATE_JACCARD = 0.6  # two tasks whose primary quotes share this much are one task
+
+
+def question_text(
+    phase: str,
+    subject: str,
+    domain_title: str,
+    primary: tuple[str, str],
+    support: tuple[str, str] | None,
+    cutoff: str,
+    ws: str,
+    we: str,
+) -> str:
+    """The offline TaskWeaver template of one phase (public: pre-cutoff quotes and ids only).
+    `primary` and `support` are (readable quote, paper id)."""
+    q, pid = primary
+    field = f"{subject} ({domain_title})" if subject != domain_title else domain_title
+    if phase == "synthesize":
+        s = f' A related pre-cutoff finding ({support[1]}): "{support[0]}"' if support else ""
+        return (
+            f"Synthesize the research on {field} published up to {cutoff}. A pre-cutoff paper ({pid}) reported "
+            f'the limitation: "{q}"{s} Integrate what prior work says about this limitation, identify the '
+            f"gap it leaves open, and state the research direction that work published between {ws} and {we} "
+            f"would take up to close it."
+        )
+    if phase == "design":
+        s = f' A related open problem ({support[1]}): "{support[0]}"' if support else ""
+        return (
+            f'Design the next method on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) proposed: "{q}"{s} '
+            f"Propose the method that work published between {ws} and {we} would build to take this approach "
+            f"further: the method, the experiments that would test it, and what it assumes."
+        )
+    s = f' A related pre-cutoff approach ({support[1]}): "{support[0]}"' if support else ""
+    return (
+        f'Evaluate a claim on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) reported: "{q}"{s} Design '
+        f"the evaluation that work published between {ws} and {we} would run to confirm or refute such a "
+        f"claim: benchmarks, metrics, baselines and statistical tests."
+    )
+
+
+def build_phase_tasks(family: TaskFamily, builder) -> None:
+    """Per phase, primaries taken node by node in turn (the nodes with most inspirations
+    first, each node's inspirations in the extractor's order), the phases taking turns so
+    each gets its share of the family's budget; only readable quotes not quoted before."""
+    st = builder.settings
+    records = list(builder.records_by_node.values())
+    drafter = builder.inspiration_drafter
+    if drafter is None and builder.llm is not None:  # model-drafted inspirations
+        drafter = partial(draft_inspirations, builder.llm)
+    inspirations = drafter(records, st.cutoff) if drafter else extract_inspirations(records, st.cutoff)
+    builder.inspirations = inspirations
+    titles = {p.arxiv_id: p.title for p in builder.papers}
+    taken = quoted_keys(t.question for t in builder.tasks)  # the families built before quote these
+    usable: list[tuple[Inspiration, str]] = []
+    for i in inspirations:
+        body = readable_quote(i.quote)
+        if body is not None and not shares_quote(quote_key(body), taken):
+            usable.append((i, body))
+    vecs = sentence_vectors([b for _, b in usable])
+    by_node: dict[str, list[int]] = {}
+    for k, (i, _) in enumerate(usable):
+        by_node.setdefault(i.node_id, []).append(k)
+    nodes = sorted(by_node, key=lambda n: (-len(by_node[n]), n))
+    order = {}  # phase -> usable indices of its primary kinds, node by node in turn
+    for ph in PHASES:
+        lists = [[k for k in by_node[n] if usable[k][0].kind in PRIMARY[ph] and primary_fits(ph, usable[k][1])] for n in nodes]
+        order[ph] = [lst[r] for r in range(max((len(x) for x in lists), default=0)) for lst in lists if r < len(lst)]
+    limit = st.family_max(family.name)
+    per_phase = -(-limit // len(PHASES))  # each phase gets its share of the family's budget
+    made = {ph: 0 for ph in PHASES}
+    state: dict = {"quotes": set(), "papers": set(), "kept": [], "off_topic": 0}
+    df = stem_shares([f"{p.title}. {p.abstract}" for p in builder.papers])  # the domain's everyday words
+    topic_vecs: dict[str, np.ndarray] = {}
+
+    def topic_of(title: str) -> tuple[str, np.ndarray] | None:
+        """The task's topic: the primary paper's title and its MiniLM vector (None: no title)."""
+        if not title.strip():
+            return None
+        if title not in topic_vecs:
+            topic_vecs[title] = sentence_vectors([title])[0]
+        return title, topic_vecs[title]
+
+    while builder.count(family.name) < limit and any(order[ph] and made[ph] < per_phase for ph in PHASES):
+        for ph in PHASES:
+            while order[ph] and made[ph] < per_phase and builder.count(family.name) < limit:
+                k = order[ph].pop(0)
+                primary, body = usable[k]
+                if primary.paper_id in state["papers"] or shares_quote(quote_key(body), state["quotes"]):
+                    continue
+                topic = topic_of(titles.get(primary.paper_id, ""))
+                cos_primary = float(vecs[k] @ topic[1]) if topic else 1.0
+                if topic and not on_topic(body, topic[0], cos_primary, df):
+                    state["off_topic"] += 1  # the primary quote is not about its own paper's subject
+                    continue
+                support = _support(ph, k, usable, vecs, state, topic, df)
+                made[ph] += _emit(family, builder, ph, (primary, body), support, titles, state)
+                break
+
+
+def _support(
+    phase: str,
+    k: int,
+    usable: list[tuple[Inspiration, str]],
+    vecs: np.ndarray,
+    state: dict,
+    topic: tuple[str, np.ndarray] | None = None,
+    df: dict[str, float] | None = None,
+) -> tuple[Inspiration, str, float] | None:
+    """The most similar unused quote of the phase's support kinds from another paper, if its
+    cosine with the primary quote is >= SUPPORT_COS, it shares a topic stem with it and it is on
+    the task's topic (`on_topic` with the primary paper's title; else the task has no support)."""
+    primary = usable[k][0]
+    best, best_cos = None, SUPPORT_COS
+    cos = vecs @ vecs[k] if len(vecs) else np.zeros(0)
+    for j in np.argsort(-cos, kind="stable"):
+        if cos[j] < best_cos:
+            break
+        i, body = usable[j]
+        if (
+            i.kind in SUPPORT[phase]
+            and i.paper_id != primary.paper_id
+            and topic_stems(body) & topic_stems(usable[k][1])
+            and not shares_quote(quote_key(body), state["quotes"])
+        ):
+            if topic and not on_topic(body, topic[0], float(vecs[j] @ topic[1]), df):
+                state["off_topic_support"] = state.get("off_topic_support", 0) + 1
+                continue  # related to the primary quote, but not about the task's subject
+            best = (i, body, round(float(cos[j]), 4))
+            break
+    return best
+
+
+def _emit(
+    family: TaskFamily, builder, phase: str, primary: tuple[Inspiration, str], support, titles: dict[str, str], state: dict
+) -> bool:
+    st = builder.settings
+    n = builder.count(family.name) + 1
+    task_id = f"{st.domain}-{st.cutoff.isoformat()}-{family.name}-{n:02d}"
+    p, body = primary
+    sig = set(content_tokens(body))
+    dup = next((tid for tid, other in state["kept"] if jaccard(sig, other) >= DUPLICATE_JACCARD), None)
+    state["quotes"].add(quote_key(body))  # a quote is considered once, whatever happens to its task
+    if dup:
+        builder.failures.append(
+            Failure(stage="tasks", item_id=task_id, reason=f"curation: duplicate decision of {dup} (same inspiration)")
+        )
+        return False
+    subject = subject_of(titles.get(p.paper_id, ""), st.domain_title)
+    question = question_text(
+        phase,
+        subject,
+        st.domain_title,
+        (body, p.paper_id),
+        (support[1], support[0].paper_id) if support else None,
+        st.cutoff.isoformat(),
+        st.window_start.isoformat(),
+        st.window_end.isoformat(),
+    )
+    title = (
+        f"{PHASE_TITLES[phase]}: {subject}"
+        if subject != st.domain_title
+        else f"{PHASE_TITLES[phase]}: {st.domain_title} ({p.paper_id})"
+    )
+    ins = [p] + ([support[0]] if support else [])
+    record = builder.records_by_node.get(p.node_id)
+    node_papers = (record.representative_ids + record.supporting_ids) if record else []
+    support_ids = list(dict.fromkeys([i.paper_id for i in ins] + node_papers))[:MAX_SUPPORT_PAPERS]
+    if len(support_ids) < MIN_SUPPORT_PAPERS:  # the same premise rule as every family: a node with papers
+        builder.failures.append(
+            Failure(
+                stage="tasks",
+                item_id=task_id,
+                reason=(f"curation: thin support: the inspiration's node has {len(support_ids)} papers < {MIN_SUPPORT_PAPERS}"),
+            )
+        )
+        return False
+    task = Task(
+        task_id=task_id,
+        family=family.name,
+        domain=st.domain,
+        cutoff=st.cutoff,
+        window_start=st.window_start,
+        window_end=st.window_end,
+        horizon=f"{st.horizon_months}-month",
+        title=title,
+        question=question,
+        instructions=family.instructions,
+        answer_requirements=list(family.requirements),
+        subtype=phase,
+        support_paper_ids=support_ids,
+        support_evidence_ids=list(dict.fromkeys(f"{i.paper_id}#{i.field}" for i in ins)),
+    )
+    problems = internal_violations([task], cutoff=st.cutoff, internal_ids=builder.internal_ids)
+    if problems:
+        builder.failures.append(
+            Failure(stage="tasks", item_id=task_id, reason=f"draft dropped: {problems[0]}"[:1000], raw=task.model_dump_json())
+        )
+        return False
+    state["kept"].append((task_id, sig))
+    state["papers"].add(p.paper_id)
+    if support:
+        state["quotes"].add(quote_key(support[1]))
+    builder.tasks.append(task)
+    builder.builds.append(
+        TaskBuild(
+            task_id=task_id,
+            signal_ids=[],
+            node_ids=[p.node_id],
+            drafted_by="template",
+            build_trace=[BuildStep(step="template", output=json.dumps({"title": title, "question": question}), accepted=True)],
+            curation={
+                "phase": phase,
+                "node_label": p.node_label,
+                "extractor": p.extractor,
+                "subject": subject,
+                "primary_title": titles.get(p.paper_id, ""),
+                "primary_quote": body,
+                "support_quote": support[1] if support else "",
+                "support_cos": f"{support[2]:.3f}" if support else f"none >= {SUPPORT_COS}",
+                "inspirations": json.dumps([i.model_dump(mode="json") for i in ins], ensure_ascii=False),
+                "premise": "pass",
+                "decision": "pass",
+                "duplicate": "pass",
+            },
+        )
+    )
+    return True

@@ -1,0 +1,210 @@
+"""The hidden gold of a phase task: what the window papers that pursued the primary
+inspiration did, in their own words, for the task's phase (docs/arena.md).
+
+* Pursuing papers: centred static-embedding cosine >= PURSUIT_COS with (primary paper title +
+  primary quote) AND >= MIN_SHARED shared content stems; a task is pursued when >= MIN_PURSUING
+  window papers pursue it (its stability is how often that stays true when the window's papers
+  are resampled).
+* The reference: `reference_of` (assets/families/phase/reference.py: the keypoints that answer
+  the phase, restate no question sentence and share the primary quote's topic); a task whose
+  reference has fewer than MIN_REFERENCE keypoints (distinct papers) does not answer its
+  question and is not released (`phase_validity_problems`)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+
+from assets.families.phase.quotes import quote_key
+from assets.families.phase.reference import (
+    MIN_REFERENCE,
+    READ_PAPERS,
+    REF_COS,
+    is_benchmark_paper,
+    phase_keypoints,
+    select_reference,
+)
+from assets.families.phase.topic import stem_shares
+from core.claims import all_stems
+from core.records import ClaimBasis, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
+
+PURSUIT_COS = 0.35  # centred cosine of a window paper to the task's primary inspiration
+MIN_SHARED = 3  # ... and content stems it shares with it
+MIN_PURSUING = 3  # window papers that pursue the task for it to have a reference
+FULL_SUPPORT = 8  # pursuing papers for strength 1
+
+
+def query_of(build: TaskBuild) -> str:
+    """What window papers must pursue: the primary paper's title and the PRIMARY quote (the
+    supporting one only frames the public question)."""
+    ins = json.loads(build.curation.get("inspirations", "[]"))
+    primary = build.curation.get("primary_quote") or (ins[0]["quote"] if ins else "")
+    return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
+
+
+def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
+    """Claim check: a reference keypoint is a sentence of the title or abstract of a window paper."""
+    ids = claim.basis.paper_ids if claim.basis else []
+    texts = [" ".join(f"{cc.window[i].title} {cc.window[i].abstract}".split()).lower() for i in ids if i in cc.window]
+    quote = " ".join(claim.text.split()).lower()
+    return None if texts and any(quote in x for x in texts) else "keypoint not found in the window paper"
+
+
+_PAPER_ID = re.compile(r"\b(\d{4}\.\d{4,5})(?:v\d+)?\b")
+
+
+def primary_paper(curation, task: Task) -> str:
+    """A phase task's primary paper: its first inspiration's paper, else the first arXiv id
+    its question quotes."""
+    try:
+        insp = json.loads(curation.get("inspirations") or "[]")
+    except ValueError:
+        insp = []
+    if insp and isinstance(insp[0], dict) and insp[0].get("paper_id"):
+        return str(insp[0]["paper_id"])
+    m = _PAPER_ID.search(task.question)
+    return m.group(1) if m else ""
+
+
+def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
+    """The hidden gold of a phase task (module docstring)."""
+    query = query_of(build)
+    cache = ctx.__dict__.setdefault("_phase_query", {})  # shared with the bootstrap resamples
+    if task.task_id not in cache:
+        cache[task.task_id] = (ctx.embed_centred([query])[0], all_stems(query))
+    qvec, qstems = cache[task.task_id]
+    # the pursuit test of every window paper, once per task on the original window: a
+    # bootstrap resample (ctx.rows_in_window: its rows' original indices) reads it
+    tested = ctx.__dict__.setdefault("_phase_pursuit", {})  # shared with the bootstrap resamples
+    if task.task_id not in tested:
+        window = ctx._original_future
+        stems = ctx.__dict__.setdefault("_phase_stems", {})
+        for p in window:
+            if p.arxiv_id not in stems:
+                stems[p.arxiv_id] = all_stems(f"{p.title} {p.abstract}")
+        cos_all = ctx.window_vecs() @ qvec if window else np.zeros(0)
+        ok_all = np.array(
+            [bool(c >= PURSUIT_COS) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED for c, p in zip(cos_all, window)],
+            dtype=bool,
+        )
+        tested[task.task_id] = (cos_all, ok_all)
+    cos_all, ok_all = tested[task.task_id]
+    at = ctx.rows_in_window()
+    cos, ok = (cos_all, ok_all) if at is None else (cos_all[at], ok_all[at])
+    order = np.argsort(-cos, kind="stable")
+    rows = [int(i) for i in order[ok[order]]]
+    numbers = {
+        "n_future_total": float(len(ctx.future)),
+        "n_pursuing": float(len(rows)),
+        "top_cos": round(float(cos.max()), 4) if len(cos) else 0.0,
+    }
+    base = dict(task_id=task.task_id, family=family, domain=task.domain, cutoff=task.cutoff)
+    pursuing = list(dict.fromkeys(ctx.future[i].arxiv_id for i in rows))
+    if len(rows) < MIN_PURSUING:
+        return GoldTarget(**base, numbers=numbers, future_paper_ids=pursuing, strength=0.0)
+    if ctx.ranking_only:  # a bootstrap resample only asks whether the task is still pursued
+        return GoldTarget(**base, preferred_ranking=["pursued"], numbers=numbers, strength=1.0)
+    reference, n_cands, n_pass = reference_of(ctx, task, build, pursuing)
+    numbers.update(
+        {
+            "n_reference_candidates": float(n_cands),
+            "n_reference_passing": float(n_pass),
+            "reference_papers": float(len(reference)),
+            "reference_cos_min": round(min((c for c, _, _ in reference), default=0.0), 4),
+        }
+    )
+    scope = f"{task.window_start} to {task.window_end}"
+    claims = [
+        GoldClaim(
+            claim_id=f"{task.task_id}-c01",
+            type="future-realisation",
+            time_scope=scope,
+            text=(
+                f"Between {task.window_start} and {task.window_end}, {len(pursuing)} window papers "
+                f"pursued the task's inspirations."
+            ),
+            basis=ClaimBasis(check="window_count", paper_ids=pursuing, values={"n": len(pursuing)}),
+        )
+    ]
+    slots: list[GoldSlot] = []
+    counted: dict[str, list[str]] = {}
+    for c, pid, sentence in reference:
+        slots.append(GoldSlot(slot=f"keypoint_{len(slots) + 1}", variants=[sentence]))
+        claims.append(
+            GoldClaim(
+                claim_id=f"{task.task_id}-c{len(claims) + 1:02d}",
+                text=sentence,
+                type="future-realisation",
+                time_scope=scope,
+                importance=0.8,
+                basis=ClaimBasis(check="quote_in_window", paper_ids=[pid]),
+            )
+        )
+        counted.setdefault("reference", []).append(f'{pid} (cosine {c:.2f}): "{sentence[:300]}"')
+    listed = {pid for _, pid, _ in reference}
+    counted["pursued"] = [f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing) if pid not in listed][
+        :READ_PAPERS
+    ]
+    # canonical order: two tasks with the same reference keypoints have the same first one, so the
+    # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
+    slots = [
+        GoldSlot(slot=f"keypoint_{i}", variants=s.variants) for i, s in enumerate(sorted(slots, key=lambda s: s.variants[0]), 1)
+    ]
+    return GoldTarget(
+        **base,
+        preferred_ranking=["pursued"],
+        slots=slots,
+        claims=claims,
+        numbers=numbers,
+        future_paper_ids=pursuing,
+        counted=counted,
+        strength=round(min(1.0, len(pursuing) / FULL_SUPPORT), 4),
+    )
+
+
+def reference_of(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tuple[list[tuple[float, str, str]], int, int]:
+    """(cosine, paper id, keypoint) of the reference keypoints, with the number of candidate
+    keypoints read and of those passing the check: the keypoints answering the phase
+    (`phase_keypoints`) of the READ_PAPERS closest pursuing papers (evaluate: and of every
+    pursuing paper that introduces a benchmark or evaluation), chosen by `select_reference`."""
+    phase = task.subtype or ""
+    primary = build.curation.get("primary_quote") or ""
+    if not primary:
+        ins = json.loads(build.curation.get("inspirations", "[]"))
+        primary = ins[0]["quote"] if ins else ""
+    by_id = {p.arxiv_id: p for p in ctx.future}
+    bench = (
+        {pid for pid in pursuing if is_benchmark_paper(by_id[pid].title, by_id[pid].abstract)} if phase == "evaluate" else set()
+    )
+    read = list(dict.fromkeys(pursuing[:READ_PAPERS] + [pid for pid in pursuing if pid in bench]))
+    cands, seen = [], set()
+    for pid in read:
+        for s in phase_keypoints(by_id[pid].abstract, phase):
+            if quote_key(s) not in seen:  # a sentence two window papers share is one sentence
+                seen.add(quote_key(s))
+                cands.append((pid, s))
+    if not cands or not primary:
+        return [], len(cands), 0
+    if "_phase_df" not in ctx.__dict__:  # the window's stem shares, once per partition
+        ctx.__dict__["_phase_df"] = stem_shares([f"{p.title}. {p.abstract}" for p in ctx.future])
+    chosen, n_pass = select_reference(
+        phase, primary, task.question, cands, ctx.__dict__["_phase_df"], bench, topic=build.curation.get("primary_title", "")
+    )
+    return chosen, len(cands), n_pass
+
+
+def phase_validity_problems(task: Task, gold: GoldTarget) -> list[str]:
+    """A pursued task whose reference does not pass the check does not answer its question."""
+    n = gold.numbers
+    if gold.strength <= 0 or "reference_papers" not in n:
+        return []
+    if n["reference_papers"] < MIN_REFERENCE:
+        return [
+            f"reference does not answer the task: {int(n['reference_papers'])} window paper(s) state a "
+            f"keypoint that answers the {task.subtype} phase and passes the check (the phase's kind, "
+            f"cosine >= {REF_COS} and shared topic stems with the primary quote, no restated question "
+            f"sentence; {int(n.get('n_reference_candidates', 0))} candidate keypoints read); need {MIN_REFERENCE}"
+        ]
+    return []

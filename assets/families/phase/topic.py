@@ -1,0 +1,91 @@
+"""What a sentence is about: the sentence embedder (all-MiniLM-L6-v2), topic stems without
+research boilerplate or the domain's everyday words, and the on-topic check of a task's
+inspiration quotes against the task's subject.
+
+* `shares_topic`: two sentences share topic stems that name the topic (two, or one rare one);
+* `on_topic`: an inspiration quote is on the task's topic when its cosine with the subject
+  (the primary paper's title) is >= ON_TOPIC_COS, or >= ON_TOPIC_MIN_COS with a shared topic
+  stem of the title that is not one of the domain's everyday words (docs/arena.md)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from core.claims import content_stems
+
+COMMON_DF = 0.25  # a topic stem in more than this share of the window's abstracts is the domain's everyday word
+RARE_DF = 0.05  # ... in at most this share it names a topic on its own (else two shared stems are needed)
+ON_TOPIC_COS = 0.35  # all-MiniLM-L6-v2 cosine of an inspiration quote with the task's subject: on topic by itself
+ON_TOPIC_MIN_COS = 0.2  # ... or at least this, with a shared topic stem of the subject
+
+
+@lru_cache(maxsize=1)
+def _sentence_embedder():
+    from resources.embeddings import ONNX_MINILM, load_embedder
+
+    return load_embedder(kind=ONNX_MINILM)
+
+
+def sentence_vectors(texts: list[str]) -> np.ndarray:
+    """Unit vectors of short texts by all-MiniLM-L6-v2 (the `onnx-minilm` embedder, cached on
+    disk): ~100 sentences/s on 2 cores, so only quotes and candidate sentences are embedded."""
+    if not texts:
+        return np.zeros((0, 384), dtype=np.float32)
+    return _sentence_embedder().encode(list(texts))
+
+
+# Words any research sentence uses: shared alone they say nothing about the topic
+ANCHOR_GENERIC = frozenset(
+    """
+introduc introduce present develop design construct build provide enable allow reveal suggest indicate show
+demonstrat demonstrate evaluat evaluate assess analyz analyse analyze investigat investigate explor explore
+identif identify diverse real-world complex dynamic simple general generaliz generalize large-scale scalab
+scalable open open-source first second third one two three four five six seven eight nine ten multiple
+human humans user users system systems approach research result finding findings paper work
+state art source end level based aware real world time
+overlook neglect ignor lack limit limitation struggl remain suffer difficult insufficient rarely poor brittle
+costly expensive challeng challenge fail failure scal understand specializ unify unified comprehensive
+fine-grain effective efficient robust novel accurate precise high high-quality low strong
+gpt chatgpt claude gemini llama qwen deepseek mistral grok opus sonnet
+""".split()
+)
+
+
+def topic_stems(text: str) -> set[str]:
+    """Content stems of a text, hyphenated words also split ("SWE-bench" -> swe, bench),
+    without the words every research sentence uses (ANCHOR_GENERIC) and numbers."""
+    stems = content_stems(text) | content_stems(text.replace("-", " "))
+    return {w for w in stems if w not in ANCHOR_GENERIC and not w.replace(".", "").isdigit()}
+
+
+def shares_topic(sentence: str, primary: str, df: dict[str, float] | None = None) -> bool:
+    """The lexical half of `answers_task` (shared topic stems), checked before any sentence is
+    embedded: a sentence that fails it never needs its MiniLM vector."""
+    df = df or {}
+    shared = {w for w in topic_stems(sentence) & topic_stems(primary) if df.get(w, 0.0) <= COMMON_DF}
+    return len(shared) >= 2 or any(df.get(w, 0.0) <= RARE_DF for w in shared)
+
+
+def stem_shares(abstracts: list[str]) -> dict[str, float]:
+    """The share of the given abstracts holding each topic stem."""
+    df: dict[str, int] = {}
+    for a in abstracts:
+        for w in topic_stems(a):
+            df[w] = df.get(w, 0) + 1
+    n = max(1, len(abstracts))
+    return {w: c / n for w, c in df.items()}
+
+
+def on_topic(quote: str, subject: str, cos: float, df: dict[str, float] | None = None) -> bool:
+    """Whether an inspiration quote is on the task's topic: its cosine with the subject (the
+    primary paper's title) is >= ON_TOPIC_COS, or >= ON_TOPIC_MIN_COS and the two share a topic
+    stem that is not one of the domain's everyday words (`df`: share of the partition's
+    abstracts holding it, more than COMMON_DF). A quote on another topic ("a machine-design
+    sentence in a tool-use RL task") fails both."""
+    if cos >= ON_TOPIC_COS:
+        return True
+    df = df or {}
+    shared = {w for w in topic_stems(quote) & topic_stems(subject) if df.get(w, 0.0) <= COMMON_DF}
+    return cos >= ON_TOPIC_MIN_COS and bool(shared)
