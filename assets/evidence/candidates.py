@@ -55,6 +55,7 @@ from core.papers import add_months
 from core.phrases import (
     BREAK_WORDS,
     GENERIC_WORDS,
+    acronym_of,
     backbone_problem,
     contribution_type,
     display_forms,
@@ -355,15 +356,24 @@ def defines_own_name(sentence: str, key: str) -> bool:
     "Supervised fine-tuning (SFT) is ..." defines SFT; "Reinforcement learning from human
     feedback (RLHF), which follows supervised fine-tuning, is ..." does not; nor does "Agentic
     search with reinforcement learning enables ..." define reinforcement learning."""
-    subject = _PARENS.sub(" ", gloss_subject(sentence))
-    if not subject:
+    full = gloss_subject(sentence)
+    subject = _PARENS.sub(" ", full)
+    if not subject.strip():
         return False
     words = [normalise(w) for w in tokens(subject) if w.lower() not in _SUBJECT_FILLER]
     own = key.split()
-    if words == own:
-        return True
     generic = {normalise(w) for w in GENERIC_WORDS}
-    return [w for w in words if w not in generic] == [w for w in own if w not in generic] and bool(own)
+    if words == own or ([w for w in words if w not in generic] == [w for w in own if w not in generic] and own):
+        return True
+    # the name as the acronym of the subject: "Retrieval Augmented Generation (RAG) has emerged ..."
+    inside = [normalise(w) for m in _PARENS.finditer(full) for w in tokens(m.group(0))]
+    return inside == own and acronym_of(m_text(full), " ".join(tokens(subject)))
+
+
+def m_text(subject: str) -> str:
+    """The first parenthesised word of a subject ("RAG" of "Retrieval Augmented Generation (RAG)")."""
+    m = _PARENS.search(subject)
+    return " ".join(tokens(m.group(0))) if m else ""
 
 
 def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[str, str]:
