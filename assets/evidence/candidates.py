@@ -240,11 +240,15 @@ TRUNCATED_SHARE = 0.6  # a name followed (or preceded) by one same word in this 
 TRUNCATED_MIN_USES = 5  # ... counted over its papers' titles and abstracts, when it is used at least this often
 
 
+_CONNECTIVES = frozenset("of from with for".split())  # a longer name may run through one ("learning from human feedback")
+
+
 def truncated_name(key: str, normal_texts: list[str]) -> str | None:
     """The longer phrase a name is a truncation of, or None: in the texts (`core.phrases.
     normal_text` of its papers' titles and abstracts), one same content word follows the key (or
     precedes it) in at least TRUNCATED_SHARE of its uses ("singular value" -> "singular value
-    decomposition", "direct preference" -> "direct preference optimization"). Generic words
+    decomposition", "direct preference" -> "direct preference optimization", "human feedback" ->
+    "learning from human feedback": one connective, of / from / with / for, may sit between). Generic words
     ("models", "agents") and stop words do not count: keys leave them out on purpose. A reader
     shown the short form would not recognise it, or would read it as something else."""
     generic = {normalise(w) for w in GENERIC_WORDS} | {normalise(w) for w in BREAK_WORDS}
@@ -256,12 +260,17 @@ def truncated_name(key: str, normal_texts: list[str]) -> str | None:
         start = text.find(pad)
         while start >= 0:
             uses += 1
-            nxt = text[start + len(pad) :].split(" ", 1)[0]
-            prev = text[:start].rsplit(" ", 1)[-1]
-            if nxt and nxt != "|" and nxt not in generic and len(nxt) > 1:
-                after[nxt] += 1
-            if prev and prev != "|" and prev not in generic and len(prev) > 1:
-                before[prev] += 1
+            nxt = text[start + len(pad) :].split(" ", 2)
+            prev = text[:start].rsplit(" ", 2)
+            if len(nxt) > 1 and nxt[0] in _CONNECTIVES and nxt[1] not in generic:  # "chain" of "chain of thought"
+                nxt = [f"{nxt[0]} {nxt[1]}"]
+            if len(prev) > 2 and prev[-1] in _CONNECTIVES and prev[-2] not in generic:  # "learning from human feedback"
+                prev = [f"{prev[-2]} {prev[-1]}"]
+            w_after, w_before = nxt[0], prev[-1]
+            if w_after and w_after != "|" and w_after not in generic and len(w_after) > 1:
+                after[w_after] += 1
+            if w_before and w_before != "|" and w_before not in generic and len(w_before) > 1:
+                before[w_before] += 1
             start = text.find(pad, start + len(pad) - 1)
     if uses < TRUNCATED_MIN_USES:
         return None
@@ -285,15 +294,39 @@ def containment(cands: list[PhraseCandidate], papers: list[ScreenedPaper]) -> li
         for pid in c.members
         if pid in by_id
     }
+    names_of = {
+        c.phrase: [f" {c.phrase} "] + [f" {x} " for x in [expansion(c.display, [by_id[p] for p in c.members if p in by_id])] if x]
+        for c in cands
+    }
     out = []
     for a in cands:
         row = []
         own = [normal[pid] for pid in a.members if pid in normal]
         for b in cands:
-            pad = f" {b.phrase} "
-            row.append(sum(pad in t for t in own) / len(own) if own else 0.0)
+            pads = names_of[b.phrase]
+            row.append(sum(any(pad in t for pad in pads) for t in own) / len(own) if own else 0.0)
         out.append(row)
     return out
+
+
+def expansion(display: str, papers: list[ScreenedPaper]) -> str:
+    """The key of an acronym's most frequent expansion in its papers' abstracts ("RL" ->
+    "reinforcement learning", from "... reinforcement learning (RL) ..."), "" for a name that is
+    no acronym or has none written out: papers on RLHF name RL by its expansion."""
+    if len(display.split()) != 1 or not display[:1].isupper():
+        return ""
+    acronym = re.escape(display.rstrip("s"))
+    found: Counter = Counter()
+    pattern = re.compile(rf"((?:[A-Za-z][\w\-]*\s+){{1,6}})\(\s*{acronym}s?\s*\)")
+    for p in papers:
+        for m in pattern.finditer(p.abstract or ""):
+            words = m.group(1).split()
+            for n in range(1, len(words) + 1):  # the shortest tail the acronym abbreviates
+                tail = words[len(words) - n :]
+                if acronym_of(display, " ".join(tail)):
+                    found[" ".join(normalise(w) for w in tail)] += 1
+                    break
+    return found.most_common(1)[0][0] if found else ""
 
 
 GLOSS_MIN_CHARS, GLOSS_MAX_CHARS = 50, 230

@@ -16,7 +16,9 @@ level, pair by pair:
 * **breadth**: one option holds more than BREADTH_RATIO times the papers of another: a bet that
   much broader is a level above it (a field beside a technique);
 * **field**: two options' paper centroids (centred cosine, `details["neighbour_cos"]`) below
-  FIELD_PAIR_MIN: they are from unrelated fields (medical segmentation beside flow matching).
+  FIELD_PAIR_MIN: they are from unrelated fields (medical segmentation beside flow matching);
+  or, in a set of 3+, one option's mean cosine to the others below FIELD_MEAN_MIN (an outlier:
+  "time series" beside model merging, PEFT and catastrophic forgetting).
 
 Missing details (hand-made or older signals) mean no finding for that rule. The rules read
 only what the evidence stage recorded; no Dagster here.
@@ -24,14 +26,16 @@ only what the evidence stage recorded; no Dagster here.
 
 from __future__ import annotations
 
-from core.phrases import stems
+import re
+
+from core.phrases import content_words, is_name, stems
 from core.records import Signal
 
 CONTAINED = 0.5  # one option's papers naming the other (title or abstract): more than this and the other is its umbrella
 BREADTH_RATIO = 8.0  # papers of the broadest option / papers of the narrowest: more and they are not one level
-FIELD_PAIR_MIN = (
-    0.07  # every two options' centred centroid cosine at least this (was 0.05; 0.10 blocked sets an expert reads as one field)
-)
+FIELD_PAIR_MIN = 0.07  # every two options' centroid cosine at least this (was 0.05; 0.10 blocked one-field sets)
+FIELD_MEAN_MIN = 0.15  # in a set of 3+, each option's mean centroid cosine to the others at least this
+_MODEL_STEMS = frozenset({"model"})  # "modeling" / "models": the kind of thing, not the topic
 
 
 def _name(s: Signal) -> str:
@@ -60,11 +64,27 @@ def n_papers(s: Signal) -> float:
     return float(s.stats.get("n_members", s.stats.get("n_papers", len(s.details.get("member_ids") or s.paper_ids))))
 
 
+def _letters(name: str) -> str:
+    """An acronym's letters ("RLHF" -> "rlhf"), or a multi-word name's initials ("reinforcement
+    learning" -> "rl"), hyphen parts counted ("fine-tuning" -> "ft")."""
+    words = name.split()
+    if len(words) == 1 and is_name(words[0]):
+        return re.sub(r"[^a-z]", "", words[0].lower())
+    parts = [p for w in content_words(name) for p in re.split(r"[\-']", w) if p]
+    return "".join(p[0].lower() for p in parts) if len(parts) > 1 else ""
+
+
 def nested_name(a: str, b: str) -> bool:
-    """`a`'s content-word stems are a proper part of `b`'s ("reward models" of "process reward
-    models", "reasoning" of "mathematical reasoning"): `a` names an umbrella over `b`."""
-    sa, sb = stems(a), stems(b)
-    return bool(sa) and sa < sb
+    """`a` names an umbrella over `b`: its content-word stems are a proper part of `b`'s
+    ("reward models" of "process reward models", "reward modeling" of "process reward models":
+    the model words do not count, "reasoning" of "mathematical reasoning"), or its letters begin
+    `b`'s acronym ("RL" / "reinforcement learning" of "RLHF" and "RLVR")."""
+    sa, sb = stems(a) - _MODEL_STEMS, stems(b) - _MODEL_STEMS
+    if sa and sa < sb:
+        return True
+    la, lb = _letters(a), _letters(b)
+    b_is_acronym = len(b.split()) == 1 and is_name(b)
+    return b_is_acronym and len(la) >= 2 and len(lb) > len(la) and lb.startswith(la)
 
 
 def pair_problem(a: Signal, b: Signal) -> str | None:
@@ -87,9 +107,23 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     return None
 
 
+def outlier_problem(group: list[Signal]) -> str | None:
+    """An option of a set of 3+ whose mean centroid cosine to the others is below FIELD_MEAN_MIN:
+    it is from another field than the rest ("time series" beside model merging, PEFT and
+    catastrophic forgetting; "GUI" beside process reward models and GRPO), or None."""
+    if len(group) < 3:
+        return None
+    for a in group:
+        cs = [c for b in group if b is not a and (c := cosine(a, b)) is not None]
+        if len(cs) == len(group) - 1 and sum(cs) / len(cs) < FIELD_MEAN_MIN:
+            return f"field: '{_name(a)}' is far from the other options (mean centroid cosine {sum(cs) / len(cs):.2f} < {FIELD_MEAN_MIN})"
+    return None
+
+
 def level_problems(group: list[Signal]) -> list[str]:
-    """Every pair's problem (for reports and the hand-check measure)."""
-    return [p for i, a in enumerate(group) for b in group[i + 1 :] if (p := pair_problem(a, b))]
+    """Every pair's problem and the set's outlier (for reports and the hand-check measure)."""
+    out = [p for i, a in enumerate(group) for b in group[i + 1 :] if (p := pair_problem(a, b))]
+    return out + ([p] if (p := outlier_problem(group)) else [])
 
 
 def level_problem(group: list[Signal]) -> str | None:
@@ -98,4 +132,4 @@ def level_problem(group: list[Signal]) -> str | None:
         for b in group[i + 1 :]:
             if p := pair_problem(a, b):
                 return p
-    return None
+    return outlier_problem(group)
