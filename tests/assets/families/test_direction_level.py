@@ -56,6 +56,45 @@ def test_a_name_inside_another_is_an_umbrella():
     assert problem and problem.startswith("umbrella")
 
 
+def test_an_acronym_and_its_letters_are_an_umbrella():
+    """RL (or reinforcement learning) beside RLHF and RLVR: the letters of one begin the other's acronym."""
+    assert nested_name("RL", "RLHF") and nested_name("reinforcement learning", "RLVR")
+    assert nested_name("reward modeling", "process reward models")  # "modeling" / "models" do not count
+    assert not nested_name("DPO", "GRPO") and not nested_name("RLHF", "RL")
+
+
+def test_reasoning_models_are_a_kind_of_model_not_a_direction():
+    from core.phrases import backbone_problem
+
+    assert backbone_problem("reasoning models") and backbone_problem("large reasoning models") and backbone_problem("LRMs")
+    assert backbone_problem("mathematical reasoning") is None
+
+
+def test_containment_counts_an_acronym_by_its_expansion():
+    from assets.evidence.candidates import PhraseCandidate, containment, expansion
+
+    class P:
+        def __init__(self, i, title, abstract):
+            self.arxiv_id, self.title, self.abstract = f"p{i}", title, abstract
+
+    assert expansion("RL", [P(0, "", "Deep reinforcement learning (RL) is a paradigm.")]) == "reinforcement learning"
+    assert expansion("RLHF", [P(0, "", "Reinforcement learning from human feedback (RLHF) aligns models.")]) == (
+        "reinforcement learning from human feedback"
+    )
+    papers = [
+        P(0, "RL for LLM reasoning", "Reinforcement learning (RL) trains reasoning."),
+        P(1, "Scaling RL", "We scale reinforcement learning (RL)."),
+        P(2, "GRPO without a critic", "Group relative policy optimization is a reinforcement learning algorithm."),
+        P(3, "GRPO for math", "A reinforcement learning recipe with GRPO."),
+        P(4, "GRPO collapse", "Entropy collapse in GRPO training."),
+    ]
+    rl = PhraseCandidate("rl", "RL", ["p0", "p1"], 0.1, None, ["p0", "p1"])
+    grpo = PhraseCandidate("grpo", "GRPO", ["p2", "p3", "p4"], 0.1, None, ["p2", "p3", "p4"])
+    share = containment([rl, grpo], papers)
+    assert share[1][0] == 2 / 3  # two of GRPO's three papers name RL, by its expansion
+    assert share[0][1] == 0.0
+
+
 def test_an_option_most_of_whose_papers_name_another_sits_under_it():
     """Most RLVR papers say "reasoning models": "reasoning models" is an umbrella over RLVR."""
     reasoning = cand(0, "reasoning models", n=60, cos={1: 0.3})
@@ -80,7 +119,20 @@ def test_options_from_unrelated_fields_do_not_share_a_task():
     rect = cand(2, "rectified flow", cos={0: 0.3, 1: 0.02})
     assert pair_problem(flow, seg).startswith("field:")
     assert level_problem([flow, rect]) is None
-    assert len(level_problems([flow, seg, rect])) == 2
+    problems = level_problems([flow, seg, rect])
+    assert len([p for p in problems if "are from different fields" in p]) == 2
+    assert any("'medical image segmentation' is far from the other options" in p for p in problems)
+
+
+def test_an_option_far_from_the_rest_of_its_set_is_from_another_field():
+    """Every pair above the pair bar, but "time series" sits far from the three others."""
+    names = ["model merging", "parameter-efficient fine-tuning", "catastrophic forgetting", "time series"]
+    near = {(0, 1): 0.3, (0, 2): 0.25, (1, 2): 0.3, (0, 3): 0.08, (1, 3): 0.1, (2, 3): 0.09}
+    cos = lambda i: {j: near[tuple(sorted((i, j)))] for j in range(4) if j != i}  # noqa: E731
+    group = [cand(i, nm, cos=cos(i)) for i, nm in enumerate(names)]
+    assert all(pair_problem(a, b) is None for i, a in enumerate(group) for b in group[i + 1 :])
+    assert level_problem(group).startswith("field: 'time series' is far from the other options")
+    assert level_problem(group[:3]) is None
 
 
 def test_the_draw_never_puts_an_umbrella_beside_its_member():
