@@ -240,7 +240,11 @@ TRUNCATED_SHARE = 0.6  # a name followed (or preceded) by one same word in this 
 TRUNCATED_MIN_USES = 5  # ... counted over its papers' titles and abstracts, when it is used at least this often
 
 
-_CONNECTIVES = frozenset("of from with for".split())  # a longer name may run through one ("learning from human feedback")
+# A longer name may run through one connective: before the name "learning from human feedback",
+# "learning with verifiable rewards"; after it only "of" ("chain of thought"): "virtual try-on
+# with diffusion transformers" is the name and a method it uses, not a longer name.
+_PREV_CONNECTIVES = frozenset("of from with".split())
+_NEXT_CONNECTIVES = frozenset({"of"})
 
 
 def truncated_name(key: str, normal_texts: list[str]) -> str | None:
@@ -248,7 +252,8 @@ def truncated_name(key: str, normal_texts: list[str]) -> str | None:
     normal_text` of its papers' titles and abstracts), one same content word follows the key (or
     precedes it) in at least TRUNCATED_SHARE of its uses ("singular value" -> "singular value
     decomposition", "direct preference" -> "direct preference optimization", "human feedback" ->
-    "learning from human feedback": one connective, of / from / with / for, may sit between). Generic words
+    "learning from human feedback": one connective may sit between, `_PREV_CONNECTIVES` /
+    `_NEXT_CONNECTIVES`). Generic words
     ("models", "agents") and stop words do not count: keys leave them out on purpose. A reader
     shown the short form would not recognise it, or would read it as something else."""
     generic = {normalise(w) for w in GENERIC_WORDS} | {normalise(w) for w in BREAK_WORDS}
@@ -262,9 +267,9 @@ def truncated_name(key: str, normal_texts: list[str]) -> str | None:
             uses += 1
             nxt = text[start + len(pad) :].split(" ", 2)
             prev = text[:start].rsplit(" ", 2)
-            if len(nxt) > 1 and nxt[0] in _CONNECTIVES and nxt[1] not in generic:  # "chain" of "chain of thought"
+            if len(nxt) > 1 and nxt[0] in _NEXT_CONNECTIVES and nxt[1] not in generic:  # "chain" of "chain of thought"
                 nxt = [f"{nxt[0]} {nxt[1]}"]
-            if len(prev) > 2 and prev[-1] in _CONNECTIVES and prev[-2] not in generic:  # "learning from human feedback"
+            if len(prev) > 2 and prev[-1] in _PREV_CONNECTIVES and prev[-2] not in generic:  # "learning from human feedback"
                 prev = [f"{prev[-2]} {prev[-1]}"]
             w_after, w_before = nxt[0], prev[-1]
             if w_after and w_after != "|" and w_after not in generic and len(w_after) > 1:
