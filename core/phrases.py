@@ -333,15 +333,17 @@ gpt gpt-3 gpt-3.5 gpt-4 gpt-4o gpt-4v gpt-5 chatgpt llama llama-2 llama-3 llama2
 qwen2 qwen2.5 qwen3 mistral mixtral gemini gemma claude vicuna deepseek deepseek-r1 palm bloom vit o1 o3 phi
 """.split()
 )
-# Words that make a phrase a kind of model rather than a method ("pre-trained models", "base model").
+# Words that make a phrase a kind of model rather than a method ("pre-trained models", "base model";
+# "reasoning models", issue 32: the class of models RLVR and process reward models train, offered
+# beside them it was an umbrella over its own methods).
 BACKBONE_WORDS = frozenset(
     """
 pre-trained pretrained base fine-tuned finetuned foundation large open-source proprietary frontier
-vision-language multimodal neural reference
+vision-language multimodal neural reference reasoning
 """.split()
 )
 # Model kinds by acronym: a backbone a paper runs on or uses as a judge, never an approach ("VLM").
-MODEL_KIND_ACRONYMS = frozenset("llm llms lm lms vlm vlms mllm mllms lvlm lvlms lmm lmms slm slms".split())
+MODEL_KIND_ACRONYMS = frozenset("llm llms lm lms vlm vlms mllm mllms lvlm lvlms lmm lmms slm slms lrm lrms".split())
 MODEL_HEADS = frozenset("model models llm llms lm lms mllm mllms network networks transformer transformers".split())
 
 

@@ -35,7 +35,7 @@ from datetime import timedelta
 
 import dagster as dg
 
-from assets.release.card import PartitionData, planning_subjects, summary_lines, write_card
+from assets.release.card import PartitionData, summary_lines, task_subjects, write_card
 from assets.release.card import release_card as make_card
 from core.cutoffs import CutoffError, check_cutoff
 from core.papers import add_months
@@ -196,7 +196,7 @@ def read_partition(store, domain: str, cutoff: str, horizon_months: int) -> Part
         validity=store.read_table("validity_report", d, c).to_pylist(),
         controls=store.read_records("validity_controls", d, c, Score),
         scores=store.read_records("judge_scores", d, c, Score),
-        planning_subjects=planning_subjects(released, builds, approaches),
+        subjects=task_subjects(released, builds, approaches),
     )
 
 

@@ -53,14 +53,20 @@ import numpy as np
 from core.clustering import NEIGHBOURS, neighbours, voted
 from core.papers import add_months
 from core.phrases import (
+    BREAK_WORDS,
+    GENERIC_WORDS,
+    acronym_of,
     backbone_problem,
     contribution_type,
     display_forms,
     field_problem,
+    normal_text,
+    normalise,
     one_word_problem,
     phrase_keys,
     prefer_longer,
     same_direction,
+    tokens,
     umbrella_problem,
 )
 from core.records import ScreenedPaper, TaxonomyNode
@@ -147,6 +153,13 @@ def phrase_candidates(
     for k in pool:
         display.update(display_forms([k], titles_of[k]))
     n_recent = (member & is_recent[:, None]).sum(axis=0)
+    normal: dict[str, str] = {}
+
+    def texts(p: ScreenedPaper) -> str:
+        if p.arxiv_id not in normal:
+            normal[p.arxiv_id] = normal_text(p.title) + normal_text(p.abstract or "")
+        return normal[p.arxiv_id]
+
     eligible = []
     for j, k in enumerate(pool):
         name = display.get(k, k)
@@ -159,6 +172,8 @@ def phrase_candidates(
             why = one
         elif n_recent[j] < MIN_RECENT_MEMBERS:
             why = f"dead: {int(n_recent[j])} papers in the {RECENT_MONTHS} months before the cutoff (< {MIN_RECENT_MEMBERS})"
+        elif (longer := truncated_name(k, [texts(papers[i]) for i in np.flatnonzero(member[:, j])])) is not None:
+            why = f"truncated: the papers write {longer!r}, not {name!r}"
         if why is None:
             eligible.append(j)
         elif df[k] >= min_members and (len(name.split()) > 1 or one_word_problem(name) is None):
@@ -221,6 +236,104 @@ def phrase_candidates(
     return out
 
 
+TRUNCATED_SHARE = 0.6  # a name followed (or preceded) by one same word in this share of its uses is cut short
+TRUNCATED_MIN_USES = 5  # ... counted over its papers' titles and abstracts, when it is used at least this often
+
+
+# A longer name may run through one connective: before the name "learning from human feedback",
+# "learning with verifiable rewards"; after it only "of" ("chain of thought"): "virtual try-on
+# with diffusion transformers" is the name and a method it uses, not a longer name.
+_PREV_CONNECTIVES = frozenset("of from with".split())
+_NEXT_CONNECTIVES = frozenset({"of"})
+
+
+def truncated_name(key: str, normal_texts: list[str]) -> str | None:
+    """The longer phrase a name is a truncation of, or None: in the texts (`core.phrases.
+    normal_text` of its papers' titles and abstracts), one same content word follows the key (or
+    precedes it) in at least TRUNCATED_SHARE of its uses ("singular value" -> "singular value
+    decomposition", "direct preference" -> "direct preference optimization", "human feedback" ->
+    "learning from human feedback": one connective may sit between, `_PREV_CONNECTIVES` /
+    `_NEXT_CONNECTIVES`). Generic words
+    ("models", "agents") and stop words do not count: keys leave them out on purpose. A reader
+    shown the short form would not recognise it, or would read it as something else."""
+    generic = {normalise(w) for w in GENERIC_WORDS} | {normalise(w) for w in BREAK_WORDS}
+    pad = f" {key} "
+    after: Counter = Counter()
+    before: Counter = Counter()
+    uses = 0
+    for text in normal_texts:
+        start = text.find(pad)
+        while start >= 0:
+            uses += 1
+            nxt = text[start + len(pad) :].split(" ", 2)
+            prev = text[:start].rsplit(" ", 2)
+            if len(nxt) > 1 and nxt[0] in _NEXT_CONNECTIVES and nxt[1] not in generic:  # "chain" of "chain of thought"
+                nxt = [f"{nxt[0]} {nxt[1]}"]
+            if len(prev) > 2 and prev[-1] in _PREV_CONNECTIVES and prev[-2] not in generic:  # "learning from human feedback"
+                prev = [f"{prev[-2]} {prev[-1]}"]
+            w_after, w_before = nxt[0], prev[-1]
+            if w_after and w_after != "|" and w_after not in generic and len(w_after) > 1:
+                after[w_after] += 1
+            if w_before and w_before != "|" and w_before not in generic and len(w_before) > 1:
+                before[w_before] += 1
+            start = text.find(pad, start + len(pad) - 1)
+    if uses < TRUNCATED_MIN_USES:
+        return None
+    for counter, fmt in ((after, "{k} {w}"), (before, "{w} {k}")):
+        if counter:
+            w, c = counter.most_common(1)[0]
+            if c >= TRUNCATED_SHARE * uses:
+                return fmt.format(k=key, w=w)
+    return None
+
+
+def containment(cands: list[PhraseCandidate], papers: list[ScreenedPaper]) -> list[list[float]]:
+    """share[i][j]: the share of candidate i's papers whose title or abstract names candidate j's
+    phrase (`core.phrases.names`); the task builder's level rule reads it
+    (`assets.toolbox.option_level`: most RLVR papers naming "reasoning models" make "reasoning
+    models" an umbrella over RLVR)."""
+    by_id = {p.arxiv_id: p for p in papers}
+    normal = {
+        pid: normal_text(by_id[pid].title) + normal_text(by_id[pid].abstract or "")
+        for c in cands
+        for pid in c.members
+        if pid in by_id
+    }
+    names_of = {
+        c.phrase: [f" {c.phrase} "] + [f" {x} " for x in [expansion(c.display, [by_id[p] for p in c.members if p in by_id])] if x]
+        for c in cands
+    }
+    out = []
+    for a in cands:
+        row = []
+        own = [normal[pid] for pid in a.members if pid in normal]
+        for b in cands:
+            pads = names_of[b.phrase]
+            row.append(sum(any(pad in t for pad in pads) for t in own) / len(own) if own else 0.0)
+        out.append(row)
+    return out
+
+
+def expansion(display: str, papers: list[ScreenedPaper]) -> str:
+    """The key of an acronym's most frequent expansion in its papers' abstracts ("RL" ->
+    "reinforcement learning", from "... reinforcement learning (RL) ..."), "" for a name that is
+    no acronym or has none written out: papers on RLHF name RL by its expansion."""
+    if len(display.split()) != 1 or not display[:1].isupper():
+        return ""
+    acronym = re.escape(display.rstrip("s"))
+    found: Counter = Counter()
+    pattern = re.compile(rf"((?:[A-Za-z][\w\-]*\s+){{1,6}})\(\s*{acronym}s?\s*\)")
+    for p in papers:
+        for m in pattern.finditer(p.abstract or ""):
+            words = m.group(1).split()
+            for n in range(1, len(words) + 1):  # the shortest tail the acronym abbreviates
+                tail = words[len(words) - n :]
+                if acronym_of(display, " ".join(tail)):
+                    found[" ".join(normalise(w) for w in tail)] += 1
+                    break
+    return found.most_common(1)[0][0] if found else ""
+
+
 GLOSS_MIN_CHARS, GLOSS_MAX_CHARS = 50, 230
 STRICT_FIRST_WORD = 3  # strict glosses (approaches) open on the key: it ends within the first 4 words
 GLOSS_PAPERS = 15  # the most central members whose abstracts are searched for a gloss
@@ -246,6 +359,61 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _MARKUP = re.compile(r"[$\\{}<>_^]|https?://")
 
 
+# A direction's gloss says what THAT direction is: its name is the subject of a defining verb
+# (issue 32: readers found "an RL option whose gloss is about agentic search" and "SFT glossed by a
+# sentence about RLHF"). The subject is the words before the first defining verb, parentheses
+# dropped ("Direct Preference Optimization (DPO)"), an article or a kind word ("methods",
+# "approach") allowed around the name; anything else there (another method, "agentic search
+# with") and the sentence is about something else.
+_GLOSS_SUBJECT_VERBS = re.compile(
+    r"\b(is|are|refers? to|enables?|allows?|aims? to|has emerged|have emerged|promises?|consists? of|"
+    r"has become|have become|has gained|have gained|has shown|have shown|has attracted|have attracted|"
+    r"offers?|provides?|represents?|leverages?|extends?|combines?|treats?|formulates?|uses|employs?|"
+    r"learns?|generates?|trains?|seeks? to|focuses on|integrates?|improves?)\b",
+    re.IGNORECASE,
+)
+_PARENS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_SUBJECT_FILLER = frozenset(
+    "the a an recent recently existing emerging modern current such as so-called called known "
+    "method methods approach approaches technique techniques paradigm paradigms framework frameworks "
+    "based -based".split()
+)
+GLOSS_SEARCH_PAPERS = 60  # directions: the most central members searched for a sentence defining them
+
+
+def gloss_subject(sentence: str) -> str:
+    """The subject of a sentence's first defining verb (the words before it), "" without one."""
+    m = _GLOSS_SUBJECT_VERBS.search(sentence)
+    return sentence[: m.start()].strip(" ,;:") if m else ""
+
+
+def defines_own_name(sentence: str, key: str) -> bool:
+    """Whether `sentence` defines the direction keyed `key`: the subject of its first defining
+    verb (`gloss_subject`) is that name and nothing else (an article, a kind word such as
+    "methods", a parenthesised acronym or expansion and the domain's generic words aside).
+    "Supervised fine-tuning (SFT) is ..." defines SFT; "Reinforcement learning from human
+    feedback (RLHF), which follows supervised fine-tuning, is ..." does not; nor does "Agentic
+    search with reinforcement learning enables ..." define reinforcement learning."""
+    full = gloss_subject(sentence)
+    subject = _PARENS.sub(" ", full)
+    if not subject.strip():
+        return False
+    words = [normalise(w) for w in tokens(subject) if w.lower() not in _SUBJECT_FILLER]
+    own = key.split()
+    generic = {normalise(w) for w in GENERIC_WORDS}
+    if words == own or ([w for w in words if w not in generic] == [w for w in own if w not in generic] and own):
+        return True
+    # the name as the acronym of the subject: "Retrieval Augmented Generation (RAG) has emerged ..."
+    inside = [normalise(w) for m in _PARENS.finditer(full) for w in tokens(m.group(0))]
+    return inside == own and acronym_of(m_text(full), " ".join(tokens(subject)))
+
+
+def m_text(subject: str) -> str:
+    """The first parenthesised word of a subject ("RAG" of "Retrieval Augmented Generation (RAG)")."""
+    m = _PARENS.search(subject)
+    return " ".join(tokens(m.group(0))) if m else ""
+
+
 def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[str, str]:
     """(sentence, arxiv id): a verbatim sentence of a central member's abstract that says what
     the direction is, or ("", "") when none qualifies.
@@ -255,14 +423,17 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
     a back-reference or a paper's own claim ("However", "This", "We", "In this paper", "Results";
     no "we"/"our" anywhere, no "then" of a method step), and either has a defining verb (is,
     refers to, enables, ...) naming the key within its first 9 words, or opens on the key (its
-    subject: the key ends within the first STRICT_FIRST_WORD + 1 words). Defining sentences come
+    subject: the key ends within the first STRICT_FIRST_WORD + 1 words). A direction's gloss
+    (not `strict`) must moreover define its own name (`defines_own_name`: the name, and nothing
+    else, is the subject of the sentence's first defining verb), searched over the
+    GLOSS_SEARCH_PAPERS most central members. Defining sentences come
     first, then those opening on the key, then the more central paper's; none qualifying, the
     option shows titles only (a hand check found other fallback sentences read as noise). `strict` (approaches, whose names are short and
     common in method steps): only a sentence with a defining verb that opens on the key (it ends
     within the first STRICT_FIRST_WORD + 1 words: "LoRA (Low-Rank Adaptation) is ...").
     """
     best: tuple | None = None
-    for rank, p in enumerate(papers[:GLOSS_PAPERS]):
+    for rank, p in enumerate(papers[: GLOSS_PAPERS if strict else GLOSS_SEARCH_PAPERS]):
         for s in _SENTENCE.split(p.abstract or ""):
             s = " ".join(s.split())
             if (
@@ -278,8 +449,10 @@ def gloss(key: str, papers: list[ScreenedPaper], strict: bool = False) -> tuple[
             first = next((i for i in range(len(words)) if key in phrase_keys(" ".join(words[: i + 1]))), len(words))
             defines = bool(_GLOSS_DEFINES.search(s)) and first <= 8
             opens_on_key = first <= STRICT_FIRST_WORD  # the sentence is about the direction: it is its subject
-            if not (defines or opens_on_key) or (strict and not (defines and opens_on_key)):
-                continue  # a gloss defines (a defining verb, the key among its first words) or opens on the key
+            if strict and not (defines and opens_on_key):
+                continue  # an approach's gloss opens on its name with a defining verb
+            if not strict and not defines_own_name(s, key):
+                continue  # a direction's gloss has its name as the subject of a defining verb
             score = (not defines, not opens_on_key, rank, first)
             if best is None or score < best[0]:
                 best = (score, s, p.arxiv_id)

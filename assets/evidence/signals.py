@@ -38,7 +38,7 @@ import numpy as np
 from assets.corpus.logic import paper_text
 from assets.evidence.approaches import PhraseIndex, direction_approaches
 from assets.evidence.bottlenecks import limitation_themes
-from assets.evidence.candidates import RECENT_MONTHS, gloss, phrase_candidates
+from assets.evidence.candidates import RECENT_MONTHS, containment, gloss, phrase_candidates
 from assets.evidence.llm_mode import classify_relations_llm, name_bottlenecks_llm
 from assets.evidence.shares import (
     momentum,
@@ -357,6 +357,15 @@ def build_signals(
         for i, (sig, _) in enumerate(candidate_signals):
             sig.details["neighbour_cos"] = [
                 f"{other.signal_id}={sims[i, j]:.4f}" for j, (other, _) in enumerate(candidate_signals) if j != i
+            ]
+        # how much of each candidate's papers name each other one (title or abstract): the builder's
+        # level rule keeps an umbrella and a direction under it out of one task (assets.toolbox.option_level)
+        kept = {sig.details["defining_phrases"][0] for sig, _ in candidate_signals}
+        shown = [c for c in found if c.phrase in kept]
+        share = containment(shown, usable)
+        for i, (sig, _) in enumerate(candidate_signals):
+            sig.details["containment"] = [
+                f"{other.signal_id}={share[i][j]:.4f}" for j, (other, _) in enumerate(candidate_signals) if j != i
             ]
 
     # (2) method development

@@ -1,9 +1,12 @@
 """Direction Forecasting (ForeSci §3.4, App. B.3): which candidate direction gains momentum.
 
-Options are 4-5 candidate directions of ONE subfield: named by phrases a researcher
-recognises, each with a one-line gloss and representative pre-cutoff titles, no two of them
-near-duplicates, every two of them close in content (`assets.toolbox.building.subfield_option_sets`;
-candidates by `assets.evidence.candidates`). The answer is one option and one trajectory
+Options are 4-5 candidate directions of ONE subfield and ONE level: named by phrases a
+researcher recognises (never cut short), each with a gloss that defines that option and
+representative pre-cutoff titles, no two of them near-duplicates, every two of them close in
+content (`assets.toolbox.option_sets.subfield_option_sets`; candidates by
+`assets.evidence.candidates`), and siblings: none an umbrella over another, containing
+another's papers, far broader than another, or from another field
+(`assets.toolbox.option_level`). The answer is one option and one trajectory
 label; the gold is each option's momentum over the window (`assets.families.momentum`), and
 a task is released only if its top option grew on both measures (momentum > 1).
 """
@@ -22,6 +25,7 @@ from assets.families.base import TaskFamily
 from assets.families.momentum import momentum_problems, option_momentum
 from assets.toolbox.building import Draft, TaskBuilder, direction_text, short_name
 from assets.toolbox.measure import GoldContext
+from assets.toolbox.option_level import level_problem
 from core.phrases import option_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
 
@@ -89,7 +93,7 @@ class DirectionFamily(TaskFamily):
     vocabulary = "Which direction gains momentum? accelerating, fragmenting, steady or cooling."
 
     def build(self, builder: TaskBuilder) -> None:
-        builder.option_tasks(self, direction_text, builder.candidates)
+        builder.option_tasks(self, direction_text, builder.candidates, set_problem=level_problem)
 
     def template(self, draft: Draft) -> tuple[str, str]:
         ws, we, cut, dom = (
@@ -163,9 +167,11 @@ class DirectionFamily(TaskFamily):
         return out
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
-        """The embedding and the lexical momentum measure must name the same top option, and
-        its momentum must rest on enough papers (`assets.families.momentum.momentum_problems`)."""
-        return momentum_problems(gold)
+        """The title and the abstract momentum measure must name the same top option
+        (`numbers["title_abstract_agree"]`; the embedding view is reported, not gated), it must
+        have grown on both, and its momentum must rest on enough papers
+        (`assets.families.momentum.momentum_problems`)."""
+        return momentum_problems(gold, agree="title_abstract_agree")
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return option_momentum(ctx, task, build, signals, "primary_direction")[0]

@@ -20,3 +20,8 @@ unregister_family = FAMILIES.unregister
 get_family = FAMILIES.get
 all_families = FAMILIES.all
 family_names = FAMILIES.names
+
+
+# ForeSci's release (§3.4): 125 released tasks in each of its four families, 500 in all. The
+# release card reads it from here (a stage names no family, issue 32).
+FORESCI_TARGET = {"families": ("direction", "bottleneck", "planning", "venue"), "per_family": 125, "total": 500}

@@ -42,6 +42,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from statistics import fmean
 
+from assets.families.registry import FORESCI_TARGET
 from assets.leaderboard.statistics import STATISTICS_NOTE, method_statistics, pairwise_text, release_task_rows
 from assets.release.independence import FAMILY_ORDER, RULES, Decision, decision_of, independence
 from assets.release.logic import canonical_jsonl, sha256
@@ -53,8 +54,6 @@ from core.thresholds import Thresholds
 from core.visibility import artifact_visibility
 
 CARD_FORMAT = "foresci-benchmark-release/1"
-# ForeSci's release: 125 released tasks in each of its four families, 500 in all.
-FORESCI_TARGET = {"families": ("direction", "bottleneck", "planning", "venue"), "per_family": 125, "total": 500}
 DROP_REASONS_SHOWN = 8  # per family in card.md
 CARD_KIND = "benchmark"  # the folder of the release-level files under _artifacts/release(s)/
 
@@ -76,23 +75,26 @@ class PartitionData:
     validity: list[dict] = field(default_factory=list)  # validity_report rows
     controls: list[Score] = field(default_factory=list)  # validity_controls (released tasks)
     scores: list[Score] = field(default_factory=list)  # judge_scores
-    planning_subjects: dict[str, str] = field(default_factory=dict)  # planning task id -> its direction
+    subjects: dict[str, str] = field(default_factory=dict)  # task id -> the direction it sits in (`task_subjects`)
 
     @property
     def label(self) -> str:
         return f"{self.domain}@{self.cutoff}"
 
 
-def planning_subjects(tasks: list[Task], builds: dict[str, TaskBuild], approaches: dict[str, Signal]) -> dict[str, str]:
-    """Planning task id -> the direction its approaches sit in (the approach signals'
-    `direction_name`, as the planning builder names its subject)."""
+def task_subjects(tasks: list[Task], builds: dict[str, TaskBuild], signals: dict[str, Signal]) -> dict[str, str]:
+    """Task id -> the direction a task's options sit in, for the tasks whose signals name one
+    (`details["direction_name"]`: the approach signals of the tasks that rank approaches inside a
+    direction, named as their builder names its subject). Keyed by what the signals carry, not by
+    family, so the card names no family."""
     out = {}
     for t in tasks:
         b = builds.get(t.task_id)
-        if t.family != "planning" or b is None:
+        if b is None:
             continue
-        names = [approaches[s].details.get("direction_name", [""])[0] for s in b.signal_ids if s in approaches]
-        if names and names[0]:
+        names = [signals[s].details.get("direction_name", [""])[0] for s in b.signal_ids if s in signals]
+        names = [n for n in names if n]
+        if names:
             out[t.task_id] = names[0]
     return out
 
@@ -103,7 +105,7 @@ def family_key(fam: str) -> tuple:
 
 def decisions(parts: list[PartitionData]) -> list[Decision]:
     return [
-        decision_of(t, p.builds.get(t.task_id), p.golds.get(t.task_id), subject=p.planning_subjects.get(t.task_id, ""))
+        decision_of(t, p.builds.get(t.task_id), p.golds.get(t.task_id), subject=p.subjects.get(t.task_id, ""))
         for p in parts
         for t in p.released
     ]

@@ -28,22 +28,48 @@ dates) and the family's decision check; a failing LLM draft falls back to the te
 any other failing draft is dropped, not repaired silently.
 
 
-Length (over ~500 lines on purpose): the task builder every family uses (option sets, drafts, near-
-duplicate and leakage rules, titles); its rules are documented together because the families rely on
-them jointly."""
+Option sets (`assets.toolbox.option_sets`, with their level rules in `assets.toolbox.option_level`)
+and option text (`assets.toolbox.option_text`) are their own modules since issue 32; their names
+are re-exported here for the families that import them from the builder."""
 
 from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Protocol
 
+from assets.toolbox.option_sets import (  # noqa: F401  (re-exported: the families import them from here)
+    MAX_OPTIONS,
+    MAX_SHARED_OPTIONS,
+    MIN_OPTIONS,
+    NEAR_DUPLICATE_COS,
+    NEAR_DUPLICATE_OVERLAP,
+    SET_ATTEMPTS,
+    SUBFIELD_MIN_COS,
+    SUBFIELD_PAIR_MIN,
+    keep_new_set,
+    near_duplicate,
+    neighbour_cos,
+    subfield_option_sets,
+    subfield_problem,
+)
+from assets.toolbox.option_text import (  # noqa: F401  (re-exported)
+    OPTION_LETTERS,
+    TITLE_NAME_CHARS,
+    clean_text,
+    dimension_of,
+    direction_name,
+    direction_text,
+    members,
+    overlap,
+    plain_title,
+    short_name,
+    shuffled_options,
+)
 from core.leakage import internal_violations
-from core.phrases import NAME_SEPARATOR, option_name, same_direction
 from core.records import (
     BuildStep,
     EvidenceRecord,
@@ -72,22 +98,12 @@ class TaskFamily(Protocol):
 
 
 MIN_SUPPORT_PAPERS = 5
-MIN_OPTIONS, MAX_OPTIONS = 4, 5
 MAX_SUPPORT_PAPERS = 40  # support packet size shown to the agent (after the minimum check)
 MAX_SUPPORT_EVIDENCE = 80
-NEAR_DUPLICATE_OVERLAP = 0.3  # options of one task share at most 30% of the smaller one's papers ...
-NEAR_DUPLICATE_COS = 0.65  # ... and their papers' centroids are less similar than this (near-synonyms otherwise)
-SUBFIELD_MIN_COS = 0.10  # a direction task's options: centroid cosine to its seed option at least this ...
-SUBFIELD_PAIR_MIN = 0.05  # ... and between every two of them (centred centroids: unrelated topics sit near 0;
-# a hand check of released sets below 0.05 found half mixed subfields, "flow matching / underwater image / MRI")
 TITLE_MAX_CHARS = 160  # a longer task title is flagged (assets/audit/flags.py); templates stay below it
-MAX_SHARED_OPTIONS = 2  # two tasks of a family sharing more options ask the same question
-SET_ATTEMPTS = 6000  # seeded draws of option sets per family and partition (600 left small pools with 16 sets
-# where 40+ distinct ones exist: llm_agent@2025-12-31 16 -> 43 sets; a draw costs microseconds)
 SAME_SUBDIRECTION_OVERLAP = 0.8  # bottleneck/venue tasks on subdirections this entangled are duplicates
 TEAM_SIZES = (3, 4, 5, 6, 8)
 EVIDENCE_FIELDS = ("problem", "method", "evaluation_focus", "limitation", "contribution_type")
-OPTION_LETTERS = "ABCDE"
 
 
 @dataclass
@@ -178,71 +194,6 @@ def clear_decision(task: Task, family: TaskFamily, curation: Curation) -> str | 
 
 
 # --------------------------------------------------------------------------------------
-# readable text from signals (never ids)
-# --------------------------------------------------------------------------------------
-
-_ID_LIKE = re.compile(r"(?<![A-Za-z0-9])(?:ev|sig):\S+|\b[a-z0-9_]+:[a-z_]+:[\w:.\-]*")
-
-
-def clean_text(text: str) -> str:
-    """Drop id-like tokens a signal's text might carry, and squeeze whitespace."""
-    return " ".join(_ID_LIKE.sub("", text or "").split())
-
-
-_LATEX = re.compile(r"\$([^$]*)\$|\\[a-zA-Z]+|[{}]")
-
-
-def plain_title(title: str) -> str:
-    """A title as a reader writes it: ids dropped, LaTeX math and commands unwrapped ("DS$^2$" -> "DS^2")."""
-    return clean_text(_LATEX.sub(lambda m: m.group(1) or "", title or "")).replace("$", "")
-
-
-def direction_name(signal: Signal) -> str:
-    """The candidate's name as titles write it, e.g. 'prompt injection', 'GUI agents'."""
-    name = clean_text(signal.title).strip(" /")
-    return name or clean_text(signal.summary)[:80]
-
-
-def direction_text(signal: Signal, max_titles: int = 3) -> str:
-    """Option text: the direction's name, a one-line gloss (a verbatim sentence of a central
-    pre-cutoff paper's abstract that says what it is, with that paper's id) and up to
-    `max_titles` representative pre-cutoff titles."""
-    name = direction_name(signal)
-    text = name[:1].upper() + name[1:]
-    gloss = [clean_text(g) for g in signal.details.get("gloss", []) if clean_text(g)]
-    gloss_id = (signal.details.get("gloss_paper") or [""])[0]
-    titles = [plain_title(t) for t in signal.details.get("representative_titles", []) if plain_title(t)][:max_titles]
-    parts = []
-    if gloss:
-        parts.append(f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else ""))
-    if titles:
-        parts.append("Pre-cutoff papers: " + "; ".join(f'"{t}"' for t in titles) + ".")
-    return text + (NAME_SEPARATOR + " ".join(parts) if parts else "")
-
-
-def dimension_of(signal: Signal) -> str:
-    """Taxonomy dimension of a candidate, read from its node id "<domain>:<dimension>:..."."""
-    for node in signal.node_ids:
-        parts = node.split(":")
-        if len(parts) >= 3:
-            return parts[1]
-    return "all"
-
-
-def members(signal: Signal) -> set[str]:
-    """A candidate's papers: its phrase-defined members, else its evidence papers."""
-    return set(signal.details.get("member_ids") or signal.paper_ids)
-
-
-def overlap(a: Signal, b: Signal) -> float:
-    """|papers(a) ∩ papers(b)| / min size: 1.0 for a node and its child."""
-    pa, pb = members(a), members(b)
-    if not pa or not pb:
-        return 0.0
-    return len(pa & pb) / min(len(pa), len(pb))
-
-
-# --------------------------------------------------------------------------------------
 # support packets
 # --------------------------------------------------------------------------------------
 
@@ -278,133 +229,8 @@ def support_papers(
 
 
 # --------------------------------------------------------------------------------------
-# option-set sampling (direction, planning)
-# --------------------------------------------------------------------------------------
-
-
-def near_duplicate(a: Signal, b: Signal) -> str | None:
-    """Why two candidates are one direction, or None: the same or nested name
-    (`core.phrases.same_direction`: key, acronym), a shared defining phrase, or more
-    than NEAR_DUPLICATE_OVERLAP of the smaller one's papers in common (a reader must be able to
-    tell which option a paper belongs to)."""
-    if same_direction(direction_name(a), direction_name(b)):
-        return f"'{direction_name(a)}' and '{direction_name(b)}' name the same direction"
-    if set(a.details.get("defining_phrases", [])) & set(b.details.get("defining_phrases", [])):
-        return f"'{direction_name(a)}' and '{direction_name(b)}' share a defining phrase"
-    if (ov := overlap(a, b)) > NEAR_DUPLICATE_OVERLAP:
-        return f"'{direction_name(a)}' and '{direction_name(b)}' share {ov:.0%} of the smaller one's papers"
-    if (cos := neighbour_cos(a, b)) is not None and cos >= NEAR_DUPLICATE_COS:
-        return f"'{direction_name(a)}' and '{direction_name(b)}' are near-synonyms (centroid cosine {cos:.2f})"
-    return None
-
-
-def _compatible(group: list[Signal]) -> bool:
-    """No two options of a set are near-duplicates (`near_duplicate`)."""
-    return all(near_duplicate(a, b) is None for i, a in enumerate(group) for b in group[i + 1 :])
-
-
-def neighbour_cos(a: Signal, b: Signal) -> float | None:
-    """Cosine of two candidates' centred paper centroids (`details["neighbour_cos"]`, written
-    by the evidence stage), None when unknown."""
-    for item in a.details.get("neighbour_cos", []):
-        sid, _, value = item.rpartition("=")
-        if sid == b.signal_id:
-            return float(value)
-    return None
-
-
-def subfield_problem(group: list[Signal]) -> str | None:
-    """Why a set of candidates (its seed first) is not one subfield's bets, or None: an option
-    whose paper centroid is less similar to the seed's than SUBFIELD_MIN_COS, two options below
-    SUBFIELD_PAIR_MIN, or, without cosines, two of different taxonomy dimensions."""
-    for i, a in enumerate(group):
-        for b in group[i + 1 :]:
-            cos = neighbour_cos(a, b)
-            bar = SUBFIELD_MIN_COS if i == 0 else SUBFIELD_PAIR_MIN
-            if cos is not None and cos < bar:
-                return f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield (centroid cosine {cos:.2f} < {bar})"
-            if cos is None and dimension_of(a) != dimension_of(b):
-                return f"'{direction_name(a)}' and '{direction_name(b)}' are of different taxonomy dimensions"
-    return None
-
-
-def subfield_option_sets(candidates: list[Signal], rng_key: str, n_sets: int, attempts: int | None = None) -> list[list[Signal]]:
-    """Option sets of one subfield each (the direction family's rule).
-
-    A seed's subfield is the candidates whose centroid cosine to it is >= SUBFIELD_MIN_COS (for
-    candidates without cosines, e.g. hand-made ones, the candidates of its taxonomy dimension). Seeds
-    are taken round-robin in a seeded random order; each attempt draws MIN_OPTIONS or MAX_OPTIONS
-    options (seeded) from the seed's subfield, and keeps the set when no two options are unrelated
-    (`subfield_problem`: cosine >= SUBFIELD_PAIR_MIN) or near-duplicates (`near_duplicate`), and
-    it shares at most MAX_SHARED_OPTIONS options with every set kept before (more would ask the
-    same question twice). Order within a set is shuffled later (`shuffled_options`).
-    """
-    attempts = SET_ATTEMPTS if attempts is None else attempts
-    seeds = sorted(candidates, key=lambda s: s.signal_id)
-    random.Random(f"{rng_key}-seeds").shuffle(seeds)
-
-    def close(a: Signal, b: Signal) -> bool:
-        cos = neighbour_cos(a, b)
-        return cos >= SUBFIELD_MIN_COS if cos is not None else dimension_of(a) == dimension_of(b)
-
-    subfield = {s.signal_id: [c for c in seeds if c is not s and close(s, c)] for s in seeds}
-    out: list[list[Signal]] = []
-    kept: list[set[str]] = []
-    for t in range(attempts):
-        if len(out) >= n_sets or not seeds:
-            break
-        seed = seeds[t % len(seeds)]
-        rng = random.Random(f"{rng_key}-{t}")
-        k = rng.choice((MIN_OPTIONS, MAX_OPTIONS))
-        near = subfield[seed.signal_id]
-        if len(near) < k - 1:
-            k = MIN_OPTIONS
-            if len(near) < k - 1:
-                continue
-        group = [seed] + rng.sample(near, k - 1)
-        if subfield_problem(group) or not _compatible(group):
-            continue
-        keep_new_set(group, kept, out)
-    return out
-
-
-def keep_new_set(group: list[Signal], kept: list[set[str]], out: list[list[Signal]]) -> bool:
-    """Append an option set unless it shares more than MAX_SHARED_OPTIONS options with one kept
-    already (two tasks of a family are different decisions); True when kept."""
-    ids = {s.signal_id for s in group}
-    if any(len(ids & other) > MAX_SHARED_OPTIONS for other in kept):
-        return False
-    kept.append(ids)
-    out.append(group)
-    return True
-
-
-# --------------------------------------------------------------------------------------
 # the builder: one per partition, shared by the families in registry order
 # --------------------------------------------------------------------------------------
-
-
-def shuffled_options(
-    options: list[TaskOption], opt_signals: dict[str, Signal], seed: str
-) -> tuple[list[TaskOption], dict[str, Signal]]:
-    """The options in a seeded random order, relettered A, B, ...: position carries no
-    signal (candidate order would otherwise follow how they were sampled or ranked)."""
-    order = list(range(len(options)))
-    random.Random(seed).shuffle(order)
-    out = [TaskOption(option_id=OPTION_LETTERS[i], text=options[j].text) for i, j in enumerate(order)]
-    sigs = {
-        OPTION_LETTERS[i]: opt_signals[options[j].option_id] for i, j in enumerate(order) if options[j].option_id in opt_signals
-    }
-    return out, sigs
-
-
-TITLE_NAME_CHARS = 60  # option names in titles: whole names (they are short phrases), cut only past this
-
-
-def short_name(option_text: str, limit: int = TITLE_NAME_CHARS) -> str:
-    """An option's name without its gloss and examples (for titles)."""
-    name = option_name(option_text).split(":")[0].strip()
-    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
 
 
 @dataclass
@@ -622,11 +448,15 @@ class TaskBuilder:
         text_of: Callable[[Signal], str],
         pool: list[Signal],
         extra_signals: Callable[[Signal], list[Signal]] = lambda s: [],
+        set_problem: Callable[[list[Signal]], str | None] | None = None,
     ) -> None:
-        """Tasks whose options are candidate directions of one subfield each (`subfield_option_sets`);
-        option sets used by an earlier family are not reused."""
+        """Tasks whose options are candidate directions of one subfield each (`subfield_option_sets`,
+        with the family's own `set_problem` rule when given); option sets used by an earlier family
+        are not reused."""
         st, name = self.settings, family.name
-        sets = subfield_option_sets(pool, f"{st.seed}-{st.domain}-{st.cutoff}-{name}", st.family_max(name) * 2)
+        sets = subfield_option_sets(
+            pool, f"{st.seed}-{st.domain}-{st.cutoff}-{name}", st.family_max(name) * 2, set_problem=set_problem
+        )
         seen: set[frozenset[str]] = set()
         for group in sets:
             if self.full(name):

@@ -122,7 +122,9 @@ def test_a_gloss_defines_or_opens_on_the_key_and_never_is_a_claim_or_a_back_refe
     define = "Safety alignment is the practice of keeping a fine-tuned model within its refusal policy."
     opens = "Safety alignment of language models remains fragile under downstream fine-tuning."
     assert gloss("safety alignment", papers(claim, opens, define)) == (define, "p2")  # a definition first
-    assert gloss("safety alignment", papers(claim, opens)) == (opens, "p1")  # else a sentence about it
+    # issue 32: a direction's gloss defines it (its name the subject of a defining verb); a sentence
+    # that only opens on the name ("... remains fragile") is no gloss, the option shows its titles
+    assert gloss("safety alignment", papers(claim, opens)) == ("", "")
     late = "The model is then trained with a large set of data and evaluated for safety alignment."
     assert gloss("safety alignment", papers(claim, late)) == ("", "")  # a method step, a claim: no gloss
     assert gloss("safety alignment", papers(opens), strict=True) == ("", "")  # strict: a definition only

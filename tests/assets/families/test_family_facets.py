@@ -234,7 +234,6 @@ KNOWN_NAME_USES = {
     "assets/tasks/definitions.py": 5,  # per-family build quotas (configuration)
     "assets/release/authors_format.py": 6,  # the ForeSci authors' format's decision names
     "assets/release/independence.py": 5,  # FAMILY_ORDER: the order of the release card
-    "assets/release/card.py": 5,  # the ForeSci target families; planning subjects
     "assets/scorers/ace.py": 2,  # the families the scorer declares it applies to
     "assets/scorers/kae.py": 2,  # the families the scorer declares it applies to
 }

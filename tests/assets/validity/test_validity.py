@@ -31,7 +31,9 @@ def test_gate_holds_back_what_does_not_hold_up():
         bare = g.model_copy(update={"family": family, "future_paper_ids": []})
         assert "no post-cutoff evidence" in gate_reason(t.model_copy(update={"family": family}), bare, th)
     # the direction family's own check (TaskFamily.validity_problems)
-    assert "disagree" in gate_reason(t, g.model_copy(update={"numbers": {"measures_agree": 0.0}}), th)
+    assert "disagree" in gate_reason(t, g.model_copy(update={"numbers": {"title_abstract_agree": 0.0}}), th)
+    # measures_agree (all three measures, the embedding view among them) is reported, not gated for direction
+    assert gate_reason(t, g.model_copy(update={"numbers": {"title_abstract_agree": 1.0, "measures_agree": 0.0}}), th) is None
     venue = t.model_copy(update={"family": "venue"})
     assert gate_reason(venue, g.model_copy(update={"family": "venue", "numbers": {"measures_agree": 0.0}}), th) is None
     assert "unstable" in gate_reason(t, g.model_copy(update={"numbers": {"stability_top1": 0.5}}), th)

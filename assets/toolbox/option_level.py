@@ -1,0 +1,135 @@
+"""Options of one level (issue 32): siblings of one field, none an umbrella over another.
+
+An expert reading a direction task expects its options to be bets of the same kind: "flow
+matching, rectified flow, consistency models or diffusion distillation", not "flow matching,
+medical image segmentation, diffusion priors or image restoration" (a method beside an
+application field beside a task), and never "reasoning models" beside RLVR (an umbrella beside
+one of the things under it). `level_problem` says why a set of candidate signals is not one
+level, pair by pair:
+
+* **nested name**: one name's content words are part of the other's ("reward models" /
+  "process reward models"): the shorter is an umbrella over the longer;
+* **containment**: more than CONTAINED of one option's papers name the other in their title or
+  abstract (`details["containment"]`, written by the evidence stage from
+  `assets.evidence.candidates.containment`): most RLVR papers say "reasoning models", so
+  "reasoning models" is an umbrella over RLVR, not a bet beside it;
+* **breadth**: one option holds more than BREADTH_RATIO times the papers of another: a bet that
+  much broader is a level above it (a field beside a technique);
+* **field**: two options' paper centroids (centred cosine, `details["neighbour_cos"]`) below
+  FIELD_PAIR_MIN: they are from unrelated fields (medical segmentation beside flow matching);
+  or, in a set of 3+, one option's mean cosine to the others below FIELD_MEAN_MIN (an outlier:
+  "time series" beside model merging, PEFT and catastrophic forgetting).
+
+Missing details (hand-made or older signals) mean no finding for that rule. The rules read
+only what the evidence stage recorded; no Dagster here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.phrases import content_words, is_name, stems
+from core.records import Signal
+
+CONTAINED = 0.5  # one option's papers naming the other (title or abstract): more than this and the other is its umbrella
+BREADTH_RATIO = 8.0  # papers of the broadest option / papers of the narrowest: more and they are not one level
+FIELD_PAIR_MIN = 0.07  # every two options' centroid cosine at least this (was 0.05; 0.10 blocked one-field sets)
+FIELD_MEAN_MIN = 0.15  # in a set of 3+, each option's mean centroid cosine to the others at least this
+_MODEL_STEMS = frozenset({"model"})  # "modeling" / "models": the kind of thing, not the topic
+
+
+def _name(s: Signal) -> str:
+    return " ".join((s.title or "").split()).strip(" /") or s.signal_id
+
+
+def _share(details: dict, key: str, other_id: str) -> float | None:
+    for item in details.get(key, []):
+        sid, _, value = str(item).rpartition("=")
+        if sid == other_id:
+            return float(value)
+    return None
+
+
+def containment(a: Signal, b: Signal) -> float | None:
+    """Share of `a`'s papers whose title or abstract names `b` (None when not recorded)."""
+    return _share(a.details, "containment", b.signal_id)
+
+
+def cosine(a: Signal, b: Signal) -> float | None:
+    c = _share(a.details, "neighbour_cos", b.signal_id)
+    return c if c is not None else _share(b.details, "neighbour_cos", a.signal_id)
+
+
+def n_papers(s: Signal) -> float:
+    return float(s.stats.get("n_members", s.stats.get("n_papers", len(s.details.get("member_ids") or s.paper_ids))))
+
+
+def _letters(name: str) -> str:
+    """An acronym's letters ("RLHF" -> "rlhf"), or a multi-word name's initials ("reinforcement
+    learning" -> "rl"), hyphen parts counted ("fine-tuning" -> "ft")."""
+    words = name.split()
+    if len(words) == 1 and is_name(words[0]):
+        return re.sub(r"[^a-z]", "", words[0].lower())
+    parts = [p for w in content_words(name) for p in re.split(r"[\-']", w) if p]
+    return "".join(p[0].lower() for p in parts) if len(parts) > 1 else ""
+
+
+def nested_name(a: str, b: str) -> bool:
+    """`a` names an umbrella over `b`: its content-word stems are a proper part of `b`'s
+    ("reward models" of "process reward models", "reward modeling" of "process reward models":
+    the model words do not count, "reasoning" of "mathematical reasoning"), or its letters begin
+    `b`'s acronym ("RL" / "reinforcement learning" of "RLHF" and "RLVR")."""
+    sa, sb = stems(a) - _MODEL_STEMS, stems(b) - _MODEL_STEMS
+    if sa and sa < sb:
+        return True
+    la, lb = _letters(a), _letters(b)
+    b_is_acronym = len(b.split()) == 1 and is_name(b)
+    return b_is_acronym and len(la) >= 2 and len(lb) > len(la) and lb.startswith(la)
+
+
+def pair_problem(a: Signal, b: Signal) -> str | None:
+    """Why two candidates are not siblings of one level, or None (rules in the module docstring)."""
+    na, nb = _name(a), _name(b)
+    for nx, ny in ((na, nb), (nb, na)):
+        if nested_name(nx, ny):
+            return f"umbrella: '{nx}' is part of the name '{ny}'"
+    for x, y, nx, ny in ((a, b, na, nb), (b, a, nb, na)):
+        share = containment(y, x)
+        if share is not None and share > CONTAINED:
+            return f"containment: {share:.0%} of the papers on '{ny}' name '{nx}' (an umbrella over it)"
+    pa, pb = n_papers(a), n_papers(b)
+    if min(pa, pb) > 0 and max(pa, pb) / min(pa, pb) > BREADTH_RATIO:
+        big, small = (na, nb) if pa > pb else (nb, na)
+        return f"breadth: '{big}' holds {max(pa, pb) / min(pa, pb):.0f}x the papers of '{small}' (> {BREADTH_RATIO:.0f}x)"
+    cos = cosine(a, b)
+    if cos is not None and cos < FIELD_PAIR_MIN:
+        return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {FIELD_PAIR_MIN})"
+    return None
+
+
+def outlier_problem(group: list[Signal]) -> str | None:
+    """An option of a set of 3+ whose mean centroid cosine to the others is below FIELD_MEAN_MIN:
+    it is from another field than the rest ("time series" beside model merging, PEFT and
+    catastrophic forgetting; "GUI" beside process reward models and GRPO), or None."""
+    if len(group) < 3:
+        return None
+    for a in group:
+        cs = [c for b in group if b is not a and (c := cosine(a, b)) is not None]
+        if len(cs) == len(group) - 1 and sum(cs) / len(cs) < FIELD_MEAN_MIN:
+            return f"field: '{_name(a)}' is far from the other options (mean centroid cosine {sum(cs) / len(cs):.2f} < {FIELD_MEAN_MIN})"
+    return None
+
+
+def level_problems(group: list[Signal]) -> list[str]:
+    """Every pair's problem and the set's outlier (for reports and the hand-check measure)."""
+    out = [p for i, a in enumerate(group) for b in group[i + 1 :] if (p := pair_problem(a, b))]
+    return out + ([p] if (p := outlier_problem(group)) else [])
+
+
+def level_problem(group: list[Signal]) -> str | None:
+    """The first reason a set of candidates is not one level of one field, or None."""
+    for i, a in enumerate(group):
+        for b in group[i + 1 :]:
+            if p := pair_problem(a, b):
+                return p
+    return outlier_problem(group)

@@ -1,0 +1,101 @@
+"""Readable option text from candidate signals (never ids): names, glosses, titles, short names.
+
+Split out of `assets.toolbox.building` (issue 32): the text an option shows, shared by every family
+that offers candidate directions or approaches as options.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from core.phrases import NAME_SEPARATOR, option_name
+from core.records import Signal, TaskOption
+
+OPTION_LETTERS = "ABCDE"
+# --------------------------------------------------------------------------------------
+# readable text from signals (never ids)
+# --------------------------------------------------------------------------------------
+
+_ID_LIKE = re.compile(r"(?<![A-Za-z0-9])(?:ev|sig):\S+|\b[a-z0-9_]+:[a-z_]+:[\w:.\-]*")
+
+
+def clean_text(text: str) -> str:
+    """Drop id-like tokens a signal's text might carry, and squeeze whitespace."""
+    return " ".join(_ID_LIKE.sub("", text or "").split())
+
+
+_LATEX = re.compile(r"\$([^$]*)\$|\\[a-zA-Z]+|[{}]")
+
+
+def plain_title(title: str) -> str:
+    """A title as a reader writes it: ids dropped, LaTeX math and commands unwrapped ("DS$^2$" -> "DS^2")."""
+    return clean_text(_LATEX.sub(lambda m: m.group(1) or "", title or "")).replace("$", "")
+
+
+def direction_name(signal: Signal) -> str:
+    """The candidate's name as titles write it, e.g. 'prompt injection', 'GUI agents'."""
+    name = clean_text(signal.title).strip(" /")
+    return name or clean_text(signal.summary)[:80]
+
+
+def direction_text(signal: Signal, max_titles: int = 3) -> str:
+    """Option text: the direction's name, a one-line gloss (a verbatim sentence of a central
+    pre-cutoff paper's abstract that says what it is, with that paper's id) and up to
+    `max_titles` representative pre-cutoff titles."""
+    name = direction_name(signal)
+    text = name[:1].upper() + name[1:]
+    gloss = [clean_text(g) for g in signal.details.get("gloss", []) if clean_text(g)]
+    gloss_id = (signal.details.get("gloss_paper") or [""])[0]
+    titles = [plain_title(t) for t in signal.details.get("representative_titles", []) if plain_title(t)][:max_titles]
+    parts = []
+    if gloss:
+        parts.append(f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else ""))
+    if titles:
+        parts.append("Pre-cutoff papers: " + "; ".join(f'"{t}"' for t in titles) + ".")
+    return text + (NAME_SEPARATOR + " ".join(parts) if parts else "")
+
+
+def dimension_of(signal: Signal) -> str:
+    """Taxonomy dimension of a candidate, read from its node id "<domain>:<dimension>:..."."""
+    for node in signal.node_ids:
+        parts = node.split(":")
+        if len(parts) >= 3:
+            return parts[1]
+    return "all"
+
+
+def members(signal: Signal) -> set[str]:
+    """A candidate's papers: its phrase-defined members, else its evidence papers."""
+    return set(signal.details.get("member_ids") or signal.paper_ids)
+
+
+def overlap(a: Signal, b: Signal) -> float:
+    """|papers(a) ∩ papers(b)| / min size: 1.0 for a node and its child."""
+    pa, pb = members(a), members(b)
+    if not pa or not pb:
+        return 0.0
+    return len(pa & pb) / min(len(pa), len(pb))
+
+
+def shuffled_options(
+    options: list[TaskOption], opt_signals: dict[str, Signal], seed: str
+) -> tuple[list[TaskOption], dict[str, Signal]]:
+    """The options in a seeded random order, relettered A, B, ...: position carries no
+    signal (candidate order would otherwise follow how they were sampled or ranked)."""
+    order = list(range(len(options)))
+    random.Random(seed).shuffle(order)
+    out = [TaskOption(option_id=OPTION_LETTERS[i], text=options[j].text) for i, j in enumerate(order)]
+    sigs = {
+        OPTION_LETTERS[i]: opt_signals[options[j].option_id] for i, j in enumerate(order) if options[j].option_id in opt_signals
+    }
+    return out, sigs
+
+
+TITLE_NAME_CHARS = 60  # option names in titles: whole names (they are short phrases), cut only past this
+
+
+def short_name(option_text: str, limit: int = TITLE_NAME_CHARS) -> str:
+    """An option's name without its gloss and examples (for titles)."""
+    name = option_name(option_text).split(":")[0].strip()
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "…"
