@@ -97,6 +97,8 @@ def builds_on_sentence(sentence: str, matcher: Matcher, is_title: bool = False) 
 
 def builds_on(title: str, abstract: str, matcher: Matcher) -> str | None:
     """The first sentence (title first) in which the paper builds on the approach, else None."""
+    if not matcher.named(f"{title}\n{abstract}"):
+        return None  # a quick pass: most papers never name it
     if builds_on_sentence(title, matcher, is_title=True):
         return title
     for s in split_sentences(abstract or ""):

@@ -22,6 +22,8 @@ decisions."""
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from assets.families.answers import window_phrase
 from assets.families.base import TaskFamily
 from assets.families.planning.answer import PlanningAnswer, answer_lines, judge_brief, offline_fields
@@ -87,14 +89,14 @@ class PlanningFamily(TaskFamily):
     aliases = ("strategic_research_planning",)
     vocabulary = "research plan."
 
-    def decision_claims(self, task: Task, parsed: PlanningAnswer, ranking: list[str], choice: str | None) -> list[str]:
+    def decision_claims(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
         if not ranking:
             return []
         text = {o.option_id: o.text for o in task.options}
         return [f"'{text[ranking[0]]}' should be prioritised first for {window_phrase(task)}."]
 
-    def answer_lines(self, task: Task, parsed: PlanningAnswer, ranking: list[str], choice: str | None) -> list[str]:
-        return answer_lines(task, parsed, ranking)
+    def answer_lines(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        return answer_lines(task, PlanningAnswer.model_validate(parsed.model_dump()), ranking)
 
     def offline_fields(self, task: Task, found: dict) -> dict:
         return offline_fields(found)

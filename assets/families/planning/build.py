@@ -7,7 +7,7 @@ replacing or only mentioning an approach does not count."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import Any
 
 from assets.families.planning.candidates import option_sets, option_text
 from assets.toolbox.building import (
@@ -23,11 +23,8 @@ from assets.toolbox.building import (
 )
 from core.records import TaskOption
 
-if TYPE_CHECKING:
-    from assets.families.base import TaskFamily
 
-
-def build_tasks(family: TaskFamily, builder: TaskBuilder) -> None:
+def build_tasks(family: Any, builder: TaskBuilder) -> None:  # the PlanningFamily (a TaskFamily)
     """One task per role with 3-5 offered approaches (`candidates.option_sets`)."""
     st = builder.settings
     for n, group in enumerate(option_sets(builder.by_kind.get("approach", []))):
