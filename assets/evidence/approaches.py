@@ -80,8 +80,14 @@ def _scope(scope: str, names: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def load_roles(path: Path = CATALOG) -> list[Role]:
+    """The catalog's roles (parsed once per file version)."""
+    return list(_load(path, path.stat().st_mtime_ns))
+
+
+@cache
+def _load(path: Path, _version: int) -> tuple[Role, ...]:  # _version: the file's mtime (a cache key)
     raw = yaml.safe_load(path.read_text())
-    return [
+    return tuple(
         Role(
             role_id=r["id"],
             role=r["role"],
@@ -101,7 +107,7 @@ def load_roles(path: Path = CATALOG) -> list[Role]:
             ),
         )
         for r in raw["roles"]
-    ]
+    )
 
 
 @dataclass
