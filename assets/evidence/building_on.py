@@ -7,10 +7,13 @@ A paper counts for an approach when one sentence of its title or abstract
    one of its `phrases` (matched case-insensitively at word boundaries), after the role's longer
    names of other things (`exclude`, e.g. "process reward model" for an outcome reward model)
    are blanked out;
-2. in a USE context: the title (a title names what the paper does), or a sentence with a use cue
-   (USE_CUES: "using", "based on", "we extend", "fine-tuned with", "-based", ...) anywhere in it;
+2. in a USE context: the title (a title names what the paper does), or a sentence about the
+   paper's own work (SELF: "we", "our", "this paper", "the proposed", or a coined name as subject
+   of a use verb, "FT-RAG employs ...") with a use cue (USE_CUES: "using", "based on", "extend",
+   "fine-tuned with", "-based", ...) -- background sentences ("X has emerged as ...") do not count;
 3. and NOT in a foil context: no foil cue (FOIL_CUES: "compared with", "outperforms", "unlike",
-   "instead of", "replaces", "without", "baseline", "than", "vs.", "-free", ...) within
+   "instead of", "replaces", "without", "baseline", "than", "vs.", "-free", "prior", "existing",
+   "e.g.", "evaluate", "benchmark", ...) within
    FOIL_WINDOW words before the mention or FOIL_AFTER words after it -- a baseline, a foil or a
    replaced method is not built on.
 
@@ -34,7 +37,16 @@ FOIL_CUES = re.compile(
     r"better\s+than|than|unlike|in\s+contrast|instead\s+of|rather\s+than|replac\w*|without|baselines?|"
     r"vs\.?|versus|alternative\s+to|relative\s+to|(gains?|improvements?|advantages?|margins?)\s+over|"
     r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
-    r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive)\b"
+    r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
+    r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
+    r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit)\b"
+)
+# the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
+# name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
+SELF = re.compile(
+    r"(?i)\b(we|our|us|this\s+(paper|work|study|article)|the\s+proposed|in\s+this\s+paper)\b"
+    r"|^(?-i:[A-Z][\w\-]*[A-Z0-9][\w\-]*)(?:\s+\([^)]*\))?\s+(?:employs|uses|implements|adopts|leverages|integrates|"
+    r"combines|applies|builds|extends|introduces|trains|performs|relies|utili[sz]es|incorporates|couples|pairs)\b"
 )
 FREE_SUFFIX = re.compile(r"^[-\s]?(free|less)\b", re.I)  # "reward-model-free", "critic-less"
 USE_CUES = re.compile(
@@ -83,10 +95,13 @@ def foil_context(sentence: str, m: re.Match[str]) -> bool:
 
 
 def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
-    """The title, or a sentence with a use cue outside the mention itself."""
+    """The title, or a sentence about the paper's own work (SELF) with a use cue outside the
+    mention itself."""
     if is_title:
         return True
     rest = sentence[: m.start()] + " " + sentence[m.end() :]
+    if not SELF.search(rest):
+        return False
     return bool(USE_CUES.search(rest) or re.match(r"-(based|style|like|driven|guided|trained|tuned)\b", sentence[m.end() :]))
 
 
