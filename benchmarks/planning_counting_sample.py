@@ -124,7 +124,7 @@ def precision(rows: list[dict]) -> tuple[float, int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=("sample", "precision"))
+    ap.add_argument("command", choices=("sample", "precision", "recheck"))
     ap.add_argument("--file", type=Path, default=LABELS)
     args = ap.parse_args()
     if args.command == "sample":
@@ -133,6 +133,28 @@ def main() -> None:
         old = {r["item_id"]: r for r in read(LABELS)}
         write(LABELS, [{**r, "label": old.get(r["item_id"], r)["label"], "note": old.get(r["item_id"], r)["note"]} for r in rows])
         print(f"{len(rows)} items (seed {SEED}) -> {UNLABELLED.relative_to(ROOT)} and {LABELS.relative_to(ROOT)}")
+    elif args.command == "recheck":  # the labelled items the CURRENT rule and catalog still count
+        from assets.evidence.approaches import load_roles
+        from assets.evidence.building_on import builds_on
+
+        member = {m.name: m for r in load_roles() for m in r.members}
+        papers = {}
+        for d in DOMAINS:
+            w = _table("hidden", "future_window", d)
+            papers.update({a: (t, b) for a, t, b in zip(w.get("arxiv_id", []), w.get("title", []), w.get("abstract", []))})
+        rows = read(args.file)
+        kept = [
+            r
+            for r in rows
+            if r["approach"] in member
+            and r["paper_id"] in papers
+            and builds_on(*papers[r["paper_id"]], member[r["approach"]].matcher())
+        ]
+        p, good, n = precision(kept)
+        print(
+            f"current rule keeps {len(kept)} of {len(rows)} items; precision on them {p:.3f} ({good}/{n}); "
+            f"correct items dropped: {sum(r['label'] in CORRECT for r in rows) - good}"
+        )
     else:
         p, good, n = precision(read(args.file))
         by: dict[str, list[int]] = {}
