@@ -124,9 +124,9 @@ def node(dim: str, k: int) -> str:
     return f"{DOMAIN}:{dim}:n{k}"
 
 
-APPROACHES = {
-    0: ("reinforcement learning", "tree search", "world models", "synthetic data", "self-reflection"),
-    7: ("visual grounding", "screen parsing", "trajectory replay", "action verification", "UI graphs"),
+APPROACHES = {  # two roles of the shipped catalog (assets/evidence/roles.yaml): role id, members
+    0: ("policy_optimisation", ("grpo", "ppo", "dpo", "kto", "simpo")),
+    7: ("agent_scaffold", ("react", "reflexion", "tree_search", "plan_execute", "codeact")),
 }
 
 
@@ -197,29 +197,36 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
                 details={"dependencies": [f"{topic} benchmark"], "risks": ["evaluation saturation"]},
             )
         )
-    for k in (0, 7):  # approaches inside two directions (the planning family's options)
+    for k in (0, 7):  # the catalogued alternatives for two roles (the planning family's options)
+        from assets.evidence.approaches import load_roles
+
+        role_id, member_ids = APPROACHES[k]
+        role = next(r for r in load_roles() if r.role_id == role_id)
         nid = node("methodologies" if k < 6 else "tasks", k)
         pids = [f"2501.{k:02d}{i:03d}" for i in range(n_papers)]
-        for j, name in enumerate(APPROACHES[k]):
+        for j, mid in enumerate(member_ids):
+            m = next(x for x in role.members if x.member_id == mid)
             signals.append(
                 Signal(
-                    signal_id=f"sig:approach:{k}:{j}",
+                    signal_id=f"sig:approach:{role_id}:{mid}",
                     kind="approach",
                     domain=DOMAIN,
                     cutoff=CUTOFF,
-                    title=name,
-                    summary=f"{name} in {TOPICS[k]}.",
+                    title=m.name,
+                    summary=f"{m.name} for {role.subfield}.",
                     node_ids=[nid],
                     evidence_ids=[f"ev:{nid}"],
                     paper_ids=pids[2 * j : 2 * j + 2],
-                    stats={"n_papers": 2, "n_members": 2, "n_recent_members": 2},
+                    stats={"n_papers": 2, "n_members": 2, "n_recent_members": 5.0 - j, "role_order": float(k)},
                     details={
-                        "direction": [f"sig:cand:{k}"],
-                        "direction_name": [f"{TOPICS[k]} / agents"],
-                        "direction_phrases": [TOPICS[k]],
-                        "defining_phrases": [name],
+                        "role": [role_id],
+                        "role_name": [role.role],
+                        "member": [mid],
+                        "direction_name": [role.subfield],
                         "member_ids": pids[2 * j : 2 * j + 2],
-                        "representative_titles": [f"{name.title()} for {TOPICS[k].title()} Agents"],
+                        "recent_ids": pids[2 * j : 2 * j + 2],
+                        "representative_titles": [f"Building on {m.name.split()[0]} for {TOPICS[k].title()} Agents"],
+                        "gloss": [m.gloss],
                     },
                 )
             )

@@ -13,8 +13,9 @@ Kinds, each derived by a documented rule so a reviewer can recompute it:
   with verbatim quotes and their paper ids; recurrence = number of distinct papers.
 * feasibility: one note per candidate direction (support, maturity, the candidates it shares
   papers with, risks).
-* approach: the named methods the papers of a candidate direction use (rule in
-  `assets.evidence.approaches`): the options of a planning task inside that direction.
+* approach: the alternatives a team weighs for one role of a plan (the reward signal, the
+  adapter ...), from the shipped role catalog, offered where the partition's pre-cutoff papers
+  build on them (rule in `assets.evidence.approaches`).
 * venue_profile: from `assets.evidence.venues` when venue lists are passed in.
 
 Coverage of the corpus is uneven over time, so every volume number is a *share* of
@@ -36,7 +37,7 @@ from datetime import date
 import numpy as np
 
 from assets.corpus.logic import paper_text
-from assets.evidence.approaches import PhraseIndex, direction_approaches
+from assets.evidence.approaches import load_roles, offered_members
 from assets.evidence.bottlenecks import limitation_themes
 from assets.evidence.candidates import RECENT_MONTHS, containment, gloss, phrase_candidates
 from assets.evidence.llm_mode import classify_relations_llm, name_bottlenecks_llm
@@ -49,7 +50,7 @@ from assets.evidence.shares import (
     slice_shares,
 )
 from assets.evidence.venues import build_venue_profiles
-from core.phrases import phrase_keys, stems
+from core.phrases import stems
 from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
 from core.registry import load_registry
 from core.text import content_tokens, distinctive_title_phrases, title_phrases
@@ -570,49 +571,44 @@ def build_signals(
             )
         )
 
-    # (6) approaches inside the candidate directions (the planning family's options)
-    if candidate_signals:
-        index = PhraseIndex(usable, Counter(k for p in usable for k in phrase_keys(p.title)))
-        for i, (cand, _) in enumerate(candidate_signals):
-            found_approaches = direction_approaches(cand.details["defining_phrases"][0], cand.title, usable, index, cutoff)
-            for j, a in enumerate(found_approaches):
-                members = sorted((by_paper[pid] for pid in a.members), key=lambda p: (p.published, p.arxiv_id))
-                gloss_text, gloss_id = gloss(a.key, members[::-1], strict=True)
-                # shown: the newest members whose title names the approach (a reader sees it used), then others
-                shown = sorted(members[::-1], key=lambda p: a.key not in phrase_keys(p.title))[:REPRESENTATIVE_TITLES]
-                titles = [p.title for p in shown]
-                signals.append(
-                    Signal(
-                        signal_id=f"sig:approach:{i:03d}:{j:02d}",
-                        kind="approach",
-                        domain=domain,
-                        cutoff=cutoff,
-                        title=a.display,
-                        node_ids=cand.node_ids,
-                        evidence_ids=cand.evidence_ids,
-                        summary=(
-                            f"{len(a.members)} pre-cutoff papers on {cand.title} use {a.display} "
-                            f"({a.n_recent} in the {RECENT_MONTHS} months before the cutoff)."
-                        ),
-                        paper_ids=_check_dates(a.members, dates, cutoff),
-                        stats={
-                            "n_papers": float(len(a.members)),
-                            "n_members": float(len(a.members)),
-                            "n_recent_members": float(a.n_recent),
-                        },
-                        details={
-                            "direction": [cand.signal_id],
-                            "direction_name": [cand.title],
-                            "direction_phrases": list(cand.details["defining_phrases"]),
-                            "defining_phrases": [a.key],
-                            "member_ids": a.members,
-                            "representative_titles": titles,
-                            "representative_ids": [p.arxiv_id for p in shown],
-                            "gloss": [gloss_text] if gloss_text else [],
-                            "gloss_paper": [gloss_id] if gloss_id else [],
-                        },
-                    )
+    # (6) approaches: the catalogued alternatives for one role of a plan (rule in `assets.evidence.approaches`)
+    for i, role in enumerate(r for r in load_roles() if domain in r.domains):
+        for u in offered_members(role, usable, cutoff):
+            m = u.member
+            # shown: the newest papers whose title names the approach (a reader sees it used), then others
+            newest = sorted((by_paper[pid] for pid in u.paper_ids), key=lambda p: (p.published, p.arxiv_id))[::-1]
+            shown = sorted(newest, key=lambda p: u.sentences.get(p.arxiv_id) != p.title)[:REPRESENTATIVE_TITLES]
+            signals.append(
+                Signal(
+                    signal_id=f"sig:approach:{role.role_id}:{m.member_id}",
+                    kind="approach",
+                    domain=domain,
+                    cutoff=cutoff,
+                    title=m.name,
+                    summary=(
+                        f"{len(u.paper_ids)} pre-cutoff papers on {role.subfield} build on {m.name} "
+                        f"({len(u.recent_ids)} in the {RECENT_MONTHS} months before the cutoff)."
+                    ),
+                    paper_ids=_check_dates(u.paper_ids, dates, cutoff),
+                    stats={
+                        "n_papers": float(len(u.paper_ids)),
+                        "n_members": float(len(u.paper_ids)),
+                        "n_recent_members": float(len(u.recent_ids)),
+                        "role_order": float(i),
+                    },
+                    details={
+                        "role": [role.role_id],
+                        "role_name": [role.role],
+                        "member": [m.member_id],
+                        "direction_name": [role.subfield],
+                        "member_ids": u.paper_ids,
+                        "recent_ids": u.recent_ids,
+                        "representative_titles": [p.title for p in shown],
+                        "representative_ids": [p.arxiv_id for p in shown],
+                        "gloss": [m.gloss],
+                    },
                 )
+            )
 
     # (5) venue profiles
     if venue_papers is not None:

@@ -27,7 +27,7 @@ Partition rules (`cross_task_defects`): a family's own conflicts with the releas
 the partition (`TaskFamily.release_conflict`; the ranking vetoes such a task,
 `overlap_with_released`), e.g. planning's `planning_direction_overlap`: a planning task whose
 top gold option, or more than one of whose options, names the same thing as an option of a
-RELEASED direction task (assets/families/planning.py).
+RELEASED direction task (assets/families/planning/__init__.py).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Planning gold beyond the ordering: milestones, dependencies and kill criteria from the window papers
-(assets/families/planning.py: plan_for), and the momentum gold's validity rules."""
+(assets/families/planning/answer.py: plan_for), and the momentum gold's validity rules."""
 
 from datetime import date
 from types import SimpleNamespace
 
-from assets.families.planning import plan_for
+from assets.families.planning.answer import plan_for
 from core.records import GoldTarget, Task
 from tests.factories import screened_paper
 
@@ -55,7 +55,7 @@ def test_plan_reads_what_the_window_papers_on_each_approach_did():
     # milestones: the earliest window papers that state a method, by date, with their ids
     assert plan["A"].milestones == [f"2026-0{i + 1}-10 a{i}: Tool calling paper {i}" for i in range(3)]
     # dependencies: another option used by >= 2 of its window papers
-    assert plan["A"].dependencies == ["reinforcement learning (3 of its 5 window papers also use it)"]
+    assert plan["A"].dependencies == ["reinforcement learning (3 of its 5 window papers also build on it)"]
     assert plan["B"].dependencies == []
     # first half (to 2026-03-31): A has 3 of the direction's 8 first-half papers (37.5%) >= 0.8 x 10%;
     # B has 0 < 0.8 x 20%: stalled

@@ -89,7 +89,7 @@ def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
         assert kinds == {"candidate_direction", "bottleneck"}
 
 
-def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_options(built):
+def test_planning_ranks_the_alternatives_for_one_role_never_a_direction_tasks_options(built):
     signals, _, tasks, builds = built
     sig = {s.signal_id: s for s in signals}
     build_of = {b.task_id: b for b in builds}
@@ -98,14 +98,15 @@ def test_planning_ranks_approaches_inside_one_direction_never_a_direction_tasks_
     direction_options = {v for t in by_family(tasks, "direction") for v in build_of[t.task_id].option_signal_ids.values()}
     for t in plans:
         approaches = [sig[build_of[t.task_id].option_signal_ids[o.option_id]] for o in t.options]
-        assert {a.kind for a in approaches} == {"approach"} and 4 <= len(approaches) <= 5
-        assert len({a.details["direction"][0] for a in approaches}) == 1  # one direction
-        subject = approaches[0].details["direction_name"][0]
+        assert {a.kind for a in approaches} == {"approach"} and 3 <= len(approaches) <= 5
+        assert len({a.details["role"][0] for a in approaches}) == 1  # one role
+        subject, role = approaches[0].details["direction_name"][0], approaches[0].details["role_name"][0]
         assert re.search(
-            rf"a team of \d+ researchers working on {re.escape(subject)} \(LLM Agents\) plans the next "
-            r"6 months",
+            rf"a team of \d+ researchers working on {re.escape(subject)} \(LLM Agents\) must choose "
+            rf"{re.escape(role)} to build its next 6 months",
             t.question,
         )
+        assert "will build on each one" in t.question and "baseline" in t.question
         assert not direction_options & set(build_of[t.task_id].option_signal_ids.values())
         req = " ".join(t.answer_requirements)
         for word in ("milestones", "dependencies", "risks", "go/no-go"):

@@ -1,0 +1,122 @@
+"""Whether a paper builds on (uses or extends) an approach: the planning gold's counting rule.
+
+A paper counts for an approach when one sentence of its title or abstract
+
+1. names the approach: one of its `names` (regular expressions matched CASE-SENSITIVELY at word
+   boundaries: "ReAct" never matches the verb "react", "DPO" never matches inside "SimDPO2x") or
+   one of its `phrases` (matched case-insensitively at word boundaries), after the role's longer
+   names of other things (`exclude`, e.g. "process reward model" for an outcome reward model)
+   are blanked out;
+2. in a USE context: the title (a title names what the paper does), or a sentence about the
+   paper's own work (SELF: "we", "our", "this paper", "the proposed", or a coined name as subject
+   of a use verb, "FT-RAG employs ...") with a use cue (USE_CUES: "using", "based on", "extend",
+   "fine-tuned with", "-based", ...) -- background sentences ("X has emerged as ...") do not count;
+3. and NOT in a foil context: no foil cue (FOIL_CUES: "compared with", "outperforms", "unlike",
+   "instead of", "replaces", "without", "baseline", "than", "vs.", "-free", "prior", "existing",
+   "e.g.", "evaluate", "benchmark", ...) within
+   FOIL_WINDOW words before the mention or FOIL_AFTER words after it -- a baseline, a foil or a
+   replaced method is not built on.
+
+The first sentence that counts is recorded with the paper, so a reader can recheck every count.
+No Dagster, no family state: `Matcher` is built from one catalog member's names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assets.evidence.quotes import split_sentences
+
+FOIL_WINDOW = 8  # words before a mention in which a foil cue makes it a foil
+FOIL_AFTER = 3  # words after a mention ("PPO baselines", "DPO-free")
+_B, _E = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
+
+FOIL_CUES = re.compile(
+    r"(?i)\b(compar\w*|beyond|against|outperform\w*|surpass\w*|beat\w*|superior\s+to|"
+    r"better\s+than|than|unlike|in\s+contrast|instead\s+of|rather\s+than|replac\w*|without|baselines?|"
+    r"vs\.?|versus|alternative\s+to|relative\s+to|(gains?|improvements?|advantages?|margins?)\s+over|"
+    r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
+    r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
+    r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
+    r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit)\b"
+)
+# the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
+# name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
+SELF = re.compile(
+    r"(?i)\b(we|our|us|this\s+(paper|work|study|article)|the\s+proposed|in\s+this\s+paper)\b"
+    r"|^(?-i:[A-Z][\w\-]*[A-Z0-9][\w\-]*)(?:\s+\([^)]*\))?\s+(?:employs|uses|implements|adopts|leverages|integrates|"
+    r"combines|applies|builds|extends|introduces|trains|performs|relies|utili[sz]es|incorporates|couples|pairs)\b"
+)
+FREE_SUFFIX = re.compile(r"^[-\s]?(free|less)\b", re.I)  # "reward-model-free", "critic-less"
+USE_CUES = re.compile(
+    r"(?i)\b(us(e|es|ed|ing)|via|through|leverag\w*|employ\w*|adopt\w*|appl(y|ies|ied|ying)|built|build\w*|"
+    r"based|extend\w*|extension|integrat\w*|incorporat\w*|combin\w*|train\w*|fine-?tun\w*|optimi[sz]\w*|"
+    r"powered|driven|guided|equipped|augment\w*|enhanc\w*|implement\w*|within|under|with|by|"
+    r"propos\w*|introduc\w*|present\w*|develop\w*|design\w*|follow\w*|modif\w*|variant|framework|"
+    r"paradigm|pipeline|agent|agents|our|we)\b|-(based|style|like|driven|guided|trained|tuned)\b"
+)
+
+
+def _pattern(names: list[str], phrases: list[str]) -> re.Pattern[str]:
+    parts = [f"{_B}(?:{n}){_E}" for n in names] + [f"{_B}(?i:{re.escape(p)}){_E}" for p in phrases]
+    return re.compile("|".join(parts) if parts else r"(?!x)x")
+
+
+@dataclass
+class Matcher:
+    """One approach's names (see the module docstring)."""
+
+    names: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._re = _pattern(self.names, self.phrases)
+        self._ex = [re.compile(x) for x in self.exclude]
+
+    def mentions(self, sentence: str) -> list[re.Match[str]]:
+        """The approach's mentions in one sentence, excluded longer names blanked first."""
+        for ex in self._ex:
+            sentence = ex.sub(lambda m: " " * len(m.group(0)), sentence)
+        return list(self._re.finditer(sentence))
+
+    def named(self, text: str) -> bool:
+        return bool(self.mentions(text))
+
+
+def foil_context(sentence: str, m: re.Match[str]) -> bool:
+    """A foil cue within FOIL_WINDOW words before the mention or FOIL_AFTER words after it,
+    or a "-free"/"-less" suffix right after it."""
+    before = " ".join(sentence[: m.start()].split()[-FOIL_WINDOW:])
+    after_text = sentence[m.end() :]
+    after = " ".join(after_text.split()[:FOIL_AFTER])
+    return bool(FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text))
+
+
+def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
+    """The title, or a sentence about the paper's own work (SELF) with a use cue outside the
+    mention itself."""
+    if is_title:
+        return True
+    rest = sentence[: m.start()] + " " + sentence[m.end() :]
+    if not SELF.search(rest):
+        return False
+    return bool(USE_CUES.search(rest) or re.match(r"-(based|style|like|driven|guided|trained|tuned)\b", sentence[m.end() :]))
+
+
+def builds_on_sentence(sentence: str, matcher: Matcher, is_title: bool = False) -> bool:
+    """True when some mention of the approach in the sentence is in a use and not a foil context."""
+    return any(use_context(sentence, m, is_title) and not foil_context(sentence, m) for m in matcher.mentions(sentence))
+
+
+def builds_on(title: str, abstract: str, matcher: Matcher) -> str | None:
+    """The first sentence (title first) in which the paper builds on the approach, else None."""
+    if not matcher.named(f"{title}\n{abstract}"):
+        return None  # a quick pass: most papers never name it
+    if builds_on_sentence(title, matcher, is_title=True):
+        return title
+    for s in split_sentences(abstract or ""):
+        if builds_on_sentence(s, matcher):
+            return " ".join(s.split())
+    return None

@@ -1,0 +1,168 @@
+"""Counting precision of the planning gold (assets/evidence/building_on.py), on a labelled sample.
+
+    python benchmarks/planning_counting_sample.py sample    # write the unlabelled sample
+    python benchmarks/planning_counting_sample.py precision # precision of the labelled file
+
+`sample` draws SAMPLE_SIZE counted (paper, approach, sentence) items from the built planning golds
+of the default release (every domain at CUTOFF, read from the warehouse), seeded with SEED:
+the items are shuffled, then taken round-robin over the (task, option) groups so that
+every option's counts are checked, not only the leaders'. It writes
+docs/labels/planning_counting_sample.unlabelled.jsonl with
+{item_id, task_id, approach, role, paper_id, title, sentence, label: "", note: ""}, and, where a
+labelled file already exists, carries its labels over by item_id into
+docs/labels/planning_counting_sample.jsonl (a new item keeps an empty label).
+
+`precision` reads docs/labels/planning_counting_sample.jsonl: label "uses" or "extends" counts
+as a correct count, "foil", "mention" or "wrong" as a false positive; precision = correct /
+labelled. An independent reader labels the unlabelled copy blind; the same command scores it
+with `--file`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+WAREHOUSE = ROOT / ".foresci" / "warehouse"
+LABELS = ROOT / "docs" / "labels" / "planning_counting_sample.jsonl"
+UNLABELLED = ROOT / "docs" / "labels" / "planning_counting_sample.unlabelled.jsonl"
+DOMAINS = (
+    "llm_agent",
+    "llm_finetuning_post_training",
+    "rag_and_retrieval_structuring",
+    "visual_generative_modeling_and_diffusion",
+)
+CUTOFF = "2025-12-31"
+SEED = 32
+SAMPLE_SIZE = 64
+CORRECT, WRONG = {"uses", "extends"}, {"foil", "mention", "wrong"}
+
+
+def _table(side: str, name: str, domain: str) -> pd.DataFrame:
+    path = WAREHOUSE / side / name / f"domain={domain}" / f"cutoff={CUTOFF}" / "data.parquet"
+    return pd.read_parquet(path) if path.exists() else pd.DataFrame()
+
+
+def counted_items() -> list[dict]:
+    items = []
+    for d in DOMAINS:
+        golds, tasks, builds = (
+            _table("hidden", "gold_targets", d),
+            _table("public", "tasks", d),
+            _table("hidden", "task_builds", d),
+        )
+        window, signals = _table("hidden", "future_window", d), _table("public", "research_signals", d)
+        if golds.empty or tasks.empty:
+            continue
+        title = dict(zip(window.get("arxiv_id", []), window.get("title", [])))
+        role_of = {}
+        for _, s in signals[signals.kind == "approach"].iterrows():
+            role_of[s.signal_id] = json.loads(s.record_json)["details"].get("role_name", [""])[0]
+        option_sig = {b["task_id"]: b["option_signal_ids"] for b in (json.loads(r) for r in builds.record_json)}
+        for _, row in tasks[tasks.family == "planning"].iterrows():
+            task = json.loads(row.record_json)
+            gold_rows = golds[golds.task_id == row.task_id]
+            if gold_rows.empty:
+                continue
+            gold = json.loads(gold_rows.iloc[0].record_json)
+            names = {o["option_id"]: o["text"].split(" — ")[0] for o in task["options"]}
+            for oid, entries in (gold.get("counted") or {}).items():
+                for e in entries:
+                    pid = e.split(" ", 1)[0]
+                    sentence = e.split(' -- "', 1)[1][:-1] if ' -- "' in e else title.get(pid, e.split(" ", 1)[1])
+                    items.append(
+                        {
+                            "item_id": f"{row.task_id}|{oid}|{pid}",
+                            "task_id": row.task_id,
+                            "approach": names[oid],
+                            "role": role_of.get(option_sig.get(row.task_id, {}).get(oid, ""), ""),
+                            "paper_id": pid,
+                            "title": title.get(pid, ""),
+                            "sentence": sentence,
+                            "label": "",
+                            "note": "",
+                        }
+                    )
+    return items
+
+
+def sample(items: list[dict], n: int = SAMPLE_SIZE, seed: int = SEED) -> list[dict]:
+    rng = random.Random(seed)
+    items = sorted(items, key=lambda x: x["item_id"])
+    rng.shuffle(items)
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for it in items:
+        groups.setdefault((it["task_id"], it["approach"]), []).append(it)
+    order = sorted(groups, key=lambda k: rng.random())
+    out: list[dict] = []
+    while len(out) < n and any(groups.values()):
+        for k in order:
+            if groups[k] and len(out) < n:
+                out.append(groups[k].pop())
+    return sorted(out, key=lambda x: x["item_id"])
+
+
+def read(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+
+
+def write(path: Path, rows: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+
+
+def precision(rows: list[dict]) -> tuple[float, int, int]:
+    labelled = [r for r in rows if r.get("label") in CORRECT | WRONG]
+    good = sum(r["label"] in CORRECT for r in labelled)
+    return (good / len(labelled) if labelled else 0.0), good, len(labelled)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("command", choices=("sample", "precision", "recheck"))
+    ap.add_argument("--file", type=Path, default=LABELS)
+    args = ap.parse_args()
+    if args.command == "sample":
+        rows = sample(counted_items())
+        write(UNLABELLED, rows)
+        old = {r["item_id"]: r for r in read(LABELS)}
+        write(LABELS, [{**r, "label": old.get(r["item_id"], r)["label"], "note": old.get(r["item_id"], r)["note"]} for r in rows])
+        print(f"{len(rows)} items (seed {SEED}) -> {UNLABELLED.relative_to(ROOT)} and {LABELS.relative_to(ROOT)}")
+    elif args.command == "recheck":  # the labelled items the CURRENT rule and catalog still count
+        from assets.evidence.approaches import load_roles
+        from assets.evidence.building_on import builds_on
+
+        member = {m.name: m for r in load_roles() for m in r.members}
+        papers = {}
+        for d in DOMAINS:
+            w = _table("hidden", "future_window", d)
+            papers.update({a: (t, b) for a, t, b in zip(w.get("arxiv_id", []), w.get("title", []), w.get("abstract", []))})
+        rows = read(args.file)
+        kept = [
+            r
+            for r in rows
+            if r["approach"] in member
+            and r["paper_id"] in papers
+            and builds_on(*papers[r["paper_id"]], member[r["approach"]].matcher())
+        ]
+        p, good, n = precision(kept)
+        print(
+            f"current rule keeps {len(kept)} of {len(rows)} items; precision on them {p:.3f} ({good}/{n}); "
+            f"correct items dropped: {sum(r['label'] in CORRECT for r in rows) - good}"
+        )
+    else:
+        p, good, n = precision(read(args.file))
+        by: dict[str, list[int]] = {}
+        for r in read(args.file):
+            if r.get("label") in CORRECT | WRONG:
+                by.setdefault(r["label"], []).append(1)
+        print(f"counting precision {p:.3f} ({good}/{n} labelled items correct); labels: { {k: len(v) for k, v in by.items()} }")
+
+
+if __name__ == "__main__":
+    main()
