@@ -124,8 +124,9 @@ def contribution_statements(abstract: str) -> list[Statement]:
                 if limitation_score(sentences[j]) >= LIMITATION_MIN_SCORE:
                     ante = sentences[j]
                     break
-        if addressing or ante:  # a contribution without a gap addresses nothing in particular
-            out.append(Statement(s, ante, tuple(word_tokens(f"{ante} {s}"))))
+        # a contribution without a gap is kept too: it counts only where its own sentence states
+        # a reduction (`states_reduction`: "we release X, a large-scale training environment")
+        out.append(Statement(s, ante, tuple(word_tokens(f"{ante} {s}"))))
     return out
 
 
@@ -145,28 +146,48 @@ quantif understand reveal find show identif diagnos audit probe expos
 """.split()
 )
 REDUCTION_SPAN = 10  # a key starts at most this many words after its reduction cue
+CLAUSE_BREAK = re.compile(r"[;:]|\b(?:but|while|whereas|although|though|yet)\b", re.I)
 
 
 def _cue(tok: str, cues: tuple[str, ...]) -> bool:
     return tok.startswith(cues)
 
 
-def reduction_positions(tokens: list[str]) -> list[int]:
-    """Positions of reduction cues in a word sequence."""
-    return [i for i, t in enumerate(tokens) if _cue(t, REDUCTION_CUES)]
+def reduction_positions(tokens: list[str], supply: bool = False) -> list[int]:
+    """Positions of reduction cues in a word sequence (with the supply cues for a missing resource)."""
+    cues = REDUCTION_CUES + SUPPLY_CUES if supply else REDUCTION_CUES
+    return [i for i, t in enumerate(tokens) if _cue(t, cues)]
 
 
-def states_reduction(s: Statement, keys: list[tuple[str, ...]]) -> bool:
+SUPPLY_CUES = tuple(
+    """
+propos introduc present develop construct build releas synthesi curat generat collect creat design
+open-sourc contribut provid
+""".split()
+)
+SUPPLY_PREFIXES = ("lack of ", "scarcity of ", "absence of ", "shortage of ")
+
+
+def supplies(title: str) -> bool:
+    """A limitation that is a missing resource ("lack of realistic evaluation benchmarks",
+    "scarcity of training data and environments"): a paper that supplies it reduces it, so a
+    contribution verb (SUPPLY_CUES: introduce, build, release, synthesise, ...) is a reduction cue."""
+    return title.lower().startswith(SUPPLY_PREFIXES)
+
+
+def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = False) -> bool:
     """Does the statement state that the paper reduces a limitation with these keys (module
     docstring)? The own sentence: a key after a reduction cue (<= REDUCTION_SPAN words, no study
     verb in between); or the anaphoric antecedent holds the key."""
-    own = word_tokens(s.own)
-    cues = reduction_positions(own)
-    for key in keys:
-        for k in key_positions(own, key):
-            for c in cues:
-                if c < k <= c + REDUCTION_SPAN and not any(_cue(t, STUDY_CUES) for t in own[c + 1 : k]):
-                    return True
+    for clause in CLAUSE_BREAK.split(s.own):  # a cue and its object lie in one clause
+        own = word_tokens(clause)
+        cues = reduction_positions(own, supply)
+        for key in keys:
+            for k in key_positions(own, key):
+                for c in cues:
+                    if c < k <= c + REDUCTION_SPAN and not any(_cue(t, STUDY_CUES) for t in own[c + 1 : k]):
+                        return True
+    cues = reduction_positions(word_tokens(s.own))
     if s.antecedent and ANAPHORA.search(s.own) and (cues or CONTRIBUTION_CUES.search(s.own)):
         ante = word_tokens(s.antecedent)
         return any(key_positions(ante, key) for key in keys)
@@ -191,7 +212,7 @@ def enabled_sentences(abstract: str, statement_own: str) -> list[str]:
     docstring): own result sentences after the statement, enabling ones first."""
     sentences = split_sentences(abstract or "")
     start = next((i + 1 for i, x in enumerate(sentences) if x == statement_own), 0)
-    after = [x for x in sentences[start:] if x != statement_own and RESULT_OWN.search(x) and not is_background(x)]
+    after = [x for x in sentences[start:] if x != statement_own and RESULT_OWN.search(x) and not BACKGROUND.search(x)]
     enabling = [x for x in after if ENABLING.search(x)]
     results = [x for x in after if RESULT.search(x) and x not in enabling]
     return enabling + results
