@@ -27,7 +27,12 @@ SEED = 32
 N_COUNTED = 64
 N_MEMBERSHIP = 48
 CUTOFF = "2025-12-31"
-DOMAINS = ("llm_agent", "llm_finetuning_post_training", "rag_and_retrieval_structuring", "visual_generative_modeling_and_diffusion")
+DOMAINS = (
+    "llm_agent",
+    "llm_finetuning_post_training",
+    "rag_and_retrieval_structuring",
+    "visual_generative_modeling_and_diffusion",
+)
 LABELS = Path(__file__).resolve().parents[1] / "docs" / "labels"
 COUNTING = LABELS / "bottleneck_counting_sample.jsonl"
 MEMBERSHIP = LABELS / "bottleneck_membership_sample.jsonl"
@@ -40,7 +45,11 @@ def released_bottleneck(store, domain: str):
     if not store.exists("task_ranking", domain, CUTOFF):
         return [], {}, {}
     released = {r.task_id for r in store.read_records("task_ranking", domain, CUTOFF, TaskRating) if r.released}
-    tasks = {t.task_id: t for t in store.read_records("tasks", domain, CUTOFF, Task) if t.task_id in released and t.family == "bottleneck"}
+    tasks = {
+        t.task_id: t
+        for t in store.read_records("tasks", domain, CUTOFF, Task)
+        if t.task_id in released and t.family == "bottleneck"
+    }
     golds = [g for g in store.read_records("gold_targets", domain, CUTOFF, GoldTarget) if g.task_id in tasks]
     future = {p.arxiv_id: p for p in store.read_records("future_window", domain, CUTOFF, ScreenedPaper)}
     signals = {s.signal_id: s for s in store.read_records("research_signals", domain, CUTOFF, Signal)}

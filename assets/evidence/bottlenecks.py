@@ -135,7 +135,7 @@ BOTTLENECK_CATEGORIES: dict[str, tuple[str, ...]] = {
 
 def bottleneck_category(sentences: list[str]) -> str:
     """Category with the most cue hits over the theme's sentences; recurring_limitation if none."""
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for s in sentences:
         low = s.lower()
         for cat, cues in BOTTLENECK_CATEGORIES.items():
@@ -236,7 +236,8 @@ def limitation_themes(
     if not cands or not n_lim:
         return []
     # limitation lift of every candidate key over all abstract sentences
-    in_lim, in_all = Counter(), Counter()
+    in_lim: Counter[tuple[str, ...]] = Counter()
+    in_all: Counter[tuple[str, ...]] = Counter()
     by_len = defaultdict(set)
     for k in cands:
         by_len[len(k)].add(k)
@@ -296,9 +297,9 @@ def limitation_themes(
     mentions: list[list[str]] = [[] for _ in themes]
     for p in usable:
         toks = word_tokens(f"{p.title}. {p.abstract}")
-        grams = {tuple(toks[i : i + n]) for n in lens for i in range(len(toks) - n + 1)}
+        held = {tuple(toks[i : i + n]) for n in lens for i in range(len(toks) - n + 1)}
         for ti, aliases in enumerate(alias_sets):
-            if not aliases.isdisjoint(grams):
+            if not aliases.isdisjoint(held):
                 mentions[ti].append(p.arxiv_id)
     for t, m in zip(themes, mentions):
         t["mentions"] = m
@@ -308,31 +309,32 @@ def limitation_themes(
         for pid in set(r.representative_ids) | set(r.supporting_ids) | {pe.arxiv_id for pe in r.papers}:
             records_of[pid].add(r.record_id)
             nodes_of[pid].add(r.node_id)
-    out, names = [], set()
+    out: list[dict] = []
+    names: set[str] = set()
     for t in sorted(themes, key=lambda t: (-len(t["stated"]), -t["lift"], t["key"])):
-        stated = t["stated"]
-        if records and not any(records_of[p] for p in stated):
+        stated_of: dict = t["stated"]
+        if records and not any(records_of[p] for p in stated_of):
             continue  # traceable to the evidence records: >= 1 of its papers is in one
         name = theme_name(list(t["named_by"].values()), taken=names)
         if name is None:
             continue
         names.add(name.lower())
-        pids = sorted(stated, key=lambda pid: (len(stated[pid][0]) > 300, pid))
-        fams = Counter(fam for _, fam, _ in stated.values())
+        order = sorted(stated_of, key=lambda pid: (len(stated_of[pid][0]) > 300, pid))
+        fams = Counter(fam for _, fam, _ in stated_of.values())
         out.append(
             {
                 "name": name,
                 "key": " ".join(t["key"]),
                 "aliases": [" ".join(a) for a in t["aliases"]],
-                "paper_ids": pids,
-                "quotes": [stated[pid][0] for pid in pids[:max_quotes]],
-                "quote_papers": pids[:max_quotes],
-                "category": bottleneck_category([stated[pid][0] for pid in pids]),
+                "paper_ids": order,
+                "quotes": [stated_of[pid][0] for pid in order[:max_quotes]],
+                "quote_papers": order[:max_quotes],
+                "category": bottleneck_category([stated_of[pid][0] for pid in order]),
                 "lift": float(t["lift"]),
                 "family": fams.most_common(1)[0][0] if fams else "",
                 "mention_ids": t["mentions"],
-                "records": sorted(set().union(*(records_of[p] for p in pids))),
-                "nodes": sorted(set().union(*(nodes_of[p] for p in pids))),
+                "records": sorted(set().union(*(records_of[p] for p in order))),
+                "nodes": sorted(set().union(*(nodes_of[p] for p in order))),
             }
         )
     out = merge_causes(out, cause_themes(rows, min_papers), records_of, nodes_of, bool(records), max_quotes)[:max_themes]
@@ -408,7 +410,8 @@ def verbal_ing_words(sentence_tokens: list[tuple[bool, list[str]]], words: set[s
     determiner in >= VERBAL_ING_SHARE of their occurrences ("generating the", "involving
     a"). A key never starts with one ("generating harmful content" is "harmful content");
     nominal ones stay ("training data", "reasoning depth")."""
-    seen, det = Counter(), Counter()
+    seen: Counter[str] = Counter()
+    det: Counter[str] = Counter()
     for _, toks in sentence_tokens:
         for a, b in zip(toks, toks[1:]):
             if a in words:

@@ -47,7 +47,9 @@ def lexicon_problems(causes=None) -> list[str]:
     """Integrity of the lexicon: names are multi-word and unique, aliases non-empty, no alias
     shared by two entries (one phrasing names one cause)."""
     causes = load_causes() if causes is None else causes
-    problems, names, owner = [], set(), {}
+    problems: list[str] = []
+    names: set[str] = set()
+    owner: dict[tuple[str, ...], str] = {}
     for name, aliases in causes:
         if len(name.split()) < 2:
             problems.append(f"one-word cause name: {name!r}")

@@ -224,7 +224,8 @@ class BottleneckFamily(TaskFamily):
         subject = task_subject(task)
         return [("subject", subject), ("limitations", f"{subject} {LIMITATION_QUERY}")]
 
-    def decision_claims(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
+    def decision_claims(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        assert isinstance(parsed, BottleneckAnswer)
         claims = []
         if parsed.bottleneck.strip():
             claims.append(f"The root bottleneck in {task_subject(task)} is {parsed.bottleneck.strip().rstrip('.')}.")
@@ -260,11 +261,13 @@ class BottleneckFamily(TaskFamily):
         carries no knowledge of the gold's order)."""
         return ["; ".join(sorted(gold.preferred_ranking, key=str.lower))] if gold.preferred_ranking else []
 
-    def decision_texts(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
+    def decision_texts(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        assert isinstance(parsed, BottleneckAnswer)
         """The named root bottleneck, the opportunity and the mechanism."""
         return [t.strip() for t in (parsed.bottleneck, parsed.opportunity, parsed.mechanism) if t.strip()]
 
-    def answer_lines(self, task: Task, parsed: BottleneckAnswer, ranking: list[str], choice: str | None) -> list[str]:
+    def answer_lines(self, task: Task, parsed: BaseModel, ranking: list[str], choice: str | None) -> list[str]:
+        assert isinstance(parsed, BottleneckAnswer)
         lines = [f"**Root bottleneck:** {parsed.bottleneck.strip()}", "", f"**Opportunity:** {parsed.opportunity.strip()}", ""]
         if parsed.mechanism.strip():
             lines += [f"**Mechanism:** {parsed.mechanism.strip()}", ""]
@@ -290,7 +293,8 @@ class BottleneckFamily(TaskFamily):
             "opportunity: what reducing it opens, within the forecast window",
         ]
 
-    def contract_violations(self, task: Task, parsed: BottleneckAnswer) -> list[str]:
+    def contract_violations(self, task: Task, parsed: BaseModel) -> list[str]:
+        assert isinstance(parsed, BottleneckAnswer)
         return [] if parsed.bottleneck.strip() else ["bottleneck is empty"]
 
     aliases = ("bottleneck_opportunity_discovery",)
@@ -328,7 +332,7 @@ class BottleneckFamily(TaskFamily):
                 continue
             draft = builder.draft(self.name, subdirection=subject)
             ev = evidence_item_ids(builder.records_by_node, cand.node_ids, set(support))
-            if builder.emit(self, draft, [], {}, [cand] + linked, support, ev, f"{st.horizon_months}-month", subject=subject):
+            if builder.emit(self, draft, [], {}, [cand] + linked, support, ev, f"{st.horizon_months}-month", subject=subject):  # type: ignore[arg-type]
                 chosen.append(cand)
                 shown.add(tuple(word_tokens(subject)))
 

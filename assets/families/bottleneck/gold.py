@@ -206,7 +206,8 @@ def paper_tests(
     and the statement that passes both (None if none)."""
     sts = st["statements"].get(pid, [])
     k = len(bns)
-    lex, sem, both = np.zeros(k, bool), np.zeros(k, bool), [None] * k
+    lex, sem = np.zeros(k, bool), np.zeros(k, bool)
+    both: list[str | None] = [None] * k
     if not sts:
         return lex, sem, both
     if not REQUIRE_SEMANTIC:  # the reduction statement alone decides (module docstring)
