@@ -6,8 +6,8 @@
 `draw` reads the default release (cutoff 2025-12-31, the partitions present in the warehouse):
 (a) counting: every counted (paper, limitation, statement) of the released bottleneck tasks'
 golds (every candidate, not only the gold), SEED-shuffled, the first N_COUNTED; (b) membership:
-window papers whose title or abstract holds a content word of the subject (a broad net that
-does not depend on the membership rule), SEED-shuffled, the first N_MEMBERSHIP, each with
+window papers whose title or abstract holds every content word of the subject, anywhere (a net
+that does not depend on the membership rule's phrases or neighbour vote), SEED-shuffled, the first N_MEMBERSHIP, each with
 `member` (does the gold's membership rule put it in the subject: `gold.future_paper_ids`).
 Labels are written by a reader into the labelled copies (`label`: counting "reduces" /
 "studies" / "mentions" / "wrong"; membership "in" / "out").
@@ -68,13 +68,31 @@ def entry_sentence(entry: str) -> str:
     return m.group(1) + (f' [refers to: "{m.group(2)}"]' if m.group(2) else "")
 
 
-def draw() -> None:
+def from_warehouse():
     from resources.storage import StorageResource
 
     store = StorageResource().store()
+    return [released_bottleneck(store, d) for d in DOMAINS]
+
+
+def from_states(paths: list[str]):
+    """The in-process builds (`pickle` of tasks, builds, golds, signals, future): the tasks whose
+    gold passes the family's validity check (the release gate before its stability resamples)."""
+    import pickle
+
+    from assets.families.bottleneck import bottleneck_problems
+
+    out = []
+    for path in paths:
+        st = pickle.load(open(path, "rb"))  # noqa: SIM115 - a local file this script's caller wrote
+        pairs = [(t, g) for t, g in zip(st["tasks"], st["golds"]) if g.strength > 0 and not bottleneck_problems(g)]
+        out.append((pairs, {p.arxiv_id: p for p in st["future"]}, {s.signal_id: s for s in st["signals"]}))
+    return out
+
+
+def draw(sources=None) -> None:
     counted, members = [], []
-    for d in DOMAINS:
-        pairs, future, signals = released_bottleneck(store, d)
+    for pairs, future, signals in sources if sources is not None else from_warehouse():
         for task, gold in pairs:
             subject = subject_of(task)
             for sid, entries in gold.counted.items():
@@ -95,7 +113,7 @@ def draw() -> None:
             inside = set(gold.future_paper_ids)
             for p in future.values():
                 text = f"{p.title} {p.abstract}".lower()
-                if words and any(re.search(r"\b" + re.escape(w), text) for w in words):
+                if words and all(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", text) for w in words):
                     members.append(
                         {
                             "task_id": task.task_id,
@@ -147,4 +165,8 @@ def score() -> dict:
 
 
 if __name__ == "__main__":
-    {"draw": draw, "score": score}[sys.argv[1] if len(sys.argv) > 1 else "score"]()
+    cmd = sys.argv[1] if len(sys.argv) > 1 else "score"
+    if cmd == "draw-states":  # draw-states state1.pkl state2.pkl ...
+        draw(from_states(sys.argv[2:]))
+    else:
+        {"draw": draw, "score": score}[cmd]()

@@ -119,10 +119,17 @@ def test_background_sentences_never_count():
     assert not is_background("Experiments show that X reduces latency by 30%.")
 
 
-def test_semantic_test_rejects_a_lexical_hit_that_is_about_something_else():
+def test_semantic_test_rejects_a_lexical_hit_that_is_about_something_else(monkeypatch):
     # the statement names the key but embeds with limitation y's quotes (token t6), not x's
+    monkeypatch.setattr(BG, "REQUIRE_SEMANTIC", True)
     g = gold_of(*world(x_statement="We reduce long-horizon memory loss t6 t6 t6 t6."))
     assert g.numbers["lexical:0"] == 6 and g.numbers["addressed:0"] == 0
+
+
+def test_by_default_the_reduction_statement_alone_counts():
+    # the semantic test is off (gold.REQUIRE_SEMANTIC): the reduction statement decides
+    g = gold_of(*world(x_statement="We reduce long-horizon memory loss t6 t6 t6 t6."))
+    assert g.numbers["lexical:0"] == 6 and g.numbers["addressed:0"] == 6
 
 
 # ---------------------------------------------------------------------------- statements and terms
