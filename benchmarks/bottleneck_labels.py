@@ -25,7 +25,7 @@ from pathlib import Path
 
 SEED = 32
 N_COUNTED = 64
-N_MEMBERSHIP = 48
+N_MEMBERSHIP = 72
 CUTOFF = "2025-12-31"
 DOMAINS = (
     "llm_agent",
