@@ -150,6 +150,7 @@ def bottleneck_category(sentences: list[str]) -> str:
 MIN_LIFT = 2.0
 UNIGRAM_MIN_LIFT = 2.5
 NAME_ALIAS_SHARE = 0.5
+DROP_ONE_WORD = True  # step 0: a one-word mined theme that joins no lexicon cause is dropped (issue 32)
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind of the synonym test: the int8 ONNX all-MiniLM-L6-v2
 SYNONYM_MIN_COS = 0.65
 NEAR_MIN_COS = 0.45  # two themes this close are distinct but related: never candidates of one task  # a longer alias names the theme when it holds >= half of its papers
@@ -366,7 +367,7 @@ def merge_causes(
         keys = [tuple(a.split()) for a in t["aliases"]]
         host = next((c for c in causes if joins(keys, c["aliases"])), None)
         if host is None:
-            if len(t["key"].split()) >= 2:
+            if len(t["key"].split()) >= 2 or not DROP_ONE_WORD:
                 out.append(t)
             continue
         host["aliases"] += [k for k in keys if k not in host["aliases"]]
