@@ -37,7 +37,7 @@ named in each flag's detail so a reviewer sees why it fired.
   gold limitation leads the second by fewer than MIN_MARGIN_PAPERS counted papers, or by less
   than MIN_RELATIVE_MARGIN of its own count) and `background_evidence` (a counted window-paper
   sentence reads as background: no own-work marker, or an opening on prior work or the field
-  before its first first-person marker) in `assets/families/bottleneck.py`.
+  before its first first-person marker) in `assets/families/bottleneck/`.
 * `shared_quotes`: the task's question quotes a sentence that another task of the partition
   (any family) also quotes: a double-quoted span of >= QUOTE_MIN_CHARS characters whose words
   (lower-cased, punctuation dropped) equal, contain or are contained in one of the other's

@@ -64,21 +64,38 @@ first stating sentence), at most `max_quotes`, with the paper ids in the same or
 theme also carries the evidence records and taxonomy nodes that hold its papers.
 
 
-Length (over ~500 lines on purpose): the limitation extraction: cue rules, themes and their aliases
-share one vocabulary, documented with their constants."""
+The word-level rules (steps 1-3, `states_key`) are in `assets.evidence.limitation_phrases`; the
+curated cause lexicon (step 0) in `assets.evidence.causes`."""
 
 from __future__ import annotations
 
 import math
 import re
 from collections import Counter, defaultdict
-from functools import lru_cache
 
 import numpy as np
 
+from assets.evidence.causes import CAUSE_FAMILY, cause_themes, joins
+from assets.evidence.limitation_phrases import (  # noqa: F401 - re-exported: the family reads them here
+    DETERMINERS,
+    FUNCTION_WORDS,
+    LIMITATION_MIN_SCORE,
+    LIMITING_MODIFIERS,
+    NAME_PREFIX,
+    NOUN_SUFFIXES,
+    contains_key,
+    domain_words,
+    limitation_objects,
+    norm_word,
+    object_keys,
+    restates,
+    same_term,
+    states_key,
+    surface_of,
+    word_tokens,
+)
 from assets.evidence.quotes import limitation_score, split_sentences
 from core.records import EvidenceRecord, ScreenedPaper
-from core.text import STOP_WORDS, term_stems
 
 BOTTLENECK_CATEGORIES: dict[str, tuple[str, ...]] = {
     "evaluation_gap": ("benchmark", "evaluat", "metric", "measur", "assess", "leaderboard", "judge"),
@@ -118,7 +135,7 @@ BOTTLENECK_CATEGORIES: dict[str, tuple[str, ...]] = {
 
 def bottleneck_category(sentences: list[str]) -> str:
     """Category with the most cue hits over the theme's sentences; recurring_limitation if none."""
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for s in sentences:
         low = s.lower()
         for cat, cues in BOTTLENECK_CATEGORIES.items():
@@ -130,272 +147,14 @@ def bottleneck_category(sentences: list[str]) -> str:
     return best if n >= max(2, len(sentences) // 3) else "recurring_limitation"
 
 
-LIMITATION_MIN_SCORE = 1.5  # a sentence is a limitation sentence from this cue score on
-NP_MAX_WORDS = 4
-MAX_KEY_WORDS = 3
 MIN_LIFT = 2.0
 UNIGRAM_MIN_LIFT = 2.5
-NOUN_SUFFIXES = (
-    "ion",
-    "ity",
-    "ness",
-    "ment",
-    "ance",
-    "ence",
-    "ancy",
-    "ency",
-    "cy",
-    "ure",
-    "age",
-    "ism",
-    "sis",
-    "ship",
-    "gy",
-    "ty",
-    "th",
-)
 NAME_ALIAS_SHARE = 0.5
+DROP_ONE_WORD = True  # step 0: a one-word mined theme that joins no lexicon cause is dropped (issue 32)
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind of the synonym test: the int8 ONNX all-MiniLM-L6-v2
 SYNONYM_MIN_COS = 0.65
 NEAR_MIN_COS = 0.45  # two themes this close are distinct but related: never candidates of one task  # a longer alias names the theme when it holds >= half of its papers
 NAME_FAMILY_SHARE = 0.5  # a predicate family names the theme when >= half its statements use it
-
-# predicate families: (family, regex). PRE: the object follows; POST: the object precedes.
-PRE_PREDICATES: tuple[tuple[str, str], ...] = (
-    ("suffer", r"suffer(?:s|ed|ing)?\s+(?:from|with)"),
-    ("vulnerable", r"(?:vulnerab\w*|susceptib\w*|prone)\s+to"),
-    ("struggle", r"struggl(?:e|es|ed|ing)\s+(?:with|in|to\s+handle)"),
-    ("lack", r"(?:lack(?:s|ing|ed)|(?:lack|absence|scarcity|shortage|dearth|paucity)\s+of)"),
-    ("by", r"(?:limited|hindered|hampered|constrained|plagued|bottlenecked|impeded|restricted)\s+by"),
-    (
-        "issue",
-        r"(?:challenges?|difficult(?:y|ies)|issues?|problems?|limitations?|bottlenecks?|risks?|concerns?|"
-        r"obstacles?|barriers?)\s+(?:of|in|such\s+as|including|like|posed\s+by|related\s+to|from|with)",
-    ),
-    (
-        "cause",
-        r"(?:due\s+to|caused\s+by|because\s+of|owing\s+to|leading\s+to|lead\s+to|leads\s+to|result\s+in|"
-        r"results\s+in|resulting\s+in)",
-    ),
-)
-POST_PREDICATES: tuple[tuple[str, str], ...] = (
-    (
-        "remains",
-        r"(?:remains?|is|are|poses?|presents?|becomes?|constitutes?)\s+(?:still\s+)?(?:a\s+|an\s+)?"
-        r"(?:\w+\s+){0,2}?(?:challenge|bottleneck|problem|limitation|obstacle|barrier|concern|"
-        r"open\s+question|open\s+issue)s?\b",
-    ),
-    (
-        "costly",
-        r"(?:is|are|remains?|remain)\s+(?:still\s+|often\s+|highly\s+|very\s+|prohibitively\s+)?"
-        r"(?:costly|expensive|prohibitive|unreliable|brittle|scarce|underexplored|unexplored|"
-        r"insufficient|lacking|error-prone|inefficient|slow)\b",
-    ),
-)
-NAME_PREFIX = {"lack": "lack of", "vulnerable": "vulnerability to", "struggle": "difficulty with"}
-
-FUNCTION_WORDS = frozenset(
-    """
-a an the of in on for to from with by as at and or but nor so yet is are was were be been being this that these
-those their its his her our your my we they it them which who whom whose what when where while how than then such
-both each either neither any all some many much more most other another same own can could may might must shall
-should will would do does did done has have had having not no into onto upon over under between among through during
-within without about above below across after before beyond via per like unlike also even only just very too quite
-rather still often usually typically remain remains remained however thus therefore hence moreover furthermore
-there here due because i.e e.g etc especially particularly mainly largely highly severely significantly
-""".split()
-) | frozenset(  # verbs that end the noun phrase before them ("the lack of X hinders ...")
-    """hinders hinder limits restricts remains makes leads causes poses prevents affects reduces degrades undermines
-    impedes hampers complicates results requires becomes creates introduces raises presents constrains lies arises
-    stems persists exists occurs emerges hurts harms compromises inhibits slows increases leaves""".split()
-)
-DETERMINERS = frozenset(
-    "a an the their its these those this that such his her our your any some both each current existing".split()
-)
-INTENSIFIERS = frozenset(
-    """
-significant substantial severe considerable notable major key critical serious heavy massive huge great growing
-common various different several new novel frequent excessive increased increasing persistent inherent existing
-current fundamental main primary important inevitable unavoidable additional extra further potential possible
-certain specific particular crucial remaining ongoing prevalent widespread non-trivial nontrivial
-""".split()
-)
-LIMITING_MODIFIERS = frozenset(
-    "high higher low lower limited poor insufficient scarce inadequate weak slow unreliable inconsistent costly expensive".split()
-)
-GENERIC_HEADS = frozenset(
-    """
-problem issue challenge limitation gap difficulty complexity nature need scenario setting case way aspect factor
-ability capability performance result method approach system framework mechanism model task work field area
-application development design support use usage kind type form level degree number amount lot part process
-question concern obstacle barrier bottleneck drawback weakness shortcoming risk constraint requirement reason
-solution technique strategy step effort study paper researcher practitioner user human people fact thing term
-amount number range variety set series majority lot deal extent consequence assumption horizon applicability
-implication outcome effect impact restriction deviation specificity terminology nuance randomness
-""".split()
-)
-# stop words that may stand inside a multi-word key ("failure modes", "performance degradation")
-KEY_STOP_EXCEPTIONS = frozenset("failure performance".split())
-# words that name a limitation only with their complement ("reliance on ...", "absence of ..."):
-# never a one-word key
-RELATIONAL_WORDS = frozenset(
-    """
-reliance dependence dependency absence presence inability availability volume exposure lack scarcity shortage
-cost costs difficulty leading limit compromise mode propagation tendency
-""".split()
-)
-# acronyms in a domain title, expanded: their words are the domain's own words too
-ACRONYMS: dict[str, str] = {
-    "llm": "large language model",
-    "llms": "large language models",
-    "rag": "retrieval augmented generation",
-    "vlm": "vision language model",
-    "mllm": "multimodal large language model",
-    "lm": "language model",
-}
-
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9\-]*|[^\sA-Za-z]")
-_WORD = re.compile(r"^[a-z][a-z0-9\-]*$")
-
-
-def norm_word(w: str) -> str:
-    """Lower-cased, plural dropped: "attacks" -> "attack", "inefficiencies" -> "inefficiency",
-    "biases" -> "bias"; "bias", "loss", "analysis" unchanged."""
-    w = w.lower()
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if w.endswith(("biases", "ches", "shes", "sses", "xes", "zes")):
-        return w[:-2]
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is", "as")) else w
-
-
-@lru_cache(maxsize=1 << 18)  # a corpus repeats its words: each token is normalised once
-def _norm_token(token: str) -> str | None:
-    return norm_word(token) if _WORD.match(token.lower()) else None
-
-
-def word_tokens(text: str) -> list[str]:
-    """The normalised word sequence of a text (punctuation dropped): what keys are matched in."""
-    return [w for t in _TOKEN.findall(text) if (w := _norm_token(t)) is not None]
-
-
-def contains_key(tokens: list[str], key: tuple[str, ...]) -> bool:
-    """True when `key` occurs as a contiguous run of `tokens`."""
-    n = len(key)
-    return any(tuple(tokens[i : i + n]) == key for i in range(len(tokens) - n + 1))
-
-
-def domain_words(title: str) -> set[str]:
-    """Stems of a domain title's words, with the words of its acronyms (ACRONYMS)."""
-    words = set()
-    for tok in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", title):
-        words |= term_stems(tok)
-        words |= term_stems(ACRONYMS.get(tok.lower(), ""))
-    return {w for w in words if w and w not in {"and", "of", "the"}}
-
-
-def restates(name: str, words: set[str]) -> bool:
-    """True when every content word of `name` is one of `words` (stems) or a stop word:
-    the name says nothing the given words do not already say."""
-    stems = [s for tok in re.findall(r"[a-z][a-z0-9\-]*", name.lower()) for s in sorted(term_stems(tok)) if tok not in STOP_WORDS]
-    content = [s for s in stems if s not in STOP_WORDS and s not in {"lack", "vulnerability", "difficulty"}]
-    return all(s in words for s in content)
-
-
-def _run(tokens: list[str], i: int) -> int:
-    """End index of the run of non-function words starting at `i`, without trailing
-    participles ("attacks hidden in pages", "data collected from")."""
-    start = i
-    while i < len(tokens) and _WORD.match(tokens[i].lower()) and tokens[i].lower() not in FUNCTION_WORDS:
-        i += 1
-    while i > start + 1 and re.search(r"(?:ed|en)$", tokens[i - 1].lower()) and len(tokens[i - 1]) > 4:
-        i -= 1
-    return i
-
-
-def objects_after(text: str) -> list[list[str]]:
-    """The noun phrases right after a predicate (determiners skipped), with coordinated ones
-    ("A, B and C"); each is its run's last NP_MAX_WORDS words (noun phrases are head-final)."""
-    tokens = _TOKEN.findall(text)
-    out: list[list[str]] = []
-    i = 0
-    while i < len(tokens) and len(out) < 3:
-        while i < len(tokens) and tokens[i].lower() in DETERMINERS:
-            i += 1
-        end = _run(tokens, i)
-        if end == i:
-            break
-        out.append(tokens[i:end][-NP_MAX_WORDS:])
-        i = end
-        if i < len(tokens) and tokens[i].lower() in (",", "and", "or"):
-            i += 1
-            if i < len(tokens) and tokens[i].lower() in ("and", "or"):
-                i += 1
-            continue
-        break
-    return out
-
-
-def object_before(text: str) -> list[str]:
-    """The noun phrase that ends right before a predicate (its last NP_MAX_WORDS words)."""
-    out: list[str] = []
-    for t in reversed(_TOKEN.findall(text)):
-        low = t.lower()
-        if not _WORD.match(low) or low in FUNCTION_WORDS or low in DETERMINERS:
-            break
-        out.append(t)
-    return out[::-1][-NP_MAX_WORDS:]
-
-
-_PRE = [(fam, re.compile(r"\b" + rx + r"\s+", re.I)) for fam, rx in PRE_PREDICATES]
-_POST = [(fam, re.compile(r"\s+" + rx, re.I)) for fam, rx in POST_PREDICATES]
-
-
-def limitation_objects(sentence: str) -> list[tuple[str, list[str]]]:
-    """(predicate family, noun phrase words as written) of every limitation object of a sentence."""
-    found = []
-    for fam, rx in _PRE:
-        for m in rx.finditer(sentence):
-            found += [(fam, np_) for np_ in objects_after(sentence[m.end() :])]
-    for fam, rx in _POST:
-        for m in rx.finditer(sentence):
-            np_ = object_before(sentence[: m.start()])
-            if np_:
-                found.append((fam, np_))
-    return found
-
-
-def surface_of(surface: list[str], n: int) -> str:
-    """A key's words as written: the surface's last `n` words, with the limiting modifier
-    right before them if there is one ("high latency")."""
-    start = len(surface) - n
-    if start > 0 and surface[start - 1].lower() in LIMITING_MODIFIERS:
-        start -= 1
-    return " ".join(surface[start:])
-
-
-def object_keys(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
-    """(surface words, keys) of one object: intensifiers dropped from the surface, limiting
-    modifiers also from the key words; keys are the key words' last 1..MAX_KEY_WORDS words
-    that neither start with a stop word nor end with a stop word or GENERIC_HEADS word."""
-    surface = [w for w in words if w.lower() not in INTENSIFIERS]
-    while surface and surface[0].lower() in STOP_WORDS and surface[0].lower() not in LIMITING_MODIFIERS:
-        surface = surface[1:]
-    lead = 0
-    while lead < len(surface) and surface[lead].lower() in LIMITING_MODIFIERS:
-        lead += 1
-    key_words = [norm_word(w) for w in surface[lead:]]
-    keys = []
-    for n in range(1, min(MAX_KEY_WORDS, len(key_words)) + 1):
-        key = tuple(key_words[-n:])
-        if key[0] in STOP_WORDS or key[-1] in STOP_WORDS or key[-1] in GENERIC_HEADS:
-            continue
-        if any(w in STOP_WORDS and w not in KEY_STOP_EXCEPTIONS for w in key):  # no stop word inside
-            continue
-        if n == 1 and key[0] in RELATIONAL_WORDS:
-            continue
-        keys.append(key)
-    return surface, keys
 
 
 def semantic_embedder():
@@ -457,10 +216,13 @@ def limitation_themes(
         dict
     )  # key -> pid -> (quote, family, surface)
     sentence_tokens: list[tuple[bool, list[str]]] = []
+    rows: list[tuple[str, bool, str, list[str]]] = []  # (pid, is limitation, sentence, tokens): the lexicon's input
     for p in usable:
+        rows.append((p.arxiv_id, False, p.title, word_tokens(p.title)))
         for s in split_sentences(p.abstract):
             is_lim = limitation_score(s) >= LIMITATION_MIN_SCORE
             sentence_tokens.append((is_lim, word_tokens(s)))
+            rows.append((p.arxiv_id, is_lim, s, sentence_tokens[-1][1]))
             n_sent += 1
             if not is_lim:
                 continue
@@ -475,7 +237,8 @@ def limitation_themes(
     if not cands or not n_lim:
         return []
     # limitation lift of every candidate key over all abstract sentences
-    in_lim, in_all = Counter(), Counter()
+    in_lim: Counter[tuple[str, ...]] = Counter()
+    in_all: Counter[tuple[str, ...]] = Counter()
     by_len = defaultdict(set)
     for k in cands:
         by_len[len(k)].add(k)
@@ -535,9 +298,9 @@ def limitation_themes(
     mentions: list[list[str]] = [[] for _ in themes]
     for p in usable:
         toks = word_tokens(f"{p.title}. {p.abstract}")
-        grams = {tuple(toks[i : i + n]) for n in lens for i in range(len(toks) - n + 1)}
+        held = {tuple(toks[i : i + n]) for n in lens for i in range(len(toks) - n + 1)}
         for ti, aliases in enumerate(alias_sets):
-            if not aliases.isdisjoint(grams):
+            if not aliases.isdisjoint(held):
                 mentions[ti].append(p.arxiv_id)
     for t, m in zip(themes, mentions):
         t["mentions"] = m
@@ -547,35 +310,35 @@ def limitation_themes(
         for pid in set(r.representative_ids) | set(r.supporting_ids) | {pe.arxiv_id for pe in r.papers}:
             records_of[pid].add(r.record_id)
             nodes_of[pid].add(r.node_id)
-    out, names = [], set()
+    out: list[dict] = []
+    names: set[str] = set()
     for t in sorted(themes, key=lambda t: (-len(t["stated"]), -t["lift"], t["key"])):
-        stated = t["stated"]
-        if records and not any(records_of[p] for p in stated):
+        stated_of: dict = t["stated"]
+        if records and not any(records_of[p] for p in stated_of):
             continue  # traceable to the evidence records: >= 1 of its papers is in one
         name = theme_name(list(t["named_by"].values()), taken=names)
         if name is None:
             continue
         names.add(name.lower())
-        pids = sorted(stated, key=lambda pid: (len(stated[pid][0]) > 300, pid))
-        fams = Counter(fam for _, fam, _ in stated.values())
+        order = sorted(stated_of, key=lambda pid: (len(stated_of[pid][0]) > 300, pid))
+        fams = Counter(fam for _, fam, _ in stated_of.values())
         out.append(
             {
                 "name": name,
                 "key": " ".join(t["key"]),
                 "aliases": [" ".join(a) for a in t["aliases"]],
-                "paper_ids": pids,
-                "quotes": [stated[pid][0] for pid in pids[:max_quotes]],
-                "quote_papers": pids[:max_quotes],
-                "category": bottleneck_category([stated[pid][0] for pid in pids]),
+                "paper_ids": order,
+                "quotes": [stated_of[pid][0] for pid in order[:max_quotes]],
+                "quote_papers": order[:max_quotes],
+                "category": bottleneck_category([stated_of[pid][0] for pid in order]),
                 "lift": float(t["lift"]),
                 "family": fams.most_common(1)[0][0] if fams else "",
                 "mention_ids": t["mentions"],
-                "records": sorted(set().union(*(records_of[p] for p in pids))),
-                "nodes": sorted(set().union(*(nodes_of[p] for p in pids))),
+                "records": sorted(set().union(*(records_of[p] for p in order))),
+                "nodes": sorted(set().union(*(nodes_of[p] for p in order))),
             }
         )
-        if len(out) == max_themes:
-            break
+    out = merge_causes(out, cause_themes(rows, min_papers), records_of, nodes_of, bool(records), max_quotes)[:max_themes]
     # near themes: distinct but close limitations a task should not offer side by side
     if embed is not None and len(out) > 1:
         vecs = np.asarray(embed([theme_text(t["aliases"]) for t in out]), dtype=np.float32)
@@ -588,6 +351,58 @@ def limitation_themes(
     return out
 
 
+def merge_causes(
+    mined: list[dict],
+    causes: list[dict],
+    records_of: dict[str, set[str]],
+    nodes_of: dict[str, set[str]],
+    need_record: bool,
+    max_quotes: int,
+) -> list[dict]:
+    """Step 0 (`assets.evidence.causes`): the lexicon's causes as themes; a mined theme whose
+    key equals or contains a cause's alias joins it; an unjoined one-word mined theme is
+    dropped. Most stated first."""
+    out: list[dict] = []
+    for t in mined:
+        keys = [tuple(a.split()) for a in t["aliases"]]
+        host = next((c for c in causes if joins(keys, c["aliases"])), None)
+        if host is None:
+            if len(t["key"].split()) >= 2 or not DROP_ONE_WORD:
+                out.append(t)
+            continue
+        host["aliases"] += [k for k in keys if k not in host["aliases"]]
+        host["mentions"] |= set(t["mention_ids"])
+        quote_of = dict(zip(t["quote_papers"], t["quotes"]))
+        for pid in t["paper_ids"]:
+            host["stated"].setdefault(pid, quote_of.get(pid, ""))
+    names = {t["name"].lower() for t in out}
+    for c in causes:
+        stated = c["stated"]
+        if need_record and not any(records_of[p] for p in stated):
+            continue
+        if c["name"].lower() in names:
+            continue
+        pids = sorted(stated, key=lambda pid: (not stated[pid], len(stated[pid]) > 300, pid))
+        quoted = [pid for pid in pids if stated[pid]][:max_quotes]
+        out.append(
+            {
+                "name": c["name"],
+                "key": " ".join(word_tokens(c["name"])),
+                "aliases": [" ".join(a) for a in c["aliases"]],
+                "paper_ids": pids,
+                "quotes": [stated[pid] for pid in quoted],
+                "quote_papers": quoted,
+                "category": bottleneck_category([stated[pid] for pid in quoted]),
+                "lift": 1.0,
+                "family": CAUSE_FAMILY,
+                "mention_ids": sorted(c["mentions"]),
+                "records": sorted(set().union(*(records_of[p] for p in pids))),
+                "nodes": sorted(set().union(*(nodes_of[p] for p in pids))),
+            }
+        )
+    return sorted(out, key=lambda t: (-len(t["paper_ids"]), t["name"]))
+
+
 VERBAL_ING_SHARE = 0.2
 
 
@@ -596,7 +411,8 @@ def verbal_ing_words(sentence_tokens: list[tuple[bool, list[str]]], words: set[s
     determiner in >= VERBAL_ING_SHARE of their occurrences ("generating the", "involving
     a"). A key never starts with one ("generating harmful content" is "harmful content");
     nominal ones stay ("training data", "reasoning depth")."""
-    seen, det = Counter(), Counter()
+    seen: Counter[str] = Counter()
+    det: Counter[str] = Counter()
     for _, toks in sentence_tokens:
         for a, b in zip(toks, toks[1:]):
             if a in words:

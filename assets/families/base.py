@@ -95,6 +95,9 @@ class TaskFamily(ABC):
     # whose first decision text is the pick and the rest describe it (bottleneck: the opportunity
     # and mechanism may name another limitation) counts them in the pick alone
     hedge_in_pick_only: ClassVar[bool] = False
+    # a decision that names k > 1 candidates scores 0 instead of 1/k (a family whose gold is one
+    # open pick among hidden candidates: naming several at once is no pick; docs/validity.md)
+    hedge_scores_zero: ClassVar[bool] = False
     review_stages: ClassVar[tuple[Stage, ...]] = (
         GENERIC_STAGES  # research_agent's staged drafts (placeholders: {window}, {subject})
     )

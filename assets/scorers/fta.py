@@ -9,7 +9,8 @@ Reference-guided FTA rewards commitment (a deviation from eq. 6, docs/deviations
 * polarity: a decision text that negates (``not``, ``decline``, ``cooling`` ...) matches
   no slot whose variants do not negate too, so "X will not grow" never matches "X grows";
 * hedging: if the decision names k > 1 candidates (the task's options, or the candidates
-  the gold ranked for a task without options), the score is divided by k.
+  the gold ranked for a task without options), the score is divided by k (0 for a family with
+  `hedge_scores_zero`: bottleneck, whose pick is one open phrase).
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ def hedge_texts(task, texts: list[str]) -> list[str]:
     return texts[:1] if family is not None and family.hedge_in_pick_only else texts
 
 
+def hedge_scores_zero(task) -> bool:
+    """A hedge scores 0 rather than 1/k for a family that says so (`TaskFamily.hedge_scores_zero`)."""
+    family = get_family(task.family) if task.family in family_names() else None
+    return family is not None and family.hedge_scores_zero
+
+
 def negates(text: str) -> bool:
     return bool(NEGATION.search(text))
 
@@ -89,7 +96,10 @@ class ReferenceFTA(Scorer):
         score = float(sum(per_slot) / len(per_slot))
         k = candidates_named(ctx.task, ctx.gold, hedge_texts(ctx.task, texts))
         note = ""
-        if k > 1:
+        if k > 1 and hedge_scores_zero(ctx.task):
+            score = 0.0
+            note = f"; names {k} candidates: a hedge, scored 0"
+        elif k > 1:
             score /= k
             note = f"; names {k} candidates: divided by {k}"
         detail = ", ".join(f"{s.slot}={v:.2f}" for s, v in zip(slots, per_slot))

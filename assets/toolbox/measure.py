@@ -40,7 +40,7 @@ farther from every existing node centroid of the candidate's subtree than every 
 (NEW_NODE_QUANTILE = minimum) of the same clusters of its pre-cutoff papers is a subdirection
 created after the cutoff; it is labelled by its top terms (see `new_subdirections`).
 
-Bottlenecks (bottleneck tasks): `assets/families/bottleneck.py`. A window paper of the
+Bottlenecks (bottleneck tasks): `assets/families/bottleneck/`. A window paper of the
 subdirection (same centroid rule, candidate alone) addresses a linked limitation when one
 sentence of its abstract states that its own work addresses it (a marker of its own work,
 an addressing verb and two of the limitation's key terms, the subdirection's own words

@@ -295,7 +295,13 @@ def limitation_corpus():
     return papers
 
 
-def test_limitation_themes_are_phrases_papers_name_as_limitations():
+def test_limitation_themes_are_phrases_papers_name_as_limitations(monkeypatch):
+    import assets.evidence.bottlenecks as BN
+
+    # the mined-theme rule alone (the cause lexicon and the one-word drop are tested in
+    # tests/assets/families/test_bottleneck_rules.py)
+    monkeypatch.setattr(BN, "DROP_ONE_WORD", False)
+    monkeypatch.setattr(BN, "cause_themes", lambda rows, n: [])
     papers = limitation_corpus()
     themes = limitation_themes(papers, [], domain_title="LLM Agents", embed=None)
     by_key = {t["key"]: t for t in themes}
@@ -319,7 +325,13 @@ def test_limitation_themes_are_phrases_papers_name_as_limitations():
     assert not any(restates(t["name"], domain_words("LLM Agents")) for t in themes)
 
 
-def test_limitation_themes_merge_synonyms_and_mark_near_themes():
+def test_limitation_themes_merge_synonyms_and_mark_near_themes(monkeypatch):
+    import assets.evidence.bottlenecks as BN
+
+    # the mined-theme rule alone (the cause lexicon and the one-word drop are tested in
+    # tests/assets/families/test_bottleneck_rules.py)
+    monkeypatch.setattr(BN, "DROP_ONE_WORD", False)
+    monkeypatch.setattr(BN, "cause_themes", lambda rows, n: [])
     papers = limitation_corpus()
 
     def embed(texts):  # hallucination and prompt injection embed together; the data theme apart
@@ -354,7 +366,13 @@ def test_limitation_objects_follow_predicates_and_skip_the_topic():
     ]
 
 
-def test_bottleneck_signals_carry_quotes_keys_and_mentions():
+def test_bottleneck_signals_carry_quotes_keys_and_mentions(monkeypatch):
+    import assets.evidence.bottlenecks as BN
+
+    # the mined-theme rule alone (the cause lexicon and the one-word drop are tested in
+    # tests/assets/families/test_bottleneck_rules.py)
+    monkeypatch.setattr(BN, "DROP_ONE_WORD", False)
+    monkeypatch.setattr(BN, "cause_themes", lambda rows, n: [])
     papers = limitation_corpus()
     records = [
         EvidenceRecord(

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import pytest
 
 import assets.families.bottleneck as B
+import assets.families.bottleneck.gold as BG
 from assets.audit import flags as F
 from assets.evidence.bottlenecks import word_tokens
 from assets.families.bottleneck import (
@@ -30,7 +31,7 @@ from tests.factories import gold_task as task
 @pytest.fixture(autouse=True)
 def fake_semantic(monkeypatch):
     """The semantic test reads the gold tests' token embedder (factories.gold_embed; no ONNX model in unit tests)."""
-    monkeypatch.setattr(B, "semantic_embedder", lambda: fake_embed)
+    monkeypatch.setattr(BG, "semantic_embedder", lambda: fake_embed)
 
 
 def theme(sid: str, title: str, quote: str, key: str, mentions=(), near=()) -> Signal:
@@ -118,10 +119,17 @@ def test_background_sentences_never_count():
     assert not is_background("Experiments show that X reduces latency by 30%.")
 
 
-def test_semantic_test_rejects_a_lexical_hit_that_is_about_something_else():
+def test_semantic_test_rejects_a_lexical_hit_that_is_about_something_else(monkeypatch):
     # the statement names the key but embeds with limitation y's quotes (token t6), not x's
+    monkeypatch.setattr(BG, "REQUIRE_SEMANTIC", True)
     g = gold_of(*world(x_statement="We reduce long-horizon memory loss t6 t6 t6 t6."))
     assert g.numbers["lexical:0"] == 6 and g.numbers["addressed:0"] == 0
+
+
+def test_by_default_the_reduction_statement_alone_counts():
+    # the semantic test is off (gold.REQUIRE_SEMANTIC): the reduction statement decides
+    g = gold_of(*world(x_statement="We reduce long-horizon memory loss t6 t6 t6 t6."))
+    assert g.numbers["lexical:0"] == 6 and g.numbers["addressed:0"] == 6
 
 
 # ---------------------------------------------------------------------------- statements and terms
@@ -182,11 +190,12 @@ def test_linked_themes_skip_restating_near_and_same_named_themes():
         details={"member_ids": members, "defining_phrases": ["web agents"]},
     )
     themes = [
-        theme("sig:bn:0", "hallucination", "q", "hallucination", members[:5]),
+        theme("sig:bn:0", "factual hallucination", "q", "factual hallucination", members[:5]),
+        theme("sig:bn:6", "bias", "q", "bias", members[:8]),  # one word: a label, never a candidate
         theme("sig:bn:1", "high latency", "q", "latency", members[:4], near=["sig:bn:2"]),
         theme("sig:bn:2", "high computational costs", "q", "computational cost", members[:3]),
         theme("sig:bn:3", "web agents", "q", "web agent", members[:9]),  # restates the subject
-        theme("sig:bn:4", "Hallucination", "q", "hallucinations", members[:6]),  # same name, more mentions
+        theme("sig:bn:4", "Factual hallucination", "q", "factual hallucinations", members[:6]),  # same name, more mentions
         theme("sig:bn:5", "prompt injection", "q", "prompt injection", members[:1]),
     ]  # mentioned once
     got = [t.signal_id for t in linked_themes(cand, themes, {"llm", "agent"})]
@@ -285,7 +294,7 @@ def test_build_states_subjects_as_phrases_and_skips_single_words_and_limitations
     B.BottleneckFamily().build(builder)
     assert [t.question.split(",")[0] for t in builder.tasks] == ['In LLM Agents research on "GUI agents"']
     [build] = builder.builds
-    assert set(build.signal_ids) == {"sig:cand:0", "sig:bn:0", "sig:bn:1", "sig:bn:2", "sig:bn:3"}
+    assert set(build.signal_ids) == {"sig:cand:0", "sig:bn:1", "sig:bn:2", "sig:bn:3"}  # "hallucination": one word
 
 
 def test_fta_hedging_counts_the_bottleneck_pick_not_its_opportunity():

@@ -1,0 +1,155 @@
+"""Subjects and their candidate limitations (task building; module docstring of
+`assets.families.bottleneck`).
+
+Candidates (`linked_themes`) are the partition's bottleneck themes (mined ones with a
+multi-word key, and the curated causes of `assets.evidence.causes`) that the subject's
+pre-cutoff papers mention. Issue 32: a one-word label is never a candidate (`multi_word`), and
+the subject's MOST STATED limitations are always candidates: the MUST_STATED themes that the
+most of its pre-cutoff member papers *state* (a limitation sentence holding a key; theme
+`paper_ids`) come first, before the n x log(1 + lift) ranking fills the rest.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from assets.evidence.bottlenecks import FUNCTION_WORDS, norm_word, restates
+from assets.toolbox.building import direction_name, members
+from core.records import Signal
+from core.text import term_stems
+
+LINK_MIN_PAPERS = 2  # a limitation is a candidate of a subject its pre-cutoff papers mention this often
+LINK_MIN_LIFT = 1.0  # ... at least as often (share of its papers) as the domain's papers do
+MIN_THEMES = 3  # a task decides among at least this many limitations
+MAX_THEMES = 6
+MUST_STATED = 3  # the subject's this many most stated limitations are always candidates
+MUST_MIN_STATED = 2  # ... when at least this many of its papers state them
+SUBJECT_GENRE_WORDS = frozenset(
+    "study studies survey analysis review overview approach approaches framework "
+    "method methods perspective tutorial position paper case".split()
+)
+
+
+def is_name(word: str) -> bool:
+    """An acronym or a name as written: a hyphen part with two capitals or a capital after its
+    first letter ("GUI", "MCP", "GraphRAG", "LoRA"); a title-cased word ("Multi-Agent") is not."""
+    return any(sum(c.isupper() for c in part) >= 2 or any(c.isupper() for c in part[1:]) for part in word.split("-") if part)
+
+
+SUBJECT_PHRASE_SHARE = 0.35  # a title phrase displays a subject when >= 35% of its titles hold it
+SUBJECT_LONGER_SHARE = 0.6  # a three-word phrase at least this share of the best two-word one's count wins
+
+
+def subject_ok(name: str) -> bool:
+    """A display name a reader recognises as a field: >= 2 words ("function calling"; a
+    hyphenated compound is one word: "multi-agent", "vision-language") or an acronym / name
+    (a capital after the first character: "GUI", "MCP", "GraphRAG")."""
+    name = name.strip()
+    return len(name.split()) >= 2 or is_name(name)
+
+
+def subject_display(name: str, titles: list[str]) -> str | None:
+    """How a task states its subject (module docstring): the candidate's name when it has >= 2
+    words; else the most frequent title phrase of two or three words that holds the name, when
+    >= SUBJECT_PHRASE_SHARE of the subject's titles hold it (a three-word phrase wins when its
+    count is >= SUBJECT_LONGER_SHARE of the best: "protocol" -> "model context protocol",
+    "adversarial" -> "generative adversarial networks"; "GUI" -> "GUI agents"; never with a function or genre word, SUBJECT_GENRE_WORDS:
+    "case study"); else the name if it is an acronym or name; else None (a single lower-case
+    word names no subdirection). Words are lower-cased unless they are acronyms or names
+    (`is_name`)."""
+    name = name.strip()
+    if len(name.split()) >= 2:
+        return " ".join(w if is_name(w) else w.lower() for w in name.split())
+    low = name.lower()
+    counts: Counter = Counter()
+    spelled: dict[str, Counter] = {}
+    for title in titles:
+        words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", title)
+        seen = set()
+        for n in (2, 3):
+            for i in range(len(words) - n + 1):
+                gram = words[i : i + n]
+                lows = [w.lower() for w in gram]
+                if low not in lows or len(set(lows)) < n:
+                    continue
+                others = [w for w in lows if w != low]
+                if any(
+                    o in FUNCTION_WORDS or o in SUBJECT_GENRE_WORDS or o in ("using", "based", "via") or len(o) < 3
+                    for o in others
+                ):
+                    continue
+                key = " ".join(norm_word(w) for w in lows)  # "network" and "networks" are one phrase
+                if key not in seen:
+                    seen.add(key)
+                    counts[key] += 1
+                    spelled.setdefault(key, Counter())[" ".join(gram)] += 1
+    if titles and counts:
+        best = max(counts.values())
+        key = max(counts, key=lambda k: (counts[k] >= SUBJECT_LONGER_SHARE * best, len(k.split()), counts[k], k))
+        if counts[key] >= SUBJECT_PHRASE_SHARE * len(titles):
+            phrase = spelled[key].most_common(1)[0][0]
+            return " ".join(w if is_name(w) else w.lower() for w in phrase.split())
+    return name if subject_ok(name) else None
+
+
+def subject_words(cand: Signal) -> set[str]:
+    """Stems of a subject's display name and defining phrases."""
+    out: set[str] = set()
+    for text in [direction_name(cand), *cand.details.get("defining_phrases", [])]:
+        for tok in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text):
+            out |= term_stems(tok)
+    return out
+
+
+def label_key(label: str) -> str:
+    """A limitation's label as compared for uniqueness: lower-cased, whitespace squeezed."""
+    return " ".join(label.lower().split())
+
+
+def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Signal]:
+    """The subject's candidate limitations (module docstring), most-mentioned first, with
+    unique labels."""
+    mem = members(cand)
+    words = dom | subject_words(cand)
+    rows = []
+    for b in themes:
+        mentions = set(b.details.get("mention_ids", []))
+        n = len(mem & mentions)
+        if n < LINK_MIN_PAPERS or restates(b.title, words) or not multi_word(b.title):
+            continue
+        domain = b.stats.get("domain_papers", 0.0)
+        lift = (n / len(mem)) / (len(mentions) / domain) if domain and mentions else 1.0
+        if lift < LINK_MIN_LIFT:
+            continue
+        rows.append((-round(n * math.log(1.0 + lift), 6), -n, b.signal_id, b))
+    stated = {b.signal_id: len(mem & set(b.paper_ids)) for _, _, _, b in rows}
+    must = sorted((r for r in rows if stated[r[3].signal_id] >= MUST_MIN_STATED), key=lambda r: (-stated[r[3].signal_id], r[:3]))[
+        :MUST_STATED
+    ]
+    out: list[Signal] = []
+    labels: set[str] = set()
+    for *_, b in must + sorted(rows, key=lambda r: r[:3]):
+        if b in out or label_key(b.title) in labels:
+            continue  # taken, or two themes with one name: the less mentioned one is dropped
+        if any(o.signal_id in b.details.get("near", []) or b.signal_id in o.details.get("near", []) for o in out):
+            continue  # a near theme of a taken one ("overhead" after "high computational costs")
+        labels.add(label_key(b.title))
+        out.append(b)
+        if len(out) == MAX_THEMES:
+            break
+    return out
+
+
+NAME_PREFIXES = ("lack of ", "vulnerability to ", "difficulty with ")
+
+
+def multi_word(title: str) -> bool:
+    """A candidate's label names a cause in >= 2 words beyond its predicate prefix ("reward
+    hacking", "lack of annotated data"; never "bias", "hallucinations", "lack of data")."""
+    low = title.lower().strip()
+    for prefix in NAME_PREFIXES:
+        if low.startswith(prefix):
+            low = low[len(prefix) :]
+    return len(re.findall(r"[a-z0-9][a-z0-9\-]*", low)) >= 2

@@ -1,0 +1,218 @@
+"""Contribution statements of window papers, and when one states that it reduces a limitation.
+
+A window paper's *contribution statements* (`contribution_statements`) are its own-work
+abstract sentences with an addressing cue or a contribution verb after a gap, never background;
+each carries the gap it answers (module docstring of `assets.families.bottleneck.gold`).
+
+A statement *states that it reduces* a limitation (`states_reduction`, issue 32: counted
+papers state they reduce the limitation, not that they study or mention it) when
+- its own sentence holds a reduction cue (REDUCTION_CUES: reduce, mitigate, address, overcome,
+  alleviate, prevent, avoid, eliminate, defend against, robust to, improve, preserve, ...) and
+  one of the limitation's keys starts at most REDUCTION_SPAN words after that cue ("we mitigate
+  *reward hacking* by ..."; "robust against *prompt injection*"), with no study verb
+  (STUDY_CUES: study, analyse, investigate, evaluate, benchmark, characterise, survey, ...)
+  between them; or
+- its antecedent (the gap sentence) holds the key and its own sentence refers back to it
+  explicitly (ANAPHORA: "To address this challenge, we ...") with a reduction cue or a
+  contribution verb.
+A key named in a gap sentence that the contribution does not refer back to, or named after a
+study verb, is a mention, not a reduction.
+
+The opportunity (`enabled_sentences`): the counted paper's own result sentences that say what
+reducing the limitation enabled (ENABLING: enables, allows, makes ... possible, unlocks,
+opens; else RESULT: achieves, outperforms, improves, yields ...), after the statement.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from assets.evidence.bottlenecks import LIMITATION_MIN_SCORE, word_tokens
+from assets.evidence.limitation_phrases import key_positions, same_term, states_key  # noqa: F401 - re-exported
+from assets.evidence.quotes import limitation_score, split_sentences
+
+ADDRESS_CUES = re.compile(
+    r"\b(address\w*|mitigat\w*|reduc\w*|overcom\w*|tackl\w*|alleviat\w*|solv\w*|resolv\w*|"
+    r"remed\w*|eliminat\w*|lower\w*|prevent\w*|avoid\w*|suppress\w*|minimi[sz]\w*|"
+    r"bridg\w*|fill\w*|combat\w*|counter\w*|defen[dcs]\w*|curb\w*|circumvent\w*|handl\w*|"
+    r"against|robust\w*|protect\w*|safeguard\w*|resilien\w*|improv\w*|enhanc\w*|boost\w*|"
+    r"strengthen\w*|ensur\w*|cop(?:e|es|ing)\s+with|deal\w*\s+with|free\s+(?:of|from))\b",
+    re.I,
+)
+# contribution verbs: a statement when they follow a gap ("X suffers from Y. We propose Z.")
+CONTRIBUTION_CUES = re.compile(
+    r"\b(?:propos\w*|introduc\w*|present\w*|develop\w*|design\w*|build\w*|"
+    r"construct\w*|devis\w*|formulat\w*)\b",
+    re.I,
+)
+# the sentence is about the paper's own work ("we", "our", "this paper", "experiments show")
+OWN_WORK = re.compile(
+    r"\b(?:we|our|us|this (?:paper|work|study|article|report)|here,? we|"
+    r"(?:experiments?|results?|evaluations?|analyses|ablations?) (?:show|demonstrate|reveal|"
+    r"confirm|indicate|suggest)\w*)\b",
+    re.I,
+)
+FIRST_PERSON = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|report))\b", re.I)
+# prior work or the field: never the paper's own claim when it comes before any first person
+BACKGROUND = re.compile(
+    r"^\W*(?:existing|recent|prior|previous|current|conventional|traditional|most|many|"
+    r"several|numerous|standard|typical|popular|mainstream)\b|"
+    r"\b(?:has|have)\s+(?:emerged|become|been\s+(?:proposed|widely|extensively|increasingly|"
+    r"shown|introduced|developed))|\b(?:is|are)\s+(?:widely|increasingly|commonly)\s",
+    re.I,
+)
+# the object of the statement is in the sentence before ("To address this gap, we ...")
+ANAPHORA = re.compile(
+    r"\b(?:this|these|those|such|both|the\s+above|the\s+aforementioned|the\s+two|the\s+three|"
+    r"the\s+identified|the\s+above-mentioned)\s+(?:[\w\-]+\s+){0,2}?(?:challenge|gap|limitation|"
+    r"issue|problem|bottleneck|shortcoming|drawback|weakness|deficienc|difficult|concern|question|"
+    r"need|obstacle|barrier|risk|vulnerabilit|trade-off|tension|dilemma|limit|flaw|pitfall)\w*|"
+    r"\baddress(?:es|ing)?\s+(?:this|these|it|them)\b|\bto\s+this\s+end\b|"
+    r"\b(?:fill|bridge|close)\s+(?:this|the|these)\s+gaps?\b",
+    re.I,
+)
+GAP_DISTANCE = 2  # a statement's gap sentence is at most this many sentences before it
+
+
+class Statement(NamedTuple):
+    """One contribution statement of a window paper: its own-work sentence, the sentence
+    before it when the object is anaphoric, and the word sequence of both."""
+
+    own: str
+    antecedent: str
+    tokens: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return f"{self.antecedent} {self.own}".strip()
+
+
+def is_background(sentence: str) -> bool:
+    """True when a sentence is about prior work or the field, not the paper's own work: no
+    own-work marker, or a BACKGROUND opening before its first first-person marker."""
+    own = OWN_WORK.search(sentence)
+    if own is None:
+        return True
+    bg = BACKGROUND.search(sentence)
+    first = FIRST_PERSON.search(sentence)
+    return bg is not None and (first is None or bg.start() < first.start())
+
+
+def contribution_statements(abstract: str) -> list[Statement]:
+    """A window paper's contribution statements (module docstring): own-work sentences with
+    an addressing cue, or with a contribution verb (CONTRIBUTION_CUES: propose, introduce, ...)
+    right after a gap, background excluded, each with the gap it answers: the sentence
+    before it when its object is anaphoric ("To address this, we ..."), else the nearest
+    limitation sentence (`limitation_score` >= LIMITATION_MIN_SCORE) at most GAP_DISTANCE
+    sentences before it with no own-work sentence in between ("X suffers from error
+    accumulation. We propose Y, ...")."""
+    sentences = split_sentences(abstract or "")
+    own = [not is_background(s) for s in sentences]
+    out = []
+    for i, s in enumerate(sentences):
+        addressing, contributing = bool(ADDRESS_CUES.search(s)), bool(CONTRIBUTION_CUES.search(s))
+        if not own[i] or not (addressing or contributing):
+            continue
+        ante = ""
+        if i > 0 and ANAPHORA.search(s):
+            ante = sentences[i - 1]
+        else:
+            for j in range(i - 1, max(-1, i - 1 - GAP_DISTANCE), -1):
+                if own[j]:
+                    break
+                if limitation_score(sentences[j]) >= LIMITATION_MIN_SCORE:
+                    ante = sentences[j]
+                    break
+        # a contribution without a gap is kept too: it counts only where its own sentence states
+        # a reduction (`states_reduction`: "we release X, a large-scale training environment")
+        out.append(Statement(s, ante, tuple(word_tokens(f"{ante} {s}"))))
+    return out
+
+
+REDUCTION_CUES = tuple(
+    """
+address mitigat reduc overcom tackl alleviat solv resolv remed eliminat lower prevent avoid
+suppress minimi combat defen curb circumvent handl robust resilien bypass free without cope
+bridg improv enhanc boost strengthen ensur maintain preserv decreas lessen remov correct
+stabili guard protect safeguard detect against accelerat speed compress fill escap relax
+alleviat counteract countermeasur neutrali
+""".split()
+)
+STUDY_CUES = tuple(
+    """
+study studi analy investigat evaluat benchmark characteri survey review examin explor measur
+quantif understand reveal find show identif diagnos audit probe expos
+""".split()
+)
+REDUCTION_SPAN = 10  # a key starts at most this many words after its reduction cue
+CLAUSE_BREAK = re.compile(r"[;:]|\b(?:but|while|whereas|although|though|yet)\b", re.I)
+
+
+def _cue(tok: str, cues: tuple[str, ...]) -> bool:
+    return tok.startswith(cues)
+
+
+def reduction_positions(tokens: list[str], supply: bool = False) -> list[int]:
+    """Positions of reduction cues in a word sequence (with the supply cues for a missing resource)."""
+    cues = REDUCTION_CUES + SUPPLY_CUES if supply else REDUCTION_CUES
+    return [i for i, t in enumerate(tokens) if _cue(t, cues)]
+
+
+SUPPLY_CUES = tuple(
+    """
+propos introduc present develop construct build releas synthesi curat generat collect creat design
+open-sourc contribut provid
+""".split()
+)
+SUPPLY_PREFIXES = ("lack of ", "scarcity of ", "absence of ", "shortage of ")
+
+
+def supplies(title: str) -> bool:
+    """A limitation that is a missing resource ("lack of realistic evaluation benchmarks",
+    "scarcity of training data and environments"): a paper that supplies it reduces it, so a
+    contribution verb (SUPPLY_CUES: introduce, build, release, synthesise, ...) is a reduction cue."""
+    return title.lower().startswith(SUPPLY_PREFIXES)
+
+
+def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = False) -> bool:
+    """Does the statement state that the paper reduces a limitation with these keys (module
+    docstring)? The own sentence: a key after a reduction cue (<= REDUCTION_SPAN words, no study
+    verb in between); or the anaphoric antecedent holds the key."""
+    for clause in CLAUSE_BREAK.split(s.own):  # a cue and its object lie in one clause
+        own = word_tokens(clause)
+        cues = reduction_positions(own, supply)
+        for key in keys:
+            for k in key_positions(own, key):
+                for c in cues:
+                    if c < k <= c + REDUCTION_SPAN and not any(_cue(t, STUDY_CUES) for t in own[c + 1 : k]):
+                        return True
+    cues = reduction_positions(word_tokens(s.own))
+    if s.antecedent and ANAPHORA.search(s.own) and (cues or CONTRIBUTION_CUES.search(s.own)):
+        ante = word_tokens(s.antecedent)
+        return any(key_positions(ante, key) for key in keys)
+    return False
+
+
+ENABLING = re.compile(
+    r"\b(?:enabl\w*|allow\w*|unlock\w*|open(?:s|ing)?\s+(?:up|the\s+door|new)|make[s]?\s+(?:it\s+)?possible|"
+    r"permit\w*|facilitat\w*|pav\w*\s+the\s+way|empower\w*)\b",
+    re.I,
+)
+RESULT = re.compile(
+    r"\b(?:achiev\w*|outperform\w*|surpass\w*|improv\w*|yield\w*|attain\w*|reduc\w*|boost\w*|"
+    r"speed\w*\s*up|accelerat\w*|gains?|state-of-the-art)\b",
+    re.I,
+)
+RESULT_OWN = re.compile(r"\b(?:we|our|this|experiments?|results?|evaluations?|extensive|empirical\w*|it|the\s+proposed)\b", re.I)
+
+
+def enabled_sentences(abstract: str, statement_own: str) -> list[str]:
+    """The abstract's sentences that say what reducing the limitation enabled (module
+    docstring): own result sentences after the statement, enabling ones first."""
+    sentences = split_sentences(abstract or "")
+    start = next((i + 1 for i, x in enumerate(sentences) if x == statement_own), 0)
+    after = [x for x in sentences[start:] if x != statement_own and RESULT_OWN.search(x) and not BACKGROUND.search(x)]
+    enabling = [x for x in after if ENABLING.search(x)]
+    results = [x for x in after if RESULT.search(x) and x not in enabling]
+    return enabling + results

@@ -1,0 +1,162 @@
+"""Issue 32 rules of the bottleneck family: cause lexicon integrity, one-word labels never
+candidates, counting only statements that state a reduction (with foils), the opportunity
+sentences, and a hedge pick scoring 0."""
+
+from __future__ import annotations
+
+from assets.evidence.bottlenecks import merge_causes, word_tokens
+from assets.evidence.causes import cause_themes, joins, lexicon_problems, load_causes
+from assets.families.bottleneck import multi_word
+from assets.families.bottleneck.statements import Statement, contribution_statements, enabled_sentences, states_reduction
+
+
+def keys(*phrases: str) -> list[tuple[str, ...]]:
+    return [tuple(word_tokens(p)) for p in phrases]
+
+
+def stmt(own: str, antecedent: str = "") -> Statement:
+    return Statement(own, antecedent, tuple(word_tokens(f"{antecedent} {own}")))
+
+
+# ---------------------------------------------------------------------------- the cause lexicon
+
+
+def test_the_shipped_cause_lexicon_is_sound():
+    causes = load_causes()
+    assert len(causes) >= 40
+    assert lexicon_problems() == []
+    assert all(len(name.split()) >= 2 for name, _ in causes)
+    names = {name for name, _ in causes}
+    for expected in ("sparse outcome rewards", "reward hacking", "length bias in reward models", "prompt injection"):
+        assert expected in names
+
+
+def test_lexicon_problems_catch_one_word_names_and_shared_aliases():
+    bad = (("bias", ("bias",)), ("reward hacking", ("reward hacking", "noisy reward")), ("noisy rewards", ("noisy reward",)))
+    problems = lexicon_problems(bad)
+    assert any("one-word cause name" in p for p in problems)
+    assert any("noisy reward" in p and "both" in p for p in problems)
+
+
+def test_cause_themes_need_stating_papers_and_record_mentions():
+    rows = [
+        ("p1", True, "RL agents suffer from sparse rewards.", word_tokens("RL agents suffer from sparse rewards.")),
+        ("p2", True, "Credit assignment remains a challenge.", word_tokens("Credit assignment remains a challenge.")),
+        (
+            "p3",
+            True,
+            "Training is hindered by sparse outcome rewards.",
+            word_tokens("Training is hindered by sparse outcome rewards."),
+        ),
+        ("p4", False, "We use sparse rewards.", word_tokens("We use sparse rewards.")),
+    ]
+    causes = (("sparse outcome rewards", ("sparse outcome rewards", "sparse reward", "credit assignment")),)
+    [t] = cause_themes(rows, 3, causes)
+    assert set(t["stated"]) == {"p1", "p2", "p3"} and t["mentions"] == {"p1", "p2", "p3", "p4"}
+    assert cause_themes(rows, 4, causes) == []
+
+
+def test_mined_one_word_themes_are_dropped_unless_a_cause_holds_them():
+    def mined(name: str, key: str, pids: list[str]) -> dict:
+        return {
+            "name": name,
+            "key": key,
+            "aliases": [key],
+            "paper_ids": pids,
+            "quotes": [f"q {p}" for p in pids],
+            "quote_papers": pids,
+            "mention_ids": pids,
+        }
+
+    themes = [
+        mined("bias", "bias", ["a", "b", "c"]),
+        mined("high latency", "latency", ["a"]),  # one-word key: dropped
+        mined("tool output noise", "tool output noise", ["d", "e", "f"]),
+        mined("sparse reward signals", "sparse reward signal", ["g", "h"]),  # holds the cause's alias: joins it
+    ]
+    cause = {"name": "sparse outcome rewards", "aliases": keys("sparse reward"), "stated": {"x": "sx"}, "mentions": {"x"}}
+    records_of: dict = {p: {"ev"} for p in "abcdefghx"}
+    out = merge_causes(themes, [cause], records_of, records_of, True, 8)
+    names = [t["name"] for t in out]
+    assert names == ["sparse outcome rewards", "tool output noise"]
+    assert out[0]["paper_ids"] == ["x", "g", "h"] or set(out[0]["paper_ids"]) == {"x", "g", "h"}
+    assert joins(keys("sparse reward signal"), keys("sparse reward")) and not joins(keys("reward"), keys("sparse reward"))
+
+
+def test_one_word_labels_are_never_candidates():
+    assert not multi_word("bias") and not multi_word("Hallucinations") and not multi_word("lack of data")
+    assert multi_word("reward hacking") and multi_word("lack of annotated data") and multi_word("high latency")
+
+
+# ---------------------------------------------------------------------------- counting with foils
+
+
+def test_a_statement_counts_when_it_states_it_reduces_the_limitation():
+    k = keys("reward hacking", "reward over-optimization")
+    assert states_reduction(stmt("We propose a method that mitigates reward hacking in RLHF."), k)
+    assert states_reduction(stmt("Our verifier makes the policy robust against reward over-optimization."), k)
+    # anaphora: the gap sentence names it and the contribution refers back to it
+    assert states_reduction(
+        stmt("To address this problem, we propose a calibrated reward.", "RLHF suffers from reward hacking."), k
+    )
+
+
+def test_foils_that_study_or_mention_the_limitation_do_not_count():
+    k = keys("reward hacking")
+    assert not states_reduction(stmt("We study reward hacking in large reasoning models."), k)  # studies it
+    assert not states_reduction(stmt("We improve accuracy and analyse reward hacking in detail."), k)  # study verb between
+    assert not states_reduction(
+        stmt("We propose a new agent framework that improves accuracy.", "Agents suffer from reward hacking."), k
+    )
+    assert not states_reduction(stmt("We reduce latency by 40%; reward hacking is left to future work."), k)  # key too far
+    assert not states_reduction(stmt("Existing methods mitigate hallucination."), k)  # another limitation
+
+
+def test_background_sentences_are_no_statements():
+    abstract = "Existing methods reduce reward hacking with ensembles. We propose X, which mitigates length bias."
+    [s] = contribution_statements(abstract)
+    assert states_reduction(s, keys("length bias")) and not states_reduction(s, keys("reward hacking"))
+
+
+def test_the_opportunity_is_what_the_counted_paper_says_reducing_it_enabled():
+    abstract = (
+        "Agents suffer from sparse rewards. We propose dense process rewards that mitigate sparse rewards. "
+        "This enables training agents on 100-step web tasks. Experiments show our agent outperforms baselines by 12%."
+    )
+    own = "We propose dense process rewards that mitigate sparse rewards."
+    got = enabled_sentences(abstract, own)
+    assert got[0] == "This enables training agents on 100-step web tasks."
+    assert got[1].startswith("Experiments show")
+
+
+# ---------------------------------------------------------------------------- hedge scoring
+
+
+def test_a_bottleneck_pick_naming_several_candidates_scores_zero():
+    from types import SimpleNamespace
+
+    import assets.families  # noqa: F401  (registers the families)
+    from assets.families.registry import get_family
+    from assets.scorers.fta import ReferenceFTA
+    from assets.validity.controls import _render
+    from core.records import GoldSlot, GoldTarget
+    from tests.factories import make_task
+
+    task = make_task("bot1", "bottleneck", "What is the root bottleneck? opportunity")
+    gold = GoldTarget(
+        task_id="bot1",
+        family="bottleneck",
+        domain="llm_agent",
+        cutoff=task.cutoff,
+        preferred_ranking=["sparse outcome rewards", "reward hacking", "entropy collapse"],
+        slots=[GoldSlot(slot="root_bottleneck", variants=["sparse outcome rewards"])],
+    )
+    family = get_family("bottleneck")
+    [pick] = family.every_option_decision(task, gold)
+    assert pick == "entropy collapse; reward hacking; sparse outcome rewards"  # alphabetical: no gold order
+    embed = lambda texts: [[1.0, 0.5] for t in texts]  # noqa: E731 - every text alike: the hedge rule alone decides
+    hedge = _render(task, {}, "control:every_option", decision=[pick])
+    stated = _render(task, {"bottleneck": "sparse outcome rewards"}, "control:gold")
+    score = lambda a: ReferenceFTA().score(SimpleNamespace(task=task, gold=gold, answer=a, embed=embed)).values["fta"]  # noqa: E731
+    assert score(hedge) == 0.0
+    assert score(stated) > 0.0
