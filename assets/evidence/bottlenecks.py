@@ -370,7 +370,9 @@ def merge_causes(
             if len(t["key"].split()) >= 2 or not DROP_ONE_WORD:
                 out.append(t)
             continue
-        host["aliases"] += [k for k in keys if k not in host["aliases"]]
+        # only multi-word keys join: a one-word mined key ("bias", "overhead") is a generic word,
+        # never an alias of a specific cause ("length bias in reward models")
+        host["aliases"] += [k for k in keys if len(k) >= 2 and k not in host["aliases"]]
         host["mentions"] |= set(t["mention_ids"])
         quote_of = dict(zip(t["quote_papers"], t["quotes"]))
         for pid in t["paper_ids"]:
