@@ -169,12 +169,17 @@ def names_subject(p, phrases: frozenset[str]) -> str:
 
 def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     """Rows of `ctx.future` in the subject: the title or the abstract names a defining phrase
-    (`names_subject`), or the neighbour vote puts the paper among the subject's members."""
+    (`names_subject`) or a per-subject alias (`subject_alias_hit`), or the neighbour vote puts the paper among the subject's members."""
     st = _state(ctx)
     phrases = frozenset(defining_phrases(cand, ctx))
     key = cand.signal_id
     if key not in st["in_title"]:
-        st["in_title"][key] = {p.arxiv_id for p in getattr(ctx, "_original_future", ctx.future) if names_subject(p, phrases)}
+        sub = direction_name(cand)
+        st["in_title"][key] = {
+            p.arxiv_id
+            for p in getattr(ctx, "_original_future", ctx.future)
+            if names_subject(p, phrases) or subject_alias_hit(sub, p.title, p.abstract)
+        }
     voted_rows = ctx.member_votes([cand])[0][:, 0] if len(ctx.future) else np.zeros(0, bool)
     named = st["in_title"][key]
     return np.array([i for i, p in enumerate(ctx.future) if voted_rows[i] or p.arxiv_id in named], dtype=int)
@@ -407,3 +412,32 @@ def _counted_sentence(entry: str) -> str:
     prefix as written."""
     m = re.match(r'[^:]+: "(.*?)"(?: \(refers to: |$)', entry, re.S)
     return m.group(1) if m else ""
+
+
+# Per-subject aliases (issue 32, membership recall): a subject's papers often name it only by a
+# named variant or the spelled-out method ("group relative policy optimization", "DAPO",
+# "LoRA"), never by the defining phrase; one occurrence in the title or abstract puts the paper
+# in the subject. Keys are subjects (lower case) as `direction_name` writes them.
+SUBJECT_ALIASES: dict[str, str] = {
+    "grpo": r"\bgrpo\b|group[\s-]relative policy optimi[sz]ation|\b(?:dapo|gspo|dr\.?\s?grpo)\b|\w+-grpo\b|grpo-(?:style|based)",
+    "policy optimization": r"\b(?:grpo|ppo|dapo|gspo|dpo)\b|policy optimi[sz]ation|policy gradient|"
+    r"group[\s-]relative|direct preference optimi[sz]ation",
+    "preference alignment": r"\b(?:dpo|rlhf)\b|direct preference optimi[sz]ation|preference optimi[sz]ation|"
+    r"human preferences?|(?:multi-objective|reward-free) alignment",
+    "parameter-efficient fine-tuning": r"\blora\b|low-rank adaptation|\bpeft\b|parameter[\s-]efficient|adapter tuning|prompt tuning",
+    "federated learning": r"\bfederated\b",
+    "federated fine-tuning": r"\bfederated\b.{0,60}\b(?:fine-tuning|lora|low-rank|adaptation|alignment)\b",
+    "continual learning": r"\bcontinual (?:instruction tuning|fine-tuning|learning|adaptation)\b|lifelong learning",
+    "mathematical reasoning": r"\bmath(?:ematical)?\b.{0,40}\breason|\bmath (?:benchmarks?|problems?)\b",
+    "rlvr": r"\brlvr\b|verifiable rewards?",
+}
+
+
+def subject_alias_hit(subject: str, title: str, abstract: str) -> str:
+    """Where a paper names the subject by one of its SUBJECT_ALIASES: "title", "abstract" or ""."""
+    pat = SUBJECT_ALIASES.get(subject.lower().strip())
+    if not pat:
+        return ""
+    if re.search(pat, title or "", re.I):
+        return "title"
+    return "abstract" if re.search(pat, abstract or "", re.I) else ""
