@@ -416,14 +416,19 @@ def _counted_sentence(entry: str) -> str:
 
 # Per-subject aliases (issue 32, membership recall): a subject's papers often name it only by a
 # named variant or the spelled-out method ("group relative policy optimization", "DAPO",
-# "LoRA"), never by the defining phrase; one occurrence in the title or abstract puts the paper
-# in the subject. Keys are subjects (lower case) as `direction_name` writes them.
+# "LoRA"), never by the defining phrase; one occurrence in the title, or ALIAS_ABSTRACT_MIN in
+# the abstract (a paper that uses LoRA once as a tool is not a PEFT paper), puts it in the subject.
+# Keys are subjects (lower case) as `direction_name` writes them.
+ALIAS_ABSTRACT_MIN = 2
+# subjects whose aliases name the subject's own method (a paper that names GRPO once in its
+# abstract is a GRPO paper): one abstract occurrence is enough
+ALIAS_ONCE = frozenset(("grpo", "rlvr", "federated learning", "federated fine-tuning", "continual learning"))
 SUBJECT_ALIASES: dict[str, str] = {
     "grpo": r"\bgrpo\b|group[\s-]relative policy optimi[sz]ation|\b(?:dapo|gspo|dr\.?\s?grpo)\b|\w+-grpo\b|grpo-(?:style|based)",
     "policy optimization": r"\b(?:grpo|ppo|dapo|gspo|dpo)\b|policy optimi[sz]ation|policy gradient|"
     r"group[\s-]relative|direct preference optimi[sz]ation",
     "preference alignment": r"\b(?:dpo|rlhf)\b|direct preference optimi[sz]ation|preference optimi[sz]ation|"
-    r"human preferences?|(?:multi-objective|reward-free) alignment",
+    r"(?:multi-objective|reward-free|preference) alignment",
     "parameter-efficient fine-tuning": r"\blora\b|low-rank adaptation|\bpeft\b|parameter[\s-]efficient|adapter tuning|prompt tuning",
     "federated learning": r"\bfederated\b",
     "federated fine-tuning": r"\bfederated\b.{0,60}\b(?:fine-tuning|lora|low-rank|adaptation|alignment)\b",
@@ -440,4 +445,5 @@ def subject_alias_hit(subject: str, title: str, abstract: str) -> str:
         return ""
     if re.search(pat, title or "", re.I):
         return "title"
-    return "abstract" if re.search(pat, abstract or "", re.I) else ""
+    need = 1 if subject.lower().strip() in ALIAS_ONCE else ALIAS_ABSTRACT_MIN
+    return "abstract" if len(re.findall(pat, abstract or "", re.I)) >= need else ""
