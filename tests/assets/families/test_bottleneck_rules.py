@@ -160,3 +160,113 @@ def test_a_bottleneck_pick_naming_several_candidates_scores_zero():
     score = lambda a: ReferenceFTA().score(SimpleNamespace(task=task, gold=gold, answer=a, embed=embed)).values["fta"]  # noqa: E731
     assert score(hedge) == 0.0
     assert score(stated) > 0.0
+
+
+# ------------------------------------------- error classes of the independent reading (issue 32)
+
+
+def cause_keys(name: str) -> list[tuple[str, ...]]:
+    return keys(*dict(load_causes())[name])
+
+
+def test_a_generic_mined_word_never_joins_a_specific_cause():
+    # a mined theme keyed "length bias" with the alias "bias" joins the cause, but "bias" does not
+    mined = {
+        "name": "length bias",
+        "key": "length bias",
+        "aliases": ["length bias", "bias"],
+        "paper_ids": ["a", "b"],
+        "quotes": ["qa", "qb"],
+        "quote_papers": ["a", "b"],
+        "mention_ids": ["a", "b"],
+    }
+    cause = {"name": "length bias in reward models", "aliases": keys("length bias"), "stated": {"x": "sx"}, "mentions": {"x"}}
+    rec: dict = {p: {"ev"} for p in "abx"}
+    [out] = merge_causes([mined], [cause], rec, rec, True, 8)
+    assert "bias" not in out["aliases"] and "length bias" in out["aliases"]
+    k = cause_keys("length bias in reward models")
+    # heterogeneous-preference bias, implicit-feedback bias, quantization scale bias: no length bias
+    assert not states_reduction(
+        stmt("To address this, we introduce P-GRPO, which decouples advantage estimation from batch statistics.",
+             "This assumption conflates distinct user reward distributions and systematically biases the policy."), k
+    )
+    assert not states_reduction(stmt("We use macro-block scaling to reduce scale bias in MXFP4 training."), k)
+    assert not states_reduction(stmt("We propose ImplicitRM, which learns unbiased reward models from implicit preference data."), k)
+
+
+def test_federated_communication_cost_is_no_multi_agent_coordination_overhead():
+    k = cause_keys("multi-agent coordination overhead")
+    assert not states_reduction(
+        stmt("This design improves personalization while significantly reducing communication cost for federated clients."), k
+    )
+    assert not states_reduction(
+        stmt("To tackle this, we propose ZorBA, a zeroth-order federated fine-tuning framework.",
+             "Moreover, frequent model exchange may lead to significant communication overhead."), k
+    )
+    assert states_reduction(stmt("Our protocol reduces inter-agent communication overhead by 60% in multi-agent debate."), k)
+
+
+def test_the_key_must_be_the_object_of_the_reduction_cue():
+    k = cause_keys("sparse outcome rewards")
+    # a means, not the goal: "mitigates forgetting through trajectory-level reward shaping"
+    assert not states_reduction(
+        stmt("We propose RaPO, which explicitly mitigates forgetting through trajectory-level reward shaping."), k
+    )
+    assert not states_reduction(
+        stmt("This work addresses reliable on-policy token-level supervision through credit assignment strategies."), k
+    )
+    # still counted: the key is what the cue governs
+    assert states_reduction(stmt("We add a dense auxiliary reward to reduce the sparse reward problem in agentic RL."), k)
+    g = cause_keys("poor generalization under distribution shift")
+    assert not states_reduction(
+        stmt("We introduce a Top-K divergence that stabilizes distillation under the distribution shift between contexts."), g
+    )
+
+
+def test_result_only_generalization_sentences_do_not_count():
+    g = cause_keys("poor generalization under distribution shift")
+    assert not states_reduction(
+        stmt("On Qwen2.5-Math-7B, our method improves accuracy by +4.9 overall and by +5.4 on out-of-distribution benchmarks."), g
+    )
+    assert not states_reduction(
+        stmt("Experiments show consistent improvements in accuracy and efficiency, with strong generalization to unseen domains."), g
+    )
+
+
+def test_the_anaphora_path_needs_a_gap_naming_one_limitation():
+    r = cause_keys("sparse outcome rewards")
+    gap = (
+        "This reformulation reveals two structural limitations of GRPO: likelihood-misaligned scoring, and "
+        "score-insensitive credit assignment among rollouts."
+    )
+    assert not states_reduction(stmt("To address these limitations, we propose ConSPO, a contrastive framework.", gap), r)
+    e = cause_keys("expensive rollouts")
+    gap3 = "We identify three critical challenges: (1) inefficient gradient utilization, (2) sample inefficiency, (3) noise."
+    assert not states_reduction(stmt("To bridge these gaps, we propose MASPO, a unified framework.", gap3), e)
+    x = cause_keys("insufficient exploration")
+    gap_two = (
+        "Supervised fine-tuning fails to align outputs with visual evidence, while existing reinforcement learning "
+        "methods suffer from limited exploration."
+    )
+    assert not states_reduction(stmt("To address these challenges, we propose a self-consistent report generator.", gap_two), x)
+    # a single named limitation still counts through the anaphor
+    assert states_reduction(stmt("To address this issue, we propose T2-GRPO.", "Trajectory-level sparse rewards hamper credit."), r)
+
+
+def test_a_study_that_measures_the_limitation_is_no_reduction():
+    f = cause_keys("catastrophic forgetting")
+    assert not states_reduction(
+        stmt("To address this gap, we present an empirical study adapting models to real-world Pacific datasets.",
+             "Furthermore, full fine-tuning risks catastrophic forgetting."), f
+    )
+
+
+def test_subject_aliases_put_named_variants_in_the_subject():
+    from assets.families.bottleneck.gold import subject_alias_hit
+
+    assert subject_alias_hit("GRPO", "MASPO: robust policy updates", "We extend GRPO with soft trust regions.") == "abstract"
+    assert subject_alias_hit("GRPO", "Group Relative Policy Optimization for agents", "") == "title"
+    # a tool named once is not the subject: one LoRA mention does not make a PEFT paper
+    assert subject_alias_hit("parameter-efficient fine-tuning", "A benchmark", "We fine-tune with LoRA.") == ""
+    assert subject_alias_hit("parameter-efficient fine-tuning", "FedSmoothLoRA", "") == ""  # no word boundary
+    assert subject_alias_hit("parameter-efficient fine-tuning", "Sparse LoRA adapters", "") == "title"
