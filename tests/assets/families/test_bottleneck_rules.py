@@ -187,11 +187,16 @@ def test_a_generic_mined_word_never_joins_a_specific_cause():
     k = cause_keys("length bias in reward models")
     # heterogeneous-preference bias, implicit-feedback bias, quantization scale bias: no length bias
     assert not states_reduction(
-        stmt("To address this, we introduce P-GRPO, which decouples advantage estimation from batch statistics.",
-             "This assumption conflates distinct user reward distributions and systematically biases the policy."), k
+        stmt(
+            "To address this, we introduce P-GRPO, which decouples advantage estimation from batch statistics.",
+            "This assumption conflates distinct user reward distributions and systematically biases the policy.",
+        ),
+        k,
     )
     assert not states_reduction(stmt("We use macro-block scaling to reduce scale bias in MXFP4 training."), k)
-    assert not states_reduction(stmt("We propose ImplicitRM, which learns unbiased reward models from implicit preference data."), k)
+    assert not states_reduction(
+        stmt("We propose ImplicitRM, which learns unbiased reward models from implicit preference data."), k
+    )
 
 
 def test_federated_communication_cost_is_no_multi_agent_coordination_overhead():
@@ -200,8 +205,11 @@ def test_federated_communication_cost_is_no_multi_agent_coordination_overhead():
         stmt("This design improves personalization while significantly reducing communication cost for federated clients."), k
     )
     assert not states_reduction(
-        stmt("To tackle this, we propose ZorBA, a zeroth-order federated fine-tuning framework.",
-             "Moreover, frequent model exchange may lead to significant communication overhead."), k
+        stmt(
+            "To tackle this, we propose ZorBA, a zeroth-order federated fine-tuning framework.",
+            "Moreover, frequent model exchange may lead to significant communication overhead.",
+        ),
+        k,
     )
     assert states_reduction(stmt("Our protocol reduces inter-agent communication overhead by 60% in multi-agent debate."), k)
 
@@ -229,7 +237,10 @@ def test_result_only_generalization_sentences_do_not_count():
         stmt("On Qwen2.5-Math-7B, our method improves accuracy by +4.9 overall and by +5.4 on out-of-distribution benchmarks."), g
     )
     assert not states_reduction(
-        stmt("Experiments show consistent improvements in accuracy and efficiency, with strong generalization to unseen domains."), g
+        stmt(
+            "Experiments show consistent improvements in accuracy and efficiency, with strong generalization to unseen domains."
+        ),
+        g,
     )
 
 
@@ -250,14 +261,19 @@ def test_the_anaphora_path_needs_a_gap_naming_one_limitation():
     )
     assert not states_reduction(stmt("To address these challenges, we propose a self-consistent report generator.", gap_two), x)
     # a single named limitation still counts through the anaphor
-    assert states_reduction(stmt("To address this issue, we propose T2-GRPO.", "Trajectory-level sparse rewards hamper credit."), r)
+    assert states_reduction(
+        stmt("To address this issue, we propose T2-GRPO.", "Trajectory-level sparse rewards hamper credit."), r
+    )
 
 
 def test_a_study_that_measures_the_limitation_is_no_reduction():
     f = cause_keys("catastrophic forgetting")
     assert not states_reduction(
-        stmt("To address this gap, we present an empirical study adapting models to real-world Pacific datasets.",
-             "Furthermore, full fine-tuning risks catastrophic forgetting."), f
+        stmt(
+            "To address this gap, we present an empirical study adapting models to real-world Pacific datasets.",
+            "Furthermore, full fine-tuning risks catastrophic forgetting.",
+        ),
+        f,
     )
 
 
