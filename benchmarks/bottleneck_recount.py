@@ -1,14 +1,27 @@
+# ruff: noqa: E741, E731, E402, E501
 """In-process recount of the default release's bottleneck tasks with this checkout's rule."""
-import json, pickle, sys, re
-from resources.storage import StorageResource
-from core.records import GoldTarget, ScreenedPaper, Signal, Task
-from assets.evidence.causes import joins, load_causes
+
+import json
+import pickle
+import re
+
 from assets.evidence.bottlenecks import word_tokens
+from assets.evidence.causes import joins, load_causes
+from assets.families.bottleneck.gold import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN, subject_alias_hit
 from assets.families.bottleneck.statements import contribution_statements, states_reduction, supplies
-from assets.families.bottleneck.gold import subject_alias_hit, MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
-W = {"llm_agent": "/work/h-bottleneck", "llm_finetuning_post_training": "/work/h-bottleneck",
-     "rag_and_retrieval_structuring": "/work/h-direction-base", "visual_generative_modeling_and_diffusion": "/work/h-direction-after"}
-C = dict(load_causes()); CUT = "2025-12-31"
+from core.records import GoldTarget, ScreenedPaper, Signal, Task
+from resources.storage import StorageResource
+
+W = {
+    "llm_agent": "/work/h-bottleneck",
+    "llm_finetuning_post_training": "/work/h-bottleneck",
+    "rag_and_retrieval_structuring": "/work/h-direction-base",
+    "visual_generative_modeling_and_diffusion": "/work/h-direction-after",
+}
+C = dict(load_causes())
+CUT = "2025-12-31"
+
+
 def keys_of(b):
     al = list(b.details.get("aliases", [])) or [b.title]
     if b.details.get("family") == "lexicon" or b.title in C:
@@ -16,6 +29,8 @@ def keys_of(b):
         # mined keys the old build joined: kept only where they still join (multi-word, hold a current alias)
         al = list(C.get(b.title, [b.title])) + [a for a in al if len(a.split()) >= 2 and joins([tuple(word_tokens(a))], own)]
     return [t for a in dict.fromkeys(al) if (t := tuple(word_tokens(a)))]
+
+
 out = {}
 for d, w in W.items():
     st = StorageResource(root=f"{w}/.foresci/warehouse", duckdb_path="/tmp/h32b/x.duckdb").store()
@@ -27,10 +42,12 @@ for d, w in W.items():
     rows = []
     for g in golds:
         t = tasks[g.task_id]
-        m = re.search(r'research on "([^"]+)"', t.question); sub = m.group(1) if m else ""
+        m = re.search(r'research on "([^"]+)"', t.question)
+        sub = m.group(1) if m else ""
         members = set(g.future_paper_ids) | {pid for pid, p in fut.items() if subject_alias_hit(sub, p.title, p.abstract)}
         cands = [sig[s] for s in g.counted if s in sig]
-        if not cands: continue
+        if not cands:
+            continue
         counted = {}
         for b in cands:
             ks, sup = keys_of(b), supplies(b.title)
@@ -38,43 +55,76 @@ for d, w in W.items():
             for pid in sorted(members):
                 for s_ in stm.get(pid, []):
                     if states_reduction(s_, ks, sup):
-                        hits.append((pid, s_.own, s_.antecedent)); break
+                        hits.append((pid, s_.own, s_.antecedent))
+                        break
             counted[b.title] = hits
         order = sorted(counted, key=lambda k: -len(counted[k]))
-        c1 = len(counted[order[0]]); c2 = len(counted[order[1]]) if len(order) > 1 else 0
+        c1 = len(counted[order[0]])
+        c2 = len(counted[order[1]]) if len(order) > 1 else 0
         ok = c1 >= 3 and c1 - c2 >= MIN_MARGIN_PAPERS and (c1 - c2) / max(1, c1) >= MIN_RELATIVE_MARGIN
-        rows.append(dict(task_id=g.task_id, subject=sub, gold=order[0], top=[(k, len(counted[k])) for k in order[:2]],
-                         passes=ok, n_members=len(members), n_rule_members=len(g.future_paper_ids), counted=counted,
-                         was_released_gold=(g.preferred_ranking or [""])[0]))
+        rows.append(
+            dict(
+                task_id=g.task_id,
+                subject=sub,
+                gold=order[0],
+                top=[(k, len(counted[k])) for k in order[:2]],
+                passes=ok,
+                n_members=len(members),
+                n_rule_members=len(g.future_paper_ids),
+                counted=counted,
+                was_released_gold=(g.preferred_ranking or [""])[0],
+            )
+        )
     out[d] = rows
     print(d, "tasks", len(rows), "pass", sum(r["passes"] for r in rows), flush=True)
     for r in rows:
-        if r["passes"]: print("   ", r["subject"], "|", r["gold"], r["top"])
+        if r["passes"]:
+            print("   ", r["subject"], "|", r["gold"], r["top"])
 pickle.dump(out, open("/tmp/h32b_recount.pkl", "wb"))
 
 # ---- fresh seeded samples (docs/labels/bottleneck_*_sample.jsonl and their blind copies)
-import gzip, random
+import gzip
+import random
 from pathlib import Path
+
 SEED = 3232
-QUOTA_C = {"llm_agent": 20, "llm_finetuning_post_training": 30, "rag_and_retrieval_structuring": 14,
-           "visual_generative_modeling_and_diffusion": 20}
+QUOTA_C = {
+    "llm_agent": 20,
+    "llm_finetuning_post_training": 30,
+    "rag_and_retrieval_structuring": 14,
+    "visual_generative_modeling_and_diffusion": 20,
+}
 QUOTA_M = {d: 16 for d in W}
 GENERIC = frozenset("model models agent agents large language learning based using with from into".split())
 corpus = {}
 for d in W:
     for line in gzip.open(f"assets/corpus/shipped/{d}.jsonl.gz", "rt"):
-        r = json.loads(line); corpus[r["arxiv_id"]] = r
+        r = json.loads(line)
+        corpus[r["arxiv_id"]] = r
 rng = random.Random(SEED)
 C_rows, M_rows = [], []
 for d, rows in out.items():
     st = StorageResource(root=f"{W[d]}/.foresci/warehouse", duckdb_path="/tmp/h32b/x.duckdb").store()
     golds = {g.task_id: g for g in st.read_records("gold_targets", d, CUT, GoldTarget)}
     fut = {p.arxiv_id: p for p in st.read_records("future_window", d, CUT, ScreenedPaper)}
-    pool = [dict(domain=d, task_id=r["task_id"], subject=r["subject"], limitation=lim, gold=r["gold"], paper_id=pid,
-                 title=corpus.get(pid, {}).get("title", ""), sentence=own + (f' [refers to: "{ante}"]' if ante else ""),
-                 abstract=corpus.get(pid, {}).get("abstract", ""))
-            for r in rows for lim, hits in r["counted"].items() for pid, own, ante in hits]
-    rng.shuffle(pool); C_rows += pool[: QUOTA_C[d]]
+    pool = [
+        dict(
+            domain=d,
+            task_id=r["task_id"],
+            subject=r["subject"],
+            limitation=lim,
+            gold=r["gold"],
+            paper_id=pid,
+            title=corpus.get(pid, {}).get("title", ""),
+            sentence=own + (f' [refers to: "{ante}"]' if ante else ""),
+            abstract=corpus.get(pid, {}).get("abstract", ""),
+        )
+        for r in rows
+        for lim, hits in r["counted"].items()
+        for pid, own, ante in hits
+    ]
+    rng.shuffle(pool)
+    C_rows += pool[: QUOTA_C[d]]
     mpool = []
     for r in rows:
         g = golds[r["task_id"]]
@@ -84,14 +134,30 @@ for d, rows in out.items():
             text = f"{p.title} {p.abstract}".lower()
             net = words and all(re.search(r"\b" + re.escape(w) + r"(?:s|es)?\b", text) for w in words)
             if net or subject_alias_hit(r["subject"], p.title, p.abstract) or (pid in inside and rng.random() < 0.02):
-                mpool.append(dict(domain=d, task_id=r["task_id"], subject=r["subject"], paper_id=pid, title=p.title,
-                                  abstract=corpus.get(pid, {}).get("abstract", p.abstract), member=pid in inside))
-    rng.shuffle(mpool); M_rows += mpool[: QUOTA_M[d]]
+                mpool.append(
+                    dict(
+                        domain=d,
+                        task_id=r["task_id"],
+                        subject=r["subject"],
+                        paper_id=pid,
+                        title=p.title,
+                        abstract=corpus.get(pid, {}).get("abstract", p.abstract),
+                        member=pid in inside,
+                    )
+                )
+    rng.shuffle(mpool)
+    M_rows += mpool[: QUOTA_M[d]]
 L = Path("docs/labels")
+
+
 def write(path, rows, prefix, hide):
     rows = [{"item_id": f"{prefix}{i:03d}", **r, "label": "", "note": ""} for i, r in enumerate(rows)]
-    (L / path).with_suffix(".unlabelled.jsonl").write_text("".join(json.dumps({k: v for k, v in r.items() if k not in hide}) + "\n" for r in rows))
+    (L / path).with_suffix(".unlabelled.jsonl").write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k not in hide}) + "\n" for r in rows)
+    )
     (L / (path + ".draft")).write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
 write("bottleneck_counting_sample.jsonl", C_rows, "c", ("gold",))
 write("bottleneck_membership_sample.jsonl", M_rows, "m", ("member",))
 print("counting", len(C_rows), "membership", len(M_rows))
