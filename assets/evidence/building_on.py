@@ -39,7 +39,8 @@ FOIL_CUES = re.compile(
     r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
     r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
     r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
-    r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit)\b"
+    r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit|such\s+as|reference\s+points?|"
+    r"metrics?|vanilla|naive)\b"
 )
 # the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
 # name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
@@ -70,13 +71,18 @@ class Matcher:
     names: list[str] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
+    requires: list[str] = field(default_factory=list)  # the sentence must also match each of these
 
     def __post_init__(self) -> None:
         self._re = _pattern(self.names, self.phrases)
         self._ex = [re.compile(x) for x in self.exclude]
+        self._req = [re.compile(x) for x in self.requires]
 
     def mentions(self, sentence: str) -> list[re.Match[str]]:
-        """The approach's mentions in one sentence, excluded longer names blanked first."""
+        """The approach's mentions in one sentence, excluded longer names blanked first; none when
+        the sentence lacks a required co-occurring term (`requires`)."""
+        if any(not r.search(sentence) for r in self._req):
+            return []
         for ex in self._ex:
             sentence = ex.sub(lambda m: " " * len(m.group(0)), sentence)
         return list(self._re.finditer(sentence))
