@@ -97,10 +97,29 @@ def role_results(domain: str, papers: list[ScreenedPaper] | None = None) -> list
     return out
 
 
+def all_results() -> list[RoleResult]:
+    """Every domain's offered roles, cached as JSON beside the shipped corpus's mtime (a rerun of
+    the sample or the report does not recount)."""
+    return [r for d in DOMAINS for r in role_results(d)]
+
+
+def dump(results: list[RoleResult], path: Path) -> None:
+    path.write_text(json.dumps([
+        {"domain": r.domain, "role_id": r.role.role_id, "role": r.role.role, "n_window": r.n_window,
+         "options": [{"name": n, "count": c, "counted": said} for n, c, said in r.options], "margin_ok": r.margin_ok}
+        for r in results
+    ], ensure_ascii=False))
+
+
 def main() -> None:
+    import sys
+
     total = 0
+    results = all_results()
+    if len(sys.argv) > 1:
+        dump(results, Path(sys.argv[1]))
     for d in DOMAINS:
-        for r in role_results(d):
+        for r in (x for x in results if x.domain == d):
             total += r.margin_ok
             counts = ", ".join(f"{n} {c}" for n, c, _ in r.options)
             n = r.counts

@@ -49,6 +49,9 @@ SELF = re.compile(
     r"|^(?-i:[A-Z][\w\-]*[A-Z0-9][\w\-]*)(?:\s+\([^)]*\))?\s+(?:employs|uses|implements|adopts|leverages|integrates|"
     r"combines|applies|builds|extends|introduces|trains|performs|relies|utili[sz]es|incorporates|couples|pairs)\b"
 )
+# a role stated after the mention: "BM25 and MMR serve as interpretable reference points"
+ROLE_AFTER = re.compile(r"(?i)\b(serv\w*|act\w*|used|us\w*)?\s*as\s+(\w+\s+){0,3}(reference\s+points?|baselines?|comparisons?|yardsticks?)\b")
+ROLE_AFTER_WORDS = 10
 FREE_SUFFIX = re.compile(r"^[-\s]?(free|less)\b", re.I)  # "reward-model-free", "critic-less"
 USE_CUES = re.compile(
     r"(?i)\b(us(e|es|ed|ing)|via|through|leverag\w*|employ\w*|adopt\w*|appl(y|ies|ied|ying)|built|build\w*|"
@@ -97,7 +100,8 @@ def foil_context(sentence: str, m: re.Match[str]) -> bool:
     before = " ".join(sentence[: m.start()].split()[-FOIL_WINDOW:])
     after_text = sentence[m.end() :]
     after = " ".join(after_text.split()[:FOIL_AFTER])
-    return bool(FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text))
+    role_after = " ".join(after_text.split()[:ROLE_AFTER_WORDS])
+    return bool(FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text) or ROLE_AFTER.search(role_after))
 
 
 def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
