@@ -178,7 +178,11 @@ def main() -> None:
         write(
             LABELS,
             [
-                {**{k: v for k, v in r.items() if k != "abstract"}, "label": old.get(r["item_id"], r)["label"], "note": old.get(r["item_id"], r)["note"]}
+                {
+                    **{k: v for k, v in r.items() if k != "abstract"},
+                    "label": old.get(r["item_id"], r)["label"],
+                    "note": old.get(r["item_id"], r)["note"],
+                }
                 for r in rows
             ],
         )

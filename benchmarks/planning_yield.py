@@ -104,11 +104,22 @@ def all_results() -> list[RoleResult]:
 
 
 def dump(results: list[RoleResult], path: Path) -> None:
-    path.write_text(json.dumps([
-        {"domain": r.domain, "role_id": r.role.role_id, "role": r.role.role, "n_window": r.n_window,
-         "options": [{"name": n, "count": c, "counted": said} for n, c, said in r.options], "margin_ok": r.margin_ok}
-        for r in results
-    ], ensure_ascii=False))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "domain": r.domain,
+                    "role_id": r.role.role_id,
+                    "role": r.role.role,
+                    "n_window": r.n_window,
+                    "options": [{"name": n, "count": c, "counted": said} for n, c, said in r.options],
+                    "margin_ok": r.margin_ok,
+                }
+                for r in results
+            ],
+            ensure_ascii=False,
+        )
+    )
 
 
 def main() -> None:
@@ -123,8 +134,10 @@ def main() -> None:
             total += r.margin_ok
             counts = ", ".join(f"{n} {c}" for n, c, _ in r.options)
             n = r.counts
-            print(f"{d[:12]:12} {r.role.role_id:24} {'PASS' if r.margin_ok else 'fail'} lead {n[0] - n[1]} "
-                  f"({(n[0] - n[1]) / max(n[0], 1):.0%}) of {r.n_window}: {counts}")
+            print(
+                f"{d[:12]:12} {r.role.role_id:24} {'PASS' if r.margin_ok else 'fail'} lead {n[0] - n[1]} "
+                f"({(n[0] - n[1]) / max(n[0], 1):.0%}) of {r.n_window}: {counts}"
+            )
     print(f"passing planning tasks: {total}")
 
 

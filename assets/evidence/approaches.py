@@ -71,7 +71,9 @@ class Role:
 
 
 @cache
-def _matcher(names: tuple[str, ...], phrases: tuple[str, ...], exclude: tuple[str, ...], requires: tuple[str, ...] = ()) -> Matcher:
+def _matcher(
+    names: tuple[str, ...], phrases: tuple[str, ...], exclude: tuple[str, ...], requires: tuple[str, ...] = ()
+) -> Matcher:
     return Matcher(list(names), list(phrases), list(exclude), list(requires))
 
 

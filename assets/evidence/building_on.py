@@ -50,7 +50,9 @@ SELF = re.compile(
     r"combines|applies|builds|extends|introduces|trains|performs|relies|utili[sz]es|incorporates|couples|pairs)\b"
 )
 # a role stated after the mention: "BM25 and MMR serve as interpretable reference points"
-ROLE_AFTER = re.compile(r"(?i)\b(serv\w*|act\w*|used|us\w*)?\s*as\s+(\w+\s+){0,3}(reference\s+points?|baselines?|comparisons?|yardsticks?)\b")
+ROLE_AFTER = re.compile(
+    r"(?i)\b(serv\w*|act\w*|used|us\w*)?\s*as\s+(\w+\s+){0,3}(reference\s+points?|baselines?|comparisons?|yardsticks?)\b"
+)
 ROLE_AFTER_WORDS = 10
 FREE_SUFFIX = re.compile(r"^[-\s]?(free|less)\b", re.I)  # "reward-model-free", "critic-less"
 USE_CUES = re.compile(
@@ -101,7 +103,9 @@ def foil_context(sentence: str, m: re.Match[str]) -> bool:
     after_text = sentence[m.end() :]
     after = " ".join(after_text.split()[:FOIL_AFTER])
     role_after = " ".join(after_text.split()[:ROLE_AFTER_WORDS])
-    return bool(FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text) or ROLE_AFTER.search(role_after))
+    return bool(
+        FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text) or ROLE_AFTER.search(role_after)
+    )
 
 
 def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
