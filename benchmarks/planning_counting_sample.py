@@ -109,13 +109,21 @@ def in_process_items(results_file: Path | None = None) -> list[dict]:
         results_file = results_file or ROOT / ".foresci" / "planning_yield.json"
         results_file.parent.mkdir(parents=True, exist_ok=True)
         dump(all_results(), results_file)
+    from assets.evidence.approaches import load_roles
+    from assets.evidence.building_on import builds_on
+
+    member = {(r.role_id, m.name): m for r in load_roles() for m in r.members}
     papers = {p.arxiv_id: p for d in YD for p in load_papers(d)}
     items = []
     for r in json.loads(results_file.read_text()):
         task_id = f"{r['domain']}-{CUTOFF}-planning-{r['role_id']}"
         for o in r["options"]:
-            for pid, sentence in sorted(o["counted"].items()):
+            m = member.get((r["role_id"], o["name"]))
+            for pid in sorted(o["counted"]):
                 p = papers[pid]
+                sentence = builds_on(p.title, p.abstract, m.matcher()) if m else None  # recheck with the rule now shipped
+                if not sentence:
+                    continue
                 items.append(
                     {
                         "item_id": f"{task_id}|{o['name']}|{pid}",
