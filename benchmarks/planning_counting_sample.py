@@ -3,6 +3,12 @@
     python benchmarks/planning_counting_sample.py sample    # write the unlabelled sample
     python benchmarks/planning_counting_sample.py precision # precision of the labelled file
 
+`sample --in-process` computes the counted items instead from the shipped corpus with the
+shipped rule and catalog (`benchmarks/planning_yield.py`: every offered role of every domain at
+CUTOFF, i.e. the planning golds the default release builds, before the relevance screen; pass
+`--results FILE` to reuse a dump of `planning_yield.py FILE`), and adds each item's full
+abstract to the unlabelled file.
+
 `sample` draws SAMPLE_SIZE counted (paper, approach, sentence) items from the built planning golds
 of the default release (every domain at CUTOFF, read from the warehouse), seeded with SEED:
 the items are shuffled, then taken round-robin over the (task, option) groups so that
@@ -38,8 +44,8 @@ DOMAINS = (
     "visual_generative_modeling_and_diffusion",
 )
 CUTOFF = "2025-12-31"
-SEED = 32
-SAMPLE_SIZE = 64
+SEED = 3202  # the 2026-11-28 fresh sample (in-process, all four domains); 32 drew the RAG-only one
+SAMPLE_SIZE = 96
 CORRECT, WRONG = {"uses", "extends"}, {"foil", "mention", "wrong"}
 
 
@@ -91,6 +97,50 @@ def counted_items() -> list[dict]:
     return items
 
 
+def in_process_items(results_file: Path | None = None) -> list[dict]:
+    """Counted items of every offered role of every domain, from the shipped corpus (module docstring)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from planning_yield import DOMAINS as YD
+    from planning_yield import all_results, dump, load_papers
+
+    if results_file is None or not results_file.exists():
+        results_file = results_file or ROOT / ".foresci" / "planning_yield.json"
+        results_file.parent.mkdir(parents=True, exist_ok=True)
+        dump(all_results(), results_file)
+    from assets.evidence.approaches import load_roles
+    from assets.evidence.building_on import builds_on
+
+    member = {(r.role_id, m.name): m for r in load_roles() for m in r.members}
+    papers = {p.arxiv_id: p for d in YD for p in load_papers(d)}
+    items = []
+    for r in json.loads(results_file.read_text()):
+        task_id = f"{r['domain']}-{CUTOFF}-planning-{r['role_id']}"
+        for o in r["options"]:
+            m = member.get((r["role_id"], o["name"]))
+            for pid in sorted(o["counted"]):
+                p = papers[pid]
+                sentence = builds_on(p.title, p.abstract, m.matcher()) if m else None  # recheck with the rule now shipped
+                if not sentence:
+                    continue
+                items.append(
+                    {
+                        "item_id": f"{task_id}|{o['name']}|{pid}",
+                        "task_id": task_id,
+                        "approach": o["name"],
+                        "role": r["role"],
+                        "paper_id": pid,
+                        "title": p.title,
+                        "sentence": sentence,
+                        "abstract": p.abstract,
+                        "label": "",
+                        "note": "",
+                    }
+                )
+    return items
+
+
 def sample(items: list[dict], n: int = SAMPLE_SIZE, seed: int = SEED) -> list[dict]:
     rng = random.Random(seed)
     items = sorted(items, key=lambda x: x["item_id"])
@@ -126,12 +176,24 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("command", choices=("sample", "precision", "recheck"))
     ap.add_argument("--file", type=Path, default=LABELS)
+    ap.add_argument("--in-process", action="store_true", help="count on the shipped corpus, not the warehouse")
+    ap.add_argument("--results", type=Path, default=None, help="a planning_yield.py dump to reuse")
     args = ap.parse_args()
     if args.command == "sample":
-        rows = sample(counted_items())
-        write(UNLABELLED, rows)
+        rows = sample(in_process_items(args.results) if args.in_process else counted_items())
+        write(UNLABELLED, [{k: v for k, v in r.items() if k not in ("label", "note")} for r in rows])
         old = {r["item_id"]: r for r in read(LABELS)}
-        write(LABELS, [{**r, "label": old.get(r["item_id"], r)["label"], "note": old.get(r["item_id"], r)["note"]} for r in rows])
+        write(
+            LABELS,
+            [
+                {
+                    **{k: v for k, v in r.items() if k != "abstract"},
+                    "label": old.get(r["item_id"], r)["label"],
+                    "note": old.get(r["item_id"], r)["note"],
+                }
+                for r in rows
+            ],
+        )
         print(f"{len(rows)} items (seed {SEED}) -> {UNLABELLED.relative_to(ROOT)} and {LABELS.relative_to(ROOT)}")
     elif args.command == "recheck":  # the labelled items the CURRENT rule and catalog still count
         from assets.evidence.approaches import load_roles

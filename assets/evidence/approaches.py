@@ -51,9 +51,10 @@ class Member:
     names: tuple[str, ...] = ()
     phrases: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()  # regexes the counted sentence must also match (each of them)
 
     def matcher(self) -> Matcher:
-        return _matcher(self.names, self.phrases, self.exclude)
+        return _matcher(self.names, self.phrases, self.exclude, self.requires)
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,10 @@ class Role:
 
 
 @cache
-def _matcher(names: tuple[str, ...], phrases: tuple[str, ...], exclude: tuple[str, ...]) -> Matcher:
-    return Matcher(list(names), list(phrases), list(exclude))
+def _matcher(
+    names: tuple[str, ...], phrases: tuple[str, ...], exclude: tuple[str, ...], requires: tuple[str, ...] = ()
+) -> Matcher:
+    return Matcher(list(names), list(phrases), list(exclude), list(requires))
 
 
 @cache
@@ -102,6 +105,7 @@ def _load(path: Path, _version: int) -> tuple[Role, ...]:  # _version: the file'
                     names=tuple(m.get("names") or ()),
                     phrases=tuple(m.get("phrases") or ()),
                     exclude=tuple(m.get("exclude") or ()),
+                    requires=tuple(m.get("requires") or ()),
                 )
                 for m in r["members"]
             ),

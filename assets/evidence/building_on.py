@@ -39,7 +39,8 @@ FOIL_CUES = re.compile(
     r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
     r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
     r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
-    r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit)\b"
+    r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit|such\s+as|reference\s+points?|"
+    r"metrics?|vanilla|naive)\b"
 )
 # the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
 # name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
@@ -48,6 +49,11 @@ SELF = re.compile(
     r"|^(?-i:[A-Z][\w\-]*[A-Z0-9][\w\-]*)(?:\s+\([^)]*\))?\s+(?:employs|uses|implements|adopts|leverages|integrates|"
     r"combines|applies|builds|extends|introduces|trains|performs|relies|utili[sz]es|incorporates|couples|pairs)\b"
 )
+# a role stated after the mention: "BM25 and MMR serve as interpretable reference points"
+ROLE_AFTER = re.compile(
+    r"(?i)\b(serv\w*|act\w*|used|us\w*)?\s*as\s+(\w+\s+){0,3}(reference\s+points?|baselines?|comparisons?|yardsticks?)\b"
+)
+ROLE_AFTER_WORDS = 10
 FREE_SUFFIX = re.compile(r"^[-\s]?(free|less)\b", re.I)  # "reward-model-free", "critic-less"
 USE_CUES = re.compile(
     r"(?i)\b(us(e|es|ed|ing)|via|through|leverag\w*|employ\w*|adopt\w*|appl(y|ies|ied|ying)|built|build\w*|"
@@ -70,13 +76,18 @@ class Matcher:
     names: list[str] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
+    requires: list[str] = field(default_factory=list)  # the sentence must also match each of these
 
     def __post_init__(self) -> None:
         self._re = _pattern(self.names, self.phrases)
         self._ex = [re.compile(x) for x in self.exclude]
+        self._req = [re.compile(x) for x in self.requires]
 
     def mentions(self, sentence: str) -> list[re.Match[str]]:
-        """The approach's mentions in one sentence, excluded longer names blanked first."""
+        """The approach's mentions in one sentence, excluded longer names blanked first; none when
+        the sentence lacks a required co-occurring term (`requires`)."""
+        if any(not r.search(sentence) for r in self._req):
+            return []
         for ex in self._ex:
             sentence = ex.sub(lambda m: " " * len(m.group(0)), sentence)
         return list(self._re.finditer(sentence))
@@ -91,7 +102,10 @@ def foil_context(sentence: str, m: re.Match[str]) -> bool:
     before = " ".join(sentence[: m.start()].split()[-FOIL_WINDOW:])
     after_text = sentence[m.end() :]
     after = " ".join(after_text.split()[:FOIL_AFTER])
-    return bool(FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text))
+    role_after = " ".join(after_text.split()[:ROLE_AFTER_WORDS])
+    return bool(
+        FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text) or ROLE_AFTER.search(role_after)
+    )
 
 
 def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
