@@ -1,6 +1,6 @@
 # ruff: noqa: E741, E731, E402, E501
 """Development-set check of the bottleneck counting rule (issue 32): the independent reader's labels of the
-seed-32 counted items (/work/labels/bottleneck_items.jsonl + bottleneck_labels_independent.jsonl), re-tested
+seed-32 counted items (docs/labels/independent/bottleneck_items.jsonl + bottleneck_labels_independent.jsonl), re-tested
 in-process on each item's abstract with the cause lexicon's aliases.
 
     .venv/bin/python benchmarks/bottleneck_dev.py
@@ -13,8 +13,10 @@ from assets.evidence.bottlenecks import word_tokens
 from assets.evidence.causes import load_causes
 from assets.families.bottleneck.statements import contribution_statements, states_reduction, supplies
 
-it = [json.loads(l) for l in open("/work/labels/bottleneck_items.jsonl")]
-lab = {json.loads(l)["item_id"]: json.loads(l)["label"] for l in open("/work/labels/bottleneck_labels_independent.jsonl")}
+it = [json.loads(l) for l in open("docs/labels/independent/bottleneck_items.jsonl")]
+lab = {
+    json.loads(l)["item_id"]: json.loads(l)["label"] for l in open("docs/labels/independent/bottleneck_labels_independent.jsonl")
+}
 C = dict(load_causes())
 # keys recorded at draw time include mined aliases; emulate: lexicon aliases + generic extras the old build joined
 EXTRA = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}

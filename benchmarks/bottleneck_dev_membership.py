@@ -5,9 +5,11 @@ import sys
 sys.path.insert(0, ".")
 from assets.families.bottleneck.gold import subject_alias_hit
 
-M = {json.loads(l)["item_id"]: json.loads(l) for l in open("/work/h-bottleneck/docs/labels/bottleneck_membership_sample.jsonl")}
-I = {json.loads(l)["item_id"]: json.loads(l) for l in open("/work/labels/membership_items.jsonl")}
-L = {json.loads(l)["item_id"]: json.loads(l)["label"] for l in open("/work/labels/membership_labels_independent.jsonl")}
+M = {json.loads(l)["item_id"]: json.loads(l) for l in open("docs/labels/independent/membership_seed32_rule.jsonl")}
+I = {json.loads(l)["item_id"]: json.loads(l) for l in open("docs/labels/independent/membership_items.jsonl")}
+L = {
+    json.loads(l)["item_id"]: json.loads(l)["label"] for l in open("docs/labels/independent/membership_labels_independent.jsonl")
+}
 
 
 def score(f):

@@ -2,8 +2,10 @@
 """In-process recount of the default release's bottleneck tasks with this checkout's rule."""
 
 import json
+import os
 import pickle
 import re
+import tempfile
 
 from assets.evidence.bottlenecks import word_tokens
 from assets.evidence.causes import joins, load_causes
@@ -12,11 +14,16 @@ from assets.families.bottleneck.statements import contribution_statements, state
 from core.records import GoldTarget, ScreenedPaper, Signal, Task
 from resources.storage import StorageResource
 
+# The warehouse to recount (a built default release; FORESCI_HOME as everywhere, default .foresci).
+HOME = os.environ.get("FORESCI_HOME", ".foresci")
 W = {
-    "llm_agent": "/work/h-bottleneck",
-    "llm_finetuning_post_training": "/work/h-bottleneck",
-    "rag_and_retrieval_structuring": "/work/h-direction-base",
-    "visual_generative_modeling_and_diffusion": "/work/h-direction-after",
+    d: HOME
+    for d in (
+        "llm_agent",
+        "llm_finetuning_post_training",
+        "rag_and_retrieval_structuring",
+        "visual_generative_modeling_and_diffusion",
+    )
 }
 C = dict(load_causes())
 CUT = "2025-12-31"
@@ -33,7 +40,7 @@ def keys_of(b):
 
 out = {}
 for d, w in W.items():
-    st = StorageResource(root=f"{w}/.foresci/warehouse", duckdb_path="/tmp/h32b/x.duckdb").store()
+    st = StorageResource(root=f"{w}/warehouse", duckdb_path=f"{tempfile.mkdtemp()}/x.duckdb").store()
     tasks = {t.task_id: t for t in st.read_records("tasks", d, CUT, Task) if t.family == "bottleneck"}
     golds = [g for g in st.read_records("gold_targets", d, CUT, GoldTarget) if g.task_id in tasks]
     fut = {p.arxiv_id: p for p in st.read_records("future_window", d, CUT, ScreenedPaper)}
@@ -80,7 +87,7 @@ for d, w in W.items():
     for r in rows:
         if r["passes"]:
             print("   ", r["subject"], "|", r["gold"], r["top"])
-pickle.dump(out, open("/tmp/h32b_recount.pkl", "wb"))
+pickle.dump(out, open(f"{tempfile.gettempdir()}/bottleneck_recount.pkl", "wb"))
 
 # ---- fresh seeded samples (docs/labels/bottleneck_*_sample.jsonl and their blind copies)
 import gzip
@@ -104,7 +111,7 @@ for d in W:
 rng = random.Random(SEED)
 C_rows, M_rows = [], []
 for d, rows in out.items():
-    st = StorageResource(root=f"{W[d]}/.foresci/warehouse", duckdb_path="/tmp/h32b/x.duckdb").store()
+    st = StorageResource(root=f"{W[d]}/warehouse", duckdb_path=f"{tempfile.mkdtemp()}/x.duckdb").store()
     golds = {g.task_id: g for g in st.read_records("gold_targets", d, CUT, GoldTarget)}
     fut = {p.arxiv_id: p for p in st.read_records("future_window", d, CUT, ScreenedPaper)}
     pool = [

@@ -1,5 +1,5 @@
 """Each error class the independent reader found in the planning counting sample
-(/work/labels/planning_labels_independent.jsonl, 2026-11-28) as a negative case against the
+(docs/labels/independent/planning_labels_independent.jsonl, 2026-11-28) as a negative case against the
 SHIPPED catalog members, with the correct use beside it, so a catalog or rule change that brings
 an error class back fails here."""
 
