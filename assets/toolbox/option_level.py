@@ -20,7 +20,14 @@ level, pair by pair:
   or, in a set of 3+, one option's mean cosine to the others below FIELD_MEAN_MIN (an outlier:
   "time series" beside model merging, PEFT and catastrophic forgetting).
 
-Missing details (hand-made or older signals) mean no finding for that rule. The rules read
+* **kind** (issue 32, `assets.evidence.kinds`): every option is of one kind -- method, task,
+  data, goal, modality or problem -- ("mathematical reasoning", a capability, is no sibling of
+  RLVR and SFT; "MRI", a modality, none of GANs); a candidate whose kind is unknown, or an
+  umbrella goal ("preference alignment", "LLM reasoning"), is never an option. The kind is the
+  evidence stage's `details["kind"]` (lexicon and corpus cues), else the lexicon alone.
+
+Missing details (hand-made or older signals) mean no finding for that rule (the kind rule falls
+back to the lexicon). The rules read
 only what the evidence stage recorded; no Dagster here.
 """
 
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from assets.evidence.kinds import direction_kind, offered
 from core.phrases import content_words, is_name, stems
 from core.records import Signal
 
@@ -87,9 +95,33 @@ def nested_name(a: str, b: str) -> bool:
     return b_is_acronym and len(la) >= 2 and len(lb) > len(la) and lb.startswith(la)
 
 
+def kind_of(s: Signal) -> tuple[str, str]:
+    """(kind, why) of a candidate: the evidence stage's `details["kind"]` / `["kind_why"]`, else
+    the lexicon alone (`assets.evidence.kinds.direction_kind`)."""
+    kind = s.details.get("kind") or []
+    if kind:
+        why = s.details.get("kind_why") or [""]
+        return str(kind[0]), str(why[0])
+    return direction_kind(_name(s))
+
+
+def kind_problem(a: Signal, b: Signal) -> str | None:
+    """Why two candidates are not of one kind, or None: either's kind is never offered
+    (unknown, an umbrella goal), or their kinds differ."""
+    (ka, wa), (kb, wb) = kind_of(a), kind_of(b)
+    for s, k, w in ((a, ka, wa), (b, kb, wb)):
+        if not offered(k):
+            return f"kind: '{_name(s)}' is not offered ({w})"
+    if ka != kb:
+        return f"kind: '{_name(a)}' is a {ka}, '{_name(b)}' a {kb} (options of one task are of one kind)"
+    return None
+
+
 def pair_problem(a: Signal, b: Signal) -> str | None:
     """Why two candidates are not siblings of one level, or None (rules in the module docstring)."""
     na, nb = _name(a), _name(b)
+    if p := kind_problem(a, b):
+        return p
     for nx, ny in ((na, nb), (nb, na)):
         if nested_name(nx, ny):
             return f"umbrella: '{nx}' is part of the name '{ny}'"
