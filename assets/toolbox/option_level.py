@@ -120,8 +120,6 @@ def kind_problem(a: Signal, b: Signal) -> str | None:
 def pair_problem(a: Signal, b: Signal) -> str | None:
     """Why two candidates are not siblings of one level, or None (rules in the module docstring)."""
     na, nb = _name(a), _name(b)
-    if p := kind_problem(a, b):
-        return p
     for nx, ny in ((na, nb), (nb, na)):
         if nested_name(nx, ny):
             return f"umbrella: '{nx}' is part of the name '{ny}'"
@@ -136,7 +134,7 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     cos = cosine(a, b)
     if cos is not None and cos < FIELD_PAIR_MIN:
         return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {FIELD_PAIR_MIN})"
-    return None
+    return kind_problem(a, b)
 
 
 def outlier_problem(group: list[Signal]) -> str | None:
