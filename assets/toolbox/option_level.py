@@ -18,7 +18,9 @@ level, pair by pair:
 * **field**: two options' paper centroids (centred cosine, `details["neighbour_cos"]`) below
   FIELD_PAIR_MIN: they are from unrelated fields (medical segmentation beside flow matching);
   or, in a set of 3+, one option's mean cosine to the others below FIELD_MEAN_MIN (an outlier:
-  "time series" beside model merging, PEFT and catastrophic forgetting).
+  "time series" beside model merging, PEFT and catastrophic forgetting). Two options of one
+  kind (below) need only SAME_KIND_FIELD_PAIR_MIN / SAME_KIND_FIELD_MEAN_MIN: the kind rule now
+  does what the distance did for mixed kinds.
 
 * **kind** (issue 32, `assets.evidence.kinds`): every option is of one kind -- method, task,
   data, goal, modality or problem -- ("mathematical reasoning", a capability, is no sibling of
@@ -43,6 +45,13 @@ CONTAINED = 0.5  # one option's papers naming the other (title or abstract): mor
 BREADTH_RATIO = 8.0  # papers of the broadest option / papers of the narrowest: more and they are not one level
 FIELD_PAIR_MIN = 0.07  # every two options' centroid cosine at least this (was 0.05; 0.10 blocked one-field sets)
 FIELD_MEAN_MIN = 0.15  # in a set of 3+, each option's mean centroid cosine to the others at least this
+# Options of one kind (`kind_problem`: the bar that now keeps a method from an application or a
+# modality) need only not be opposed in content: "code generation" and "machine translation" (both
+# tasks of post-training), "safety alignment" and "mathematical reasoning" (both goals) are bets of
+# one domain whose centroids are merely orthogonal. The bars above were set when mixed kinds were
+# caught only by their distance ("flow matching / medical image segmentation").
+SAME_KIND_FIELD_PAIR_MIN = 0.0
+SAME_KIND_FIELD_MEAN_MIN = 0.10
 _MODEL_STEMS = frozenset({"model"})  # "modeling" / "models": the kind of thing, not the topic
 
 
@@ -131,10 +140,12 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     if min(pa, pb) > 0 and max(pa, pb) / min(pa, pb) > BREADTH_RATIO:
         big, small = (na, nb) if pa > pb else (nb, na)
         return f"breadth: '{big}' holds {max(pa, pb) / min(pa, pb):.0f}x the papers of '{small}' (> {BREADTH_RATIO:.0f}x)"
+    kind = kind_problem(a, b)
+    bar = FIELD_PAIR_MIN if kind else SAME_KIND_FIELD_PAIR_MIN
     cos = cosine(a, b)
-    if cos is not None and cos < FIELD_PAIR_MIN:
-        return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {FIELD_PAIR_MIN})"
-    return kind_problem(a, b)
+    if cos is not None and cos < bar:
+        return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {bar})"
+    return kind
 
 
 def outlier_problem(group: list[Signal]) -> str | None:
@@ -143,10 +154,12 @@ def outlier_problem(group: list[Signal]) -> str | None:
     catastrophic forgetting; "GUI" beside process reward models and GRPO), or None."""
     if len(group) < 3:
         return None
+    one_kind = all(kind_problem(a, b) is None for i, a in enumerate(group) for b in group[i + 1 :])
+    bar = SAME_KIND_FIELD_MEAN_MIN if one_kind else FIELD_MEAN_MIN
     for a in group:
         cs = [c for b in group if b is not a and (c := cosine(a, b)) is not None]
-        if len(cs) == len(group) - 1 and sum(cs) / len(cs) < FIELD_MEAN_MIN:
-            return f"field: '{_name(a)}' is far from the other options (mean centroid cosine {sum(cs) / len(cs):.2f} < {FIELD_MEAN_MIN})"
+        if len(cs) == len(group) - 1 and sum(cs) / len(cs) < bar:
+            return f"field: '{_name(a)}' is far from the other options (mean centroid cosine {sum(cs) / len(cs):.2f} < {bar})"
     return None
 
 
