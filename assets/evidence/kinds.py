@@ -114,7 +114,11 @@ def _lexicon_kind(name: str) -> tuple[str, str] | None:
     head = core[-1]
     head_kind = lex["heads"].get(head)
     if core is not words and head_kind != "task" and "to" not in name.lower().split("-"):
-        core, head, head_kind = words, words[-1], lex["heads"].get(words[-1])  # "diffusion transformers": the model words are the head
+        core, head, head_kind = (
+            words,
+            words[-1],
+            lex["heads"].get(words[-1]),
+        )  # "diffusion transformers": the model words are the head
     if len(core) > 1 and core[0] in lex["method_modifiers"] and head_kind == "task":
         return "method", f"lexicon: method modifier '{core[0]}' before the task head '{head}'"
     if any("-to-" in w.lower() for w in name.split()) and head_kind != "method":
@@ -136,14 +140,17 @@ def direction_kind(name: str, cues: dict[str, float] | None = None) -> tuple[str
             m, t = cues.get("method_share", 0.0), cues.get("task_share", 0.0)
             if t >= m + CUE_MARGIN:  # "diffusion language models" in post-training: what is trained, not how
                 return UNKNOWN, (
-                    f"unknown: {why[len('lexicon: '):]}, but the corpus uses it as a target "
+                    f"unknown: {why[len('lexicon: ') :]}, but the corpus uses it as a target "
                     f"({t:.0%} of its {int(cues['uses'])} uses follow 'for' or precede 'task', {m:.0%} a method cue)"
                 )
         return found
     if cues and cues.get("uses", 0) >= MIN_CUE_USES:
         m, t = cues.get("method_share", 0.0), cues.get("task_share", 0.0)
         if m >= CUE_MIN and m >= t + CUE_MARGIN:
-            return "method", f"corpus: {m:.0%} of its {int(cues['uses'])} uses follow a method cue (via/using/with/based on), {t:.0%} a task cue"
+            return (
+                "method",
+                f"corpus: {m:.0%} of its {int(cues['uses'])} uses follow a method cue (via/using/with/based on), {t:.0%} a task cue",
+            )
         if t >= CUE_MIN and t >= m + CUE_MARGIN:
             return "task", f"corpus: {t:.0%} of its {int(cues['uses'])} uses follow 'for' or precede 'task', {m:.0%} a method cue"
         return UNKNOWN, f"unknown: not in the lexicon and the corpus is mixed (method cue {m:.0%}, task cue {t:.0%})"
