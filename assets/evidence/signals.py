@@ -40,6 +40,7 @@ from assets.corpus.logic import paper_text
 from assets.evidence.approaches import load_roles, offered_members
 from assets.evidence.bottlenecks import limitation_themes
 from assets.evidence.candidates import RECENT_MONTHS, containment, gloss, phrase_candidates
+from assets.evidence.kinds import direction_kind, usage_cues
 from assets.evidence.llm_mode import classify_relations_llm, name_bottlenecks_llm
 from assets.evidence.shares import (
     momentum,
@@ -50,7 +51,7 @@ from assets.evidence.shares import (
     slice_shares,
 )
 from assets.evidence.venues import build_venue_profiles
-from core.phrases import stems
+from core.phrases import normal_text, phrase_keys, stems
 from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
 from core.registry import load_registry
 from core.text import content_tokens, distinctive_title_phrases, title_phrases
@@ -295,6 +296,9 @@ def build_signals(
     for r in sorted(records, key=lambda r: r.record_id):
         for pid in _record_paper_ids(r):
             record_of.setdefault(pid, r.record_id)
+    # each candidate's kind (method, task, data, goal, modality, problem; assets.evidence.kinds):
+    # the lexicon, else how the corpus uses the name (method cue vs task cue)
+    normal_all = [normal_text(f"{p.title}. {p.abstract or ''}") for p in usable] if found else []
     for c in found:
         node_record = rec_by_node.get(c.node.node_id)
         in_node_record = set(_record_paper_ids(node_record))
@@ -311,6 +315,8 @@ def build_signals(
         rep_titles = [by_paper[pid].title for pid in c.central_ids[:REPRESENTATIVE_TITLES]]
         gloss_text, gloss_id = gloss(c.phrase, [by_paper[pid] for pid in c.central_ids])
         ev = list(dict.fromkeys(node_record.record_id if pid in in_node_record else record_of[pid] for pid in evidence_papers))
+        cues = usage_cues(c.phrase, normal_all)
+        kind, kind_why = direction_kind(c.display, cues)
         sig = Signal(
             signal_id=f"sig:candidate_direction:{len(candidate_signals):03d}",
             kind="candidate_direction",
@@ -345,6 +351,9 @@ def build_signals(
                 "member_ids": c.members,
                 "gloss": [gloss_text] if gloss_text else [],
                 "gloss_paper": [gloss_id] if gloss_id else [],
+                "kind": [kind],
+                "kind_why": [kind_why],
+                "kind_cues": [f"{k}={v:g}" for k, v in cues.items()],
             },
         )
         signals.append(sig)

@@ -18,9 +18,18 @@ level, pair by pair:
 * **field**: two options' paper centroids (centred cosine, `details["neighbour_cos"]`) below
   FIELD_PAIR_MIN: they are from unrelated fields (medical segmentation beside flow matching);
   or, in a set of 3+, one option's mean cosine to the others below FIELD_MEAN_MIN (an outlier:
-  "time series" beside model merging, PEFT and catastrophic forgetting).
+  "time series" beside model merging, PEFT and catastrophic forgetting). Two options of one
+  kind (below) need only SAME_KIND_FIELD_PAIR_MIN / SAME_KIND_FIELD_MEAN_MIN: the kind rule now
+  does what the distance did for mixed kinds.
 
-Missing details (hand-made or older signals) mean no finding for that rule. The rules read
+* **kind** (issue 32, `assets.evidence.kinds`): every option is of one kind -- method, task,
+  data, goal, modality or problem -- ("mathematical reasoning", a capability, is no sibling of
+  RLVR and SFT; "MRI", a modality, none of GANs); a candidate whose kind is unknown, or an
+  umbrella goal ("preference alignment", "LLM reasoning"), is never an option. The kind is the
+  evidence stage's `details["kind"]` (lexicon and corpus cues), else the lexicon alone.
+
+Missing details (hand-made or older signals) mean no finding for that rule (the kind rule falls
+back to the lexicon). The rules read
 only what the evidence stage recorded; no Dagster here.
 """
 
@@ -28,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+from assets.evidence.kinds import direction_kind, offered
 from core.phrases import content_words, is_name, stems
 from core.records import Signal
 
@@ -35,6 +45,13 @@ CONTAINED = 0.5  # one option's papers naming the other (title or abstract): mor
 BREADTH_RATIO = 8.0  # papers of the broadest option / papers of the narrowest: more and they are not one level
 FIELD_PAIR_MIN = 0.07  # every two options' centroid cosine at least this (was 0.05; 0.10 blocked one-field sets)
 FIELD_MEAN_MIN = 0.15  # in a set of 3+, each option's mean centroid cosine to the others at least this
+# Options of one kind (`kind_problem`: the bar that now keeps a method from an application or a
+# modality) need only not be opposed in content: "code generation" and "machine translation" (both
+# tasks of post-training), "safety alignment" and "mathematical reasoning" (both goals) are bets of
+# one domain whose centroids are merely orthogonal. The bars above were set when mixed kinds were
+# caught only by their distance ("flow matching / medical image segmentation").
+SAME_KIND_FIELD_PAIR_MIN = 0.0
+SAME_KIND_FIELD_MEAN_MIN = 0.10
 _MODEL_STEMS = frozenset({"model"})  # "modeling" / "models": the kind of thing, not the topic
 
 
@@ -87,6 +104,28 @@ def nested_name(a: str, b: str) -> bool:
     return b_is_acronym and len(la) >= 2 and len(lb) > len(la) and lb.startswith(la)
 
 
+def kind_of(s: Signal) -> tuple[str, str]:
+    """(kind, why) of a candidate: the evidence stage's `details["kind"]` / `["kind_why"]`, else
+    the lexicon alone (`assets.evidence.kinds.direction_kind`)."""
+    kind = s.details.get("kind") or []
+    if kind:
+        why = s.details.get("kind_why") or [""]
+        return str(kind[0]), str(why[0])
+    return direction_kind(_name(s))
+
+
+def kind_problem(a: Signal, b: Signal) -> str | None:
+    """Why two candidates are not of one kind, or None: either's kind is never offered
+    (unknown, an umbrella goal), or their kinds differ."""
+    (ka, wa), (kb, wb) = kind_of(a), kind_of(b)
+    for s, k, w in ((a, ka, wa), (b, kb, wb)):
+        if not offered(k):
+            return f"kind: '{_name(s)}' is not offered ({w})"
+    if ka != kb:
+        return f"kind: '{_name(a)}' is a {ka}, '{_name(b)}' a {kb} (options of one task are of one kind)"
+    return None
+
+
 def pair_problem(a: Signal, b: Signal) -> str | None:
     """Why two candidates are not siblings of one level, or None (rules in the module docstring)."""
     na, nb = _name(a), _name(b)
@@ -101,10 +140,12 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     if min(pa, pb) > 0 and max(pa, pb) / min(pa, pb) > BREADTH_RATIO:
         big, small = (na, nb) if pa > pb else (nb, na)
         return f"breadth: '{big}' holds {max(pa, pb) / min(pa, pb):.0f}x the papers of '{small}' (> {BREADTH_RATIO:.0f}x)"
+    kind = kind_problem(a, b)
+    bar = FIELD_PAIR_MIN if kind else SAME_KIND_FIELD_PAIR_MIN
     cos = cosine(a, b)
-    if cos is not None and cos < FIELD_PAIR_MIN:
-        return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {FIELD_PAIR_MIN})"
-    return None
+    if cos is not None and cos < bar:
+        return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {bar})"
+    return kind
 
 
 def outlier_problem(group: list[Signal]) -> str | None:
@@ -113,10 +154,12 @@ def outlier_problem(group: list[Signal]) -> str | None:
     catastrophic forgetting; "GUI" beside process reward models and GRPO), or None."""
     if len(group) < 3:
         return None
+    one_kind = all(kind_problem(a, b) is None for i, a in enumerate(group) for b in group[i + 1 :])
+    bar = SAME_KIND_FIELD_MEAN_MIN if one_kind else FIELD_MEAN_MIN
     for a in group:
         cs = [c for b in group if b is not a and (c := cosine(a, b)) is not None]
-        if len(cs) == len(group) - 1 and sum(cs) / len(cs) < FIELD_MEAN_MIN:
-            return f"field: '{_name(a)}' is far from the other options (mean centroid cosine {sum(cs) / len(cs):.2f} < {FIELD_MEAN_MIN})"
+        if len(cs) == len(group) - 1 and sum(cs) / len(cs) < bar:
+            return f"field: '{_name(a)}' is far from the other options (mean centroid cosine {sum(cs) / len(cs):.2f} < {bar})"
     return None
 
 

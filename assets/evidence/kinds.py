@@ -1,0 +1,162 @@
+"""The KIND of a candidate direction (issue 32): method, task, data, goal, modality or problem.
+
+Expert readers scored direction option sets low when their options mixed kinds: a capability
+beside methods ("mathematical reasoning" beside RLVR and SFT), applications beside a method
+("medical reasoning", "text-to-SQL" beside process reward models), data or a goal beside methods
+("human preferences", "safety alignment" beside RLHF and DPO), modalities beside generative
+methods ("MRI" beside GANs), an umbrella goal beside what serves it ("preference alignment"
+beside DPO). The direction family therefore offers only options of ONE kind
+(`assets.toolbox.option_level`), and a candidate whose kind is unknown is never offered.
+
+The kind is decided offline and deterministically, in this order (`direction_kind`):
+
+1. the shipped lexicon (`kinds.yaml`, expert-curated, ForeSci B.3/B.6's human revision step):
+   an umbrella goal ("preference alignment", "LLM reasoning") is never offered; a known name
+   has its kind; a method modifier before a task head names a method for the task
+   ("autoregressive image generation"); "X-to-Y" names a task ("text-to-SQL"); a domain
+   modifier before a capability ("medical reasoning") names an application (task); otherwise
+   the head word (the model words stripped when a task head precedes them: "video generation
+   models" is the task) is looked up per kind;
+2. the corpus (`usage_cues`): over every cutoff-visible paper's title and abstract, the share
+   of the name's uses that follow a method cue ("via", "using", "with", "based on", ... within
+   3 words: `assets.evidence.approaches.METHOD_CUES`) against the share that follow "for"
+   (within 2 words) or precede "task"/"problem"/"benchmark"; a name the lexicon leaves open is a
+   method when its method share is >= CUE_MIN and above its task share by CUE_MARGIN, a task
+   when the reverse holds;
+   a name the lexicon calls a method by its head word alone (not a known name) whose task share
+   is above its method share by CUE_MARGIN is used as a target, not a method ("diffusion
+   language models" in post-training: 21% of uses after "for", 3% after a method cue): unknown;
+3. otherwise unknown.
+
+Every candidate's kind, the rule that decided it and its cue shares are recorded in its signal
+details (`kind`, `kind_why`) by the evidence stage. No Dagster here.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from core.phrases import normalise, tokens
+
+LEXICON_PATH = Path(__file__).with_name("kinds.yaml")
+KINDS = ("method", "task", "data", "goal", "modality", "problem")
+UMBRELLA, UNKNOWN = "umbrella", "unknown"  # never offered
+CUE_MIN = 0.15  # share of uses after a method cue (or a task cue) for the corpus to decide a kind
+CUE_MARGIN = 0.08  # ... and above the other cue's share by this much
+MIN_CUE_USES = 20  # fewer uses in the corpus and the corpus does not decide
+METHOD_CUE_WINDOW, TASK_CUE_WINDOW = 3, 2
+TASK_NEXT = frozenset("task problem benchmark application scenario".split())
+_MODEL_WORDS = frozenset("model models modeling modelling network networks".split())
+
+
+def _key(text: str) -> str:
+    return " ".join(normalise(w) for w in tokens(text))
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> dict:
+    """The lexicon of `kinds.yaml`, every entry as a normalised key."""
+    raw = yaml.safe_load(LEXICON_PATH.read_text())
+    names = {_key(n): kind for kind, ns in raw["names"].items() for n in ns}
+    heads = {_key(h): kind for kind, hs in raw["heads"].items() for h in hs}
+    return {
+        "umbrellas": frozenset(_key(u) for u in raw["umbrellas"]),
+        "names": names,
+        "heads": heads,
+        "method_modifiers": frozenset(_key(m) for m in raw["method_modifiers"]),
+        "capability_heads": frozenset(_key(m) for m in raw["capability_heads"]),
+        "domain_modifiers": frozenset(_key(m) for m in raw["domain_modifiers"]),
+    }
+
+
+def usage_cues(key: str, normal_texts: list[str]) -> dict[str, float]:
+    """How the corpus uses a name: {"uses", "method_share", "task_share"} over texts given as
+    `core.phrases.normal_text` (segments separated by " | ")."""
+    from assets.evidence.approaches import METHOD_CUES
+
+    pad = f" {key} "
+    uses = method = task = 0
+    for text in normal_texts:
+        start = text.find(pad)
+        while start >= 0:
+            uses += 1
+            prev = text[:start].split(" ")[-METHOD_CUE_WINDOW:]
+            if "|" in prev:
+                prev = prev[len(prev) - prev[::-1].index("|") :]
+            nxt = text[start + len(pad) :].split(" ", 1)[0]
+            method += any(w in METHOD_CUES for w in prev)
+            task += "for" in prev[-TASK_CUE_WINDOW:] or nxt in TASK_NEXT
+            start = text.find(pad, start + len(pad) - 1)
+    return {
+        "uses": float(uses),
+        "method_share": round(method / uses, 4) if uses else 0.0,
+        "task_share": round(task / uses, 4) if uses else 0.0,
+    }
+
+
+def _lexicon_kind(name: str) -> tuple[str, str] | None:
+    lex = lexicon()
+    key = _key(name)
+    words = key.split()
+    if not words:
+        return None
+    if key in lex["umbrellas"]:
+        return UMBRELLA, f"lexicon: '{name}' is an umbrella goal, never a sibling of the bets under it"
+    if key in lex["names"]:
+        return lex["names"][key], f"lexicon: known {lex['names'][key]} name '{name}'"
+    # strip model words after a task head: "video generation models" is the task, "text-to-image models" too
+    core = words
+    while len(core) > 1 and core[-1] in {normalise(w) for w in _MODEL_WORDS}:
+        core = core[:-1]
+    head = core[-1]
+    head_kind = lex["heads"].get(head)
+    if core is not words and head_kind != "task" and "to" not in name.lower().split("-"):
+        core, head, head_kind = (
+            words,
+            words[-1],
+            lex["heads"].get(words[-1]),
+        )  # "diffusion transformers": the model words are the head
+    if len(core) > 1 and core[0] in lex["method_modifiers"] and head_kind == "task":
+        return "method", f"lexicon: method modifier '{core[0]}' before the task head '{head}'"
+    if any("-to-" in w.lower() for w in name.split()) and head_kind != "method":
+        return "task", f"lexicon: '{name}' maps one thing to another (X-to-Y), a task"
+    if len(core) > 1 and head in lex["capability_heads"] and any(w in lex["domain_modifiers"] for w in core[:-1]):
+        return "task", f"lexicon: a domain before the capability '{head}' names an application"
+    if head_kind is not None:
+        return head_kind, f"lexicon: head word '{head}' names a {head_kind}"
+    return None
+
+
+def direction_kind(name: str, cues: dict[str, float] | None = None) -> tuple[str, str]:
+    """(kind, why) of a candidate direction named `name` (rules in the module docstring);
+    `cues` from `usage_cues` (None: the lexicon alone). The kind is one of KINDS, UMBRELLA or
+    UNKNOWN; the last two are never offered."""
+    if (found := _lexicon_kind(name)) is not None:
+        kind, why = found
+        if kind == "method" and why.startswith("lexicon: head") and cues and cues.get("uses", 0) >= MIN_CUE_USES:
+            m, t = cues.get("method_share", 0.0), cues.get("task_share", 0.0)
+            if t >= m + CUE_MARGIN:  # "diffusion language models" in post-training: what is trained, not how
+                return UNKNOWN, (
+                    f"unknown: {why[len('lexicon: ') :]}, but the corpus uses it as a target "
+                    f"({t:.0%} of its {int(cues['uses'])} uses follow 'for' or precede 'task', {m:.0%} a method cue)"
+                )
+        return found
+    if cues and cues.get("uses", 0) >= MIN_CUE_USES:
+        m, t = cues.get("method_share", 0.0), cues.get("task_share", 0.0)
+        if m >= CUE_MIN and m >= t + CUE_MARGIN:
+            return (
+                "method",
+                f"corpus: {m:.0%} of its {int(cues['uses'])} uses follow a method cue (via/using/with/based on), {t:.0%} a task cue",
+            )
+        if t >= CUE_MIN and t >= m + CUE_MARGIN:
+            return "task", f"corpus: {t:.0%} of its {int(cues['uses'])} uses follow 'for' or precede 'task', {m:.0%} a method cue"
+        return UNKNOWN, f"unknown: not in the lexicon and the corpus is mixed (method cue {m:.0%}, task cue {t:.0%})"
+    return UNKNOWN, "unknown: not in the lexicon and too few uses in the corpus to decide"
+
+
+def offered(kind: str) -> bool:
+    """Whether a candidate of this kind may be an option at all."""
+    return kind in KINDS
