@@ -51,7 +51,7 @@ from assets.evidence.shares import (
     slice_shares,
 )
 from assets.evidence.venues import build_venue_profiles
-from core.phrases import normal_text, phrase_keys, stems
+from core.phrases import normal_text, stems
 from core.records import EvidenceRecord, Failure, ScreenedPaper, Signal, TaxonomyNode
 from core.registry import load_registry
 from core.text import content_tokens, distinctive_title_phrases, title_phrases
