@@ -60,7 +60,7 @@ def corpus_dir(root: Path, last_day: date) -> CorpusSourceResource:
             f.write(
                 json.dumps(
                     {
-                        "arxiv_id": f"2601.{i:05d}",
+                        "arxiv_id": f"{day:%y%m}.{i:05d}",  # an id of its own month (core.papers.date_by_id)
                         "title": f"Agents paper {i}",
                         "abstract": "An abstract.",
                         "published": day.isoformat(),

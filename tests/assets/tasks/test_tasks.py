@@ -268,7 +268,7 @@ def test_unstable_premise_candidates_are_never_options_and_are_reported():
     assert not premise_ok(young, Curation())
     assert all("sig:cand:0" not in b.signal_ids for b in builds)
     assert any(f.item_id == "sig:cand:0" and "stable historical premise" in f.reason for f in failures)
-    assert all(b.curation["premise"] == "pass" for b in builds)
+    assert all(b.curation["premise"].startswith("pass") for b in builds)  # venue adds its premise kind ("pass: under_review ...")
 
 
 def test_family_min_and_max_overrides_are_configurable():
