@@ -19,7 +19,7 @@ The kind is decided offline and deterministically, in this order (`direction_kin
    models" is the task) is looked up per kind;
 2. the corpus (`usage_cues`): over every cutoff-visible paper's title and abstract, the share
    of the name's uses that follow a method cue ("via", "using", "with", "based on", ... within
-   3 words: `assets.evidence.approaches.METHOD_CUES`) against the share that follow "for"
+   3 words: `METHOD_CUES`) against the share that follow "for"
    (within 2 words) or precede "task"/"problem"/"benchmark"; a name the lexicon leaves open is a
    method when its method share is >= CUE_MIN and above its task share by CUE_MARGIN, a task
    when the reverse holds;
@@ -48,6 +48,11 @@ CUE_MIN = 0.15  # share of uses after a method cue (or a task cue) for the corpu
 CUE_MARGIN = 0.08  # ... and above the other cue's share by this much
 MIN_CUE_USES = 20  # fewer uses in the corpus and the corpus does not decide
 METHOD_CUE_WINDOW, TASK_CUE_WINDOW = 3, 2
+# Words after which a name is used as a method ("via X", "using X", "based on X").
+METHOD_CUES = frozenset(
+    "via using with through by leveraging combining integrating incorporating employing adopting "
+    "applying utilizing utilising exploiting powered built based".split()
+)
 TASK_NEXT = frozenset("task problem benchmark application scenario".split())
 _MODEL_WORDS = frozenset("model models modeling modelling network networks".split())
 
@@ -75,7 +80,6 @@ def lexicon() -> dict:
 def usage_cues(key: str, normal_texts: list[str]) -> dict[str, float]:
     """How the corpus uses a name: {"uses", "method_share", "task_share"} over texts given as
     `core.phrases.normal_text` (segments separated by " | ")."""
-    from assets.evidence.approaches import METHOD_CUES
 
     pad = f" {key} "
     uses = method = task = 0
