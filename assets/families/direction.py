@@ -8,7 +8,8 @@ content (`assets.toolbox.option_sets.subfield_option_sets`; candidates by
 another's papers, far broader than another, or from another field
 (`assets.toolbox.option_level`). The answer is one option and one trajectory
 label; the gold is each option's momentum over the window (`assets.families.momentum`), and
-a task is released only if its top option grew on both measures (momentum > 1).
+a task is released only if its top option grew on both measures (momentum > 1), clearly:
+at least the accelerating bar and 20% ahead of the runner-up.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from assets.families.answers import (
     window_phrase,
 )
 from assets.families.base import TaskFamily
-from assets.families.momentum import momentum_problems, option_momentum
+from assets.families.momentum import clear_gain_problems, momentum_problems, option_momentum
 from assets.toolbox.building import Draft, TaskBuilder, direction_text, short_name
 from assets.toolbox.measure import GoldContext
 from assets.toolbox.option_level import level_problem
@@ -170,8 +171,9 @@ class DirectionFamily(TaskFamily):
         """The title and the abstract momentum measure must name the same top option
         (`numbers["title_abstract_agree"]`; the embedding view is reported, not gated), it must
         have grown on both, and its momentum must rest on enough papers
-        (`assets.families.momentum.momentum_problems`)."""
-        return momentum_problems(gold, agree="title_abstract_agree")
+        (`assets.families.momentum.momentum_problems`); and it must have clearly gained: at least
+        the accelerating bar, well ahead of the runner-up (`clear_gain_problems`)."""
+        return momentum_problems(gold, agree="title_abstract_agree") + clear_gain_problems(gold)
 
     def gold(self, ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
         return option_momentum(ctx, task, build, signals, "primary_direction")[0]

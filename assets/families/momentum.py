@@ -13,6 +13,7 @@ import numpy as np
 from assets.evidence.candidates import MIN_RECENT_MEMBERS
 from assets.toolbox.building import direction_name, neighbour_cos, overlap
 from assets.toolbox.measure import (
+    ACCELERATING_MIN,
     FULL_SUPPORT,
     MIN_FUTURE_MAPPED,
     RECENT_MONTHS,
@@ -298,6 +299,10 @@ def lexical_counts(
 MIN_WINNER_WINDOW_PAPERS = 5  # the top option's window papers: fewer and the gold is an anecdote
 MIN_WINNER_PRIOR_PAPERS = 3  # its prior-period papers: fewer and its momentum is a ratio to the 0.5 smoothing
 AGREE_TOLERANCE = 0.9  # the abstract measure agrees when it puts the title measure's top within 10% of its own top
+# A direction gold must show a clear gain (issue 32's blind reading: a winner at momentum 1.11, which
+# the gold itself labels "steady", does not "gain momentum"; a winner 16% ahead on 27 papers is noise):
+MIN_WINNER_MOMENTUM = ACCELERATING_MIN  # the question's "gain momentum": the accelerating bar
+MIN_MOMENTUM_MARGIN = 0.2  # the winner's momentum exceeds the runner-up's by at least 20% of its own
 
 
 def momentum_problems(gold: GoldTarget, check: str = "abstract_momentum", agree: str = "measures_agree") -> list[str]:
@@ -324,4 +329,22 @@ def momentum_problems(gold: GoldTarget, check: str = "abstract_momentum", agree:
             problems.append(
                 f"the top candidate's momentum rests on too few papers ({int(n_window)} in the window, {int(n_prior)} before)"
             )
+    return problems
+
+
+def clear_gain_problems(gold: GoldTarget) -> list[str]:
+    """Why a direction gold does not show the clear gain its question asks about: the winner's
+    title momentum is under the accelerating bar (a share that held roughly steady is not
+    "gaining momentum"), or the runner-up is within MIN_MOMENTUM_MARGIN of it (an expert could
+    not be wrong to pick either)."""
+    if not gold.preferred_ranking:
+        return []
+    top = gold.preferred_ranking[0]
+    m = gold.numbers.get(f"momentum:{top}")
+    problems = []
+    if m is not None and m < MIN_WINNER_MOMENTUM:
+        problems.append(f"the top candidate's momentum {m:.2f} is under {MIN_WINNER_MOMENTUM}: it held its share, it did not gain")
+    margin = gold.numbers.get("margin")
+    if margin is not None and margin < MIN_MOMENTUM_MARGIN:
+        problems.append(f"the runner-up is within {margin:.0%} of the top candidate's momentum (at least {MIN_MOMENTUM_MARGIN:.0%} needed)")
     return problems

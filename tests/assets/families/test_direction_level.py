@@ -266,3 +266,19 @@ def test_card_subjects_come_from_the_signals_not_the_family_name():
     build = TaskBuild.model_construct(task_id="x-01", signal_ids=["sig:approach:001"])
     assert task_subjects([t], {"x-01": build}, {approach.signal_id: approach}) == {"x-01": "RLHF"}
     assert task_subjects([t], {"x-01": build}, {}) == {}
+
+
+def test_a_direction_gold_must_show_a_clear_gain():
+    """Issue 32's blind reading: a winner at momentum 1.11 ("steady") does not gain momentum, and
+    a runner-up within 16% of the winner is a coin toss an expert cannot be wrong about."""
+    from assets.families.momentum import clear_gain_problems
+
+    def gold(top: float, margin: float) -> GoldTarget:
+        numbers = {"momentum:A": top, "momentum:B": top * (1 - margin), "margin": margin}
+        return GoldTarget(
+            task_id="t", family="direction", domain="d", cutoff=date(2025, 12, 31), preferred_ranking=["A", "B"], numbers=numbers
+        )
+
+    assert clear_gain_problems(gold(1.62, 0.4)) == []
+    assert "held its share" in clear_gain_problems(gold(1.11, 0.43))[0]
+    assert "within 16%" in clear_gain_problems(gold(1.34, 0.16))[0]
