@@ -246,6 +246,9 @@ def one_word_problem(display: str) -> str | None:
     words = display.split()
     if len(words) >= 2:
         return None
+    # a compound of three or more hyphened words is a phrase ("Plan-and-execute"), not one word
+    if words and len(words[0].split("-")) >= 3:
+        return None
     if words and is_name(words[0]):
         return None
     return f"one word ({display!r}) that is not a recognised name"

@@ -40,7 +40,7 @@ def test_a_text_names_a_key_as_a_contiguous_phrase_in_one_segment():
 
 def test_one_word_options_must_be_recognised_names():
     assert one_word_problem("Privacy") and one_word_problem("multi-agent") and one_word_problem("Multi-Turn")
-    for name in ("GUI", "LoRA", "GraphRAG", "A2A", "RLVR", "Text-to-SQL", "prompt injection"):
+    for name in ("GUI", "LoRA", "GraphRAG", "A2A", "RLVR", "Text-to-SQL", "prompt injection", "Plan-and-execute"):
         assert one_word_problem(name) is None, name
     assert readable_case("AI-Generated Image") == "AI-generated image" and readable_case("GUI Agents") == "GUI agents"
 
