@@ -74,7 +74,21 @@ def lexicon() -> dict:
         "method_modifiers": frozenset(_key(m) for m in raw["method_modifiers"]),
         "capability_heads": frozenset(_key(m) for m in raw["capability_heads"]),
         "domain_modifiers": frozenset(_key(m) for m in raw["domain_modifiers"]),
+        "hierarchy": {_key(p): frozenset(_key(c) for c in cs) for p, cs in (raw.get("hierarchy") or {}).items()},
     }
+
+
+def _under(parent: str, child: str, tree: dict[str, frozenset[str]], seen: frozenset[str] = frozenset()) -> bool:
+    kids = tree.get(parent, frozenset())
+    return child in kids or any(_under(k, child, tree, seen | {parent}) for k in kids if k not in seen | {parent})
+
+
+def related_in_lexicon(a: str, b: str) -> bool:
+    """`a` and `b` are one of the lexicon's known families (`hierarchy` in kinds.yaml): one sits
+    under the other (transitively) or they mean the same: never two sibling options."""
+    tree = lexicon()["hierarchy"]
+    ka, kb = _key(a), _key(b)
+    return ka == kb or _under(ka, kb, tree) or _under(kb, ka, tree)
 
 
 def usage_cues(key: str, normal_texts: list[str]) -> dict[str, float]:

@@ -22,6 +22,11 @@ level, pair by pair:
   kind (below) need only SAME_KIND_FIELD_PAIR_MIN / SAME_KIND_FIELD_MEAN_MIN: the kind rule now
   does what the distance did for mixed kinds.
 
+* **family**: the shipped lexicon's `hierarchy` (kinds.yaml) relates the two names: one under
+  the other (LoRA under PEFT, GRPO under policy optimization) or the same (reward models /
+  reward modeling): what the data rules above miss because papers do not always name the
+  umbrella;
+
 * **kind** (issue 32, `assets.evidence.kinds`): every option is of one kind -- method, task,
   data, goal, modality or problem -- ("mathematical reasoning", a capability, is no sibling of
   RLVR and SFT; "MRI", a modality, none of GANs); a candidate whose kind is unknown, or an
@@ -37,7 +42,7 @@ from __future__ import annotations
 
 import re
 
-from assets.evidence.kinds import direction_kind, offered
+from assets.evidence.kinds import direction_kind, offered, related_in_lexicon
 from core.phrases import content_words, is_name, stems
 from core.records import Signal
 
@@ -132,6 +137,8 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     for nx, ny in ((na, nb), (nb, na)):
         if nested_name(nx, ny):
             return f"umbrella: '{nx}' is part of the name '{ny}'"
+    if related_in_lexicon(na, nb):
+        return f"family: '{na}' and '{nb}' are one family in the lexicon (one under the other, or the same)"
     for x, y, nx, ny in ((a, b, na, nb), (b, a, nb, na)):
         share = containment(y, x)
         if share is not None and share > CONTAINED:

@@ -282,3 +282,19 @@ def test_a_direction_gold_must_show_a_clear_gain():
     assert clear_gain_problems(gold(1.62, 0.4)) == []
     assert "held its share" in clear_gain_problems(gold(1.11, 0.43))[0]
     assert "within 16%" in clear_gain_problems(gold(1.34, 0.16))[0]
+
+
+def test_a_known_family_in_the_lexicon_is_never_two_siblings():
+    """Issue 32's blind reading: RLVR beside "policy optimization", LoRA beside PEFT, "reward
+    models" beside "reward modeling", image restoration beside image enhancement; papers do not
+    always name the umbrella, so the data rules miss them and the lexicon's hierarchy decides."""
+    for a, b in [
+        ("LoRA", "Parameter-efficient fine-tuning"),
+        ("RLVR", "Policy optimization"),
+        ("Reward models", "Reward modeling"),
+        ("Image restoration", "Image enhancement"),
+        ("GRPO", "RL"),  # transitively: GRPO under RLVR under reinforcement fine-tuning under RL
+    ]:
+        problem = pair_problem(cand(0, a, cos={1: 0.3}), cand(1, b, cos={0: 0.3}))
+        assert problem and problem.startswith("family"), (a, b, problem)
+    assert pair_problem(cand(0, "DPO", cos={1: 0.3}), cand(1, "GRPO", cos={0: 0.3})) is None
