@@ -52,10 +52,18 @@ def entry(task: Task, gold: GoldTarget | None) -> dict:
     text = {o.option_id: o.text for o in task.options}
     hidden: dict = {}
     if gold is not None:
+        # Families without options rank names and key `counted` by signal id in the ranking's
+        # order (bottleneck: `assets.families.bottleneck.gold`); a reader needs the names, once
+        # ("sparse outcome rewards", not "sparse outcome rewards: sparse outcome rewards").
+        named = (
+            dict(zip(gold.counted, gold.preferred_ranking))
+            if not text and len(gold.counted) == len(gold.preferred_ranking)
+            else {}
+        )
         hidden = {
-            "ranking": [f"{oid}: {text.get(oid, oid)}" for oid in gold.preferred_ranking],
+            "ranking": [f"{oid}: {text[oid]}" if oid in text else oid for oid in gold.preferred_ranking],
             "trajectory": gold.trajectory,
-            "counted": {text.get(k, k): v for k, v in gold.counted.items()},
+            "counted": {text.get(k) or named.get(k) or k: v for k, v in gold.counted.items()},
             "slots": {s.slot: s.variants for s in gold.slots},
             "claims": [c.text for c in gold.claims],
             "plan": {text.get(k, k): p.model_dump() for k, p in gold.plan.items()},
