@@ -102,7 +102,7 @@ def review_sheet_lines(sample: list[dict], seed: int) -> list[str]:
             lines += ["(no gold stored)", ""]
             continue
         lines += ["### Hidden gold", ""]
-        if g["ranking"]:
+        if len(g["ranking"]) > 1:  # phase's one-entry "ranking" ("pursued") ranks nothing
             lines += ["Ranking: " + " > ".join(g["ranking"]), ""]
         for cand, papers in g["counted"].items():
             lines += [f"Counted for {cand} ({len(papers)}):"] + [f"  - {p}" for p in papers] + [""]
