@@ -343,8 +343,12 @@ def clear_gain_problems(gold: GoldTarget) -> list[str]:
     m = gold.numbers.get(f"momentum:{top}")
     problems = []
     if m is not None and m < MIN_WINNER_MOMENTUM:
-        problems.append(f"the top candidate's momentum {m:.2f} is under {MIN_WINNER_MOMENTUM}: it held its share, it did not gain")
+        problems.append(
+            f"the top candidate's momentum {m:.2f} is under {MIN_WINNER_MOMENTUM}: it held its share, it did not gain"
+        )
     margin = gold.numbers.get("margin")
     if margin is not None and margin < MIN_MOMENTUM_MARGIN:
-        problems.append(f"the runner-up is within {margin:.0%} of the top candidate's momentum (at least {MIN_MOMENTUM_MARGIN:.0%} needed)")
+        problems.append(
+            f"the runner-up is within {margin:.0%} of the top candidate's momentum (at least {MIN_MOMENTUM_MARGIN:.0%} needed)"
+        )
     return problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,6 +19,7 @@ from core.leakage import (
 )
 from core.records import (
     TRAJECTORIES,
+    GoldTarget,
     ScreenedPaper,
     Signal,
     Task,
@@ -542,3 +544,35 @@ def test_a_trajectory_that_is_a_judgement_of_its_own_is_a_slot():
     slots = {s.slot: s.variants for s in g.slots}
     assert g.preferred_ranking[0] == "B" and g.trajectory == "steady"
     assert slots["trajectory"][0].endswith(" is steady")
+
+
+def test_a_gold_its_family_already_refuses_is_not_resampled(monkeypatch):
+    """Issue 33 item 3: cheap rules on the full window first; only survivors are resampled."""
+    from assets.gold import logic
+
+    calls: list[str] = []
+
+    class Family:
+        def gold(self, ctx, task, build, signals):
+            calls.append(task.task_id)
+            return GoldTarget(task_id=task.task_id, family="direction", domain="d", cutoff=task.cutoff, preferred_ranking=["A"])
+
+        def evidence_problems(self, task, gold):
+            return []
+
+        def validity_problems(self, task, gold):
+            return ["refused"] if task.task_id == "refused" else []
+
+    class Ctx:
+        def resampled(self, rng):
+            return self
+
+    monkeypatch.setattr(logic, "get_family", lambda name: Family())
+    tasks = [SimpleNamespace(task_id=t, family="direction", cutoff=date(2025, 12, 31)) for t in ("kept", "refused")]
+    golds = [
+        GoldTarget(task_id=t.task_id, family="direction", domain="d", cutoff=t.cutoff, preferred_ranking=["A"], strength=1.0)
+        for t in tasks
+    ]
+    logic.add_stability(golds, tasks, {"kept": None, "refused": None}, {}, Ctx(), 3, 0)
+    assert calls == ["kept"] * 3
+    assert golds[0].numbers["stability_top1"] == 1.0 and "stability_top1" not in golds[1].numbers
