@@ -344,7 +344,7 @@ def clear_gain_problems(gold: GoldTarget) -> list[str]:
     problems = []
     if m is not None and m < MIN_WINNER_MOMENTUM:
         problems.append(
-            f"the top candidate's momentum {m:.2f} is under {MIN_WINNER_MOMENTUM}: it held its share, it did not gain"
+            f"the top candidate's momentum {m:.3f} is under {MIN_WINNER_MOMENTUM}: it held its share, it did not gain"
         )
     margin = gold.numbers.get("margin")
     if margin is not None and margin < MIN_MOMENTUM_MARGIN:
