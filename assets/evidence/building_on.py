@@ -162,10 +162,9 @@ def enumerated(sentence: str, m: re.Match[str]) -> bool:
     clause = sentence[start : min(ends) if ends else len(sentence)]
     at = m.start() - start
     pieces, pos, i = clause.split(","), 0, 0
-    for i, piece in enumerate(pieces):
-        if pos + len(piece) >= at:
-            break
-        pos += len(piece) + 1
+    while i < len(pieces) - 1 and pos + len(pieces[i]) < at:  # the piece holding the mention
+        pos += len(pieces[i]) + 1
+        i += 1
 
     def item(j: int) -> bool:
         if not 0 <= j < len(pieces) or j == i:
