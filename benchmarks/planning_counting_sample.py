@@ -206,11 +206,11 @@ def main() -> None:
         for d in DOMAINS:
             w = _table("hidden", "future_window", d)
             papers.update({a: (t, b) for a, t, b in zip(w.get("arxiv_id", []), w.get("title", []), w.get("abstract", []))})
-        if not papers:  # no built warehouse here: the shipped corpus holds every window paper too
-            sys.path.insert(0, str(ROOT / "benchmarks"))
-            from planning_yield import load_papers
+        # the shipped corpus holds every window paper too (a warehouse may be missing or partial)
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from planning_yield import load_papers
 
-            papers = {p.arxiv_id: (p.title, p.abstract) for d in DOMAINS for p in load_papers(d)}
+        papers = {p.arxiv_id: (p.title, p.abstract) for d in DOMAINS for p in load_papers(d)} | papers
         rows = read(args.file)
         if args.show_dropped:
             for r in rows:

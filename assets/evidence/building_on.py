@@ -61,7 +61,10 @@ STUDY_TITLE = re.compile(
 )
 # list items never open with a determiner, pronoun or relative word: "GRPO, a critic-free method,
 # which ..." is an apposition, not an enumeration
-_NOT_ITEM = re.compile(r"(?i)^\s*(a|an|the|this|these|which|that|where|who|we|our|it|its|while|whereas|but)\b")
+_NOT_ITEM = re.compile(
+    r"(?i)^\s*(a|an|the|this|these|which|that|where|who|we|our|it|its|while|whereas|but|"
+    r"(achiev|yield|result|lead|enabl|improv|outperform|reach|allow|reduc)\w*ing)\b"
+)  # ... or a participle clause: ", achieving up to 15% gains"
 ITEM_MAX_WORDS = 5
 # the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
 # name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
@@ -123,8 +126,13 @@ class Matcher:
         return list(self._re.finditer(sentence))
 
     def named(self, text: str) -> bool:
-        """Some name of the approach occurs in the text (a quick pass over a whole paper: the
-        sentence-level `requires` and `foils` are checked per sentence, not here)."""
+        """The text (one sentence) mentions the approach (`mentions`)."""
+        return bool(self.mentions(text))
+
+    def names_in(self, text: str) -> bool:
+        """Some name of the approach occurs in the text: the quick pass over a whole paper (a foil
+        sense in one sentence must not hide a use in another, so `requires` and `foils` are per
+        sentence, not here)."""
         for ex in self._ex:
             text = ex.sub(lambda m: " " * len(m.group(0)), text)
         return bool(self._re.search(text))
@@ -174,7 +182,8 @@ def enumerated(sentence: str, m: re.Match[str]) -> bool:
 
     own = pieces[i]
     lead, tail = own[: at - pos].strip(), own[at - pos :].strip()
-    short = len(re.sub(r"(?i)^\s*(and|or|including)\s+", "", own).split()) <= ITEM_MAX_WORDS
+    # the mention's own piece is an item when it is little more than the name ("Multi-Query Expansion")
+    short = len(re.sub(r"(?i)^\s*(and|or|including)\s+", "", own).split()) <= len(m.group(0).split()) + 2
     # a long piece is a list's first item when the mention ends it ("... methods including PPO, ...")
     # and its last when the mention opens it ("..., and KTO across three model families")
     before = item(i - 1) and item(i - 2) or item(i - 1) and item(i + 1)
@@ -202,7 +211,7 @@ def builds_on(title: str, abstract: str, matcher: Matcher) -> str | None:
     """The first sentence (title first) in which the paper builds on the approach, else None;
     None for a study paper (`study_paper`) or a paper off the role's topic (`Matcher.on_topic`)."""
     text = f"{title}\n{abstract}"
-    if not matcher.named(text) or study_paper(title) or not matcher.on_topic(text):
+    if not matcher.names_in(text) or study_paper(title) or not matcher.on_topic(text):
         return None  # a quick pass: most papers never name it
     if builds_on_sentence(title, matcher, is_title=True):
         return title
