@@ -180,9 +180,16 @@ def main() -> None:
     ap.add_argument("--in-process", action="store_true", help="count on the shipped corpus, not the warehouse")
     ap.add_argument("--results", type=Path, default=None, help="a planning_yield.py dump to reuse")
     ap.add_argument("--show-dropped", action="store_true", help="recheck: list the labelled items the rule drops")
+    ap.add_argument("--out", type=Path, default=None, help="sample: write only this blind copy (labelled files untouched)")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--size", type=int, default=SAMPLE_SIZE)
     args = ap.parse_args()
     if args.command == "sample":
-        rows = sample(in_process_items(args.results) if args.in_process else counted_items())
+        rows = sample(in_process_items(args.results) if args.in_process else counted_items(), args.size, args.seed)
+        if args.out:  # a fresh blind copy for an independent labeller (issue 32 third pass: --seed 3636)
+            write(args.out, [{k: v for k, v in r.items() if k not in ("label", "note")} for r in rows])
+            print(f"{len(rows)} items (seed {args.seed}) -> {args.out}")
+            return
         write(UNLABELLED, [{k: v for k, v in r.items() if k not in ("label", "note")} for r in rows])
         old = {r["item_id"]: r for r in read(LABELS)}
         write(

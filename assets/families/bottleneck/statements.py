@@ -88,7 +88,8 @@ GAP_DISTANCE = 2  # a statement's gap sentence is at most this many sentences be
 # an outcome sentence: "Experiments show ...", "Our approach outperforms ..., demonstrating ..."
 RESULT_REPORT = re.compile(
     r"^\W*(?:(?:extensive|comprehensive)\s+)?(?:experiments?|results?|evaluations?|empirical(?:ly)?)\b|"
-    r"\b(?:outperform\w*|surpass\w*|achiev\w*|demonstrat\w*|attain\w*|yield\w*)\b",
+    r"\b(?:outperform\w*|surpass\w*|achiev\w*|demonstrat\w*|attain\w*|yield\w*)\b|"
+    r"\b(?:results?|experiments?|evaluations?)\s+(?:\w+\s+)?(?:show|confirm|indicate|reveal|verify|suggest)\w*\b",
     re.I,
 )
 
@@ -300,10 +301,14 @@ def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = F
         return False  # "we further provide a theoretical analysis showing ...", "we previously proposed ..."
     for clause in CLAUSE_BREAK.split(s.own):  # a cue and its object lie in one clause
         own = word_tokens(clause)
-        cues = [c for c in reduction_positions(own, supply) if not s.result or _cue(own[c], STRONG_CUES)]
+        cues = reduction_positions(own, supply)
         for key in keys:
             for k in limitation_positions(own, key):
-                if any(cue_object(own, c, k) for c in cues):
+                # the nearest cue before the key governs it ("mitigates artifacts and improves
+                # controllability": controllability is improved, not mitigated); a result report
+                # needs it to act on the limitation (STRONG_CUES)
+                c = max((x for x in cues if x < k), default=None)
+                if c is not None and cue_object(own, c, k) and (not s.result or _cue(own[c], STRONG_CUES)):
                     return True
     cues = reduction_positions(word_tokens(s.own))
     if s.antecedent and ANAPHORA.search(s.own) and (cues or CONTRIBUTION_CUES.search(s.own)) and single_gap(s):
