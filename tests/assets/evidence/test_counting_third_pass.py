@@ -53,6 +53,8 @@ def test_foil_senses_do_not_count():
     assert not builds_on("ViBE: Visual-to-M/EEG Brain Encoding via Spatio-Temporal VAE", "We model brain responses.", vae)
     cache = MEMBER[("sampling_acceleration", "cache")].matcher()
     assert not builds_on_sentence("We present a streaming pipeline with optional text-prompt caching.", cache)
+    assert not builds_on_sentence("We optimize attention with key-value (KV) caching to reduce inference time.", cache)
+    assert builds_on_sentence("We propose feature caching that reuses activations across timesteps.", cache)
     pixel = MEMBER[("latent_space", "pixel")].matcher()
     assert not builds_on_sentence("We train a background noise removal module in the pixel space.", pixel)
     assert builds_on_sentence("We propose a pixel-space diffusion model that needs no autoencoder.", pixel)
