@@ -163,11 +163,13 @@ def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
 
 def enumerated(sentence: str, m: re.Match[str]) -> bool:
     """The mention is one item of a list of three or more: in its clause (split at ":", ";",
-    "--", parentheses), the comma-separated piece holding it has at least two short (<=
-    ITEM_MAX_WORDS words) item-like pieces within two places, one of them adjacent."""
+    "--", parentheses), two item-like comma-separated pieces (<= ITEM_MAX_WORDS words, not an
+    apposition or participle clause, `_NOT_ITEM`) sit beside the mention's piece -- on either side
+    when that piece is little more than the name, after it when the name ends its piece (a first
+    item), before it when the name opens its piece (a last item)."""
     start = max(sentence.rfind(c, 0, m.start()) for c in (":", ";", "--", "(", ")")) + 1
-    ends = [i for c in (":", ";", "--", "(", ")") if (i := sentence.find(c, m.end())) >= 0]
-    clause = sentence[start : min(ends) if ends else len(sentence)]
+    stops = [i for c in (":", ";", "--", "(", ")") if (i := sentence.find(c, m.end())) >= 0]
+    clause = sentence[start : min(stops) if stops else len(sentence)]
     at = m.start() - start
     pieces, pos, i = clause.split(","), 0, 0
     while i < len(pieces) - 1 and pos + len(pieces[i]) < at:  # the piece holding the mention
