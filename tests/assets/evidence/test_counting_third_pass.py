@@ -75,3 +75,10 @@ def test_a_paper_off_the_roles_topic_does_not_count():
     game = "We train tower-defence agents with PPO and release the environment."
     assert builds_on("TowerMind: A Tower Defence Game Environment", game, ppo) is None
     assert builds_on("Stable RL for reasoning", "We post-train language models with PPO.", ppo)
+
+
+def test_a_role_is_offered_only_in_domains_whose_teams_make_the_choice():
+    roles = {r.role_id: r for r in load_roles()}
+    # "RL post-training of language models" posed in the RAG domain read as misplaced (blind reading seed 3211)
+    assert "rag_and_retrieval_structuring" not in roles["reward_signal"].domains
+    assert "rag_and_retrieval_structuring" in roles["retriever"].domains
