@@ -8,7 +8,7 @@ import re
 import tempfile
 
 from assets.evidence.bottlenecks import word_tokens
-from assets.evidence.causes import joins, load_causes
+from assets.evidence.causes import current_name, defines_subject, joins, load_causes, umbrella
 from assets.families.bottleneck.gold import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN, subject_alias_hit
 from assets.families.bottleneck.statements import contribution_statements, states_reduction, supplies
 from core.records import GoldTarget, ScreenedPaper, Signal, Task
@@ -29,12 +29,20 @@ C = dict(load_causes())
 CUT = "2025-12-31"
 
 
+def umbrella_join(b):
+    """A mined theme that an umbrella cause absorbs now (its key holds the cause's alias)."""
+    own = [tuple(word_tokens(a)) for a in b.details.get("aliases", [])] or [tuple(word_tokens(b.title))]
+    return any(umbrella(n) and joins(own, [tuple(word_tokens(a)) for a in al]) for n, al in C.items())
+
+
 def keys_of(b):
     al = list(b.details.get("aliases", [])) or [b.title]
-    if b.details.get("family") == "lexicon" or b.title in C:
-        own = [tuple(word_tokens(a)) for a in C.get(b.title, [b.title])]
+    if b.details.get("family") == "lexicon" or current_name(b.title) in C:
+        own = [tuple(word_tokens(a)) for a in C.get(current_name(b.title), [b.title])]
         # mined keys the old build joined: kept only where they still join (multi-word, hold a current alias)
-        al = list(C.get(b.title, [b.title])) + [a for a in al if len(a.split()) >= 2 and joins([tuple(word_tokens(a))], own)]
+        al = list(C.get(current_name(b.title), [b.title])) + [
+            a for a in al if len(a.split()) >= 2 and joins([tuple(word_tokens(a))], own)
+        ]
     return [t for a in dict.fromkeys(al) if (t := tuple(word_tokens(a)))]
 
 
@@ -45,7 +53,12 @@ for d, w in W.items():
     golds = [g for g in st.read_records("gold_targets", d, CUT, GoldTarget) if g.task_id in tasks]
     fut = {p.arxiv_id: p for p in st.read_records("future_window", d, CUT, ScreenedPaper)}
     sig = {s.signal_id: s for s in st.read_records("research_signals", d, CUT, Signal)}
-    stm = {pid: contribution_statements(p.abstract) for pid, p in fut.items()}
+    stm = {pid: contribution_statements(p.abstract, p.title) for pid, p in fut.items()}
+    released = set()
+    if st.exists("task_ranking", d, CUT):
+        from core.records import TaskRating
+
+        released = {r.task_id for r in st.read_records("task_ranking", d, CUT, TaskRating) if r.released}
     rows = []
     for g in golds:
         t = tasks[g.task_id]
@@ -53,6 +66,10 @@ for d, w in W.items():
         sub = m.group(1) if m else ""
         members = set(g.future_paper_ids) | {pid for pid, p in fut.items() if subject_alias_hit(sub, p.title, p.abstract)}
         cands = [sig[s] for s in g.counted if s in sig]
+        # issue 32 third pass: umbrella causes (and the mined themes they absorb) and causes that are
+        # the subject's own definition are no candidates; merged near-duplicates count as one
+        cands = [b for b in cands if not umbrella(current_name(b.title)) and not umbrella_join(b)]
+        cands = [b for b in cands if not defines_subject(current_name(b.title), sub)]
         if not cands:
             continue
         counted = {}
@@ -64,7 +81,8 @@ for d, w in W.items():
                     if states_reduction(s_, ks, sup):
                         hits.append((pid, s_.own, s_.antecedent))
                         break
-            counted[b.title] = hits
+            name = current_name(b.title)
+            counted[name] = sorted(set(counted.get(name, [])) | set(hits))
         order = sorted(counted, key=lambda k: -len(counted[k]))
         c1 = len(counted[order[0]])
         c2 = len(counted[order[1]]) if len(order) > 1 else 0
@@ -80,10 +98,22 @@ for d, w in W.items():
                 n_rule_members=len(g.future_paper_ids),
                 counted=counted,
                 was_released_gold=(g.preferred_ranking or [""])[0],
+                released=g.task_id in released,
             )
         )
     out[d] = rows
-    print(d, "tasks", len(rows), "pass", sum(r["passes"] for r in rows), flush=True)
+    print(
+        d,
+        "tasks",
+        len(rows),
+        "pass",
+        sum(r["passes"] for r in rows),
+        "released before",
+        sum(r["released"] for r in rows),
+        "of them still pass",
+        sum(r["released"] and r["passes"] for r in rows),
+        flush=True,
+    )
     for r in rows:
         if r["passes"]:
             print("   ", r["subject"], "|", r["gold"], r["top"])
@@ -94,12 +124,12 @@ import gzip
 import random
 from pathlib import Path
 
-SEED = 3232
+SEED = 3636  # issue 32 third pass (s36): the fresh sample for an independent labeller; 3232 drew the last one
 QUOTA_C = {
-    "llm_agent": 20,
-    "llm_finetuning_post_training": 30,
-    "rag_and_retrieval_structuring": 14,
-    "visual_generative_modeling_and_diffusion": 20,
+    "llm_agent": 18,
+    "llm_finetuning_post_training": 18,
+    "rag_and_retrieval_structuring": 18,
+    "visual_generative_modeling_and_diffusion": 18,
 }
 QUOTA_M = {d: 16 for d in W}
 GENERIC = frozenset("model models agent agents large language learning based using with from into".split())
@@ -165,6 +195,7 @@ def write(path, rows, prefix, hide):
     (L / (path + ".draft")).write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
-write("bottleneck_counting_sample.jsonl", C_rows, "c", ("gold",))
-write("bottleneck_membership_sample.jsonl", M_rows, "m", ("member",))
+write(os.environ.get("SAMPLE_NAME", "bottleneck_counting_sample_s36.jsonl"), C_rows, "c", ("gold",))
+if os.environ.get("MEMBERSHIP_SAMPLE"):  # the membership sample is redrawn only when asked
+    write("bottleneck_membership_sample.jsonl", M_rows, "m", ("member",))
 print("counting", len(C_rows), "membership", len(M_rows))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -178,9 +179,17 @@ def main() -> None:
     ap.add_argument("--file", type=Path, default=LABELS)
     ap.add_argument("--in-process", action="store_true", help="count on the shipped corpus, not the warehouse")
     ap.add_argument("--results", type=Path, default=None, help="a planning_yield.py dump to reuse")
+    ap.add_argument("--show-dropped", action="store_true", help="recheck: list the labelled items the rule drops")
+    ap.add_argument("--out", type=Path, default=None, help="sample: write only this blind copy (labelled files untouched)")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--size", type=int, default=SAMPLE_SIZE)
     args = ap.parse_args()
     if args.command == "sample":
-        rows = sample(in_process_items(args.results) if args.in_process else counted_items())
+        rows = sample(in_process_items(args.results) if args.in_process else counted_items(), args.size, args.seed)
+        if args.out:  # a fresh blind copy for an independent labeller (issue 32 third pass: --seed 3636)
+            write(args.out, [{k: v for k, v in r.items() if k not in ("label", "note")} for r in rows])
+            print(f"{len(rows)} items (seed {args.seed}) -> {args.out}")
+            return
         write(UNLABELLED, [{k: v for k, v in r.items() if k not in ("label", "note")} for r in rows])
         old = {r["item_id"]: r for r in read(LABELS)}
         write(
@@ -204,7 +213,17 @@ def main() -> None:
         for d in DOMAINS:
             w = _table("hidden", "future_window", d)
             papers.update({a: (t, b) for a, t, b in zip(w.get("arxiv_id", []), w.get("title", []), w.get("abstract", []))})
+        # the shipped corpus holds every window paper too (a warehouse may be missing or partial)
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from planning_yield import load_papers
+
+        papers = {p.arxiv_id: (p.title, p.abstract) for d in DOMAINS for p in load_papers(d)} | papers
         rows = read(args.file)
+        if args.show_dropped:
+            for r in rows:
+                if r["approach"] in member and r["paper_id"] in papers:
+                    if not builds_on(*papers[r["paper_id"]], member[r["approach"]].matcher()):
+                        print("DROPPED", r["label"], "|", r["approach"][:30], "|", r["title"][:60], "|", r["sentence"][:140])
         kept = [
             r
             for r in rows

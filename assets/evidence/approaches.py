@@ -52,9 +52,11 @@ class Member:
     phrases: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()  # regexes the counted sentence must also match (each of them)
+    foils: tuple[str, ...] = ()  # regexes of a sentence that uses a name in another sense ("DDIM inversion")
+    context: tuple[str, ...] = ()  # the role's topical context: regexes the paper's text must match
 
     def matcher(self) -> Matcher:
-        return _matcher(self.names, self.phrases, self.exclude, self.requires)
+        return _matcher(self.names, self.phrases, self.exclude, self.requires, self.foils, self.context)
 
 
 @dataclass(frozen=True)
@@ -72,9 +74,14 @@ class Role:
 
 @cache
 def _matcher(
-    names: tuple[str, ...], phrases: tuple[str, ...], exclude: tuple[str, ...], requires: tuple[str, ...] = ()
+    names: tuple[str, ...],
+    phrases: tuple[str, ...],
+    exclude: tuple[str, ...],
+    requires: tuple[str, ...] = (),
+    foils: tuple[str, ...] = (),
+    context: tuple[str, ...] = (),
 ) -> Matcher:
-    return Matcher(list(names), list(phrases), list(exclude), list(requires))
+    return Matcher(list(names), list(phrases), list(exclude), list(requires), list(foils), list(context))
 
 
 @cache
@@ -106,6 +113,9 @@ def _load(path: Path, _version: int) -> tuple[Role, ...]:  # _version: the file'
                     phrases=tuple(m.get("phrases") or ()),
                     exclude=tuple(m.get("exclude") or ()),
                     requires=tuple(m.get("requires") or ()),
+                    foils=tuple(m.get("foils") or ()),
+                    # a role's `context` applies to every member (the paper must be on the role's topic)
+                    context=tuple(r.get("context") or ()) + tuple(m.get("context") or ()),
                 )
                 for m in r["members"]
             ),

@@ -75,7 +75,7 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from assets.evidence.causes import CAUSE_FAMILY, cause_themes, joins
+from assets.evidence.causes import CAUSE_FAMILY, cause_themes, joins, umbrella
 from assets.evidence.limitation_phrases import (  # noqa: F401 - re-exported: the family reads them here
     DETERMINERS,
     FUNCTION_WORDS,
@@ -370,15 +370,24 @@ def merge_causes(
             if len(t["key"].split()) >= 2 or not DROP_ONE_WORD:
                 out.append(t)
             continue
-        # only multi-word keys join: a one-word mined key ("bias", "overhead") is a generic word,
-        # never an alias of a specific cause ("length bias in reward models")
-        host["aliases"] += [k for k in keys if len(k) >= 2 and k not in host["aliases"]]
+        # only multi-word keys that hold one of the cause's own aliases join: a one-word mined key
+        # ("bias") or a sibling key of the mined theme ("reward model bias" beside "length bias")
+        # is not this cause, and counted papers that state it were about other biases (issue 32
+        # third pass: the length-bias gold counted sycophancy and visual-laziness papers)
+        own = list(host["aliases"])
+        host["aliases"] += [
+            k
+            for k in keys
+            if len(k) >= 2 and k not in host["aliases"] and any(contains_key(list(k), c) for c in own if len(k) >= len(c))
+        ]
         host["mentions"] |= set(t["mention_ids"])
         quote_of = dict(zip(t["quote_papers"], t["quotes"]))
         for pid in t["paper_ids"]:
             host["stated"].setdefault(pid, quote_of.get(pid, ""))
     names = {t["name"].lower() for t in out}
     for c in causes:
+        if umbrella(c["name"]):
+            continue  # an umbrella cause and the mined themes it absorbed are no candidates (causes.yaml)
         stated = c["stated"]
         if need_record and not any(records_of[p] for p in stated):
             continue

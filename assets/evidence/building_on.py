@@ -15,7 +15,17 @@ A paper counts for an approach when one sentence of its title or abstract
    "instead of", "replaces", "without", "baseline", "than", "vs.", "-free", "prior", "existing",
    "e.g.", "evaluate", "benchmark", ...) within
    FOIL_WINDOW words before the mention or FOIL_AFTER words after it -- a baseline, a foil or a
-   replaced method is not built on.
+   replaced method is not built on;
+4. and NOT one item of an enumeration ("PPO, DPO, SimPO, ORPO, GRPO, and KTO"; "reranking,
+   query expansion, and result fusion"): a paper that lists three or more methods in a row
+   compares, analyses or wraps them, it does not build on each (`enumerated`, issue 32 third pass);
+5. and NOT in one of the member's foil senses (`foils`: "DDIM inversion" is not a fast solver, a
+   U-Net for segmentation is not a generator backbone), and the paper's title and abstract carry
+   the role's topical context (`context`: a PPO-trained game agent is not LLM post-training).
+
+A paper whose title says its contribution is a benchmark, a survey, an evaluation or an
+analysis (STUDY_TITLE: "ToolPRMBench", "Benchmarking ...", "Mechanistic Analysis of ...") builds
+on nothing it evaluates: it counts for no approach.
 
 The first sentence that counts is recorded with the paper, so a reader can recheck every count.
 No Dagster, no family state: `Matcher` is built from one catalog member's names.
@@ -40,8 +50,22 @@ FOIL_CUES = re.compile(
     r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
     r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
     r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit|such\s+as|reference\s+points?|"
-    r"metrics?|vanilla|naive)\b"
+    r"metrics?|vanilla|naive|(approaches|methods|algorithms|techniques|frameworks)\s+like)\b"
 )
+# the title says the paper's contribution is a benchmark, survey, evaluation or analysis
+# (blind reading seed 3211: TowerMind, ToolPRMBench, RMGAP, "Mechanistic Analysis of Alignment
+# Algorithms" were counted as users of what they evaluate)
+STUDY_TITLE = re.compile(
+    r"(?i)\b(benchmark\w*|survey\w*|evaluat\w*|(an?\s+)?(systematic|empirical|comparative|mechanistic)\s+"
+    r"(study|analysis|comparison|evaluation|review)|analysis\s+of|a\s+review|leaderboard)\b|[a-z0-9]Bench\b"
+)
+# list items never open with a determiner, pronoun or relative word: "GRPO, a critic-free method,
+# which ..." is an apposition, not an enumeration
+_NOT_ITEM = re.compile(
+    r"(?i)^\s*(a|an|the|this|these|which|that|where|who|we|our|it|its|while|whereas|but|"
+    r"(achiev|yield|result|lead|enabl|improv|outperform|reach|allow|reduc)\w*ing)\b"
+)  # ... or a participle clause: ", achieving up to 15% gains"
+ITEM_MAX_WORDS = 5
 # the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
 # name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
 SELF = re.compile(
@@ -77,23 +101,41 @@ class Matcher:
     phrases: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     requires: list[str] = field(default_factory=list)  # the sentence must also match each of these
+    foils: list[str] = field(default_factory=list)  # a sentence matching one uses the name in another sense
+    context: list[str] = field(default_factory=list)  # the paper's title+abstract must match each (the role's topic)
 
     def __post_init__(self) -> None:
         self._re = _pattern(self.names, self.phrases)
         self._ex = [re.compile(x) for x in self.exclude]
         self._req = [re.compile(x) for x in self.requires]
+        self._foil = [re.compile(x) for x in self.foils]
+        self._ctx = [re.compile(x) for x in self.context]
+
+    def on_topic(self, text: str) -> bool:
+        """The paper's text carries the role's topical context (every `context` expression)."""
+        return all(c.search(text) for c in self._ctx)
 
     def mentions(self, sentence: str) -> list[re.Match[str]]:
         """The approach's mentions in one sentence, excluded longer names blanked first; none when
-        the sentence lacks a required co-occurring term (`requires`)."""
-        if any(not r.search(sentence) for r in self._req):
+        the sentence lacks a required co-occurring term (`requires`) or uses the name in a foil
+        sense (`foils`)."""
+        if any(not r.search(sentence) for r in self._req) or any(f.search(sentence) for f in self._foil):
             return []
         for ex in self._ex:
             sentence = ex.sub(lambda m: " " * len(m.group(0)), sentence)
         return list(self._re.finditer(sentence))
 
     def named(self, text: str) -> bool:
+        """The text (one sentence) mentions the approach (`mentions`)."""
         return bool(self.mentions(text))
+
+    def names_in(self, text: str) -> bool:
+        """Some name of the approach occurs in the text: the quick pass over a whole paper (a foil
+        sense in one sentence must not hide a use in another, so `requires` and `foils` are per
+        sentence, not here)."""
+        for ex in self._ex:
+            text = ex.sub(lambda m: " " * len(m.group(0)), text)
+        return bool(self._re.search(text))
 
 
 def foil_context(sentence: str, m: re.Match[str]) -> bool:
@@ -119,14 +161,59 @@ def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
     return bool(USE_CUES.search(rest) or re.match(r"-(based|style|like|driven|guided|trained|tuned)\b", sentence[m.end() :]))
 
 
+def enumerated(sentence: str, m: re.Match[str]) -> bool:
+    """The mention is one item of a list of three or more: in its clause (split at ":", ";",
+    "--", parentheses), two item-like comma-separated pieces (<= ITEM_MAX_WORDS words, not an
+    apposition or participle clause, `_NOT_ITEM`) sit beside the mention's piece -- on either side
+    when that piece is little more than the name, after it when the name ends its piece (a first
+    item), before it when the name opens its piece (a last item)."""
+    start = max(sentence.rfind(c, 0, m.start()) for c in (":", ";", "--", "(", ")")) + 1
+    stops = [i for c in (":", ";", "--", "(", ")") if (i := sentence.find(c, m.end())) >= 0]
+    clause = sentence[start : min(stops) if stops else len(sentence)]
+    at = m.start() - start
+    pieces, pos, i = clause.split(","), 0, 0
+    while i < len(pieces) - 1 and pos + len(pieces[i]) < at:  # the piece holding the mention
+        pos += len(pieces[i]) + 1
+        i += 1
+
+    def item(j: int) -> bool:
+        if not 0 <= j < len(pieces) or j == i:
+            return False
+        words = re.sub(r"(?i)^\s*(and|or|including|e\.g\.)\s+", "", pieces[j]).split()
+        return 0 < len(words) <= ITEM_MAX_WORDS and not _NOT_ITEM.match(pieces[j])
+
+    own = pieces[i]
+    lead, tail = own[: at - pos].strip(), own[at - pos :].strip()
+    # the mention's own piece is an item when it is little more than the name ("Multi-Query Expansion")
+    short = len(re.sub(r"(?i)^\s*(and|or|including)\s+", "", own).split()) <= len(m.group(0).split()) + 2
+    # a long piece is a list's first item when the mention ends it ("... methods including PPO, ...")
+    # and its last when the mention opens it ("..., and KTO across three model families")
+    before = item(i - 1) and item(i - 2) or item(i - 1) and item(i + 1)
+    after = item(i + 1) and item(i + 2) or item(i - 1) and item(i + 1)
+    opens = not re.sub(r"(?i)^(and|or)\b", "", lead).strip()
+    ends = len(tail.split()) <= len(tail[: m.end() - m.start()].split()) + 1
+    return (short and (before or after)) or (opens and before) or (ends and after)
+
+
 def builds_on_sentence(sentence: str, matcher: Matcher, is_title: bool = False) -> bool:
-    """True when some mention of the approach in the sentence is in a use and not a foil context."""
-    return any(use_context(sentence, m, is_title) and not foil_context(sentence, m) for m in matcher.mentions(sentence))
+    """True when some mention of the approach in the sentence is in a use and not a foil
+    context, and is not one item of an enumeration."""
+    return any(
+        use_context(sentence, m, is_title) and not foil_context(sentence, m) and not enumerated(sentence, m)
+        for m in matcher.mentions(sentence)
+    )
+
+
+def study_paper(title: str) -> bool:
+    """The title says the paper's contribution is a benchmark, survey, evaluation or analysis."""
+    return bool(STUDY_TITLE.search(title or ""))
 
 
 def builds_on(title: str, abstract: str, matcher: Matcher) -> str | None:
-    """The first sentence (title first) in which the paper builds on the approach, else None."""
-    if not matcher.named(f"{title}\n{abstract}"):
+    """The first sentence (title first) in which the paper builds on the approach, else None;
+    None for a study paper (`study_paper`) or a paper off the role's topic (`Matcher.on_topic`)."""
+    text = f"{title}\n{abstract}"
+    if not matcher.names_in(text) or study_paper(title) or not matcher.on_topic(text):
         return None  # a quick pass: most papers never name it
     if builds_on_sentence(title, matcher, is_title=True):
         return title

@@ -20,6 +20,7 @@ state it (aliases). Rules (`cause_themes`, `merge_causes`):
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,6 +42,35 @@ def load_causes(path: str = str(CAUSES_PATH)) -> tuple[tuple[str, tuple[str, ...
         aliases = [name] + [str(a).strip() for a in entry.get("aliases", []) if str(a).strip()]
         out.append((name, tuple(dict.fromkeys(aliases))))
     return tuple(out)
+
+
+@lru_cache(maxsize=4)
+def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
+    """name -> {umbrella: bool, defines: [compiled subject regexes], formerly: [names]} (causes.yaml header)."""
+    data = yaml.safe_load(Path(path).read_text()) or {}
+    return {
+        str(e["name"]).strip(): {
+            "umbrella": bool(e.get("umbrella")),
+            "defines": [re.compile(x) for x in e.get("defines") or []],
+            "formerly": [str(x) for x in e.get("formerly") or []],
+        }
+        for e in data.get("causes", [])
+    }
+
+
+def umbrella(name: str) -> bool:
+    """An umbrella cause ("high computational cost"): never a candidate (causes.yaml header)."""
+    return cause_flags().get(name, {}).get("umbrella", False)
+
+
+def defines_subject(name: str, subject: str) -> bool:
+    """The cause is the subject's raison d'etre ("cost of full-parameter fine-tuning" for LoRA)."""
+    return any(r.search(subject) for r in cause_flags().get(name, {}).get("defines", []))
+
+
+def current_name(name: str) -> str:
+    """The entry a (possibly merged) cause name now belongs to."""
+    return next((n for n, f in cause_flags().items() if name == n or name in f["formerly"]), name)
 
 
 def lexicon_problems(causes=None) -> list[str]:

@@ -16,6 +16,7 @@ import re
 from collections import Counter
 
 from assets.evidence.bottlenecks import FUNCTION_WORDS, norm_word, restates
+from assets.evidence.causes import defines_subject
 from assets.toolbox.building import direction_name, members
 from core.records import Signal
 from core.text import term_stems
@@ -113,12 +114,15 @@ def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Sig
     unique labels."""
     mem = members(cand)
     words = dom | subject_words(cand)
+    subject = "; ".join([direction_name(cand), *cand.details.get("defining_phrases", [])])
     rows = []
     for b in themes:
         mentions = set(b.details.get("mention_ids", []))
         n = len(mem & mentions)
         if n < LINK_MIN_PAPERS or restates(b.title, words) or not multi_word(b.title):
             continue
+        if defines_subject(b.title, subject):
+            continue  # the subject's raison d'etre is no bottleneck of it: a tautology (causes.yaml `defines`)
         domain = b.stats.get("domain_papers", 0.0)
         lift = (n / len(mem)) / (len(mentions) / domain) if domain and mentions else 1.0
         if lift < LINK_MIN_LIFT:

@@ -85,7 +85,7 @@ def _state(ctx: GoldContext) -> dict:
         ctx.__dict__["_bottleneck"] = st
         window = getattr(ctx, "_original_future", ctx.future)
         for p in window:
-            st["statements"][p.arxiv_id] = contribution_statements(p.abstract)
+            st["statements"][p.arxiv_id] = contribution_statements(p.abstract, p.title)
     return st
 
 

@@ -16,7 +16,18 @@ papers state they reduce the limitation, not that they study or mention it) when
   explicitly (ANAPHORA: "To address this challenge, we ...") with a reduction cue or a
   contribution verb.
 A key named in a gap sentence that the contribution does not refer back to, or named after a
-study verb, is a mention, not a reduction.
+study verb, is a mention, not a reduction. Issue 32, third pass (blind reading seed 3211 and the
+labelled sample):
+- a paper whose title says its contribution is a benchmark, survey, evaluation or analysis
+  (`building_on.STUDY_TITLE`) reduces nothing it evaluates; only a missing-benchmark limitation
+  ("lack of realistic evaluation benchmarks") is reduced by supplying one (`Statement.study`);
+- a key followed by a setting noun ("out-of-distribution evaluation", "multi-hop reasoning
+  tasks") names where the paper tests, not a limitation it reduces (SETTING_NOUNS);
+- a result report ("Our experiments demonstrate that X achieves ... sample efficiency",
+  RESULT_REPORT, no contribution verb) counts only with a verb that acts on the limitation
+  (STRONG_CUES: "BNRM mitigates reward over-optimization", "reduces gradient variance"); an
+  outcome quality ("improvements in sample efficiency", "robust generalization to unseen
+  environments") is a result, not what the paper set out to reduce (`Statement.result`).
 
 The opportunity (`enabled_sentences`): the counted paper's own result sentences that say what
 reducing the limitation enabled (ENABLING: enables, allows, makes ... possible, unlocks,
@@ -29,6 +40,7 @@ import re
 from typing import NamedTuple
 
 from assets.evidence.bottlenecks import LIMITATION_MIN_SCORE, word_tokens
+from assets.evidence.building_on import STUDY_TITLE
 from assets.evidence.limitation_phrases import key_positions, same_term, states_key  # noqa: F401 - re-exported
 from assets.evidence.quotes import limitation_score, split_sentences
 
@@ -73,6 +85,13 @@ ANAPHORA = re.compile(
     re.I,
 )
 GAP_DISTANCE = 2  # a statement's gap sentence is at most this many sentences before it
+# an outcome sentence: "Experiments show ...", "Our approach outperforms ..., demonstrating ..."
+RESULT_REPORT = re.compile(
+    r"^\W*(?:(?:extensive|comprehensive)\s+)?(?:experiments?|results?|evaluations?|empirical(?:ly)?)\b|"
+    r"\b(?:outperform\w*|surpass\w*|achiev\w*|demonstrat\w*|attain\w*|yield\w*)\b|"
+    r"\b(?:results?|experiments?|evaluations?)\s+(?:\w+\s+)?(?:show|confirm|indicate|reveal|verify|suggest)\w*\b",
+    re.I,
+)
 
 
 class Statement(NamedTuple):
@@ -82,6 +101,8 @@ class Statement(NamedTuple):
     own: str
     antecedent: str
     tokens: tuple[str, ...]
+    study: bool = False  # the paper is a benchmark, survey, evaluation or analysis (its title says so)
+    result: bool = False  # the own sentence reports a result (RESULT_REPORT), with no contribution verb
 
     @property
     def text(self) -> str:
@@ -99,7 +120,7 @@ def is_background(sentence: str) -> bool:
     return bg is not None and (first is None or bg.start() < first.start())
 
 
-def contribution_statements(abstract: str) -> list[Statement]:
+def contribution_statements(abstract: str, title: str = "") -> list[Statement]:
     """A window paper's contribution statements (module docstring): own-work sentences with
     an addressing cue, or with a contribution verb (CONTRIBUTION_CUES: propose, introduce, ...)
     right after a gap, background excluded, each with the gap it answers: the sentence
@@ -109,11 +130,13 @@ def contribution_statements(abstract: str) -> list[Statement]:
     accumulation. We propose Y, ...")."""
     sentences = split_sentences(abstract or "")
     own = [not is_background(s) for s in sentences]
+    study = bool(STUDY_TITLE.search(title or ""))
     out = []
     for i, s in enumerate(sentences):
         addressing, contributing = bool(ADDRESS_CUES.search(s)), bool(CONTRIBUTION_CUES.search(s))
         if not own[i] or not (addressing or contributing):
             continue
+        result = not contributing and not ANAPHORA.search(s) and bool(RESULT_REPORT.search(s))
         ante = ""
         if i > 0 and ANAPHORA.search(s):
             ante = sentences[i - 1]
@@ -126,7 +149,7 @@ def contribution_statements(abstract: str) -> list[Statement]:
                     break
         # a contribution without a gap is kept too: it counts only where its own sentence states
         # a reduction (`states_reduction`: "we release X, a large-scale training environment")
-        out.append(Statement(s, ante, tuple(word_tokens(f"{ante} {s}"))))
+        out.append(Statement(s, ante, tuple(word_tokens(f"{ante} {s}")), study, result))
     return out
 
 
@@ -137,6 +160,13 @@ suppress minimi combat defen curb circumvent handl robust resilien bypass free w
 bridg improv enhanc boost strengthen ensur maintain preserv decreas lessen remov correct
 stabili guard protect safeguard detect against accelerat speed compress fill escap relax
 alleviat counteract countermeasur neutrali
+""".split()
+)
+# verbs that act on a limitation: the only reduction cues of a result report (`Statement.result`)
+STRONG_CUES = tuple(
+    """
+address mitigat reduc overcom tackl alleviat solv resolv eliminat prevent avoid suppress
+minimi curb counteract decreas lessen remov stabiliz stabilis
 """.split()
 )
 STUDY_CUES = tuple(
@@ -190,10 +220,12 @@ CUE_PARTICLES = frozenset(("with", "from", "against", "of", "to"))
 # the own sentence is a study, not a fix ("we present an empirical study", "we analyse")
 STUDY_STATEMENT = re.compile(
     r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+){0,2}?(?:stud(?:y|ies)|analy[sz]e|investigate|examine|"
-    r"characteri[sz]e|measure|quantify|survey)\b|\b(?:empirical|systematic|comprehensive|large-scale)\s+"
+    r"characteri[sz]e|measure|quantify|survey)\b|\b(?:empirical|systematic|comprehensive|large-scale|theoretical|formal)\s+"
     r"(?:study|analysis|investigation|evaluation|comparison)\b",
     re.I,
 )
+# the paper's own earlier work, not this paper's contribution ("we previously proposed TableMind")
+OWN_PRIOR = re.compile(r"\b(?:we|our)\s+(?:have\s+)?(?:previously|earlier|recently)\b|\bour\s+(?:prior|previous|earlier)\b", re.I)
 # the gap sentence names several limitations: "two structural limitations", "(1) ... (2)"
 ENUMERATION = re.compile(
     r"\((?:1|i|a)\)|\b(?:1\)|first(?:ly)?,)|\b(?:two|three|four|several|multiple|dual|twofold)\s+(?:[\w\-]+\s+){0,2}?(?:challenges|limitations|issues|problems|"
@@ -235,21 +267,53 @@ def single_gap(s: Statement) -> bool:
     return not STUDY_STATEMENT.search(s.own)
 
 
+# nouns after a key that make it the paper's test setting, not a limitation: "out-of-distribution
+# evaluation", "multi-hop reasoning tasks", "in-distribution and OOD settings"
+SETTING_NOUNS = frozenset(
+    """
+evaluation evaluations setting settings task tasks question questions benchmark benchmarks dataset
+datasets scenario scenarios testbed testbeds split splits qa
+""".split()
+)
+OPEN_KEYS = frozenset(("unseen",))  # a key ending in an adjective takes its noun: "generalize to unseen tasks"
+BENCHMARK_TERMS = ("benchmark", "evaluat", "leaderboard")
+
+
+def limitation_positions(tokens: list[str], key: tuple[str, ...]) -> list[int]:
+    """Where a key names a limitation: its positions (`key_positions`) save those where a setting
+    noun follows the key's last term within two words (SETTING_NOUNS)."""
+    out = []
+    for k in key_positions(tokens, key):
+        last = max((j for j in range(k, min(len(tokens), k + len(key) + 2)) if same_term(tokens[j], key[-1])), default=k)
+        if key[-1] in OPEN_KEYS or not any(t in SETTING_NOUNS for t in tokens[last + 1 : last + 3]):
+            out.append(k)
+    return out
+
+
 def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = False) -> bool:
     """Does the statement state that the paper reduces a limitation with these keys (module
     docstring)? The own sentence: a key that is the object of a reduction cue (`cue_object`);
-    or the anaphoric antecedent names one limitation (`single_gap`) and holds the key."""
+    or the anaphoric antecedent names one limitation (`single_gap`) and holds the key. A study
+    paper's statement counts only for a missing benchmark it supplies."""
+    if s.study and not (supply and any(t.startswith(BENCHMARK_TERMS) for k in keys for t in k)):
+        return False
+    if STUDY_STATEMENT.search(s.own) or OWN_PRIOR.search(s.own):
+        return False  # "we further provide a theoretical analysis showing ...", "we previously proposed ..."
     for clause in CLAUSE_BREAK.split(s.own):  # a cue and its object lie in one clause
         own = word_tokens(clause)
         cues = reduction_positions(own, supply)
         for key in keys:
-            for k in key_positions(own, key):
-                if any(cue_object(own, c, k) for c in cues):
+            for k in limitation_positions(own, key):
+                # the nearest cue before the key governs it ("mitigates artifacts and improves
+                # controllability": controllability is improved, not mitigated); a result report
+                # needs it to act on the limitation (STRONG_CUES)
+                c = max((x for x in cues if x < k), default=None)
+                if c is not None and cue_object(own, c, k) and (not s.result or _cue(own[c], STRONG_CUES)):
                     return True
     cues = reduction_positions(word_tokens(s.own))
     if s.antecedent and ANAPHORA.search(s.own) and (cues or CONTRIBUTION_CUES.search(s.own)) and single_gap(s):
         ante = word_tokens(s.antecedent)
-        return any(key_positions(ante, key) for key in keys)
+        return any(limitation_positions(ante, key) for key in keys)
     return False
 
 

@@ -30,11 +30,11 @@ def test_every_member_is_named_by_its_own_names_and_by_no_other_member(role):
         forms = [n for n in m.names if re.fullmatch(r"[\w\- .]+", n)] + list(m.phrases)
         assert forms, f"{m.member_id}: no literal name to check"
         for form in forms:
-            # a member that needs co-occurring terms (`requires`: hybrid retrieval names both sides) gets
-            # them in words no other member is named by
-            sentence = f"We build on {form} for training" + (" that fuses lexical and embedding scores." if m.requires else ".")
-            assert m.matcher().named(sentence), (m.member_id, form)  # resolvable
-            others = [o.member_id for o in role.members if o is not m and o.matcher().named(sentence)]
+            # names only: a member's co-occurring terms (`requires`) and foil senses are sentence context,
+            # tested on their own below
+            sentence = f"We build on {form} for training."
+            assert m.matcher().names_in(sentence), (m.member_id, form)  # resolvable
+            others = [o.member_id for o in role.members if o is not m and o.matcher().names_in(sentence)]
             assert not others, f"{form!r} of {m.member_id} is also named by {others}: a synonym or sub-family"
 
 
@@ -75,11 +75,15 @@ def test_offered_members_are_the_most_used_alive_ones():
                 screened_paper(
                     f"{name}{i}",
                     f"Training with {name} for reasoning {i}",
-                    "We use reinforcement learning.",
+                    "We use reinforcement learning to post-train language models.",
                     date(2025, 10, 1 + i),
                 )
             )
-    papers.append(screened_paper("late", "Training with KTO later", "We use reinforcement learning.", date(2026, 2, 1)))
+    papers.append(
+        screened_paper(
+            "late", "Training with KTO later", "We use reinforcement learning to post-train language models.", date(2026, 2, 1)
+        )
+    )
     offered = offered_members(role, papers, cut)
     assert [u.member.member_id for u in offered] == ["grpo", "dpo", "ppo", "simpo"]  # KTO: 2 < MIN_ALIVE; 2026 ignored
     assert len(offered) <= MAX_MEMBERS
