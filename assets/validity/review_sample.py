@@ -53,7 +53,8 @@ def entry(task: Task, gold: GoldTarget | None) -> dict:
     hidden: dict = {}
     if gold is not None:
         hidden = {
-            "ranking": [f"{oid}: {text.get(oid, oid)}" for oid in gold.preferred_ranking],
+            # an open-ended task has no options: its ranking is a label ("pursued"), not "pursued: pursued"
+            "ranking": [f"{oid}: {text[oid]}" if oid in text else oid for oid in gold.preferred_ranking],
             "trajectory": gold.trajectory,
             "counted": {text.get(k, k): v for k, v in gold.counted.items()},
             "slots": {s.slot: s.variants for s in gold.slots},
@@ -94,8 +95,10 @@ def review_sheet_lines(sample: list[dict], seed: int) -> list[str]:
             lines += ["(no gold stored)", ""]
             continue
         lines += ["### Hidden gold", ""]
-        if g["ranking"]:
+        if g["ranking"] and e["options"]:
             lines += ["Ranking: " + " > ".join(g["ranking"]), ""]
+        elif g["claims"]:  # an open-ended task: its first claim says what the gold is, as a sentence
+            lines += ["Gold: " + g["claims"][0], ""]
         for cand, papers in g["counted"].items():
             lines += [f"Counted for {cand} ({len(papers)}):"] + [f"  - {p}" for p in papers] + [""]
         for slot, variants in g["slots"].items():
