@@ -158,9 +158,11 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         )
         counted.setdefault("reference", []).append(f'{pid} (cosine {c:.2f}): "{sentence[:300]}"')
     listed = {pid for _, pid, _ in reference}
-    counted["pursued"] = [f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing) if pid not in listed][
-        :READ_PAPERS
-    ]
+    # the other pursuing papers, all on the topic bar: the reference's papers and these make the
+    # count the first claim states (the sheet heads the list "Counted for ... (n)")
+    counted["other pursuing papers on the topic"] = [
+        f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing) if pid not in listed
+    ][:READ_PAPERS]
     # canonical order: two tasks with the same reference keypoints have the same first one, so the
     # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
     slots = [

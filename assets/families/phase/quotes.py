@@ -143,6 +143,7 @@ MAX_SUBJECT_WORDS = 14
 # a title part that is a sentence, not a topic ("LLM Agents Present Overlooked Risks ...",
 # '"MapReduce" is the Principle for ...'): a finite verb after the first words
 SENTENCE_TITLE = re.compile(
+    r"^(?:is|are|can|could|does|do|did|should|will|would|what|how|why|when|which|who)\s|"  # a question with its "?" split off
     r"^\S+(?:\s+\S+){0,5}?\s+(?:is|are|was|were|present|presents|should|can|could|must|may|enables?|makes?|"
     r"needs?|matters?|helps?|improves?|beats?|fails?|works?|learns?|breaks?|don't|do not|does not)\b",
     re.I,
@@ -153,10 +154,14 @@ def readable_subject(title: str, fallback: str) -> str | None:
     """The task's topic name, a readable noun phrase, or None (issue 32, third pass: a reader
     found badly extracted titles): `subject_of`, refused when it falls back to the domain (a task
     "on LLM Agents (2509.19136)" names no topic) or reads as a sentence or a slogan."""
-    subject = subject_of(title, fallback)
-    if subject == fallback or SENTENCE_TITLE.search(subject) or '"' in subject or ". " in subject:
-        return None
-    return subject
+    t = " ".join((title or "").split())
+    parts = re.split(r"(?::\s|\s--?\s|\s—\s|[!?]\s)", t, maxsplit=1)
+    # the descriptive part first; when it is a question or a slogan, the title's other part
+    # ("Is Your LLM Secretly a World Model of the Internet? Model-Based Planning for Web Agents")
+    for candidate in dict.fromkeys([subject_of(t, fallback)] + [subject_of(p, fallback) for p in parts if len(parts) > 1]):
+        if candidate != fallback and not SENTENCE_TITLE.search(candidate) and '"' not in candidate and ". " not in candidate:
+            return candidate
+    return None
 
 
 def subject_of(title: str, fallback: str) -> str:

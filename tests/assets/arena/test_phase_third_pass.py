@@ -184,6 +184,8 @@ def test_the_topic_name_is_a_readable_noun_phrase_or_the_task_is_not_built():
         readable_subject("A potential new paradigm for food quality inspection", "D")
         == "Potential new paradigm for food quality inspection"
     )
+    question = "Is Your LLM Secretly a World Model of the Internet? Model-Based Planning for Web Agents"
+    assert readable_subject(question, "D") == "Model-Based Planning for Web Agents"  # the title's other part
     for sentence_like in (
         "LLM Agents Present Overlooked Risks for Financial Applications",
         '"MapReduce" is the Principle for Long Video Understanding',
