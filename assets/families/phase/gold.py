@@ -3,7 +3,7 @@ inspiration did, in their own words, for the task's phase (docs/arena.md).
 
 * Pursuing papers: centred static-embedding cosine >= PURSUIT_COS with (primary paper title +
   primary quote) AND >= MIN_SHARED shared content stems AND a title on the task's topic (MiniLM
-  cosine >= TOPIC_COS with the topic text: the bar context quotes and keypoints meet too, so the
+  cosine >= TITLE_COS with the topic text: the measure context quotes and keypoints meet too, so the
   list shown and its count hold no EEG tutorial in a web-agent task); a task is pursued when >= MIN_PURSUING
   window papers pursue it (its stability is how often that stays true when the window's papers
   are resampled).
@@ -29,7 +29,7 @@ from assets.families.phase.reference import (
     phase_keypoints,
     select_reference,
 )
-from assets.families.phase.topic import TOPIC_COS, stem_shares, topic_cos, topic_text
+from assets.families.phase.topic import TITLE_COS, TOPIC_COS, stem_shares, topic_cos, topic_text
 from core.claims import all_stems
 from core.records import ClaimBasis, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 
@@ -102,7 +102,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         idx = np.flatnonzero(ok_all)
         if len(idx):
             tcos = topic_cos([window[i].title for i in idx], topic_text(*_topic_parts(build)))
-            ok_all[idx[tcos < TOPIC_COS]] = False
+            ok_all[idx[tcos < TITLE_COS]] = False
         tested[task.task_id] = (cos_all, ok_all)
     cos_all, ok_all = tested[task.task_id]
     at = ctx.rows_in_window()
