@@ -104,6 +104,8 @@ def review_sheet_lines(sample: list[dict], seed: int) -> list[str]:
         lines += ["### Hidden gold", ""]
         if len(g["ranking"]) > 1:  # phase's one-entry "ranking" ("pursued") ranks nothing
             lines += ["Ranking: " + " > ".join(g["ranking"]), ""]
+        elif g["claims"]:  # an open-ended task: its first claim says what the gold is, as a sentence
+            lines += ["Gold: " + g["claims"][0], ""]
         for cand, papers in g["counted"].items():
             lines += [f"Counted for {cand} ({len(papers)}):"] + [f"  - {p}" for p in papers] + [""]
         for slot, variants in g["slots"].items():

@@ -20,7 +20,9 @@ is not a proposal), since the extractor's kinds are loose. Agents get the partit
 
 The family is a package split along its seams:
     quotes.py     the public text: readable quotes, what a primary must state, the subject
-    topic.py      the sentence embedder, topic stems, the on-topic check of inspiration quotes
+    topic.py      the sentence embedder, topic stems, the on-topic check of inspiration quotes and
+                  the topic bars (TITLE_COS, TOPIC_COS, CONTEXT_COS) of issue 32's third pass
+    kinds.py      what a paper contributes (method / evaluation / review), evaluation gaps
     build.py      TaskWeaver: primaries, supports and the phase templates
     reference.py  the reference check: the phase-answering classifier, the restatement check
     gold.py       the pursuing window papers and the hidden reference, the validity rule

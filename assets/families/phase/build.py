@@ -4,7 +4,13 @@ Per phase, a primary inspiration of the phase's kinds that states what the phase
 (`primary_fits`) and a supporting one when one is related (cosine >= SUPPORT_COS with the
 primary quote and a shared topic stem) and on the task's topic (`on_topic` with the primary
 paper's title); one documented template per phase (`question_text`). A primary quote that is not
-on its own paper's subject is not used either."""
+on its own paper's subject is not used either.
+
+Third pass of issue 32 (a blind reader's findings): a design task's primary paper contributes a
+method (`contribution_kind`: never a benchmark, dataset or evaluation suite, which would ask to
+"design the next method on <a benchmark>"); a support quote reaches the task's topic bar
+(`CONTEXT_COS` with the primary title and quote) and, for design, is a method gap, not an
+evaluation gap (`is_evaluation_gap`); with no support that qualifies the slot is left out."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ import numpy as np
 
 from assets.arena.inspirations import Inspiration, draft_inspirations, extract_inspirations
 from assets.families.base import TaskFamily
+from assets.families.phase.kinds import contribution_kind, is_evaluation_gap
 from assets.families.phase.quotes import (
     PHASE_TITLES,
     PHASES,
@@ -22,10 +29,10 @@ from assets.families.phase.quotes import (
     quote_key,
     quoted_keys,
     readable_quote,
+    readable_subject,
     shares_quote,
-    subject_of,
 )
-from assets.families.phase.topic import on_topic, sentence_vectors, stem_shares, topic_stems
+from assets.families.phase.topic import CONTEXT_COS, on_topic, sentence_vectors, stem_shares, topic_stems, topic_text
 from assets.toolbox.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
 from core.leakage import internal_violations
 from core.records import BuildStep, Failure, Task, TaskBuild
@@ -59,22 +66,25 @@ def question_text(
         s = f' A related pre-cutoff finding ({support[1]}): "{support[0]}"' if support else ""
         return (
             f"Synthesize the research on {field} published up to {cutoff}. A pre-cutoff paper ({pid}) reported "
-            f'the limitation: "{q}"{s} Integrate what prior work says about this limitation, identify the '
-            f"gap it leaves open, and state the research direction that work published between {ws} and {we} "
+            f'the limitation: "{q}"{s} Integrate what prior work says about this limitation of {pid}, identify '
+            f"the gap it leaves open, and state the research direction that work published between {ws} and {we} "
             f"would take up to close it."
         )
     if phase == "design":
+        # the ask names the gap when one is known (a reader found "propose the next method" with no
+        # concrete fork generic): the open problem quoted, else the approach's own next step
         s = f' A related open problem ({support[1]}): "{support[0]}"' if support else ""
+        aim = "build on this approach to solve that open problem" if support else "build to take this approach further"
         return (
-            f'Design the next method on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) proposed: "{q}"{s} '
-            f"Propose the method that work published between {ws} and {we} would build to take this approach "
-            f"further: the method, the experiments that would test it, and what it assumes."
+            f'Design the next method for {field}, as of {cutoff}. A pre-cutoff paper ({pid}) proposed: "{q}"{s} '
+            f"Propose the method that work published between {ws} and {we} would {aim}: the method, the "
+            f"experiments that would test it, and what it assumes."
         )
     s = f' A related pre-cutoff approach ({support[1]}): "{support[0]}"' if support else ""
     return (
         f'Evaluate a claim on {field}, as of {cutoff}. A pre-cutoff paper ({pid}) reported: "{q}"{s} Design '
-        f"the evaluation that work published between {ws} and {we} would run to confirm or refute such a "
-        f"claim: benchmarks, metrics, baselines and statistical tests."
+        f"the evaluation that work published between {ws} and {we} would run to confirm or refute this "
+        f"claim of {pid}: benchmarks, metrics, baselines and statistical tests."
     )
 
 
@@ -90,6 +100,7 @@ def build_phase_tasks(family: TaskFamily, builder) -> None:
     inspirations = drafter(records, st.cutoff) if drafter else extract_inspirations(records, st.cutoff)
     builder.inspirations = inspirations
     titles = {p.arxiv_id: p.title for p in builder.papers}
+    abstracts = {p.arxiv_id: p.abstract for p in builder.papers}
     taken = quoted_keys(t.question for t in builder.tasks)  # the families built before quote these
     usable: list[tuple[Inspiration, str]] = []
     for i in inspirations:
@@ -127,12 +138,17 @@ def build_phase_tasks(family: TaskFamily, builder) -> None:
                 primary, body = usable[k]
                 if primary.paper_id in state["papers"] or shares_quote(quote_key(body), state["quotes"]):
                     continue
-                topic = topic_of(titles.get(primary.paper_id, ""))
+                title = titles.get(primary.paper_id, "")
+                if ph == "design" and not _method_primary(title, abstracts.get(primary.paper_id, ""), body):
+                    state["not_method"] = state.get("not_method", 0) + 1  # a benchmark is evaluated, not designed on
+                    continue
+                topic = topic_of(title)
                 cos_primary = float(vecs[k] @ topic[1]) if topic else 1.0
                 if topic and not on_topic(body, topic[0], cos_primary, df):
                     state["off_topic"] += 1  # the primary quote is not about its own paper's subject
                     continue
-                support = _support(ph, k, usable, vecs, state, topic, df)
+                tvec = sentence_vectors([topic_text(title, body)])[0]
+                support = _support(ph, k, usable, vecs, state, topic, df, tvec)
                 made[ph] += _emit(family, builder, ph, (primary, body), support, titles, state)
                 break
 
@@ -145,10 +161,14 @@ def _support(
     state: dict,
     topic: tuple[str, np.ndarray] | None = None,
     df: dict[str, float] | None = None,
+    tvec: np.ndarray | None = None,
 ) -> tuple[Inspiration, str, float] | None:
     """The most similar unused quote of the phase's support kinds from another paper, if its
-    cosine with the primary quote is >= SUPPORT_COS, it shares a topic stem with it and it is on
-    the task's topic (`on_topic` with the primary paper's title; else the task has no support)."""
+    cosine with the primary quote is >= SUPPORT_COS, it shares a topic stem with it, it is on
+    the task's topic (`on_topic` with the primary paper's title) and reaches the topic bar
+    (cosine >= CONTEXT_COS with `tvec`, the topic text's vector); for design it states a method
+    gap, not an evaluation gap. Else the task has no support: an off-topic context quote made
+    the prompt noisier without helping anyone answer it."""
     primary = usable[k][0]
     best, best_cos = None, SUPPORT_COS
     cos = vecs @ vecs[k] if len(vecs) else np.zeros(0)
@@ -165,9 +185,21 @@ def _support(
             if topic and not on_topic(body, topic[0], float(vecs[j] @ topic[1]), df):
                 state["off_topic_support"] = state.get("off_topic_support", 0) + 1
                 continue  # related to the primary quote, but not about the task's subject
+            if tvec is not None and float(vecs[j] @ tvec) < CONTEXT_COS:
+                state["below_topic_bar"] = state.get("below_topic_bar", 0) + 1
+                continue
+            if phase == "design" and is_evaluation_gap(body):
+                state["evaluation_gap"] = state.get("evaluation_gap", 0) + 1
+                continue  # a design task's open problem is one a method takes up
             best = (i, body, round(float(cos[j]), 4))
             break
     return best
+
+
+def _method_primary(title: str, abstract: str, quote: str) -> bool:
+    """A design primary: its paper contributes a method (not a benchmark, dataset, evaluation or
+    survey) and the quote proposes one (not "We introduce X, a benchmark ...")."""
+    return contribution_kind(title, abstract) == "method" and contribution_kind("", quote) == "method"
 
 
 def _emit(
@@ -185,7 +217,15 @@ def _emit(
             Failure(stage="tasks", item_id=task_id, reason=f"curation: duplicate decision of {dup} (same inspiration)")
         )
         return False
-    subject = subject_of(titles.get(p.paper_id, ""), st.domain_title)
+    title_known = bool(titles.get(p.paper_id, "").strip())
+    # an unknown title (a build given no papers: tests) keeps the domain as the subject; a known
+    # one must give a readable topic name ("Synthesize: LLM Agents (2509.19136)" names none)
+    subject = readable_subject(titles[p.paper_id], st.domain_title) if title_known else st.domain_title
+    if subject is None:
+        builder.failures.append(
+            Failure(stage="tasks", item_id=task_id, reason="curation: no readable topic name in the primary paper's title")
+        )
+        return False
     question = question_text(
         phase,
         subject,
@@ -196,11 +236,7 @@ def _emit(
         st.window_start.isoformat(),
         st.window_end.isoformat(),
     )
-    title = (
-        f"{PHASE_TITLES[phase]}: {subject}"
-        if subject != st.domain_title
-        else f"{PHASE_TITLES[phase]}: {st.domain_title} ({p.paper_id})"
-    )
+    title = f"{PHASE_TITLES[phase]}: {subject}" if title_known else f"{PHASE_TITLES[phase]}: {subject} ({p.paper_id})"
     ins = [p] + ([support[0]] if support else [])
     record = builder.records_by_node.get(p.node_id)
     node_papers = (record.representative_ids + record.supporting_ids) if record else []
@@ -256,7 +292,7 @@ def _emit(
                 "primary_title": titles.get(p.paper_id, ""),
                 "primary_quote": body,
                 "support_quote": support[1] if support else "",
-                "support_cos": f"{support[2]:.3f}" if support else f"none >= {SUPPORT_COS}",
+                "support_cos": f"{support[2]:.3f}" if support else f"none >= {SUPPORT_COS} on the topic bar {CONTEXT_COS}",
                 "inspirations": json.dumps([i.model_dump(mode="json") for i in ins], ensure_ascii=False),
                 "premise": "pass",
                 "decision": "pass",

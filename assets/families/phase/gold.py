@@ -2,7 +2,9 @@
 inspiration did, in their own words, for the task's phase (docs/arena.md).
 
 * Pursuing papers: centred static-embedding cosine >= PURSUIT_COS with (primary paper title +
-  primary quote) AND >= MIN_SHARED shared content stems; a task is pursued when >= MIN_PURSUING
+  primary quote) AND >= MIN_SHARED shared content stems AND a title on the task's topic (MiniLM
+  cosine >= TITLE_COS with the topic text: the measure context quotes and keypoints meet too, so the
+  list shown and its count hold no EEG tutorial in a web-agent task); a task is pursued when >= MIN_PURSUING
   window papers pursue it (its stability is how often that stays true when the window's papers
   are resampled).
 * The reference: `reference_of` (assets/families/phase/reference.py: the keypoints that answer
@@ -17,6 +19,7 @@ import re
 
 import numpy as np
 
+from assets.families.phase.kinds import contribution_kind
 from assets.families.phase.quotes import quote_key
 from assets.families.phase.reference import (
     MIN_REFERENCE,
@@ -26,7 +29,7 @@ from assets.families.phase.reference import (
     phase_keypoints,
     select_reference,
 )
-from assets.families.phase.topic import stem_shares
+from assets.families.phase.topic import TITLE_COS, TOPIC_COS, stem_shares, topic_cos, topic_text
 from core.claims import all_stems
 from core.records import ClaimBasis, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 
@@ -34,6 +37,12 @@ PURSUIT_COS = 0.35  # centred cosine of a window paper to the task's primary ins
 MIN_SHARED = 3  # ... and content stems it shares with it
 MIN_PURSUING = 3  # window papers that pursue the task for it to have a reference
 FULL_SUPPORT = 8  # pursuing papers for strength 1
+
+
+def _topic_parts(build: TaskBuild) -> tuple[str, str]:
+    """The primary paper's title and the primary quote (the task's topic)."""
+    ins = json.loads(build.curation.get("inspirations", "[]"))
+    return build.curation.get("primary_title", ""), build.curation.get("primary_quote") or (ins[0]["quote"] if ins else "")
 
 
 def query_of(build: TaskBuild) -> str:
@@ -89,6 +98,11 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             [bool(c >= PURSUIT_COS) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED for c, p in zip(cos_all, window)],
             dtype=bool,
         )
+        # the topic bar on the (few) papers passing the static test: only their titles are embedded
+        idx = np.flatnonzero(ok_all)
+        if len(idx):
+            tcos = topic_cos([window[i].title for i in idx], topic_text(*_topic_parts(build)))
+            ok_all[idx[tcos < TITLE_COS]] = False
         tested[task.task_id] = (cos_all, ok_all)
     cos_all, ok_all = tested[task.task_id]
     at = ctx.rows_in_window()
@@ -122,8 +136,8 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             type="future-realisation",
             time_scope=scope,
             text=(
-                f"Between {task.window_start} and {task.window_end}, {len(pursuing)} window papers "
-                f"pursued the task's inspirations."
+                f"Between {task.window_start} and {task.window_end}, {len(pursuing)} window papers on the "
+                f"task's topic pursued its inspiration."
             ),
             basis=ClaimBasis(check="window_count", paper_ids=pursuing, values={"n": len(pursuing)}),
         )
@@ -144,9 +158,11 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         )
         counted.setdefault("reference", []).append(f'{pid} (cosine {c:.2f}): "{sentence[:300]}"')
     listed = {pid for _, pid, _ in reference}
-    counted["pursued"] = [f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing) if pid not in listed][
-        :READ_PAPERS
-    ]
+    # the other pursuing papers, all on the topic bar: the reference's papers and these make the
+    # count the first claim states (the sheet heads the list "Counted for ... (n)")
+    counted["other pursuing papers on the topic"] = [
+        f"{pid}: {ctx.future[i].title[:160]}" for i, pid in zip(rows, pursuing) if pid not in listed
+    ][:READ_PAPERS]
     # canonical order: two tasks with the same reference keypoints have the same first one, so the
     # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
     slots = [
@@ -179,6 +195,8 @@ def reference_of(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tupl
         {pid for pid in pursuing if is_benchmark_paper(by_id[pid].title, by_id[pid].abstract)} if phase == "evaluate" else set()
     )
     read = list(dict.fromkeys(pursuing[:READ_PAPERS] + [pid for pid in pursuing if pid in bench]))
+    if phase == "design":  # a design keypoint comes from a paper that contributes a method, not a benchmark
+        read = [pid for pid in read if contribution_kind(by_id[pid].title, by_id[pid].abstract) == "method"]
     cands, seen = [], set()
     for pid in read:
         for s in phase_keypoints(by_id[pid].abstract, phase):
@@ -204,7 +222,8 @@ def phase_validity_problems(task: Task, gold: GoldTarget) -> list[str]:
         return [
             f"reference does not answer the task: {int(n['reference_papers'])} window paper(s) state a "
             f"keypoint that answers the {task.subtype} phase and passes the check (the phase's kind, "
-            f"cosine >= {REF_COS} and shared topic stems with the primary quote, no restated question "
-            f"sentence; {int(n.get('n_reference_candidates', 0))} candidate keypoints read); need {MIN_REFERENCE}"
+            f"cosine >= {REF_COS} and shared topic stems with the primary quote, the topic bar {TOPIC_COS}, "
+            f"no restated question sentence; {int(n.get('n_reference_candidates', 0))} candidate keypoints "
+            f"read); need {MIN_REFERENCE}"
         ]
     return []

@@ -140,6 +140,30 @@ _SUBJECT_LEAD = re.compile(r"^(?:a|an|the|towards?|on)\s+", re.I)
 MAX_SUBJECT_WORDS = 14
 
 
+# a title part that is a sentence, not a topic ("LLM Agents Present Overlooked Risks ...",
+# '"MapReduce" is the Principle for ...'): a finite verb after the first words
+SENTENCE_TITLE = re.compile(
+    r"^(?:is|are|can|could|does|do|did|should|will|would|what|how|why|when|which|who)\s|"  # a question with its "?" split off
+    r"^\S+(?:\s+\S+){0,5}?\s+(?:is|are|was|were|present|presents|should|can|could|must|may|enables?|makes?|"
+    r"needs?|matters?|helps?|improves?|beats?|fails?|works?|learns?|breaks?|don't|do not|does not)\b",
+    re.I,
+)
+
+
+def readable_subject(title: str, fallback: str) -> str | None:
+    """The task's topic name, a readable noun phrase, or None (issue 32, third pass: a reader
+    found badly extracted titles): `subject_of`, refused when it falls back to the domain (a task
+    "on LLM Agents (2509.19136)" names no topic) or reads as a sentence or a slogan."""
+    t = " ".join((title or "").split())
+    parts = re.split(r"(?::\s|\s--?\s|\s—\s|[!?]\s)", t, maxsplit=1)
+    # the descriptive part first; when it is a question or a slogan, the title's other part
+    # ("Is Your LLM Secretly a World Model of the Internet? Model-Based Planning for Web Agents")
+    for candidate in dict.fromkeys([subject_of(t, fallback)] + [subject_of(p, fallback) for p in parts if len(parts) > 1]):
+        if candidate != fallback and not SENTENCE_TITLE.search(candidate) and '"' not in candidate and ". " not in candidate:
+            return candidate
+    return None
+
+
 def subject_of(title: str, fallback: str) -> str:
     """A readable subject from the primary paper's title: its descriptive part (of the parts
     around the first colon, dash or "!"/"?", the longer one with >= 3 words: the shorter is a
@@ -148,6 +172,7 @@ def subject_of(title: str, fallback: str) -> str:
     exclamation left in the part, or more than MAX_SUBJECT_WORDS words gives `fallback` (the
     domain's title)."""
     t = " ".join(title.split()).rstrip(".")
+    t = re.sub(r"^([\w-]{2,20}):(?=[A-Z])", r"\1: ", t)  # "CF-VLM:CounterFactual ..." -> a name and a description
     if not t or MARKUP.search(t):
         return fallback
     head, sep, tail = (re.split(r"(:\s|\s--?\s|\s—\s|[!?]\s)", t, maxsplit=1) + ["", ""])[:3]
@@ -157,6 +182,8 @@ def subject_of(title: str, fallback: str) -> str:
     part = max(parts, key=lambda x: len(x.split())) if parts else _SUBJECT_LEAD.sub("", t).strip()
     if re.search(r"(:\s|\s--?\s|\s—\s)", part) and part != t:  # "Position: A -- B": split once more
         return subject_of(part, fallback)
+    while re.match(r"^(?:on|the|a|an|towards?)\s+\S+\s", part, re.I):  # "On the Effect of X": "Effect of X"
+        part = part.split(None, 1)[1]
     if re.search(r"[!?]", part) or not 2 <= len(part.split()) <= MAX_SUBJECT_WORDS:
         return fallback
-    return part
+    return part[0].upper() + part[1:]  # "the Effect of ..." / "potential new paradigm ...": a topic name

@@ -18,7 +18,9 @@ abstract of one of the closest pursuing window papers that
              sentence that follows it;
 3. never restates a sentence of the public question (`restates`: token Jaccard >=
    RESTATE_JACCARD or MiniLM cosine >= RESTATE_COS with a question sentence or quote);
-4. shares the primary quote's topic (`shares_topic`) and has MiniLM cosine >= REF_COS with it.
+4. shares the primary quote's topic (`shares_topic`) and has MiniLM cosine >= REF_COS with it,
+   and >= TOPIC_COS with the topic text (primary title + quote: the bar every phase text meets);
+5. (design) comes from a paper whose contribution is a method (`contribution_kind`, gold.py).
 The reference is the MAX_REFERENCE best passing keypoints, one per paper: for evaluate the
 papers that introduce a benchmark or evaluation on the topic (`is_benchmark_paper`) first,
 then by cosine with the primary quote."""
@@ -31,14 +33,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from assets.families.phase.quotes import ANAPHORIC_START, LIMITATION, MARKUP, THIS_PAPER_START, quote_key, sentences
-from assets.families.phase.topic import sentence_vectors, shares_topic
+from assets.families.phase.topic import TOPIC_COS, sentence_vectors, shares_topic, topic_text
 from core.text import content_tokens, jaccard
 
 REF_MIN_WORDS, REF_MAX_WORDS = 8, 60  # a reference sentence's length
 JOINED_MAX_WORDS = 90  # a keypoint of two sentences (gap + direction, proposal + mechanism)
 REF_COS = 0.55  # all-MiniLM-L6-v2 cosine of a reference sentence with the primary quote (0.5 let loosely related work answer)
 READ_PAPERS = 30  # closest pursuing papers whose abstracts the reference check reads (evaluate: + benchmark papers)
-MIN_REFERENCE = 2  # passing sentences (distinct papers) for the reference to answer the task
+MIN_REFERENCE = 3  # passing sentences (distinct papers): 2 let a task stand on one on-topic paper and a stray
 MAX_REFERENCE = 3  # reference keypoints (the best passing sentences, one per paper)
 RESTATE_JACCARD = 0.5  # a keypoint sharing this much of its content tokens with a question sentence restates it
 RESTATE_COS = 0.9  # ... or this MiniLM cosine
@@ -375,19 +377,19 @@ def select_reference(
         return [], 0
     # the topic test first: only keypoints that share the primary's topic are embedded
     # (MiniLM is ~100 sentences/s here; most candidate sentences fail the topic test)
-    about = f"{topic} {primary}" if topic else primary
+    about = topic_text(topic, primary) if topic else primary
     topical = [(pid, s) for pid, s in cands if shares_topic(s, about, df)]
     if not topical:
         return [], 0
     qs = question_sentences(question)
     vecs = sentence_vectors([primary, about] + qs + [s for _, s in topical])
     sv, qv = vecs[2 + len(qs) :], vecs[2 : 2 + len(qs)]
-    sims = np.maximum(sv @ vecs[0], sv @ vecs[1])
+    sims, tcos = np.maximum(sv @ vecs[0], sv @ vecs[1]), sv @ vecs[1]
     qcos = (sv @ qv.T).max(axis=1) if len(qs) else np.zeros(len(topical))
-    passing = [
+    passing = [  # close to the quote (REF_COS) and on the task's topic (TOPIC_COS with title + quote)
         (round(float(c), 4), pid, s)
-        for (pid, s), c, qc in zip(topical, sims, qcos)
-        if float(c) >= REF_COS and not restates(s, qs, float(qc))
+        for (pid, s), c, tc, qc in zip(topical, sims, tcos, qcos)
+        if float(c) >= REF_COS and float(tc) >= TOPIC_COS and not restates(s, qs, float(qc))
     ]
     best: dict[str, tuple[float, str, str]] = {}
     for c, pid, s in sorted(passing, key=lambda x: (-x[0], x[1], x[2])):

@@ -19,6 +19,25 @@ COMMON_DF = 0.25  # a topic stem in more than this share of the window's abstrac
 RARE_DF = 0.05  # ... in at most this share it names a topic on its own (else two shared stems are needed)
 ON_TOPIC_COS = 0.35  # all-MiniLM-L6-v2 cosine of an inspiration quote with the task's subject: on topic by itself
 ON_TOPIC_MIN_COS = 0.2  # ... or at least this, with a shared topic stem of the subject
+# The task's topic bar (issue 32, third pass): all-MiniLM-L6-v2 cosine with the task's topic text
+# (`topic_text`: the primary paper's title and the primary quote). One measure, a bar per kind of
+# text, both measured on the built phase tasks of the default release (docs/validity.md "Phase,
+# third pass"):
+# * TITLE_COS: a pursuing paper's title (a short text: its cosines run lower than a sentence's).
+#   The titles a reader flagged (EEG tutorial 0.38, NeuroClaw 0.27, LogDx-CI 0.23, persona drift
+#   0.36) sit below it; on 7 hand-read llm_agent tasks (1206 pursuing titles) the off-topic ones
+#   (SPARK search personalisation 0.26 for decentralised multi-agent coordination, MEDVISTAGYM
+#   0.41 for GUI screen understanding) sit below 0.45 and on-topic ones run down to 0.45-0.5
+#   (PIRA-Bench 0.45 for GUI agents). 0.55 kept 21% of the titles and left 50 of 120 tasks with no
+#   pursuing paper; 0.45 keeps 51%.
+# * TOPIC_COS: a reference keypoint (a sentence, like the topic text).
+# * CONTEXT_COS: a context quote (open problem, related finding or approach). A whole sentence
+#   shares the domain's vocabulary with any topic, so off-topic quotes reach 0.5-0.6 (the
+#   Chain-of-Abstraction quote of the MCP task: 0.61); at 0.6, 2 of 12 hand-labelled off-topic
+#   quotes pass against 6 at 0.55, and a task without the optional slot loses nothing.
+TITLE_COS = 0.45
+TOPIC_COS = 0.55
+CONTEXT_COS = 0.6
 
 
 @lru_cache(maxsize=1)
@@ -76,6 +95,19 @@ def stem_shares(abstracts: list[str]) -> dict[str, float]:
             df[w] = df.get(w, 0) + 1
     n = max(1, len(abstracts))
     return {w: c / n for w, c in df.items()}
+
+
+def topic_text(title: str, primary: str) -> str:
+    """The task's topic as one text: the primary paper's title and the primary quote."""
+    return ". ".join(x.strip().rstrip(".") for x in (title, primary) if x and x.strip())
+
+
+def topic_cos(texts: list[str], topic: str) -> np.ndarray:
+    """All-MiniLM-L6-v2 cosines of `texts` with the topic text (the measure of TITLE_COS, TOPIC_COS and CONTEXT_COS)."""
+    if not texts or not topic:
+        return np.zeros(len(texts), dtype=np.float32)
+    vecs = sentence_vectors([topic, *texts])
+    return vecs[1:] @ vecs[0]
 
 
 def on_topic(quote: str, subject: str, cos: float, df: dict[str, float] | None = None) -> bool:

@@ -97,8 +97,8 @@ def test_phase_keypoints_join_a_gap_with_its_direction_and_a_proposal_with_its_m
 QUESTION = (
     "Evaluate a claim on Tool Agents (LLM Agents), as of 2025-12-31. A pre-cutoff paper (2505.00001) reported: "
     '"Experiments show that ToolPlanner improves task success by 12% on the ToolBench benchmark." Design the '
-    "evaluation that work published between 2026-01-01 and 2026-06-30 would run to confirm or refute such a "
-    "claim: benchmarks, metrics, baselines and statistical tests."
+    "evaluation that work published between 2026-01-01 and 2026-06-30 would run to confirm or refute this claim of 2505.00001: "
+    "benchmarks, metrics, baselines and statistical tests."
 )
 
 
