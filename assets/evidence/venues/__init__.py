@@ -60,7 +60,7 @@ from assets.evidence.venues.profiles import (
     profile_sentences,
     title_style,
 )
-from assets.evidence.venues.similarity import OFF_TOPIC_QUANTILE, venue_similarity
+from assets.evidence.venues.similarity import OFF_TOPIC_QUANTILE, nearest_accepted, venue_similarity
 
 __all__ = [
     "ACCEPTED_ICLR",
@@ -77,6 +77,7 @@ __all__ = [
     "build_venue_profiles",
     "distinctive_terms",
     "load_venue_lists",
+    "nearest_accepted",
     "norm_title",
     "outcome_families",
     "outcome_window",

@@ -82,7 +82,9 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
         lag = (outcome.venue_date - st.cutoff).days
         premise = premise_kind(lag)
         options = [TaskOption(option_id=OPTION_LETTERS[i], text=venue_text(v)) for i, v in enumerate(venues)]
-        draft = builder.draft(family.name, options=options, project=proj.description, premise=premise)
+        draft = builder.draft(
+            family.name, options=options, project=proj.description, premise=premise, project_title=proj.paper.title
+        )
         ev = evidence_item_ids(builder.records_by_node, list(builder.records_by_node), set(support))
         if builder.emit(
             family,  # the VenueFamily (Any: its module imports this one)
@@ -121,7 +123,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
 def template(draft: Draft) -> tuple[str, str]:
     """Title and question: the project (verbatim abstract sentences) and its true premise."""
     cut = draft.cutoff.isoformat()
-    title = f"Venue positioning after {cut}: {project_name(draft.project)}"
+    title = f"Venue positioning after {cut}: {project_name(draft.project, draft.project_title)}"
     question = f'Project description: "{draft.project}" ' + premise_sentence(draft.premise or "next_cycle", cut)
     return title, question
 

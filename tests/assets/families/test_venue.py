@@ -374,3 +374,20 @@ def test_descriptors_distinguish_the_families():
         for b in fams[i + 1 :]:
             assert not terms[a] & terms[b]
     assert len(set(texts.values())) == len(texts)
+
+
+def test_the_title_names_the_project_by_its_paper_title():
+    """The paper's title names the project, not a component of its approach sentence (the blind
+    reading's "An MCP-based API" for VULCAN)."""
+    desc = "Arranging 3D objects is hard. We propose an MCP-based API that lets agents call tools."
+    assert project_name(desc) == "An MCP-based API"  # the approach phrase alone names a component
+    assert project_name(desc, "VULCAN: Tool-Augmented Multi Agents for Iterative 3D Object Arrangement") == "VULCAN"
+    assert project_name(desc, "DeepAgent: A General Reasoning Agent with Scalable Toolsets") == "DeepAgent"
+    assert project_name(desc, "M4-RAG: Retrieval for Everything") == "M4-RAG"
+    # a head that is a phrase, not a name: the whole title when it is short
+    assert project_name(desc, "Beyond Accuracy: Evaluating Tool Agents") == "Beyond Accuracy: Evaluating Tool Agents"
+    assert (
+        project_name(desc, "Video Generation with a Chain of Visual Thought") == "Video Generation with a Chain of Visual Thought"
+    )
+    long = "Towards Robust and Efficient Tool Use in Language Agents: " + "a very long subtitle " * 6
+    assert project_name(desc, long) == "Towards Robust and Efficient Tool Use in Language Agents"
