@@ -129,7 +129,9 @@ VENUE_LISTS: tuple[VenueList, ...] = (
     ),
     # ACL 2026: ARR October 2025 / January 2026 cycles, notification 2026-04-04. `decision` holds the
     # track; TACL and CL papers (journal decisions, dated otherwise) and the student research
-    # workshop (a workshop, not the conference's decision) are not this cycle's outcomes.
+    # workshop (a workshop, not the conference's decision) are not this cycle's outcomes, nor are
+    # the industry and demo tracks: the option offers the family's "main conference or Findings"
+    # (`venue.options.FAMILY_TRACKS`), and an outcome counts only what the option names.
     VenueList(
         "acl2026.aclorg_acl2026_website.jsonl.gz",
         "ACL",
@@ -139,7 +141,7 @@ VENUE_LISTS: tuple[VenueList, ...] = (
         "title",
         "decision",
         "accepted",
-        skip_status=("tacl", "cl", "srw"),
+        skip_status=("tacl", "cl", "srw", "industry", "demo"),
     ),
     # NeurIPS 2025 (main + datasets and benchmarks): author notification 2025-09-18.
     VenueList(
