@@ -94,7 +94,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
             skipped["every rival family is filler (no non-gold family fits the project near the best fit)"] += 1
             continue
         near = nearest_accepted(proj.paper.title, lists, st.cutoff, embed, k=NEAR_K)
-        no_basis = answer_basis(fits, near, outcome.family, lexical=embed is None)
+        no_basis = answer_basis(near, outcome.family, offered, lexical=embed is None)
         if no_basis is not None:
             skipped["no basis at the cutoff for its real venue (options.answer_basis)"] += 1
             continue
@@ -140,7 +140,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
                 else "pass: not measured (no embedder)"
             )
             build.curation["basis"] = (
-                f"pass: {outcome.family} accepted close work before the cutoff and is within the top families by fit ("
+                f"pass: {outcome.family} accepted close work before the cutoff and is one of the two families nearest it ("
                 + ", ".join(f"{f} {close_count(near.get(f, []), embed is None)} close" for f in offered)
                 + ")"
             )

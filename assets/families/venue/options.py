@@ -155,22 +155,28 @@ def plausible_rival(fits: dict[str, float], gold: str) -> str | None:
 
 # ----------------------------------------------------------------------------- answer basis
 
-BASIS_TOP = 2  # the gold family must be one of the 2 families whose pre-cutoff accepted work fits the project best
+BASIS_TOP = 2  # the gold family must be one of the 2 families whose pre-cutoff accepted work is nearest the project
+BASIS_NEAREST = 3  # a family's nearness: the mean similarity of its 3 accepted titles nearest to the project
 
 
-def answer_basis(fits: dict[str, float], near: dict[str, list], gold: str, lexical: bool = False) -> str | None:
+def nearness(near: dict[str, list]) -> dict[str, float]:
+    """Per family, the mean similarity of its BASIS_NEAREST accepted titles nearest to the project."""
+    return {f: sum(s for s, _ in rows[:BASIS_NEAREST]) / len(rows[:BASIS_NEAREST]) for f, rows in near.items() if rows}
+
+
+def answer_basis(near: dict[str, list], gold: str, offered: list[str], lexical: bool = False) -> str | None:
     """Why a reader at the cutoff has no basis to reach the real outcome `gold`, or None when there is
     one. The blind reading of issue 32 scored atypical outcomes (a general tool-using agent accepted
     at WWW, a video-generation method at ACL Findings) as luck: nothing a reader could see pointed to
-    them. A basis is evidence dated by the cutoff, not the outcome itself: the gold family accepted
-    work close to the project before it (`close_count` of its `nearest_accepted` rows >= 1), and it
-    is one of the BASIS_TOP families whose accepted titles fit the project's title best (`fits`,
-    `assets.evidence.venues.venue_similarity`: an equal-size sample per family, so a big family does
-    not win by size). Without fits (no embedder) only the first condition is checked."""
+    them. A basis is evidence dated by the cutoff, shown in the options (`venue_text`), not the
+    outcome itself: the gold family accepted work close to the project before the cutoff
+    (`close_count` of its `nearest_accepted` rows >= 1), and it is one of the BASIS_TOP offered
+    families whose accepted work is nearest the project (`nearness`)."""
     if close_count(near.get(gold, []), lexical) == 0:
         return f"{gold} accepted no paper close to the project before the cutoff"
-    if fits and gold in fits:
-        rank = sorted(fits, key=lambda f: (-fits[f], f)).index(gold) + 1
+    score = {f: v for f, v in nearness(near).items() if f in offered}
+    if gold in score:
+        rank = 1 + sum(v > score[gold] for v in score.values())
         if rank > BASIS_TOP:
-            return f"{gold} is only number {rank} of {len(fits)} families by the fit of its accepted work to the project"
+            return f"{gold} is only number {rank} of {len(score)} families by the nearness of its accepted work"
     return None

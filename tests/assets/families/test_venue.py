@@ -376,12 +376,18 @@ def test_a_task_is_built_only_where_the_cutoff_gives_a_basis_for_its_real_venue(
     from assets.families.venue.options import answer_basis
 
     v = load_venue_lists()[0]
-    near = {"SIGIR/KDD/WWW": [(0.7, v)], "ACL/EMNLP/NAACL": [(0.4, v)], "CVPR/ICCV/ECCV": [(0.65, v)]}
-    fits = {"SIGIR/KDD/WWW": 0.61, "ACL/EMNLP/NAACL": 0.60, "CVPR/ICCV/ECCV": 0.50, "ICLR/ICML/NeurIPS": 0.62}
-    assert answer_basis(fits, near, "SIGIR/KDD/WWW") is None
-    assert "accepted no paper close" in answer_basis(fits, near, "ACL/EMNLP/NAACL")
-    assert "number 4 of 4" in answer_basis(fits, near, "CVPR/ICCV/ECCV")  # close work, but three families fit better
-    assert answer_basis({}, near, "CVPR/ICCV/ECCV") is None  # no fits measured: the close-work condition alone
+    near = {
+        "SIGIR/KDD/WWW": [(0.7, v), (0.6, v)],
+        "ACL/EMNLP/NAACL": [(0.4, v)],
+        "CVPR/ICCV/ECCV": [(0.65, v), (0.5, v)],
+        "ICLR/ICML/NeurIPS": [(0.68, v), (0.66, v)],
+    }
+    offered = list(near)
+    assert answer_basis(near, "SIGIR/KDD/WWW", offered) is None
+    assert answer_basis(near, "ICLR/ICML/NeurIPS", offered) is None
+    assert "accepted no paper close" in answer_basis(near, "ACL/EMNLP/NAACL", offered)
+    assert "number 3 of 4" in answer_basis(near, "CVPR/ICCV/ECCV", offered)  # close work, but two families are nearer
+    assert answer_basis(near, "CVPR/ICCV/ECCV", ["CVPR/ICCV/ECCV", "ACL/EMNLP/NAACL"]) is None  # only offered families rank
 
 
 def test_the_title_names_the_project_by_its_paper_title():
