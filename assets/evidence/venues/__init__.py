@@ -47,10 +47,12 @@ from assets.evidence.venues.lists import (
     VenueOutcome,
     VenuePaper,
     accepted_family,
+    listed_by,
     load_venue_lists,
     norm_title,
     outcome_families,
     outcome_window,
+    unlisted,
     venue_outcome,
 )
 from assets.evidence.venues.profiles import (
@@ -76,6 +78,7 @@ __all__ = [
     "accepted_family",
     "build_venue_profiles",
     "distinctive_terms",
+    "listed_by",
     "load_venue_lists",
     "nearest_accepted",
     "norm_title",
@@ -83,6 +86,7 @@ __all__ = [
     "outcome_window",
     "profile_sentences",
     "title_style",
+    "unlisted",
     "venue_outcome",
     "venue_similarity",
 ]

@@ -385,3 +385,17 @@ def outcome_families(cutoff: date, folder: Path = VENUE_DIR, *, until: date | No
     after, until = outcome_window(cutoff, until)
     have = {v.family for v in _load_cached(str(Path(folder).resolve()), False) if after < v.venue_date <= until}
     return [f for f in FAMILIES if f in have]
+
+
+def listed_by(cutoff: date, folder: Path = VENUE_DIR) -> list[str]:
+    """Titles on accepted-paper lists decided on or before `cutoff`: text public at the cutoff. The
+    venue options quote some of them (`nearest_accepted`), so the leakage checks count them as
+    pre-cutoff text: a term they hold is not new after the cutoff, and a window preprint of a paper
+    accepted before the cutoff is not a future title."""
+    return sorted({v.title for v in _load_cached(str(Path(folder).resolve()), False) if v.venue_date <= cutoff})
+
+
+def unlisted(titles: list[str], cutoff: date, folder: Path = VENUE_DIR) -> list[str]:
+    """`titles` (window papers') less those on a list decided on or before `cutoff` (`listed_by`)."""
+    listed = {norm_title(t) for t in listed_by(cutoff, folder)}
+    return [t for t in titles if norm_title(t) not in listed]

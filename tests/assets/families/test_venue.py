@@ -405,3 +405,17 @@ def test_the_title_names_the_project_by_its_paper_title():
     )
     long = "Towards Robust and Efficient Tool Use in Language Agents: " + "a very long subtitle " * 6
     assert project_name(desc, long) == "Towards Robust and Efficient Tool Use in Language Agents"
+
+
+def test_titles_listed_before_the_cutoff_are_pre_cutoff_text():
+    """The options quote accepted titles decided by the cutoff; a window preprint of such a paper is
+    no future title for the leakage checks (the after-build of this pass failed on one: 'Insight
+    Agents', KDD 2025, preprint in the window)."""
+    from assets.evidence.venues import listed_by, unlisted
+
+    cut = date(2025, 12, 31)
+    listed = listed_by(cut)
+    assert listed and all(v.title in set(listed) for v in load_venue_lists() if v.venue_date <= cut)
+    acl26 = next(v.title for v in load_venue_lists() if v.venue == "ACL" and v.year == 2026)
+    assert acl26 not in set(listed)  # decided after the cutoff: still a possible leak
+    assert unlisted([listed[0], acl26, "A title on no list"], cut) == [acl26, "A title on no list"]
