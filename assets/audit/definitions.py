@@ -4,6 +4,7 @@ import dagster as dg
 
 from assets.audit.logic import build_audit_records, flag_counts
 from assets.audit.model_review import review
+from assets.evidence.venues import listed_by
 from assets.gold.definitions import template_vocabulary
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
 from assets.stage import current_partition, md_table, write_failures
@@ -49,8 +50,8 @@ def audit_queue(
     corpus = store.read_records("corpus_snapshot", d, c, ScreenedPaper)
     future = store.read_records("future_window", d, c, ScreenedPaper)
 
-    novel = future_only_terms(
-        [f"{p.title} {p.abstract}" for p in corpus],
+    novel = future_only_terms(  # accepted-paper lists decided by the cutoff are pre-cutoff text (venue options)
+        [f"{p.title} {p.abstract}" for p in corpus] + listed_by(part.cutoff),
         [p.title for p in future],
         min_papers=AUDIT_NOVEL_MIN_PAPERS,
         allowed=template_vocabulary(),

@@ -19,6 +19,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 
 from assets.audit import flags as F
+from assets.evidence.venues import unlisted
 from assets.families.registry import get_family
 from assets.ranking.defects import cross_task_defects
 from assets.ranking.gate import gate_reason
@@ -133,7 +134,11 @@ def build_audit_records(
         for pe in rec.papers:
             evidence.setdefault(pe.arxiv_id, pe)
     papers = {p.arxiv_id: p for p in corpus}
-    future_ids, future_titles = {p.arxiv_id for p in future}, [p.title for p in future]
+    # a window preprint of a paper accepted before the cutoff is no future title (venue options quote such titles)
+    future_ids, future_titles = (
+        {p.arxiv_id for p in future},
+        (unlisted([p.title for p in future], tasks[0].cutoff) if tasks else [p.title for p in future]),
+    )
     fixed = {t.family for t in tasks if get_family(t.family).fixed_options}
     dupes = F.duplicate_flags(tasks, fixed_option_families=fixed, selected={r.task_id for r in ratings if r.released})
     leaks = F.leakage_flags(tasks, golds, future_ids, future_titles, novel_terms)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import dagster as dg
 
-from assets.evidence.venues import VENUE_DIR, load_venue_lists, venue_similarity
+from assets.evidence.venues import VENUE_DIR, listed_by, load_venue_lists, unlisted, venue_similarity
 from assets.families import all_families
 from assets.gold.claims import ClaimContext, verify_golds
 from assets.gold.logic import build_gold
@@ -100,14 +100,17 @@ def gold_targets(
     for problem in claim_problems[:20]:
         context.log.warning(f"claim not verified: {problem}")
     internal_ids = {s.signal_id for s in signals} | {n.node_id for n in nodes} | {f"ev:{n.node_id}" for n in nodes}
+    # accepted-paper lists decided by the cutoff are pre-cutoff text (the venue options quote them)
     novel = future_only_terms(
-        [f"{p.title} {p.abstract}" for p in public_papers], [p.title for p in future], allowed=template_vocabulary()
+        [f"{p.title} {p.abstract}" for p in public_papers] + listed_by(part.cutoff),
+        [p.title for p in future],
+        allowed=template_vocabulary(),
     )
     assert_clean(
         public_tasks,
         golds,
         {p.arxiv_id for p in future},
-        [p.title for p in future],
+        unlisted([p.title for p in future], part.cutoff),
         cutoff=part.cutoff,
         internal_ids=internal_ids,
         novel_terms=novel,

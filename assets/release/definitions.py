@@ -6,6 +6,7 @@ import pyarrow as pa
 from assets.arena.ace import Checklist, checklist_row
 from assets.audit.logic import content_hash
 from assets.audit.policy import curate
+from assets.evidence.venues import listed_by
 from assets.gold.contamination import ProbeResult, flagged_messages, run_probe
 from assets.gold.definitions import template_vocabulary
 from assets.partitions import DOMAIN_CUTOFF_PARTITIONS
@@ -105,8 +106,10 @@ def release_package(
     )
     future = store.read_records("future_window", d, c, ScreenedPaper)
 
-    novel = future_only_terms(
-        [f"{p.title} {p.abstract}" for p in corpus], [p.title for p in future], allowed=template_vocabulary()
+    novel = future_only_terms(  # accepted-paper lists decided by the cutoff are pre-cutoff text (venue options)
+        [f"{p.title} {p.abstract}" for p in corpus] + listed_by(part.cutoff),
+        [p.title for p in future],
+        allowed=template_vocabulary(),
     )
     problems = validate_release(public, golds, novel_terms=novel, audit_texts=audit_texts)
     client = llm.client()

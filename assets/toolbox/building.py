@@ -121,6 +121,7 @@ class Draft:
     team_size: int = 0
     project: str = ""
     premise: str = ""  # venue: what was true of the project at the cutoff (under review / next cycle)
+    project_title: str = ""  # venue: the project paper's title, which names the task (`venue.naming.project_name`)
 
 
 Drafter = Callable[[Draft], "tuple[str, str] | object"]  # draft -> (title, question) or a DraftResult

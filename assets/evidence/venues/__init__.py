@@ -47,10 +47,12 @@ from assets.evidence.venues.lists import (
     VenueOutcome,
     VenuePaper,
     accepted_family,
+    listed_by,
     load_venue_lists,
     norm_title,
     outcome_families,
     outcome_window,
+    unlisted,
     venue_outcome,
 )
 from assets.evidence.venues.profiles import (
@@ -60,7 +62,7 @@ from assets.evidence.venues.profiles import (
     profile_sentences,
     title_style,
 )
-from assets.evidence.venues.similarity import OFF_TOPIC_QUANTILE, venue_similarity
+from assets.evidence.venues.similarity import OFF_TOPIC_QUANTILE, nearest_accepted, venue_similarity
 
 __all__ = [
     "ACCEPTED_ICLR",
@@ -76,12 +78,15 @@ __all__ = [
     "accepted_family",
     "build_venue_profiles",
     "distinctive_terms",
+    "listed_by",
     "load_venue_lists",
+    "nearest_accepted",
     "norm_title",
     "outcome_families",
     "outcome_window",
     "profile_sentences",
     "title_style",
+    "unlisted",
     "venue_outcome",
     "venue_similarity",
 ]

@@ -129,7 +129,9 @@ VENUE_LISTS: tuple[VenueList, ...] = (
     ),
     # ACL 2026: ARR October 2025 / January 2026 cycles, notification 2026-04-04. `decision` holds the
     # track; TACL and CL papers (journal decisions, dated otherwise) and the student research
-    # workshop (a workshop, not the conference's decision) are not this cycle's outcomes.
+    # workshop (a workshop, not the conference's decision) are not this cycle's outcomes, nor are
+    # the industry and demo tracks: the option offers the family's "main conference or Findings"
+    # (`venue.options.FAMILY_TRACKS`), and an outcome counts only what the option names.
     VenueList(
         "acl2026.aclorg_acl2026_website.jsonl.gz",
         "ACL",
@@ -139,7 +141,7 @@ VENUE_LISTS: tuple[VenueList, ...] = (
         "title",
         "decision",
         "accepted",
-        skip_status=("tacl", "cl", "srw"),
+        skip_status=("tacl", "cl", "srw", "industry", "demo"),
     ),
     # NeurIPS 2025 (main + datasets and benchmarks): author notification 2025-09-18.
     VenueList(
@@ -383,3 +385,17 @@ def outcome_families(cutoff: date, folder: Path = VENUE_DIR, *, until: date | No
     after, until = outcome_window(cutoff, until)
     have = {v.family for v in _load_cached(str(Path(folder).resolve()), False) if after < v.venue_date <= until}
     return [f for f in FAMILIES if f in have]
+
+
+def listed_by(cutoff: date, folder: Path = VENUE_DIR) -> list[str]:
+    """Titles on accepted-paper lists decided on or before `cutoff`: text public at the cutoff. The
+    venue options quote some of them (`nearest_accepted`), so the leakage checks count them as
+    pre-cutoff text: a term they hold is not new after the cutoff, and a window preprint of a paper
+    accepted before the cutoff is not a future title."""
+    return sorted({v.title for v in _load_cached(str(Path(folder).resolve()), False) if v.venue_date <= cutoff})
+
+
+def unlisted(titles: list[str], cutoff: date, folder: Path = VENUE_DIR) -> list[str]:
+    """`titles` (window papers') less those on a list decided on or before `cutoff` (`listed_by`)."""
+    listed = {norm_title(t) for t in listed_by(cutoff, folder)}
+    return [t for t in titles if norm_title(t) not in listed]

@@ -4,11 +4,13 @@ each family's accepted titles (`venue_similarity`), and the shared embedding cac
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import date
 
 import numpy as np
 
-from assets.evidence.venues.lists import FAMILIES, VenuePaper
+from assets.evidence.venues.lists import FAMILIES, VenuePaper, norm_title
+from core.text import STOP_WORDS
 
 _VECTOR_CACHE: dict[tuple[object, str], np.ndarray] = {}
 
@@ -145,3 +147,31 @@ def _off_topic_floor(base_texts: list[str], samples: dict, vecs: np.ndarray, emb
         best = np.max(np.stack([_topk_mean(base, vecs[sample], k) for sample in samples.values()]), axis=0)
         _FLOOR_CACHE[full] = float(np.quantile(best, OFF_TOPIC_QUANTILE))
     return _FLOOR_CACHE[full]
+
+
+def nearest_accepted(
+    title: str, venue_papers: list[VenuePaper], cutoff: date, embed, *, k: int = 3
+) -> dict[str, list[tuple[float, VenuePaper]]]:
+    """Per family (FAMILIES with an eligible list), its `k` accepted papers decided on or before
+    `cutoff` whose titles are nearest to `title` (cosine of the embedded titles, highest first;
+    like is compared with like, as in `venue_similarity`), the paper itself (same normalised
+    title) left out. Without an embedder, the Jaccard of the titles' content words: the unit
+    tests' lexical reading. What a reader at the cutoff can see: where work like this was accepted."""
+    eligible = _eligible(venue_papers, cutoff)
+    mine = norm_title(title)
+    if embed is not None:
+        titles = sorted({v.title for v in venue_papers})  # the same cache entry as `_community_samples`
+        row = {t: i for i, t in enumerate(titles)}
+        sims = _embed_titles_cached(titles, embed) @ np.asarray(embed([title]), dtype=np.float32)[0]
+        score = lambda v: float(sims[row[v.title]])  # noqa: E731
+    else:
+        words = lambda t: {w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in STOP_WORDS}  # noqa: E731
+        q = words(title)
+        score = lambda v: len(q & words(v.title)) / len(q | words(v.title)) if q | words(v.title) else 0.0  # noqa: E731
+    out: dict[str, list[tuple[float, VenuePaper]]] = {}
+    for fam in FAMILIES:
+        pool = [v for v in eligible if v.family == fam and norm_title(v.title) != mine]
+        if pool:
+            ranked = sorted(((round(score(v), 6), v) for v in pool), key=lambda sv: (-sv[0], sv[1].title))
+            out[fam] = ranked[:k]
+    return out

@@ -3,7 +3,8 @@
 **The project** is one real paper: a recent pre-cutoff preprint (published in the
 PROJECT_MONTHS before the cutoff) whose acceptance was decided AFTER the cutoff, described by
 2-3 verbatim sentences of its abstract (its problem, then its own approach) that start at a
-clean sentence and name no venue; the paper's title and arXiv id are never shown. Selection,
+clean sentence and name no venue; the task's title names the project by its paper's title (the
+name before its colon, `naming.project_name`), its arXiv id is never shown. Selection,
 the description rules and the home-domain rule (one paper, one task, across domains) are in
 `assets/families/venue/projects.py`. Window papers (published after the cutoff) are never
 projects. The support packet is the project's SUPPORT_NEIGHBOURS nearest pre-cutoff papers.
@@ -14,9 +15,14 @@ only they can be a real outcome; a family without one is not offered (it could n
 gold) and a failure row names it and why. At 2025-12-31 that is four families (ICLR 2026, WWW
 2026, CVPR 2026, ACL 2026, ICML 2026); AAAI/IJCAI is offered at no registry cutoff (AAAI 2025 and
 IJCAI 2025 are decided before them); at 2026-05-15 no family has a later list, so no venue task
-is built there. Each option describes what the family accepted from this domain before the cutoff
-(`options.venue_text`: contrast terms, style and two of its own titles). A project is used only
-when some non-gold family fits it about as well as the best one (`options.plausible_rival`), and
+is built there. Each option is one plain sentence (`options.venue_text`): the family, what it is
+("NLP conferences"), which tracks count (ACL/EMNLP/NAACL: "main conference or Findings"; its industry
+and demo tracks are no outcome), and its accepted titles decided before the cutoff that are nearest
+to THIS project's title (`assets.evidence.venues.nearest_accepted`), or, when none is close, that it
+accepted none. A project is used only when some non-gold family fits it about as well as the best
+one (`options.plausible_rival`) and the cutoff gives a basis for its real venue
+(`options.answer_basis`: the gold family accepted close work before the cutoff and is one of the two
+families whose accepted work is nearest the project; `VenueFamily.validity_problems` re-checks it);
 its question states a premise true of it at the cutoff (`options.premise_kind`: "already under
 review" when decided within 75 days, else "under review or about to be submitted").
 

@@ -7,9 +7,25 @@ from typing import Any
 import numpy as np
 
 from assets.corpus.logic import paper_text
-from assets.evidence.venues import FAMILIES, VENUE_DIR, load_venue_lists, outcome_families, venue_outcome, venue_similarity
+from assets.evidence.venues import (
+    FAMILIES,
+    VENUE_DIR,
+    load_venue_lists,
+    nearest_accepted,
+    outcome_families,
+    venue_outcome,
+    venue_similarity,
+)
 from assets.families.venue.naming import project_name
-from assets.families.venue.options import plausible_rival, premise_kind, premise_sentence, venue_family, venue_text
+from assets.families.venue.options import (
+    answer_basis,
+    close_count,
+    plausible_rival,
+    premise_kind,
+    premise_sentence,
+    venue_family,
+    venue_text,
+)
 from assets.families.venue.projects import PROJECT_MONTHS, select_projects
 from assets.toolbox.building import MIN_SUPPORT_PAPERS, OPTION_LETTERS, Draft, TaskBuilder, evidence_item_ids
 from core.records import Failure, TaskOption
@@ -17,6 +33,7 @@ from core.text import word_set
 
 SUPPORT_NEIGHBOURS = 20  # support packet: the project's nearest pre-cutoff papers (embedding cosine)
 MIN_OFFERED = 4  # offer at least this many families where the window has a list for that many
+NEAR_K = 10  # a family's accepted titles nearest to the project that its descriptor and the basis rule read
 
 
 def offered_families(builder: TaskBuilder) -> tuple[list[str], str]:
@@ -64,6 +81,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
     projects, skipped = select_projects(papers, st.cutoff, st.domain, offered, embed=embed, until=st.window_end)
     fit = _fit_finder(st.cutoff, embed)
     neighbours = _support_finder(builder, papers, embed)
+    lists = load_venue_lists(VENUE_DIR)
     for proj in projects:
         if builder.full(family.name):
             break
@@ -75,14 +93,24 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
         if rival is None:
             skipped["every rival family is filler (no non-gold family fits the project near the best fit)"] += 1
             continue
+        near = nearest_accepted(proj.paper.title, lists, st.cutoff, embed, k=NEAR_K)
+        no_basis = answer_basis(near, outcome.family, offered, lexical=embed is None)
+        if no_basis is not None:
+            skipped["no basis at the cutoff for its real venue (options.answer_basis)"] += 1
+            continue
         support = neighbours(proj.paper)
         if len(support) < MIN_SUPPORT_PAPERS:
             skipped["too few support papers"] += 1
             continue
         lag = (outcome.venue_date - st.cutoff).days
         premise = premise_kind(lag)
-        options = [TaskOption(option_id=OPTION_LETTERS[i], text=venue_text(v)) for i, v in enumerate(venues)]
-        draft = builder.draft(family.name, options=options, project=proj.description, premise=premise)
+        options = [
+            TaskOption(option_id=OPTION_LETTERS[i], text=venue_text(v, near.get(venue_family(v)), lexical=embed is None))
+            for i, v in enumerate(venues)
+        ]
+        draft = builder.draft(
+            family.name, options=options, project=proj.description, premise=premise, project_title=proj.paper.title
+        )
         ev = evidence_item_ids(builder.records_by_node, list(builder.records_by_node), set(support))
         if builder.emit(
             family,  # the VenueFamily (Any: its module imports this one)
@@ -111,6 +139,11 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
                 if fits
                 else "pass: not measured (no embedder)"
             )
+            build.curation["basis"] = (
+                f"pass: {outcome.family} accepted close work before the cutoff and is one of the two families nearest it ("
+                + ", ".join(f"{f} {close_count(near.get(f, []), embed is None)} close" for f in offered)
+                + ")"
+            )
             build.curation["offered"] = "pass: " + ", ".join(offered) + (f"; {note}" if note else "")
     for why, n in sorted(skipped.items()):
         builder.failures.append(
@@ -121,7 +154,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
 def template(draft: Draft) -> tuple[str, str]:
     """Title and question: the project (verbatim abstract sentences) and its true premise."""
     cut = draft.cutoff.isoformat()
-    title = f"Venue positioning after {cut}: {project_name(draft.project)}"
+    title = f"Venue positioning after {cut}: {project_name(draft.project, draft.project_title)}"
     question = f'Project description: "{draft.project}" ' + premise_sentence(draft.premise or "next_cycle", cut)
     return title, question
 

@@ -141,9 +141,16 @@ class VenueFamily(TaskFamily):
 
     def validity_problems(self, task: Task, gold: GoldTarget) -> list[str]:
         """A proxy-only gold is never released: the proxy is no better than the most common family
-        at predicting the real one (docs/validity.md)."""
+        at predicting the real one (docs/validity.md). Nor is an outcome a reader at the cutoff has no
+        basis for: the real family accepted no work close to the project before the cutoff, or other
+        families' accepted work fits it better (`options.answer_basis`, recorded by the build)."""
         if gold.numbers.get("gold_kind_proxy", 0.0) > 0:
             return ["proxy gold (no venue outcome for the project): the similarity proxy is not released"]
+        if gold.numbers.get("answer_basis", 1.0) <= 0:
+            return [
+                "no basis at the cutoff for the real venue: its family accepted no close work before the cutoff "
+                "or is not among the two best-fitting families (options.answer_basis)"
+            ]
         return []
 
     def evidence_problems(self, task: Task, gold: GoldTarget) -> list[str]:

@@ -89,9 +89,11 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
         if proxy:
             numbers["proxy_agrees"] = 1.0 if proxy[0] == top else 0.0
         slots.add("best_venue", [name[top], text[top]])
+        track = _track(outcome.decision, name[top])
+        numbers["gold_findings"] = 1.0 if outcome.decision.strip().lower() == "findings" else 0.0
         claims.add(
             f"{name[top]} is where the project was accepted: its paper ({paper.arxiv_id}) is on the "
-            f"{outcome.venue} {outcome.year} accepted-paper list ({outcome.decision}), decided about "
+            f"{outcome.venue} {outcome.year} accepted-paper list ({track}), decided about "
             f"{outcome.venue_date.isoformat()}, after the cutoff.",
             "venue",
             scope,
@@ -121,6 +123,9 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
                 ClaimBasis(check="ranked_second", params={"object": second}),
             )
         counted[top] = [f"{paper.arxiv_id} {paper.title[:120]} -> accepted at {outcome.label()} [{outcome.file}]"]
+        basis = build.curation.get("basis", "")
+        if basis:  # the build's answer-basis rule (options.answer_basis), re-read by validity_problems
+            numbers["answer_basis"] = 1.0 if basis.startswith("pass") else 0.0
         counted[OUTCOME_VOTE_KEY] = [f"{pid} -> {f}" for pid, f in voters]
         strength = 1.0
     else:
@@ -194,6 +199,14 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
         future_paper_ids=future_ids,
         strength=round(float(strength), 4),
     )
+
+
+def _track(decision: str, family: str) -> str:
+    """The outcome's track as the claim states it: a Findings acceptance is named as one, beside the
+    option's wording, and never passes silently for a main-conference acceptance (issue 32's reading)."""
+    if decision.strip().lower() == "findings":
+        return f"Findings track; the {family} option reads 'main conference or Findings'"
+    return decision
 
 
 def _project_paper(ctx: GoldContext, build: TaskBuild):

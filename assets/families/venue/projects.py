@@ -32,9 +32,10 @@ propose, introduce, present or study) and starting at a sentence that reads on i
 * the whole is MIN_WORDS-MAX_WORDS words.
 
 A paper whose title or abstract names a venue or an acceptance anywhere is no project (its
-abstract is in the knowledge base and would give the outcome away). The title and arXiv
-id are never shown; the system's name inside the approach sentence is kept (it is the
-paper's own wording and says nothing about the venue).
+abstract is in the knowledge base and would give the outcome away). The arXiv id is never
+shown; the task's title names the project by its paper's title (`naming.project_name`), and
+the system's name inside the approach sentence is kept (the paper's own wording, which says
+nothing about the venue).
 """
 
 from __future__ import annotations

@@ -501,7 +501,7 @@ def test_venue_lists_keep_only_accepted_papers(venue_papers):
     assert ("ICLR", 2024) not in by_cycle  # submissions only, no decisions
     # a title listed twice for one cycle counts once (EMNLP 2024's list repeats 4 titles)
     assert by_cycle[("ICML", 2024)] == 2610 and by_cycle[("EMNLP", 2024)] == 2954 - 4
-    assert by_cycle[("ACL", 2026)] == 2296 + 2165 + 153 + 85  # main, findings, industry, demo: no TACL, CL or SRW
+    assert by_cycle[("ACL", 2026)] == 2296 + 2165  # main and findings: no TACL, CL, SRW, industry or demo (lists.py)
 
 
 def test_venue_similarity_respects_the_date(embed, venue_papers):

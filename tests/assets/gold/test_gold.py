@@ -576,3 +576,28 @@ def test_a_gold_its_family_already_refuses_is_not_resampled(monkeypatch):
     logic.add_stability(golds, tasks, {"kept": None, "refused": None}, {}, Ctx(), 3, 0)
     assert calls == ["kept"] * 3
     assert golds[0].numbers["stability_top1"] == 1.0 and "stability_top1" not in golds[1].numbers
+
+
+def test_a_findings_acceptance_is_named_as_one():
+    """An ACL Findings outcome is never a silent main-conference acceptance: the claim names the
+    track and the option's wording ("main conference or Findings")."""
+    from assets.evidence.venues import load_venue_lists
+
+    findings = next(v.title for v in load_venue_lists() if v.venue == "ACL" and v.year == 2026 and v.status == "findings")
+    t, b, sigs, public, future = venue_outcome_world(findings)
+    g = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
+    assert g.numbers["gold_kind_outcome"] == 1.0 and g.numbers["gold_findings"] == 1.0
+    assert "Findings track" in g.claims[0].text and "'main conference or Findings'" in g.claims[0].text
+    # industry and demo tracks are not outcomes: the option offers main conference or Findings only
+    assert all(v.status in ("main", "findings") for v in load_venue_lists() if v.venue == "ACL" and v.year == 2026)
+
+
+def test_an_outcome_without_a_basis_at_the_cutoff_is_not_released():
+    t, b, sigs, public, future = venue_outcome_world("Provably Explaining Neural Additive Models")
+    family = get_family("venue")
+    ok = b.model_copy(update={"curation": {"basis": "pass: ..."}})
+    g = gold_of(t, ok, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
+    assert g.numbers["answer_basis"] == 1.0 and family.validity_problems(t, g) == []
+    bad = b.model_copy(update={"curation": {"basis": "fail: ICLR/ICML/NeurIPS accepted no paper close ..."}})
+    g = gold_of(t, bad, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
+    assert g.numbers["answer_basis"] == 0.0 and "no basis at the cutoff" in family.validity_problems(t, g)[0]

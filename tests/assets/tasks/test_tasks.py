@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from assets.families import get_family
+from assets.families.venue import project_name
 from assets.tasks.logic import build_tasks
 from assets.toolbox.building import MIN_SUPPORT_PAPERS, dimension_of
 from core.leakage import internal_violations
@@ -162,7 +163,9 @@ def test_a_planning_task_overlapping_a_released_direction_task_is_not_released()
 def test_venue_projects_are_outcome_papers_described_without_title_or_venue(built):
     _, records, tasks, builds = built
     venues = by_family(tasks, "venue")
-    assert len(venues) == 9  # every project of make_venue_papers: three per family with a 2026 list
+    # the projects of make_venue_papers (three per family with a 2026 list) whose real family the cutoff
+    # gives a basis for (options.answer_basis, lexical without an embedder); the others are counted
+    assert 1 <= len(venues) <= 9
     build_of = {b.task_id: b for b in builds}
     papers = {p.arxiv_id: p for p in make_venue_papers()}
     family_of = {t: f for f, ts in VENUE_PROJECT_TITLES.items() for t in ts}
@@ -181,14 +184,16 @@ def test_venue_projects_are_outcome_papers_described_without_title_or_venue(buil
         paper = papers[build_of[t.task_id].project_paper_id]
         assert m and m.group(1).startswith("Agents for ") and "We propose a verified" in m.group(1)
         assert m.group(1) in paper.abstract  # verbatim sentences of its abstract, from a sentence boundary
-        assert paper.title not in t.question and paper.title not in t.title and paper.arxiv_id not in t.question
+        assert paper.title not in t.question and paper.arxiv_id not in t.question
+        assert t.title.endswith(project_name(m.group(1), paper.title))  # the paper's title names the project
         assert paper.arxiv_id not in t.support_paper_ids and len(t.support_paper_ids) >= MIN_SUPPORT_PAPERS
         assert not any(v in t.question for v in ("ICLR 2026", "CVPR 2026", "ACL 2026", "accepted"))
-        assert t.title.startswith("Venue positioning after 2025-12-31: A verified ") and "…" not in t.title
+        assert t.title.startswith("Venue positioning after 2025-12-31: ") and "…" not in t.title
         assert build_of[t.task_id].curation["home_domain"].startswith("pass")
+        assert build_of[t.task_id].curation["basis"].startswith("pass")
     # the built order deals the (hidden) outcome families round-robin: the first three tasks span all three
-    first = [family_of[papers[build_of[t.task_id].project_paper_id].title] for t in venues[:3]]
-    assert sorted(first) == ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS"]
+    fams = [family_of[papers[build_of[t.task_id].project_paper_id].title] for t in venues]
+    assert fams[: len(set(fams))] == list(dict.fromkeys(fams))  # the built order deals the families round-robin
     assert len({build_of[t.task_id].project_paper_id for t in venues}) == len(venues)  # one task per project
 
 
