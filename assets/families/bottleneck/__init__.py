@@ -344,11 +344,15 @@ class BottleneckFamily(TaskFamily):
             draft.domain_title,
         )
         subject = draft.subdirection
-        title = f"Root bottleneck and opportunity in {subject} ({dom})"
+        title = f"Root bottleneck of {subject} that new work will most set out to reduce ({dom})"
+        # The question states the decision and exactly what the gold counts (issue 32's readers:
+        # "the open question is only a topic label"): the limitation the most window papers state
+        # they reduce (`assets.families.bottleneck.gold`), and what reducing it opens.
         question = (
-            f'In {dom} research on "{subject}", as of {cut}, identify one root bottleneck -- a limitation that '
-            f'recurs in the pre-cutoff work on "{subject}" -- and the one-hop opportunity that opens if it is '
-            f"reduced. The opportunity should be one that work published between {ws} and {we} could realise."
+            f'A team working on "{subject}" in {dom} research must choose, as of {cut}, which limitation to '
+            f'attack. Identify one root bottleneck -- a limitation that recurs in the pre-cutoff work on "{subject}" '
+            f"-- that the most papers published between {ws} and {we} will state they reduce, and the one-hop "
+            "opportunity that opens once it is reduced (what that work could then do)."
         )
         return title, question
 
