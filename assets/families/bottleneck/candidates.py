@@ -6,7 +6,9 @@ multi-word key, and the curated causes of `assets.evidence.causes`) that the sub
 pre-cutoff papers mention. Issue 32: a one-word label is never a candidate (`multi_word`), and
 the subject's MOST STATED limitations are always candidates: the MUST_STATED themes that the
 most of its pre-cutoff member papers *state* (a limitation sentence holding a key; theme
-`paper_ids`) come first, before the n x log(1 + lift) ranking fills the rest.
+`paper_ids`) come first, before the n x log(1 + lift) ranking fills the rest. A mined theme
+whose name reads as a topic, not a limitation ("parametric knowledge"), is never a candidate
+(`reads_as_limitation`).
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Sig
     for b in themes:
         mentions = set(b.details.get("mention_ids", []))
         n = len(mem & mentions)
-        if n < LINK_MIN_PAPERS or restates(b.title, words) or not multi_word(b.title):
+        if n < LINK_MIN_PAPERS or restates(b.title, words) or not multi_word(b.title) or not reads_as_limitation(b):
             continue
         if defines_subject(b.title, subject):
             continue  # the subject's raison d'etre is no bottleneck of it: a tautology (causes.yaml `defines`)
@@ -147,6 +149,29 @@ def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Sig
 
 
 NAME_PREFIXES = ("lack of ", "vulnerability to ", "difficulty with ")
+CAUSE_PREDICATE = "lexicon"  # `assets.evidence.causes.CAUSE_FAMILY`: a curated cause
+# Words that make a mined theme's name read as a limitation ("high latency", "data
+# heterogeneity"); without one, a mined key names a topic ("parametric knowledge", "retrieved
+# content", "long videos": issue 32's third-pass reading), never a cause to reduce.
+LIMITATION_WORDS = frozenset(
+    "cost costs costly expensive prohibitive overhead latency slow bias biased noise noisy error errors "
+    "drift leakage loss lossy degradation degraded inconsistency inconsistencies instability unstable "
+    "hallucination hallucinations attack attacks interference forgetting collapse hacking distortion "
+    "oversaturation artifacts demands inefficient inefficiency inaccurate incorrect misalignment "
+    "contamination poisoning repetition limited insufficient poor weak unsafe harmful heterogeneity "
+    "scarcity sparse sparsity shortage bottleneck failure failures vulnerabilities vulnerability "
+    "exposure unintended ambiguity ambiguous redundancy redundant injection jailbreak jailbreaks".split()
+)
+
+
+def reads_as_limitation(theme: Signal) -> bool:
+    """A candidate names a limitation, not a topic: a curated cause (`causes.yaml`), a mined theme
+    named with a limitation predicate ("lack of", "vulnerability to", "difficulty with"), or one
+    whose name holds a LIMITATION_WORDS word."""
+    predicate = (theme.details.get("predicate") or [""])[0]
+    if predicate == CAUSE_PREDICATE or any(theme.title.lower().startswith(p) for p in NAME_PREFIXES):
+        return True
+    return bool(set(re.findall(r"[a-z]+", theme.title.lower())) & LIMITATION_WORDS)
 
 
 def multi_word(title: str) -> bool:

@@ -291,3 +291,29 @@ def test_subject_aliases_put_named_variants_in_the_subject():
     assert subject_alias_hit("parameter-efficient fine-tuning", "A benchmark", "We fine-tune with LoRA.") == ""
     assert subject_alias_hit("parameter-efficient fine-tuning", "FedSmoothLoRA", "") == ""  # no word boundary
     assert subject_alias_hit("parameter-efficient fine-tuning", "Sparse LoRA adapters", "") == "title"
+
+
+def test_a_candidate_names_a_limitation_not_a_topic():
+    """Issue 32, session 36's reading: mined keys such as "parametric knowledge" or "retrieved
+    content" were candidates beside real causes; a mined theme must read as a limitation."""
+    from datetime import date
+
+    from assets.families.bottleneck.candidates import reads_as_limitation
+    from core.records import Signal
+
+    def theme(title: str, predicate: str = "") -> Signal:
+        return Signal(
+            signal_id=f"sig:bottleneck:{title}",
+            kind="bottleneck",
+            domain="d",
+            cutoff=date(2025, 12, 31),
+            title=title,
+            summary="",
+            details={"predicate": [predicate]},
+        )
+
+    assert not reads_as_limitation(theme("parametric knowledge"))
+    assert not reads_as_limitation(theme("retrieved content"))
+    assert reads_as_limitation(theme("sparse outcome rewards", "lexicon"))  # a curated cause
+    assert reads_as_limitation(theme("lack of high-quality preference data", "lack of"))
+    assert reads_as_limitation(theme("data heterogeneity")) and reads_as_limitation(theme("high memory footprint", "lexicon"))

@@ -79,10 +79,10 @@ def test_bottleneck_tasks_one_per_subdirection_with_bottlenecks(built):
     bn = by_family(tasks, "bottleneck")
     assert len(bn) == 3
     assert all(not t.options for t in bn)
-    assert {t.question.split(", as of")[0] for t in bn} == {
-        'In LLM Agents research on "tool use / agents"',
-        'In LLM Agents research on "planning / agents"',
-        'In LLM Agents research on "gui control / agents"',
+    assert {t.question.split(" in LLM Agents research")[0] for t in bn} == {
+        'A team working on "tool use / agents"',
+        'A team working on "planning / agents"',
+        'A team working on "gui control / agents"',
     }
     build_of = {b.task_id: b for b in builds}
     for t in bn:
