@@ -292,7 +292,9 @@ def test_build_states_subjects_as_phrases_and_skips_single_words_and_limitations
     builder = TaskBuilder(cands + themes, records, task_settings(), None, [])
     builder.papers = papers
     B.BottleneckFamily().build(builder)
-    assert [t.question.split(",")[0] for t in builder.tasks] == ['A team working on "GUI agents" in LLM Agents research must choose']
+    assert [t.question.split(",")[0] for t in builder.tasks] == [
+        'A team working on "GUI agents" in LLM Agents research must choose'
+    ]
     [build] = builder.builds
     assert set(build.signal_ids) == {"sig:cand:0", "sig:bn:1", "sig:bn:2", "sig:bn:3"}  # "hallucination": one word
 
