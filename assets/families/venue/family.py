@@ -143,9 +143,16 @@ class VenueFamily(TaskFamily):
         """A proxy-only gold is never released: the proxy is no better than the most common family
         at predicting the real one (docs/validity.md). Nor is an outcome a reader at the cutoff has no
         basis for: the real family accepted no work close to the project before the cutoff, or other
-        families' accepted work fits it better (`options.answer_basis`, recorded by the build)."""
+        families' accepted work fits it better (`options.answer_basis`, recorded by the build). Nor is
+        an outcome at a venue whose submissions were public at the cutoff (ICLR's OpenReview): its
+        venue could be looked up (`gold.OPEN_SUBMISSION_VENUES`)."""
         if gold.numbers.get("gold_kind_proxy", 0.0) > 0:
             return ["proxy gold (no venue outcome for the project): the similarity proxy is not released"]
+        if gold.numbers.get("open_submission", 0.0) > 0:
+            return [
+                "the project was a public submission at the cutoff (OpenReview): its venue could be looked up, "
+                "not reasoned to (venue.gold.OPEN_SUBMISSION_VENUES)"
+            ]
         if gold.numbers.get("answer_basis", 1.0) <= 0:
             return [
                 "no basis at the cutoff for the real venue: its family accepted no close work before the cutoff "

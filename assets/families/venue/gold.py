@@ -27,6 +27,11 @@ VOTE_NEIGHBOURS = 10  # the rest of an outcome gold's ranking: the outcomes of t
 PROJECT_TEXT = re.compile(r'Project description: "(.*?)"\s', re.DOTALL)
 PROXY_KEY = "similarity proxy: the project's closest window papers"
 OUTCOME_VOTE_KEY = "the rest of the ranking: the project's most similar papers with a known acceptance"
+# Venues whose every submission is public, with its title, while under review (ICLR on OpenReview):
+# a project decided there within OPEN_REVIEW_DAYS after the cutoff was a public submission at the
+# cutoff, so a reader could look its venue up (issue 32's third-pass reading: two ICLR 2026 golds).
+OPEN_SUBMISSION_VENUES = frozenset({"ICLR"})
+OPEN_REVIEW_DAYS = 150  # ICLR: submissions public from late September, decisions late January
 
 
 def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:
@@ -91,6 +96,8 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
         slots.add("best_venue", [name[top], text[top]])
         track = _track(outcome.decision, name[top])
         numbers["gold_findings"] = 1.0 if outcome.decision.strip().lower() == "findings" else 0.0
+        days = (outcome.venue_date - task.cutoff).days
+        numbers["open_submission"] = 1.0 if outcome.venue in OPEN_SUBMISSION_VENUES and days <= OPEN_REVIEW_DAYS else 0.0
         claims.add(
             f"{name[top]} is where the project was accepted: its paper ({paper.arxiv_id}) is on the "
             f"{outcome.venue} {outcome.year} accepted-paper list ({track}), decided about "

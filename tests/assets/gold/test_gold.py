@@ -593,7 +593,7 @@ def test_a_findings_acceptance_is_named_as_one():
 
 
 def test_an_outcome_without_a_basis_at_the_cutoff_is_not_released():
-    t, b, sigs, public, future = venue_outcome_world("Provably Explaining Neural Additive Models")
+    t, b, sigs, public, future = venue_outcome_world("FastSESR: Fast Scene-level Explicit Surface Reconstruction")  # ICML 2026
     family = get_family("venue")
     ok = b.model_copy(update={"curation": {"basis": "pass: ..."}})
     g = gold_of(t, ok, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
@@ -601,3 +601,13 @@ def test_an_outcome_without_a_basis_at_the_cutoff_is_not_released():
     bad = b.model_copy(update={"curation": {"basis": "fail: ICLR/ICML/NeurIPS accepted no paper close ..."}})
     g = gold_of(t, bad, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
     assert g.numbers["answer_basis"] == 0.0 and "no basis at the cutoff" in family.validity_problems(t, g)[0]
+
+
+def test_an_outcome_that_was_a_public_submission_at_the_cutoff_is_not_released():
+    """ICLR 2026 submissions were public on OpenReview from September 2025: at the 2025-12-31 cutoff
+    a reader could look the project's venue up (issue 32's third-pass reading)."""
+    t, b, sigs, public, future = venue_outcome_world("Provably Explaining Neural Additive Models")  # ICLR 2026
+    ok = b.model_copy(update={"curation": {"basis": "pass: ..."}})
+    g = gold_of(t, ok, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST)
+    assert g.numbers["open_submission"] == 1.0
+    assert "public submission at the cutoff" in get_family("venue").validity_problems(t, g)[0]
