@@ -4,8 +4,10 @@ each family's accepted titles (`venue_similarity`), and the shared embedding cac
 from __future__ import annotations
 
 import hashlib
+import heapq
 import re
 from datetime import date
+from functools import lru_cache
 
 import numpy as np
 
@@ -165,13 +167,30 @@ def nearest_accepted(
         sims = _embed_titles_cached(titles, embed) @ np.asarray(embed([title]), dtype=np.float32)[0]
         score = lambda v: float(sims[row[v.title]])  # noqa: E731
     else:
-        words = lambda t: {w for w in re.findall(r"[a-z][a-z0-9\-]+", t.lower()) if w not in STOP_WORDS}  # noqa: E731
-        q = words(title)
-        score = lambda v: len(q & words(v.title)) / len(q | words(v.title)) if q | words(v.title) else 0.0  # noqa: E731
+        q = _title_words(title)
+
+        def score(v: VenuePaper) -> float:
+            w = _title_words(v.title)
+            union = q | w
+            return len(q & w) / len(union) if union else 0.0
+
     out: dict[str, list[tuple[float, VenuePaper]]] = {}
     for fam in FAMILIES:
-        pool = [v for v in eligible if v.family == fam and norm_title(v.title) != mine]
+        # every project of a partition scans every accepted title: the per-title work (its
+        # normal form, its words) is cached, and only the top k are ordered
+        pool = [v for v in eligible if v.family == fam and _norm(v.title) != mine]
         if pool:
-            ranked = sorted(((round(score(v), 6), v) for v in pool), key=lambda sv: (-sv[0], sv[1].title))
-            out[fam] = ranked[:k]
+            scored = [(round(score(v), 6), v) for v in pool]
+            out[fam] = heapq.nsmallest(k, scored, key=lambda sv: (-sv[0], sv[1].title))
     return out
+
+
+@lru_cache(maxsize=200_000)
+def _norm(title: str) -> str:
+    return norm_title(title)
+
+
+@lru_cache(maxsize=200_000)
+def _title_words(title: str) -> frozenset[str]:
+    """A title's content words (the lexical reading of `nearest_accepted` without an embedder)."""
+    return frozenset(w for w in re.findall(r"[a-z][a-z0-9\-]+", title.lower()) if w not in STOP_WORDS)
