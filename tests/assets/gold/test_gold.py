@@ -270,18 +270,20 @@ ACL_FIRST = {"ACL/EMNLP/NAACL": 0.9, "ICLR/ICML/NeurIPS": 0.1}  # a proxy that p
 
 
 def test_venue_gold_puts_the_real_outcome_first():
-    # a real ICLR 2026 paper (decisions January 2026, after the 2025-12-31 cutoff)
-    t, b, sigs, public, future = venue_outcome_world("Provably Explaining Neural Additive Models")
+    # a real ICML 2026 paper (decisions ~April 2026, after the 2025-12-31 cutoff; an ICLR 2026 one was
+    # a public OpenReview submission at the cutoff and is never released)
+    title = "FastSESR: Fast Scene-level Explicit Surface Reconstruction"
+    t, b, sigs, public, future = venue_outcome_world(title)
     g = gold_of(t, b, sigs, public, future, venue_scorer=lambda texts: ACL_FIRST, stability_resamples=3)
     assert g.preferred_ranking == ["B", "A"] and g.strength == 1.0
     n = g.numbers
     assert n["gold_kind_outcome"] == 1.0 and n["gold_kind_proxy"] == 0.0 and n["proxy_agrees"] == 0.0
     assert n["outcome_days_after_cutoff"] > 0 and n["stability_top1"] == 1.0
     first = g.claims[0]
-    assert "ICLR 2026 accepted-paper list" in first.text and "2511.00042" in first.text
+    assert "ICML 2026 accepted-paper list" in first.text and "2511.00042" in first.text
     assert first.basis.check == "ranked_first" and first.basis.paper_ids == ["2511.00042"]
     assert "similarity proxy" in g.claims[1].text and "not by this project's outcome" in g.claims[1].text
-    assert g.counted["B"][0].startswith("2511.00042 Provably Explaining Neural Additive Models -> accepted at ICLR 2026")
+    assert g.counted["B"][0].startswith(f"2511.00042 {title} -> accepted at ICML 2026")
     family = get_family("venue")
     assert family.evidence_problems(t, g.model_copy(update={"future_paper_ids": []})) == []
     assert family.validity_problems(t, g) == []
