@@ -57,10 +57,10 @@ class Checklist(BaseModel):
 
     def normalised(self) -> Checklist:
         total = sum(max(0.0, i.weight) for i in self.items)
-        items = [
-            i.model_copy(update={"weight": round(max(0.0, i.weight) / total, 6) if total else round(1 / len(self.items), 6)})
-            for i in self.items
-        ]
+        weights = [round(max(0.0, i.weight) / total, 6) if total else round(1 / len(self.items), 6) for i in self.items]
+        if weights:  # the rounding residue goes to the last item, so the weights still sum to 1 (6 x 0.166667 does not)
+            weights[-1] = round(1.0 - sum(weights[:-1]), 6)
+        items = [i.model_copy(update={"weight": w}) for i, w in zip(self.items, weights)]
         return self.model_copy(update={"items": items})
 
 
