@@ -18,8 +18,9 @@ from assets.evidence.venues import (
 )
 from assets.families.venue.naming import project_name
 from assets.families.venue.options import (
+    NEAR_K_CLOSE,
     answer_basis,
-    close_count,
+    close_rows,
     plausible_rival,
     premise_kind,
     premise_sentence,
@@ -93,8 +94,14 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
         if rival is None:
             skipped["every rival family is filler (no non-gold family fits the project near the best fit)"] += 1
             continue
-        near = nearest_accepted(proj.paper.title, lists, st.cutoff, embed, k=NEAR_K)
-        no_basis = answer_basis(near, outcome.family, offered, lexical=embed is None)
+        near = nearest_accepted(proj.paper.title, lists, st.cutoff, embed, k=max(NEAR_K, NEAR_K_CLOSE))
+        near = {f: rows for f, rows in near.items() if f in offered}  # close is relative to the offered families
+        close = {f: close_rows(near, f, proj.paper.title, lexical=embed is None) for f in near}
+        near = {f: rows[:NEAR_K] for f, rows in near.items()}
+        if sum(bool(close.get(f)) for f in offered) < 2:  # the reader must see a real rival, not only the gold's family
+            skipped["fewer than two offered families accepted close work before the cutoff (options.close_rows)"] += 1
+            continue
+        no_basis = answer_basis(near, outcome.family, offered, lexical=embed is None, title=proj.paper.title)
         if no_basis is not None:
             skipped["no basis at the cutoff for its real venue (options.answer_basis)"] += 1
             continue
@@ -105,7 +112,10 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
         lag = (outcome.venue_date - st.cutoff).days
         premise = premise_kind(lag)
         options = [
-            TaskOption(option_id=OPTION_LETTERS[i], text=venue_text(v, near.get(venue_family(v)), lexical=embed is None))
+            TaskOption(
+                option_id=OPTION_LETTERS[i],
+                text=venue_text(v, near.get(venue_family(v)), lexical=embed is None, close=close.get(venue_family(v), [])),
+            )
             for i, v in enumerate(venues)
         ]
         draft = builder.draft(
@@ -141,7 +151,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
             )
             build.curation["basis"] = (
                 f"pass: {outcome.family} accepted close work before the cutoff and is one of the two families nearest it ("
-                + ", ".join(f"{f} {close_count(near.get(f, []), embed is None)} close" for f in offered)
+                + ", ".join(f"{f} {len(close.get(f, []))} close" for f in offered)
                 + ")"
             )
             build.curation["offered"] = "pass: " + ", ".join(offered) + (f"; {note}" if note else "")

@@ -420,3 +420,35 @@ def test_titles_listed_before_the_cutoff_are_pre_cutoff_text():
     acl26 = next(v.title for v in load_venue_lists() if v.venue == "ACL" and v.year == 2026)
     assert acl26 not in listed_set  # decided after the cutoff: still a possible leak
     assert unlisted([listed[0], acl26, "A title on no list"], cut) == [acl26, "A title on no list"]
+
+
+def test_close_work_needs_rank_and_shared_topic_words_not_only_cosine():
+    """With an embedder, close work is cosine >= CLOSE_COSINE AND among the project's CLOSE_TOP_K
+    nearest accepted titles over all families AND sharing CLOSE_SHARED topic words with the project
+    (blind reading seed 3637: "Fair Clustering via Alignment" shown as close to an LM-safety game
+    paper, "ChatReID" as close to knowledge-graph RAG, both at cosine >= 0.6)."""
+    from types import SimpleNamespace
+
+    from assets.families.venue.options import CLOSE_TOP_K, answer_basis, close_rows, topic_words
+
+    assert topic_words("Knowledge Graph-Guided Retrieval Rerankers") == {"knowledge", "graph", "retrieval", "reranker"}
+    assert not topic_words("Large Language Models via Deep Learning")  # generic words only
+
+    def v(t):
+        return SimpleNamespace(title=t)
+
+    title = "Open-World Retrieval-Augmented Generation on Knowledge Graphs"
+    near = {
+        "SIGIR/KDD/WWW": [(0.76, v("Retrieval-Augmented Generation with Knowledge Graphs"))],
+        "CVPR/ICCV/ECCV": [(0.66, v("Person Retrieval over Scene Knowledge Graphs"))],
+        "ACL/EMNLP/NAACL": [(0.66, v("ChatReID: Open-ended Interactive Person Retrieval"))],  # one topic word only
+        "ICLR/ICML/NeurIPS": [(0.61, v("Fair Clustering via Alignment"))],  # cosine alone would call it close
+    }
+    assert close_rows(near, "SIGIR/KDD/WWW", title) and close_rows(near, "CVPR/ICCV/ECCV", title)
+    assert not close_rows(near, "ICLR/ICML/NeurIPS", title)  # no shared topic word
+    assert not close_rows(near, "ACL/EMNLP/NAACL", title)
+    assert close_rows(near, "ICLR/ICML/NeurIPS")  # the old reading, without the project's title
+    # relative closeness: with CLOSE_TOP_K nearer titles elsewhere, ChatReID is not among the nearest
+    near["SIGIR/KDD/WWW"] = [(0.8, v(f"Knowledge Graph Retrieval {i}")) for i in range(CLOSE_TOP_K)]
+    assert not close_rows(near, "CVPR/ICCV/ECCV", title)
+    assert "accepted no paper close" in answer_basis(near, "CVPR/ICCV/ECCV", list(near), title=title)
