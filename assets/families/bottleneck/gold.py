@@ -18,6 +18,7 @@ import re
 import numpy as np
 
 from assets.evidence.bottlenecks import word_tokens
+from assets.evidence.limitation_phrases import key_positions
 from assets.families.bottleneck.statements import (
     Statement,
     contribution_statements,
@@ -35,7 +36,6 @@ from assets.toolbox.measure import (
     GoldContext,
     Slots,
     insufficient,
-    method_sentence,
     pct,
 )
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
@@ -204,11 +204,32 @@ def paper_states(st: dict, b: Signal, keys: list[tuple[str, ...]]) -> dict[str, 
     return cache[b.signal_id]
 
 
+def key_place(s: Statement, keys: list[tuple[str, ...]]) -> int:
+    """Where a statement first names a limitation: the word position of its earliest key in the
+    own sentence, else (named only in the gap sentence it answers) after every own position."""
+    own = word_tokens(s.own)
+    found = [k for key in keys for k in key_positions(own, key)]
+    return min(found) if found else len(own) + 1
+
+
+def one_limitation(sts: list[Statement], stated: list[list[int]], keys: list[list[tuple[str, ...]]]) -> int | None:
+    """The one candidate a paper counts for (blind reading seed 3637: "the same paper counted under
+    several limitations"; "reduces length bias and sycophancy" counted as distribution shift): the
+    limitation of its first statement that states one, and within that statement the one it names
+    first (the object the paper sets out to reduce; later ones are side effects or the setting).
+    `stated[r]`: the candidate indices statement r states."""
+    for r, js in enumerate(stated):
+        if js:
+            return min(js, key=lambda j: (key_place(sts[r], keys[j]), j))
+    return None
+
+
 def paper_tests(
     st: dict, ctx: GoldContext, pid: str, bns: list[Signal], taus: np.ndarray, keys: list[list[tuple[str, ...]]]
 ) -> tuple[np.ndarray, np.ndarray, list[str | None]]:
     """Per candidate limitation: does the paper state it (lexical), address it semantically,
-    and the statement that passes both (None if none)."""
+    and the statement that passes both (None if none). A paper counts for one limitation of a
+    task at most (`one_limitation`): `both` holds one statement."""
     sts = st["statements"].get(pid, [])
     k = len(bns)
     lex, sem = np.zeros(k, bool), np.zeros(k, bool)
@@ -216,12 +237,15 @@ def paper_tests(
     if not sts:
         return lex, sem, both
     if not REQUIRE_SEMANTIC:  # the reduction statement alone decides (module docstring)
-        for s in sts:
-            for j in range(k):
-                if lexical(st, s, bns[j], keys[j]):
-                    lex[j] = sem[j] = True
-                    if both[j] is None:
-                        both[j] = f'{pid}: "{s.own}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
+        stated = [[j for j in range(k) if lexical(st, s, bns[j], keys[j])] for s in sts]
+        for js in stated:
+            for j in js:
+                lex[j] = sem[j] = True
+        j = one_limitation(sts, stated, keys)
+        if j is not None:
+            r = next(r for r, js in enumerate(stated) if j in js)
+            s = sts[r]
+            both[j] = f'{pid}: "{s.own}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
         return lex, sem, both
     T = np.stack([_theme_vector(st, b) for b in bns])
     cos = _vectors(st, [s.text for s in sts]) @ T.T  # statements x limitations
@@ -232,7 +256,7 @@ def paper_tests(
             sm = j == best and cos[r, j] >= taus[j]
             lex[j] |= lx
             sem[j] |= sm
-            if lx and sm and both[j] is None:
+            if lx and sm and all(x is None for x in both):  # one limitation per paper
                 both[j] = f'{pid}: "{s.own}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
     return lex, sem, both
 
@@ -334,7 +358,6 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     )
     addressing_ids = [e.split(":", 1)[0] for e in counted[b.signal_id]]
     by_id = {p.arxiv_id: p for p in ctx.future}
-    top_papers = [by_id[i] for i in addressing_ids[:3]]
     quotes = list(b.details.get("quotes", []))[:3] or [b.summary]
     slots.add("root_bottleneck", [b.title, *quotes])
     enabled = []
@@ -343,8 +366,20 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
         found = enabled_sentences(by_id[pid].abstract, own) if pid in by_id else []
         if found:
             enabled.append((pid, found[0]))
+    # only sentences that say what reducing it enabled (blind reading seed 3637: method sentences
+    # such as "First, we fine-tune the LLMs with ..." are no opportunity); none: the slot stays
+    # empty and a claim says so
     slots.add("opportunity", [], [sentence for _, sentence in enabled[:OPPORTUNITY_SENTENCES]])
-    mechanisms = [m for p in top_papers if (m := method_sentence(p.abstract))]
+    if not enabled:
+        claims.add(
+            f"No counted paper states what reducing '{b.title}' enabled: the gold has no opportunity sentence.",
+            "statistical",
+            scope,
+            0.0,
+        )
+    # the mechanism: how counted papers say they reduce it (their counted statements), not the
+    # abstract's first method sentence
+    mechanisms = [own for entry in counted[b.signal_id] if (own := _counted_sentence(entry))]
     slots.add("mechanism", [], mechanisms[:2])
     claims.add(
         f"Before {task.cutoff}, {len(b.paper_ids)} papers stated the limitation '{b.title}'.",
