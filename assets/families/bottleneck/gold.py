@@ -39,7 +39,7 @@ from assets.toolbox.measure import (
     pct,
 )
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
-from core.text import title_phrases
+from core.text import STOP_WORDS, title_phrases
 
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind: the int8 ONNX all-MiniLM-L6-v2
 SEMANTIC_NULL_QUANTILE = 0.8
@@ -185,6 +185,32 @@ def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     return np.array([i for i, p in enumerate(ctx.future) if voted_rows[i] or p.arxiv_id in named], dtype=int)
 
 
+CENTRAL_ABSTRACT_MIN = 2  # a counted paper names its subject in the title or this often in the abstract
+
+
+def phrase_count(text: str, phrases: frozenset[str]) -> int:
+    """How often a text names any of the phrases (content-word n-grams, as `title_phrases`)."""
+    words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", (text or "").lower()) if w not in STOP_WORDS and len(w) > 2]
+    grams = (
+        words + [f"{a} {b}" for a, b in zip(words, words[1:])] + [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])]
+    )
+    return sum(g in phrases for g in grams)
+
+
+def central(p, phrases: frozenset[str], subject: str) -> bool:
+    """The subject is what the paper is about, not a tool it uses in passing (blind reading seed
+    3637: papers where RL is a small part counted as RL, an RL-free planner counted as RL): the
+    title names the subject (a defining phrase or a per-subject alias), or the abstract names it
+    >= CENTRAL_ABSTRACT_MIN times. Only such a paper's statements count for the subject's gold;
+    membership (`subject_rows`) is unchanged."""
+    if names_subject(p, phrases) == "title" or subject_alias_hit(subject, p.title, "") == "title":
+        return True
+    abstract = p.abstract or ""
+    pat = SUBJECT_ALIASES.get(subject.lower().strip())
+    n = phrase_count(abstract, phrases) + (len(re.findall(pat, abstract, re.I)) if pat else 0)
+    return n >= CENTRAL_ABSTRACT_MIN
+
+
 def lexical(st: dict, s: Statement, b: Signal, keys: list[tuple[str, ...]]) -> bool:
     """Measure (a) on one statement, cached per (statement, limitation)."""
     cache = st.setdefault("lexical", {})
@@ -297,8 +323,14 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     lex_n, sem_n, both_n = np.zeros(k), np.zeros(k), np.zeros(k)
     counted: dict[str, list[str]] = {b.signal_id: [] for b in bns}
     tested: dict[str, tuple] = {}
+    phrases = frozenset(defining_phrases(cand_sig, ctx))
+    is_central = st.setdefault("central", {}).setdefault(cand_sig.signal_id, {})
     for i in rows:
         pid = ctx.future[i].arxiv_id
+        if pid not in is_central:
+            is_central[pid] = central(ctx.future[i], phrases, sub)
+        if not is_central[pid]:
+            continue  # the subject is a side element of the paper: its statements are not the subject's
         if pid not in tested:
             tested[pid] = paper_tests(st, ctx, pid, bns, taus, keys)
         lex, sem, both = tested[pid]
@@ -309,6 +341,7 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
                 both_n[j] += 1
                 if pid not in {e.split(":", 1)[0] for e in counted[bns[j].signal_id]}:
                     counted[bns[j].signal_id].append(both[j])
+    numbers["n_future_central"] = float(sum(is_central.get(ctx.future[i].arxiv_id, False) for i in rows))
     # control: the lexical rate among all other window papers
     inside = set(int(i) for i in rows)
     outside = [i for i in range(len(ctx.future)) if i not in inside]
