@@ -8,7 +8,9 @@ the subject's MOST STATED limitations are always candidates: the MUST_STATED the
 most of its pre-cutoff member papers *state* (a limitation sentence holding a key; theme
 `paper_ids`) come first, before the n x log(1 + lift) ranking fills the rest. A mined theme
 whose name reads as a topic, not a limitation ("parametric knowledge"), is never a candidate
-(`reads_as_limitation`).
+(`reads_as_limitation`). Blind reading seed 3637: two candidates that are one phenomenon are
+never offered side by side (`same_phenomenon`: lexicon `near` causes, or one's phrasing holds the
+other's, a member beside its umbrella); the higher-ranked one stays.
 """
 
 from __future__ import annotations
