@@ -335,3 +335,50 @@ def test_a_candidate_names_a_limitation_not_a_topic():
     assert reads_as_limitation(theme("sparse outcome rewards", "lexicon"))  # a curated cause
     assert reads_as_limitation(theme("lack of high-quality preference data", "lack of"))
     assert reads_as_limitation(theme("data heterogeneity")) and reads_as_limitation(theme("high memory footprint", "lexicon"))
+
+
+# ---------------------------------------------------------------------------- blind reading seed 3637
+
+
+def _cand(title: str, aliases: list[str]):
+    from core.records import Signal
+
+    return Signal(
+        signal_id=f"sig:{title}",
+        kind="bottleneck",
+        domain="d",
+        cutoff="2025-12-31",
+        title=title,
+        summary="",
+        node_ids=[],
+        paper_ids=[],
+        details={"aliases": aliases},
+    )
+
+
+def test_one_phenomenon_is_never_offered_twice():
+    from assets.families.bottleneck.candidates import same_phenomenon
+
+    memory = _cand("limited long-term memory", ["long-term memory"])
+    context = _cand("limited context window", ["context window"])
+    assert same_phenomenon(memory, context)  # lexicon `near`
+    factual = _cand("factual hallucination", ["hallucination"])
+    objects = _cand("object hallucination in vision-language models", ["object hallucination"])
+    assert same_phenomenon(factual, objects)  # one's phrasing holds the other's
+    assert not same_phenomenon(memory, _cand("reward hacking", ["reward hacking"]))
+
+
+def test_the_lexicon_states_the_causes_readers_missed():
+    found = {name for name, _ in load_causes()}
+    assert "entropy collapse and insufficient exploration" in found and "insufficient exploration" not in found
+    c = cause_keys("entropy collapse and insufficient exploration")
+    assert states_reduction(stmt("We propose X, which mitigates premature convergence of the policy."), c)
+    assert states_reduction(
+        stmt("Our method reduces hallucinations in preference-optimised models."), cause_keys("factual hallucination")
+    )
+    assert states_reduction(
+        stmt("We propose Y to reduce inference latency for real-time use."), cause_keys("high inference latency")
+    )
+    from assets.evidence.causes import umbrella
+
+    assert umbrella("scarcity of training data and environments")  # a catch-all: never a candidate
