@@ -9,8 +9,8 @@ contribution statements states that it reduces it (`statements.states_reduction`
 semantic test agrees (the limitation is the statement's closest candidate above its null
 threshold; off by default, REQUIRE_SEMANTIC). Blind reading seed 3637 (precision 0.875 on a
 labelled sample): only a paper *about* the subject counts (`central`: its title names the subject,
-or its abstract does >= CENTRAL_ABSTRACT_MIN times; a paper using RL in passing is no RL
-evidence), and a paper counts for ONE limitation per task (`one_limitation`: the one its first
+or its abstract does; a paper the neighbour vote alone puts in the subject is no evidence
+for it), and a paper counts for ONE limitation per task (`one_limitation`: the one its first
 stating statement names first). The opportunity slot holds the counted papers' sentences that
 say what reducing the limitation enabled (`statements.enabled_sentences`; none: empty, and a
 claim says so); the mechanism slot holds counted statements (how they reduce it).
@@ -190,7 +190,9 @@ def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     return np.array([i for i, p in enumerate(ctx.future) if voted_rows[i] or p.arxiv_id in named], dtype=int)
 
 
-CENTRAL_ABSTRACT_MIN = 2  # a counted paper names its subject in the title or this often in the abstract
+CENTRAL_ABSTRACT_MIN = (
+    1  # ... or at least once in the abstract: a paper only the neighbour vote puts in the subject does not count
+)
 
 
 def phrase_count(text: str, phrases: frozenset[str]) -> int:
@@ -207,7 +209,10 @@ def central(p, phrases: frozenset[str], subject: str) -> bool:
     3637: papers where RL is a small part counted as RL, an RL-free planner counted as RL): the
     title names the subject (a defining phrase or a per-subject alias), or the abstract names it
     >= CENTRAL_ABSTRACT_MIN times. Only such a paper's statements count for the subject's gold;
-    membership (`subject_rows`) is unchanged."""
+    membership (`subject_rows`) is unchanged. Measured on the independently labelled counting
+    sample (docs/labels/independent, 72 items): at 2 abstract mentions the rule dropped 26 items,
+    23 of them right, without raising precision; at 1 it drops the papers only the neighbour vote
+    placed in the subject (an RL-free planner under RL) at little cost."""
     if names_subject(p, phrases) == "title" or subject_alias_hit(subject, p.title, "") == "title":
         return True
     abstract = p.abstract or ""
