@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from assets.evidence.bottlenecks import word_tokens
+from assets.evidence.bottlenecks import norm_word, word_tokens
 from assets.evidence.limitation_phrases import key_positions
 from assets.families.bottleneck.statements import (
     Statement,
@@ -196,12 +196,15 @@ CENTRAL_ABSTRACT_MIN = (
 
 
 def phrase_count(text: str, phrases: frozenset[str]) -> int:
-    """How often a text names any of the phrases (content-word n-grams, as `title_phrases`)."""
-    words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", (text or "").lower()) if w not in STOP_WORDS and len(w) > 2]
-    grams = (
-        words + [f"{a} {b}" for a, b in zip(words, words[1:])] + [f"{a} {b} {c}" for a, b, c in zip(words, words[1:], words[2:])]
-    )
-    return sum(g in phrases for g in grams)
+    """How often a text names any of the phrases: as contiguous words, and as content-word n-grams
+    (`title_phrases`, stop words removed); a plural names its singular ("World Models" names
+    "world model")."""
+    keys = {tuple(norm_word(w) for w in ph.split()) for ph in phrases if ph.split()}
+    raw = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text or "")]
+    out = 0
+    for words in ([norm_word(w) for w in raw], [norm_word(w) for w in raw if w not in STOP_WORDS and len(w) > 2]):
+        out = max(out, sum(tuple(words[i : i + len(k)]) == k for k in keys for i in range(len(words) - len(k) + 1)))
+    return out
 
 
 def central(p, phrases: frozenset[str], subject: str) -> bool:
@@ -214,6 +217,8 @@ def central(p, phrases: frozenset[str], subject: str) -> bool:
     23 of them right, without raising precision; at 1 it drops the papers only the neighbour vote
     placed in the subject (an RL-free planner under RL) at little cost."""
     if names_subject(p, phrases) == "title" or subject_alias_hit(subject, p.title, "") == "title":
+        return True
+    if phrase_count(p.title, phrases):
         return True
     abstract = p.abstract or ""
     pat = SUBJECT_ALIASES.get(subject.lower().strip())

@@ -336,3 +336,14 @@ def test_fta_hedging_counts_the_bottleneck_pick_not_its_opportunity():
     assert candidates_named(task, gold, hedge_texts(task, ["reward overoptimization or reward hacking"])) == 2
     direction = make_task("dir1", "direction", "Which direction?", ["a", "b"])
     assert hedge_texts(direction, ["a", "b"]) == ["a", "b"]  # other families: every decision text
+
+
+def test_a_plural_title_names_its_subject():
+    import types
+
+    from assets.families.bottleneck.gold import central
+
+    p = types.SimpleNamespace(title="Interactive World Models for Games", abstract="We build a simulator.")
+    assert central(p, frozenset({"world model"}), "world model")
+    q = types.SimpleNamespace(title="SAGA: Scene-Aware Agents", abstract="We plan with an LLM.")
+    assert not central(q, frozenset({"reinforcement learning"}), "reinforcement learning")
