@@ -23,6 +23,7 @@ import re
 import numpy as np
 
 from assets.evidence.bottlenecks import norm_word, word_tokens
+from assets.evidence.causes import current_name, load_causes
 from assets.evidence.limitation_phrases import key_positions
 from assets.families.bottleneck.statements import (
     Statement,
@@ -306,6 +307,9 @@ def theme_keys(b: Signal) -> list[tuple[str, ...]]:
     """The word sequences that state a limitation: its key and aliases (rule-named themes),
     else its title's words."""
     keys = list(b.details.get("aliases", [])) or list(b.details.get("key", [])) or [b.title]
+    # a curated cause counts with the lexicon's current phrasings too (widened after the
+    # evidence stage ran: the gold never reads a stale, narrower alias list)
+    keys += [a for a in dict(load_causes()).get(current_name(b.title), ()) if a not in keys]
     return [tuple(word_tokens(k)) for k in keys if word_tokens(k)]
 
 

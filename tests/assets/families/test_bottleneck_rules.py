@@ -382,3 +382,9 @@ def test_the_lexicon_states_the_causes_readers_missed():
     from assets.evidence.causes import umbrella
 
     assert umbrella("scarcity of training data and environments")  # a catch-all: never a candidate
+
+
+def test_improving_exploration_states_the_exploration_cause():
+    c = cause_keys("entropy collapse and insufficient exploration")
+    assert states_reduction(stmt("We propose DDE, a strategy that improves exploration at pivot states."), c)
+    assert states_reduction(stmt("Our curriculum is effective for overcoming the exploration barrier."), c)
