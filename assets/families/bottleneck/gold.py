@@ -200,8 +200,9 @@ def phrase_count(text: str, phrases: frozenset[str]) -> int:
     """How often a text names any of the phrases: as contiguous words, and as content-word n-grams
     (`title_phrases`, stop words removed); a plural names its singular ("World Models" names
     "world model")."""
-    keys = {tuple(norm_word(w) for w in ph.split()) for ph in phrases if ph.split()}
-    raw = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text or "")]
+    # defining phrases are written without hyphens ("texttoimage diffusion model"): so are the words
+    keys = {tuple(norm_word(w.replace("-", "")) for w in ph.split()) for ph in phrases if ph.split()}
+    raw = [w.lower().replace("-", "") for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text or "")]
     out = 0
     for words in ([norm_word(w) for w in raw], [norm_word(w) for w in raw if w not in STOP_WORDS and len(w) > 2]):
         out = max(out, sum(tuple(words[i : i + len(k)]) == k for k in keys for i in range(len(words) - len(k) + 1)))

@@ -345,5 +345,7 @@ def test_a_plural_title_names_its_subject():
 
     p = types.SimpleNamespace(title="Interactive World Models for Games", abstract="We build a simulator.")
     assert central(p, frozenset({"world model"}), "world model")
+    t2i = types.SimpleNamespace(title="Safe Text-to-Image Diffusion Models", abstract="")
+    assert central(t2i, frozenset({"texttoimage diffusion model"}), "text-to-image diffusion models")
     q = types.SimpleNamespace(title="SAGA: Scene-Aware Agents", abstract="We plan with an LLM.")
     assert not central(q, frozenset({"reinforcement learning"}), "reinforcement learning")
