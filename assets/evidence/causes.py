@@ -46,13 +46,15 @@ def load_causes(path: str = str(CAUSES_PATH)) -> tuple[tuple[str, tuple[str, ...
 
 @lru_cache(maxsize=4)
 def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
-    """name -> {umbrella: bool, defines: [compiled subject regexes], formerly: [names]} (causes.yaml header)."""
+    """name -> {umbrella: bool, defines: [compiled subject regexes], formerly: [names], near: [names]}
+    (causes.yaml header)."""
     data = yaml.safe_load(Path(path).read_text()) or {}
     return {
         str(e["name"]).strip(): {
             "umbrella": bool(e.get("umbrella")),
             "defines": [re.compile(x) for x in e.get("defines") or []],
             "formerly": [str(x) for x in e.get("formerly") or []],
+            "near": [str(x) for x in e.get("near") or []],
         }
         for e in data.get("causes", [])
     }
@@ -66,6 +68,13 @@ def umbrella(name: str) -> bool:
 def defines_subject(name: str, subject: str) -> bool:
     """The cause is the subject's raison d'etre ("cost of full-parameter fine-tuning" for LoRA)."""
     return any(r.search(subject) for r in cause_flags().get(name, {}).get("defines", []))
+
+
+def near_causes(a: str, b: str) -> bool:
+    """Two causes the lexicon marks as one phenomenon in some subjects (`near`, either way round:
+    "limited long-term memory" / "limited context window"): a task never offers both."""
+    flags = cause_flags()
+    return b in flags.get(a, {}).get("near", []) or a in flags.get(b, {}).get("near", [])
 
 
 def current_name(name: str) -> str:

@@ -1,7 +1,7 @@
 """Bottleneck-Opportunity Discovery (ForeSci §3.4, App. B.3): the root bottleneck and its opportunity.
 
 One task per subdirection with enough recurring limitations: name one root bottleneck and
-the one-hop opportunity it opens. No options. The gold is the candidate limitation that
+what reducing it would let new work do (the opportunity it opens). No options. The gold is the candidate limitation that
 most of the subdirection's window papers state they address, by two measures that agree.
 
 **Subjects** (`subject_display`). A candidate direction (`assets.evidence.candidates`) is a
@@ -173,24 +173,24 @@ class BottleneckAnswer(BaseModel):
 class BottleneckFamily(TaskFamily):
     name = "bottleneck"
     title = "Bottleneck-Opportunity Discovery"
-    summary = "one root bottleneck and the one-hop opportunity it opens"
+    summary = "one root bottleneck and what reducing it would let new work do"
     answer_kind = "text"
     rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
         "causal_bottleneck_analysis": "identifies a root cause, not a symptom or an opportunity",
-        "opportunity_plausibility": "the unlocked opportunity follows one hop from reducing it",
+        "opportunity_plausibility": "the unlocked opportunity follows directly from reducing it",
         "technical_non_obviousness": "goes beyond the generic (e.g. 'more data', 'better models')",
         "adoption_pathway_reasoning": "explains how the field would adopt the fix",
     }
     instructions = (
         "Use only the evidence available up to the cutoff. Name one root bottleneck of the "
         "subdirection (a cause, not a symptom), explain why it is root using cited limitations, and "
-        "describe the one-hop opportunity that opens if it is reduced, with the mechanism that would "
+        "describe what reducing it would let new work do (the opportunity it opens), with the mechanism that would "
         "reduce it and how the opportunity would be adopted."
     )
     requirements = (
         "one root bottleneck, stated as a cause",
         "cited pre-cutoff evidence that the bottleneck recurs",
-        "the one-hop opportunity that opens if the bottleneck is reduced",
+        "what reducing the bottleneck would let new work do (the opportunity it opens)",
         "the mechanism (method or resource) that would reduce it",
         "an adoption pathway: who would use the opportunity first and how it would be validated",
     )
@@ -351,8 +351,8 @@ class BottleneckFamily(TaskFamily):
         question = (
             f'A team working on "{subject}" in {dom} research must choose, as of {cut}, which limitation to '
             f'attack. Identify one root bottleneck -- a limitation that recurs in the pre-cutoff work on "{subject}" '
-            f"-- that the most papers published between {ws} and {we} will state they reduce, and the one-hop "
-            "opportunity that opens once it is reduced (what that work could then do)."
+            f"-- that the most papers published between {ws} and {we} will state they reduce, and the opportunity "
+            "it opens: what that work could do once the limitation is reduced."
         )
         return title, question
 

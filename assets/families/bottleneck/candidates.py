@@ -8,7 +8,9 @@ the subject's MOST STATED limitations are always candidates: the MUST_STATED the
 most of its pre-cutoff member papers *state* (a limitation sentence holding a key; theme
 `paper_ids`) come first, before the n x log(1 + lift) ranking fills the rest. A mined theme
 whose name reads as a topic, not a limitation ("parametric knowledge"), is never a candidate
-(`reads_as_limitation`).
+(`reads_as_limitation`). Blind reading seed 3637: two candidates that are one phenomenon are
+never offered side by side (`same_phenomenon`: lexicon `near` causes, or one's phrasing holds the
+other's, a member beside its umbrella); the higher-ranked one stays.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import re
 from collections import Counter
 
 from assets.evidence.bottlenecks import FUNCTION_WORDS, norm_word, restates
-from assets.evidence.causes import defines_subject
+from assets.evidence.causes import defines_subject, near_causes
+from assets.evidence.limitation_phrases import contains_key, word_tokens
 from assets.toolbox.building import direction_name, members
 from core.records import Signal
 from core.text import term_stems
@@ -141,11 +144,32 @@ def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Sig
             continue  # taken, or two themes with one name: the less mentioned one is dropped
         if any(o.signal_id in b.details.get("near", []) or b.signal_id in o.details.get("near", []) for o in out):
             continue  # a near theme of a taken one ("overhead" after "high computational costs")
+        if any(same_phenomenon(b, o) for o in out):
+            continue  # a member or umbrella of a taken one, or a lexicon-near cause (`same_phenomenon`)
         labels.add(label_key(b.title))
         out.append(b)
         if len(out) == MAX_THEMES:
             break
     return out
+
+
+def _alias_keys(theme: Signal) -> list[tuple[str, ...]]:
+    return [k for a in [theme.title, *theme.details.get("aliases", [])] if (k := tuple(word_tokens(a)))]
+
+
+def same_phenomenon(a: Signal, b: Signal) -> bool:
+    """Two candidate limitations one task must not offer side by side (blind reading seed 3637:
+    "labels are near-duplicates of one phenomenon or umbrellas beside their members"): the lexicon
+    marks them near (`causes.yaml` `near`: limited long-term memory / limited context window), or
+    one's phrasing holds the other's ("hallucination" in "object hallucination"; "context window" in
+    "limited context window"): a paper stating the narrower one states the broader one too, so
+    their window papers would split between them."""
+    if near_causes(a.title, b.title):
+        return True
+    ka, kb = _alias_keys(a), _alias_keys(b)
+    return any(contains_key(list(x), y) for x in ka for y in kb if len(x) >= len(y)) or any(
+        contains_key(list(y), x) for x in ka for y in kb if len(y) >= len(x)
+    )
 
 
 NAME_PREFIXES = ("lack of ", "vulnerability to ", "difficulty with ")

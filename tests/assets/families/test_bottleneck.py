@@ -20,7 +20,7 @@ from assets.families.bottleneck import (
     subject_display,
 )
 from core.records import GoldTarget, Signal, TaskBuild
-from tests.factories import CUTOFF, DOMAIN, gold_of
+from tests.factories import CUTOFF, DOMAIN, GOLD_PHRASES, gold_of
 from tests.factories import gold_background as background
 from tests.factories import gold_candidate as candidate
 from tests.factories import gold_embed as fake_embed
@@ -59,10 +59,16 @@ def world(n_x: int = 6, n_y: int = 2, x_statement: str = "We propose a memory ca
     bx = theme("sig:bn:x", "long-horizon memory loss", "Agents forget earlier steps t5.", "long-horizon memory loss")
     by = theme("sig:bn:y", "tool latency", "Tools are slow t6.", "tool latency")
     fut = [
-        paper(f"2602.x{i:04d}", f"t0 t0 t0 t5. {x_statement}", date(2026, 2, 1), title=f"Memory cache {i}") for i in range(n_x)
+        paper(f"2602.x{i:04d}", f"t0 t0 t0 t5. {x_statement}", date(2026, 2, 1), title=f"Memory cache {i} for {GOLD_PHRASES[0]}")
+        for i in range(n_x)
     ]
     fut += [
-        paper(f"2602.y{i:04d}", "t0 t0 t0 t6. We reduce tool latency t6 with caching.", date(2026, 2, 1), title=f"Fast tools {i}")
+        paper(
+            f"2602.y{i:04d}",
+            "t0 t0 t0 t6. We reduce tool latency t6 with caching.",
+            date(2026, 2, 1),
+            title=f"Fast tools {i} for {GOLD_PHRASES[0]}",
+        )
         for i in range(n_y)
     ]
     fut += background("2603", 30, date(2026, 3, 1), 60)
@@ -124,6 +130,14 @@ def test_semantic_test_rejects_a_lexical_hit_that_is_about_something_else(monkey
     monkeypatch.setattr(BG, "REQUIRE_SEMANTIC", True)
     g = gold_of(*world(x_statement="We reduce long-horizon memory loss t6 t6 t6 t6."))
     assert g.numbers["lexical:0"] == 6 and g.numbers["addressed:0"] == 0
+
+
+def test_a_paper_that_does_not_name_the_subject_does_not_count():
+    # blind reading seed 3637: a paper where the subject is a side element is no evidence for it
+    t, b, sigs, pub, fut = world()
+    fut = [p.model_copy(update={"title": "Memory cache"}) if p.arxiv_id.startswith("2602.x") else p for p in fut]
+    g = gold_of(t, b, sigs, pub, fut)
+    assert g.numbers["addressed:0"] == 0 and g.numbers["addressed:1"] == 2
 
 
 def test_by_default_the_reduction_statement_alone_counts():
@@ -322,3 +336,16 @@ def test_fta_hedging_counts_the_bottleneck_pick_not_its_opportunity():
     assert candidates_named(task, gold, hedge_texts(task, ["reward overoptimization or reward hacking"])) == 2
     direction = make_task("dir1", "direction", "Which direction?", ["a", "b"])
     assert hedge_texts(direction, ["a", "b"]) == ["a", "b"]  # other families: every decision text
+
+
+def test_a_plural_title_names_its_subject():
+    import types
+
+    from assets.families.bottleneck.gold import central
+
+    p = types.SimpleNamespace(title="Interactive World Models for Games", abstract="We build a simulator.")
+    assert central(p, frozenset({"world model"}), "world model")
+    t2i = types.SimpleNamespace(title="Safe Text-to-Image Diffusion Models", abstract="")
+    assert central(t2i, frozenset({"texttoimage diffusion model"}), "text-to-image diffusion models")
+    q = types.SimpleNamespace(title="SAGA: Scene-Aware Agents", abstract="We plan with an LLM.")
+    assert not central(q, frozenset({"reinforcement learning"}), "reinforcement learning")
