@@ -23,7 +23,8 @@ abstract of one of the closest pursuing window papers that
 5. (design) comes from a paper whose contribution is a method (`contribution_kind`, gold.py).
 The reference is the MAX_REFERENCE best passing keypoints, one per paper: for evaluate the
 papers that introduce a benchmark or evaluation on the topic (`is_benchmark_paper`) first,
-then by cosine with the primary quote."""
+then the papers closest to the primary paper (gold.py's paper test), then by cosine with the
+primary quote."""
 
 from __future__ import annotations
 
@@ -364,6 +365,7 @@ def select_reference(
     df: dict[str, float] | None = None,
     preferred: frozenset[str] | set[str] = frozenset(),
     topic: str = "",
+    closeness: dict[str, float] | None = None,
 ) -> tuple[list[tuple[float, str, str]], int]:
     """(cosine, paper id, keypoint) of the reference, with the number of passing keypoints:
     of the candidate keypoints (paper id, keypoint; already answering the phase) those that share
@@ -372,7 +374,10 @@ def select_reference(
     papers on the topic) first, then by cosine. The cosine is the higher of the keypoint's with
     the primary quote and with `topic` + the primary quote (`topic`: the primary paper's title),
     and the shared topic stems are those of the two together: what a window paper did on the
-    task's topic need not restate the quote's wording."""
+    task's topic need not restate the quote's wording. With `closeness` (paper id -> closeness of
+    its paper to the primary paper, gold.py's paper test) the papers are taken closest first (then
+    by the keypoint's cosine): a keypoint sentence close to the quote from a paper on another
+    problem must not push out the paper that continues the inspiration."""
     if not cands or not primary:
         return [], 0
     # the topic test first: only keypoints that share the primary's topic are embedded
@@ -394,5 +399,6 @@ def select_reference(
     best: dict[str, tuple[float, str, str]] = {}
     for c, pid, s in sorted(passing, key=lambda x: (-x[0], x[1], x[2])):
         best.setdefault(pid, (c, pid, s))
-    chosen = sorted(best.values(), key=lambda x: (x[1] not in preferred, -x[0], x[1], x[2]))
+    near = closeness or {}
+    chosen = sorted(best.values(), key=lambda x: (x[1] not in preferred, -near.get(x[1], 0.0), -x[0], x[1], x[2]))
     return chosen[:MAX_REFERENCE], len(passing)
