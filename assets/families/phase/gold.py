@@ -135,8 +135,8 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             for i, a, b in zip(idx, setting, paper):
                 ok_all[i] = continues(a, b)
                 close_all[i] = (float(a) + float(b)) / 2
-        tested[task.task_id] = (cos_all, ok_all, close_all)
-    cos_all, ok_all, close_all = tested[task.task_id]
+        tested[task.task_id] = (cos_all, ok_all, close_all, primary is not None)
+    cos_all, ok_all, close_all, paper_tested = tested[task.task_id]
     at = ctx.rows_in_window()
     cos, ok, close = (cos_all, ok_all, close_all) if at is None else (cos_all[at], ok_all[at], close_all[at])
     order = np.argsort(-close, kind="stable")
@@ -148,7 +148,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
     }
     base = dict(task_id=task.task_id, family=family, domain=task.domain, cutoff=task.cutoff)
     pursuing = list(dict.fromkeys(ctx.future[i].arxiv_id for i in rows))  # closest to the primary paper first
-    closeness = {ctx.future[i].arxiv_id: round(float(close[i]), 4) for i in rows}
+    closeness = {ctx.future[i].arxiv_id: round(float(close[i]), 4) for i in rows} if paper_tested else {}
     if len(rows) < MIN_PURSUING:
         return GoldTarget(**base, numbers=numbers, future_paper_ids=pursuing, strength=0.0)
     if ctx.ranking_only:  # a bootstrap resample only asks whether the task is still pursued
@@ -252,6 +252,7 @@ def reference_of(
         bench,
         topic=build.curation.get("primary_title", ""),
         closeness=closeness,
+        titles={pid: by_id[pid].title for pid in read if closeness and pid in closeness},
     )
     return chosen, len(cands), n_pass
 

@@ -52,7 +52,9 @@ OWN_RESULT = re.compile(
     r"\b(?:show|demonstrat|reveal|indicat|confirm|suggest|highlight)\w*",
     re.I,
 )
-_OWN_SUBJECT = r"\b(?:we|this (?:paper|work|study|article))\s+(?:[\w-]+\s+){0,2}?"
+# "we revisit the origin of X and introduce Y": the proposal may follow a first clause (a reader found
+# the window paper closest to its inspiration left out of the reference for lack of a keypoint)
+_OWN_SUBJECT = r"\b(?:we|this (?:paper|work|study|article))\s+(?:[\w-]+\s+){0,2}?(?:[^.;]{0,80}?\band\s+)?"
 REFERENCE_CUES = {
     # synthesize: the direction the paper took up (what it set out to do), stated by the paper itself
     "synthesize": re.compile(
@@ -216,9 +218,13 @@ BACK_REFERENCE = re.compile(
 )
 
 
+# a gap stated as a concession ("Although X succeeded, applying it to Y leads to severe flickering")
+CONCESSION = re.compile(r"(?:^|[.!?]\s+)(?:although|though|while|despite)\b[^.;]{10,},", re.I)
+
+
 def is_gap_statement(sentence: str) -> bool:
-    """A sentence stating a gap (no own work in it): a limitation cue or a gap word."""
-    return bool(GAP_CUE.search(sentence)) and not OWN_WORK.search(sentence)
+    """A sentence stating a gap (no own work in it): a limitation cue, a gap word or a concession."""
+    return bool(GAP_CUE.search(sentence) or CONCESSION.search(sentence)) and not OWN_WORK.search(sentence)
 
 
 def _evaluate_answers(s: str) -> bool:
@@ -248,7 +254,7 @@ def answers_phase(keypoint: str, phase: str) -> bool:
         return bool(MECHANISM.search(s[m.end() :]) if m else False) or _joined_mechanism(s)
     if phase == "synthesize":
         direction = REFERENCE_CUES["synthesize"].search(s)
-        return bool(direction and (GAP_CLAUSE.search(s) or GAP_CUE.search(s)))
+        return bool(direction and (GAP_CLAUSE.search(s) or GAP_CUE.search(s) or CONCESSION.search(s)))
     return False
 
 
@@ -366,6 +372,7 @@ def select_reference(
     preferred: frozenset[str] | set[str] = frozenset(),
     topic: str = "",
     closeness: dict[str, float] | None = None,
+    titles: dict[str, str] | None = None,
 ) -> tuple[list[tuple[float, str, str]], int]:
     """(cosine, paper id, keypoint) of the reference, with the number of passing keypoints:
     of the candidate keypoints (paper id, keypoint; already answering the phase) those that share
@@ -390,6 +397,10 @@ def select_reference(
     vecs = sentence_vectors([primary, about] + qs + [s for _, s in topical])
     sv, qv = vecs[2 + len(qs) :], vecs[2 : 2 + len(qs)]
     sims, tcos = np.maximum(sv @ vecs[0], sv @ vecs[1]), sv @ vecs[1]
+    named = titles or {}
+    if named:  # the keypoint read in its paper's context (its title first)
+        cv = sentence_vectors([f"{named[pid].rstrip('.')}. {s}" if named.get(pid) else s for pid, s in topical])
+        sims, tcos = np.maximum(sims, np.maximum(cv @ vecs[0], cv @ vecs[1])), np.maximum(tcos, cv @ vecs[1])
     qcos = (sv @ qv.T).max(axis=1) if len(qs) else np.zeros(len(topical))
     passing = [  # close to the quote (REF_COS) and on the task's topic (TOPIC_COS with title + quote)
         (round(float(c), 4), pid, s)
