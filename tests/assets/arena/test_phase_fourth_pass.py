@@ -123,3 +123,39 @@ def test_the_topic_is_a_short_noun_phrase_not_the_whole_title():
     )
     long = short_topic("Multi-view Intensive-fidelity Long-term Video Generation World Model for Autonomous Driving")
     assert long.endswith("for autonomous driving") and len(long.split()) <= 8
+
+
+# ---- rule 1 (cont.): the closest paper's keypoint is found and read in its paper's context ---------------------
+def test_a_proposal_after_a_first_clause_and_a_gap_stated_as_a_concession_are_keypoints():
+    from assets.families.phase.reference import phase_keypoints
+
+    design = (
+        "Existing methods enforce continuity along the z-axis. In this work, we revisit the origin of stochasticity in "
+        "diffusion sampling and introduce Inter-Slice Consistent Stochasticity (ISCS), a simple yet effective strategy "
+        "that encourages interslice consistency during diffusion sampling."
+    )
+    assert any("Inter-Slice Consistent Stochasticity" in k for k in phase_keypoints(design, "design"))
+    synth = (
+        "Although diffusion-based zero-shot image restoration methods have achieved great success, applying them to "
+        "video restoration will lead to severe temporal flickering. In this paper, we propose the first framework that "
+        "utilizes a video diffusion model to keep zero-shot video restoration temporally consistent."
+    )
+    assert any(k.startswith("Although") for k in phase_keypoints(synth, "synthesize"))
+
+
+def test_a_keypoint_of_a_paper_on_the_problem_is_measured_with_its_title():
+    primary = (
+        "we introduce Diff-Ensembler, a novel hybrid 2D-3D model for efficient and effective volumetric translations by "
+        "ensembling perpendicularly trained 2D diffusion models with a 3D network in each diffusion step."
+    )
+    title = "Diff-Ensembler: Learning to Ensemble 2D Diffusion Models for Volume-to-Volume Medical Image Translation"
+    kp = (
+        "In this work, we revisit the origin of stochasticity in diffusion sampling and introduce Inter-Slice Consistent "
+        "Stochasticity (ISCS), a simple yet effective strategy that encourages interslice consistency during diffusion sampling."
+    )
+    cands = [("w", kp)]
+    alone, _ = select_reference("design", primary, "Design a method.", cands, topic=title)
+    assert alone == []  # the sentence alone does not name the medical volumes
+    named = {"w": "Improving 2D Diffusion Models for 3D Medical Imaging with Inter-Slice Consistent Stochasticity"}
+    read, _ = select_reference("design", primary, "Design a method.", cands, topic=title, closeness={"w": 0.7}, titles=named)
+    assert [pid for _, pid, _ in read] == ["w"]
