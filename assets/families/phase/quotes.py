@@ -250,11 +250,9 @@ def short_topic(subject: str) -> str:
     words = head.split()
     if len(words) > MAX_TOPIC_WORDS and " for " in head:  # "Long X Y Z Model for Task": trim the modifiers
         left, right = head.split(" for ", 1)
-        keep = max(1, MAX_TOPIC_WORDS - 1 - len(right.split()))
-        head = " ".join(left.split()[-keep:] + ["for"] + right.split())
-    words = head.split()
-    if len(words) > MAX_TOPIC_WORDS:
-        head = " ".join(words[-MAX_TOPIC_WORDS:]) if " for " not in head else " ".join(words[:MAX_TOPIC_WORDS])
+        keep = MAX_TOPIC_WORDS - 1 - len(right.split())
+        if keep >= 2:  # else a cut would leave a fragment: the longer phrase reads better
+            head = " ".join(left.split()[-keep:] + ["for"] + right.split())
     # title case to sentence case ("Volume-to-Volume Medical Image" -> "volume-to-volume medical image"):
     # a word whose every part is capitalised lower case; acronyms and names ("LLM-based", "W4A8") stay
     head = " ".join(w.lower() if all(_TITLE_WORD.match(x) for x in w.split("-") if x) else w for w in head.split())

@@ -390,14 +390,18 @@ def select_reference(
     # the topic test first: only keypoints that share the primary's topic are embedded
     # (MiniLM is ~100 sentences/s here; most candidate sentences fail the topic test)
     about = topic_text(topic, primary) if topic else primary
-    topical = [(pid, s) for pid, s in cands if shares_topic(s, about, df)]
+    named = titles or {}
+    topical = [
+        (pid, s)
+        for pid, s in cands
+        if shares_topic(s, about, df) or (named.get(pid) and shares_topic(f"{named[pid]}. {s}", about, df))
+    ]
     if not topical:
         return [], 0
     qs = question_sentences(question)
     vecs = sentence_vectors([primary, about] + qs + [s for _, s in topical])
     sv, qv = vecs[2 + len(qs) :], vecs[2 : 2 + len(qs)]
     sims, tcos = np.maximum(sv @ vecs[0], sv @ vecs[1]), sv @ vecs[1]
-    named = titles or {}
     if named:  # the keypoint read in its paper's context (its title first)
         cv = sentence_vectors([f"{named[pid].rstrip('.')}. {s}" if named.get(pid) else s for pid, s in topical])
         sims, tcos = np.maximum(sims, np.maximum(cv @ vecs[0], cv @ vecs[1])), np.maximum(tcos, cv @ vecs[1])

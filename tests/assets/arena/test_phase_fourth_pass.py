@@ -121,6 +121,8 @@ def test_the_topic_is_a_short_noun_phrase_not_the_whole_title():
     assert short_topic("Monitoring LLM-based Multi-Agent Systems Against Corruptions via Node Evaluation") == (
         "monitoring LLM-based multi-agent systems against corruptions"
     )
+    # no fragment: a phrase that cannot be cut cleanly stays whole
+    assert short_topic("Benchmarking and Evaluating the Quality of Text-Driven Video Editing").startswith("benchmarking")
     long = short_topic("Multi-view Intensive-fidelity Long-term Video Generation World Model for Autonomous Driving")
     assert long.endswith("for autonomous driving") and len(long.split()) <= 8
 
@@ -158,4 +160,12 @@ def test_a_keypoint_of_a_paper_on_the_problem_is_measured_with_its_title():
     assert alone == []  # the sentence alone does not name the medical volumes
     named = {"w": "Improving 2D Diffusion Models for 3D Medical Imaging with Inter-Slice Consistent Stochasticity"}
     read, _ = select_reference("design", primary, "Design a method.", cands, topic=title, closeness={"w": 0.7}, titles=named)
+    assert [pid for _, pid, _ in read] == ["w"]
+    # the domain's everyday words ("diffusion", "sampling") shared alone do not make it topical; its title does
+    from assets.families.phase.topic import topic_stems
+
+    df = {w: 0.9 for w in topic_stems("diffusion diffusions sampling model models strategy")}
+    alone, _ = select_reference("design", primary, "Design a method.", cands, df, topic=title)
+    assert alone == []
+    read, _ = select_reference("design", primary, "Design a method.", cands, df, topic=title, closeness={"w": 0.7}, titles=named)
     assert [pid for _, pid, _ in read] == ["w"]
