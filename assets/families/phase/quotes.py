@@ -239,8 +239,8 @@ def short_topic(subject: str) -> str:
     the subject itself when nothing shorter reads."""
     s = " ".join((subject or "").split())
     head = _MEANS.split(s, maxsplit=1)[0].strip()
-    if len(head.split()) < 2:
-        head = s
+    if len(head.split()) < 4 and len(s.split()) <= MAX_TOPIC_WORDS:  # "RAG with Hypergraph-Structured
+        head = s  # Knowledge": a short head is generic, the means names the specific idea
     if _LEARNING_TO.match(head) and " for " in head:  # "Learning to Ensemble X for Y": the task is Y
         tail = head.split(" for ", 1)[1].strip()
         head = tail if len(tail.split()) >= 2 else head

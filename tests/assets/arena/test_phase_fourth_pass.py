@@ -121,6 +121,7 @@ def test_the_topic_is_a_short_noun_phrase_not_the_whole_title():
     assert short_topic("Monitoring LLM-based Multi-Agent Systems Against Corruptions via Node Evaluation") == (
         "monitoring LLM-based multi-agent systems against corruptions"
     )
+    assert "hypergraph" in short_topic("Retrieval-Augmented Generation with Hypergraph-Structured Knowledge Representation")
     # no fragment: a phrase that cannot be cut cleanly stays whole
     assert short_topic("Benchmarking and Evaluating the Quality of Text-Driven Video Editing").startswith("benchmarking")
     long = short_topic("Multi-view Intensive-fidelity Long-term Video Generation World Model for Autonomous Driving")
