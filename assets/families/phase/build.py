@@ -31,8 +31,19 @@ from assets.families.phase.quotes import (
     readable_quote,
     readable_subject,
     shares_quote,
+    short_topic,
+    states_own_limitation,
 )
-from assets.families.phase.topic import CONTEXT_COS, on_topic, sentence_vectors, stem_shares, topic_stems, topic_text
+from assets.families.phase.topic import (
+    CONTEXT_COS,
+    continues,
+    on_topic,
+    paper_closeness,
+    sentence_vectors,
+    stem_shares,
+    topic_stems,
+    topic_text,
+)
 from assets.toolbox.building import MAX_SUPPORT_PAPERS, MIN_SUPPORT_PAPERS
 from core.leakage import internal_violations
 from core.records import BuildStep, Failure, Task, TaskBuild
@@ -61,7 +72,7 @@ def question_text(
     """The offline TaskWeaver template of one phase (public: pre-cutoff quotes and ids only).
     `primary` and `support` are (readable quote, paper id)."""
     q, pid = primary
-    field = f"{subject} ({domain_title})" if subject != domain_title else domain_title
+    field = subject or domain_title  # the topic, a short noun phrase (`short_topic`)
     if phase == "synthesize":
         s = f' A related pre-cutoff finding ({support[1]}): "{support[0]}"' if support else ""
         return (
@@ -139,6 +150,10 @@ def build_phase_tasks(family: TaskFamily, builder) -> None:
                 if primary.paper_id in state["papers"] or shares_quote(quote_key(body), state["quotes"]):
                     continue
                 title = titles.get(primary.paper_id, "")
+                abstract = abstracts.get(primary.paper_id, "")
+                if ph == "synthesize" and abstract and not states_own_limitation(body, abstract):
+                    state["not_own_limitation"] = state.get("not_own_limitation", 0) + 1  # the field's motivation
+                    continue
                 if ph == "design" and not _method_primary(title, abstracts.get(primary.paper_id, ""), body):
                     state["not_method"] = state.get("not_method", 0) + 1  # a benchmark is evaluated, not designed on
                     continue
@@ -148,7 +163,8 @@ def build_phase_tasks(family: TaskFamily, builder) -> None:
                     state["off_topic"] += 1  # the primary quote is not about its own paper's subject
                     continue
                 tvec = sentence_vectors([topic_text(title, body)])[0]
-                support = _support(ph, k, usable, vecs, state, topic, df, tvec)
+                same = partial(_same_problem, (title, abstract), titles, abstracts, state) if abstract else None
+                support = _support(ph, k, usable, vecs, state, topic, df, tvec, same, abstracts)
                 made[ph] += _emit(family, builder, ph, (primary, body), support, titles, state)
                 break
 
@@ -162,13 +178,19 @@ def _support(
     topic: tuple[str, np.ndarray] | None = None,
     df: dict[str, float] | None = None,
     tvec: np.ndarray | None = None,
+    same_problem=None,
+    abstracts: dict[str, str] | None = None,
 ) -> tuple[Inspiration, str, float] | None:
     """The most similar unused quote of the phase's support kinds from another paper, if its
     cosine with the primary quote is >= SUPPORT_COS, it shares a topic stem with it, it is on
     the task's topic (`on_topic` with the primary paper's title) and reaches the topic bar
     (cosine >= CONTEXT_COS with `tvec`, the topic text's vector); for design it states a method
-    gap, not an evaluation gap. Else the task has no support: an off-topic context quote made
-    the prompt noisier without helping anyone answer it."""
+    gap, not an evaluation gap. A reader found another paper's single-agent RL problem grafted
+    onto a multi-agent credit-assignment task: the support's PAPER must continue the primary
+    paper's problem (`same_problem`: the paper test of the gold, topic.py `continues`) and a
+    limitation quoted as an open problem must be one its paper takes up (`states_own_limitation`).
+    Else the task has no support: an off-topic context quote made the prompt noisier without
+    helping anyone answer it."""
     primary = usable[k][0]
     best, best_cos = None, SUPPORT_COS
     cos = vecs @ vecs[k] if len(vecs) else np.zeros(0)
@@ -191,9 +213,27 @@ def _support(
             if phase == "design" and is_evaluation_gap(body):
                 state["evaluation_gap"] = state.get("evaluation_gap", 0) + 1
                 continue  # a design task's open problem is one a method takes up
+            own = (abstracts or {}).get(i.paper_id, "")
+            if i.kind == "limitation" and own and not states_own_limitation(body, own):
+                state["support_not_own_limitation"] = state.get("support_not_own_limitation", 0) + 1
+                continue
+            if same_problem is not None and not same_problem(i.paper_id):
+                state["support_other_problem"] = state.get("support_other_problem", 0) + 1
+                continue  # another paper's problem: the same bar as a pursuing paper
             best = (i, body, round(float(cos[j]), 4))
             break
     return best
+
+
+def _same_problem(
+    primary: tuple[str, str], titles: dict[str, str], abstracts: dict[str, str], state: dict, paper_id: str
+) -> bool:
+    """Whether a supporting quote's paper continues the primary paper's problem (topic.py
+    `continues`, the bar a pursuing window paper meets); an unknown paper does not."""
+    if paper_id not in abstracts:
+        return False
+    setting, paper = paper_closeness(primary, [(titles.get(paper_id, ""), abstracts[paper_id])])
+    return continues(setting[0], paper[0])
 
 
 def _method_primary(title: str, abstract: str, quote: str) -> bool:
@@ -221,6 +261,8 @@ def _emit(
     # an unknown title (a build given no papers: tests) keeps the domain as the subject; a known
     # one must give a readable topic name ("Synthesize: LLM Agents (2509.19136)" names none)
     subject = readable_subject(titles[p.paper_id], st.domain_title) if title_known else st.domain_title
+    if subject is not None and title_known:
+        subject = short_topic(subject)  # a short noun phrase, not the whole title (quotes.py)
     if subject is None:
         builder.failures.append(
             Failure(stage="tasks", item_id=task_id, reason="curation: no readable topic name in the primary paper's title")

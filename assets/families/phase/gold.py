@@ -4,7 +4,10 @@ inspiration did, in their own words, for the task's phase (docs/arena.md).
 * Pursuing papers: centred static-embedding cosine >= PURSUIT_COS with (primary paper title +
   primary quote) AND >= MIN_SHARED shared content stems AND a title on the task's topic (MiniLM
   cosine >= TITLE_COS with the topic text: the measure context quotes and keypoints meet too, so the
-  list shown and its count hold no EEG tutorial in a web-agent task); a task is pursued when >= MIN_PURSUING
+  list shown and its count hold no EEG tutorial in a web-agent task) AND the paper test (topic.py
+  `continues`: its abstract's opening states the primary paper's setting, SETTING_COS, and its title
+  with it the primary paper's subject, PAPER_COS; a shared word is not enough), ranked by closeness
+  to the primary paper (the reference reads them in that order); a task is pursued when >= MIN_PURSUING
   window papers pursue it (its stability is how often that stays true when the window's papers
   are resampled).
 * The reference: `reference_of` (assets/families/phase/reference.py: the keypoints that answer
@@ -29,7 +32,15 @@ from assets.families.phase.reference import (
     phase_keypoints,
     select_reference,
 )
-from assets.families.phase.topic import TITLE_COS, TOPIC_COS, stem_shares, topic_cos, topic_text
+from assets.families.phase.topic import (
+    TITLE_COS,
+    TOPIC_COS,
+    continues,
+    paper_closeness,
+    stem_shares,
+    topic_cos,
+    topic_text,
+)
 from core.claims import all_stems
 from core.records import ClaimBasis, GoldClaim, GoldSlot, GoldTarget, Task, TaskBuild
 
@@ -62,6 +73,17 @@ def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
 
 
 _PAPER_ID = re.compile(r"\b(\d{4}\.\d{4,5})(?:v\d+)?\b")
+
+
+def primary_record(ctx, build: TaskBuild, task: Task) -> tuple[str, str] | None:
+    """(title, abstract) of the task's primary paper from the partition's pre-cutoff papers
+    (None when it is not there: the paper test is then skipped)."""
+    pid = primary_paper(build.curation, task)
+    index = getattr(ctx, "pub_index", {}) or {}
+    if pid not in index:
+        return None
+    p = ctx.public[index[pid]]
+    return (p.title or build.curation.get("primary_title", ""), p.abstract or "")
 
 
 def primary_paper(curation, task: Task) -> str:
@@ -103,11 +125,21 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         if len(idx):
             tcos = topic_cos([window[i].title for i in idx], topic_text(*_topic_parts(build)))
             ok_all[idx[tcos < TITLE_COS]] = False
-        tested[task.task_id] = (cos_all, ok_all)
-    cos_all, ok_all = tested[task.task_id]
+        # the paper test (topic.py, SETTING_COS): the paper continues the primary paper's problem;
+        # the pursuing papers are ranked by closeness to the primary paper, not by the static cosine
+        close_all = cos_all.astype(np.float32).copy()
+        primary = primary_record(ctx, build, task)
+        idx = np.flatnonzero(ok_all)
+        if len(idx) and primary is not None:
+            setting, paper = paper_closeness(primary, [(window[i].title, window[i].abstract) for i in idx])
+            for i, a, b in zip(idx, setting, paper):
+                ok_all[i] = continues(a, b)
+                close_all[i] = (float(a) + float(b)) / 2
+        tested[task.task_id] = (cos_all, ok_all, close_all, primary is not None)
+    cos_all, ok_all, close_all, paper_tested = tested[task.task_id]
     at = ctx.rows_in_window()
-    cos, ok = (cos_all, ok_all) if at is None else (cos_all[at], ok_all[at])
-    order = np.argsort(-cos, kind="stable")
+    cos, ok, close = (cos_all, ok_all, close_all) if at is None else (cos_all[at], ok_all[at], close_all[at])
+    order = np.argsort(-close, kind="stable")
     rows = [int(i) for i in order[ok[order]]]
     numbers = {
         "n_future_total": float(len(ctx.future)),
@@ -115,12 +147,13 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         "top_cos": round(float(cos.max()), 4) if len(cos) else 0.0,
     }
     base = dict(task_id=task.task_id, family=family, domain=task.domain, cutoff=task.cutoff)
-    pursuing = list(dict.fromkeys(ctx.future[i].arxiv_id for i in rows))
+    pursuing = list(dict.fromkeys(ctx.future[i].arxiv_id for i in rows))  # closest to the primary paper first
+    closeness = {ctx.future[i].arxiv_id: round(float(close[i]), 4) for i in rows} if paper_tested else {}
     if len(rows) < MIN_PURSUING:
         return GoldTarget(**base, numbers=numbers, future_paper_ids=pursuing, strength=0.0)
     if ctx.ranking_only:  # a bootstrap resample only asks whether the task is still pursued
         return GoldTarget(**base, preferred_ranking=["pursued"], numbers=numbers, strength=1.0)
-    reference, n_cands, n_pass = reference_of(ctx, task, build, pursuing)
+    reference, n_cands, n_pass = reference_of(ctx, task, build, pursuing, closeness)
     numbers.update(
         {
             "n_reference_candidates": float(n_cands),
@@ -180,11 +213,14 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
     )
 
 
-def reference_of(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tuple[list[tuple[float, str, str]], int, int]:
+def reference_of(
+    ctx, task: Task, build: TaskBuild, pursuing: list[str], closeness: dict[str, float] | None = None
+) -> tuple[list[tuple[float, str, str]], int, int]:
     """(cosine, paper id, keypoint) of the reference keypoints, with the number of candidate
     keypoints read and of those passing the check: the keypoints answering the phase
     (`phase_keypoints`) of the READ_PAPERS closest pursuing papers (evaluate: and of every
-    pursuing paper that introduces a benchmark or evaluation), chosen by `select_reference`."""
+    pursuing paper that introduces a benchmark or evaluation), chosen by `select_reference`
+    with the papers ranked by `closeness` to the primary paper (the paper test, topic.py)."""
     phase = task.subtype or ""
     primary = build.curation.get("primary_quote") or ""
     if not primary:
@@ -208,7 +244,15 @@ def reference_of(ctx, task: Task, build: TaskBuild, pursuing: list[str]) -> tupl
     if "_phase_df" not in ctx.__dict__:  # the window's stem shares, once per partition
         ctx.__dict__["_phase_df"] = stem_shares([f"{p.title}. {p.abstract}" for p in ctx.future])
     chosen, n_pass = select_reference(
-        phase, primary, task.question, cands, ctx.__dict__["_phase_df"], bench, topic=build.curation.get("primary_title", "")
+        phase,
+        primary,
+        task.question,
+        cands,
+        ctx.__dict__["_phase_df"],
+        bench,
+        topic=build.curation.get("primary_title", ""),
+        closeness=closeness,
+        titles={pid: by_id[pid].title for pid in read if closeness and pid in closeness},
     )
     return chosen, len(cands), n_pass
 

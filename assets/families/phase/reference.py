@@ -23,7 +23,8 @@ abstract of one of the closest pursuing window papers that
 5. (design) comes from a paper whose contribution is a method (`contribution_kind`, gold.py).
 The reference is the MAX_REFERENCE best passing keypoints, one per paper: for evaluate the
 papers that introduce a benchmark or evaluation on the topic (`is_benchmark_paper`) first,
-then by cosine with the primary quote."""
+then the papers closest to the primary paper (gold.py's paper test), then by cosine with the
+primary quote."""
 
 from __future__ import annotations
 
@@ -51,7 +52,9 @@ OWN_RESULT = re.compile(
     r"\b(?:show|demonstrat|reveal|indicat|confirm|suggest|highlight)\w*",
     re.I,
 )
-_OWN_SUBJECT = r"\b(?:we|this (?:paper|work|study|article))\s+(?:[\w-]+\s+){0,2}?"
+# "we revisit the origin of X and introduce Y": the proposal may follow a first clause (a reader found
+# the window paper closest to its inspiration left out of the reference for lack of a keypoint)
+_OWN_SUBJECT = r"\b(?:we|this (?:paper|work|study|article))\s+(?:[\w-]+\s+){0,2}?(?:[^.;]{0,80}?\band\s+)?"
 REFERENCE_CUES = {
     # synthesize: the direction the paper took up (what it set out to do), stated by the paper itself
     "synthesize": re.compile(
@@ -215,9 +218,13 @@ BACK_REFERENCE = re.compile(
 )
 
 
+# a gap stated as a concession ("Although X succeeded, applying it to Y leads to severe flickering")
+CONCESSION = re.compile(r"(?:^|[.!?]\s+)(?:although|though|while|despite)\b[^.;]{10,},", re.I)
+
+
 def is_gap_statement(sentence: str) -> bool:
-    """A sentence stating a gap (no own work in it): a limitation cue or a gap word."""
-    return bool(GAP_CUE.search(sentence)) and not OWN_WORK.search(sentence)
+    """A sentence stating a gap (no own work in it): a limitation cue, a gap word or a concession."""
+    return bool(GAP_CUE.search(sentence) or CONCESSION.search(sentence)) and not OWN_WORK.search(sentence)
 
 
 def _evaluate_answers(s: str) -> bool:
@@ -247,7 +254,7 @@ def answers_phase(keypoint: str, phase: str) -> bool:
         return bool(MECHANISM.search(s[m.end() :]) if m else False) or _joined_mechanism(s)
     if phase == "synthesize":
         direction = REFERENCE_CUES["synthesize"].search(s)
-        return bool(direction and (GAP_CLAUSE.search(s) or GAP_CUE.search(s)))
+        return bool(direction and (GAP_CLAUSE.search(s) or GAP_CUE.search(s) or CONCESSION.search(s)))
     return False
 
 
@@ -364,6 +371,8 @@ def select_reference(
     df: dict[str, float] | None = None,
     preferred: frozenset[str] | set[str] = frozenset(),
     topic: str = "",
+    closeness: dict[str, float] | None = None,
+    titles: dict[str, str] | None = None,
 ) -> tuple[list[tuple[float, str, str]], int]:
     """(cosine, paper id, keypoint) of the reference, with the number of passing keypoints:
     of the candidate keypoints (paper id, keypoint; already answering the phase) those that share
@@ -372,19 +381,30 @@ def select_reference(
     papers on the topic) first, then by cosine. The cosine is the higher of the keypoint's with
     the primary quote and with `topic` + the primary quote (`topic`: the primary paper's title),
     and the shared topic stems are those of the two together: what a window paper did on the
-    task's topic need not restate the quote's wording."""
+    task's topic need not restate the quote's wording. With `closeness` (paper id -> closeness of
+    its paper to the primary paper, gold.py's paper test) the papers are taken closest first (then
+    by the keypoint's cosine): a keypoint sentence close to the quote from a paper on another
+    problem must not push out the paper that continues the inspiration."""
     if not cands or not primary:
         return [], 0
     # the topic test first: only keypoints that share the primary's topic are embedded
     # (MiniLM is ~100 sentences/s here; most candidate sentences fail the topic test)
     about = topic_text(topic, primary) if topic else primary
-    topical = [(pid, s) for pid, s in cands if shares_topic(s, about, df)]
+    named = titles or {}
+    topical = [
+        (pid, s)
+        for pid, s in cands
+        if shares_topic(s, about, df) or (named.get(pid) and shares_topic(f"{named[pid]}. {s}", about, df))
+    ]
     if not topical:
         return [], 0
     qs = question_sentences(question)
     vecs = sentence_vectors([primary, about] + qs + [s for _, s in topical])
     sv, qv = vecs[2 + len(qs) :], vecs[2 : 2 + len(qs)]
     sims, tcos = np.maximum(sv @ vecs[0], sv @ vecs[1]), sv @ vecs[1]
+    if named:  # the keypoint read in its paper's context (its title first)
+        cv = sentence_vectors([f"{named[pid].rstrip('.')}. {s}" if named.get(pid) else s for pid, s in topical])
+        sims, tcos = np.maximum(sims, np.maximum(cv @ vecs[0], cv @ vecs[1])), np.maximum(tcos, cv @ vecs[1])
     qcos = (sv @ qv.T).max(axis=1) if len(qs) else np.zeros(len(topical))
     passing = [  # close to the quote (REF_COS) and on the task's topic (TOPIC_COS with title + quote)
         (round(float(c), 4), pid, s)
@@ -394,5 +414,6 @@ def select_reference(
     best: dict[str, tuple[float, str, str]] = {}
     for c, pid, s in sorted(passing, key=lambda x: (-x[0], x[1], x[2])):
         best.setdefault(pid, (c, pid, s))
-    chosen = sorted(best.values(), key=lambda x: (x[1] not in preferred, -x[0], x[1], x[2]))
+    near = closeness or {}
+    chosen = sorted(best.values(), key=lambda x: (x[1] not in preferred, -near.get(x[1], 0.0), -x[0], x[1], x[2]))
     return chosen[:MAX_REFERENCE], len(passing)
