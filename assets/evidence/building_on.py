@@ -48,15 +48,18 @@ FOIL_CUES = re.compile(
     r"vs\.?|versus|alternative\s+to|relative\s+to|(gains?|improvements?|advantages?|margins?)\s+over|"
     r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
     r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
-    r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
+    r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|questions?\s+(whether|if|the\s+need)|question(ing|ed|able)|overlook\w*|"
     r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit|such\s+as|reference\s+points?|"
     r"metrics?|vanilla|naive|(approaches|methods|algorithms|techniques|frameworks)\s+like|"
-    # negation (s37: "add no teacher model, distillation stage"), alternatives and breakage
-    # ("alternatives to full fine-tuning", "PPO & GRAE breaks PPO's ..."), and sameness claims
-    # ("maintains consistency with DDIM") -- none of them is building on the named method
-    r"no|not(?!\s+only)|non|w/o|absence\s+of|free\s+of|alternatives?\s+to|break\w*(?!\s+(down|up|into|it|them))|collaps\w*|"
+    # "question" only as a verb or doubt, not the noun ("decompose each question into sub-questions", s37);
+    # alternatives and breakage ("alternatives to full fine-tuning", "PPO & GRAE breaks PPO's ..."),
+    # and sameness claims ("maintains consistency with DDIM") are not building on the named method (s37)
+    r"alternatives?\s+to|break\w*(?!\s+(down|up|into|it|them))|collaps\w*|"
     r"consisten\w*\s+with|compatib\w*\s+with|equivalen\w*\s+to|analog\w*\s+to|reproduc\w*|replicat\w*)\b"
 )
+# a negation BEFORE the mention ("add no teacher model, distillation stage", s37); after it, a
+# negation is about what follows ("in pixel space, so no autoencoder is needed")
+NEGATION_BEFORE = re.compile(r"(?i)\b(no|not(?!\s+only)|non|w/o|absence\s+of|free\s+of)\b")
 # the named method's failure stated ANYWHERE after the mention in its sentence ("directly applying
 # GRPO to normalise distinct rewards causes them to collapse ..."; "GraphRAG -- turns out VectorRAG is
 # almost enough"): the paper argues against it (replacement framing, s37), it does not build on it.
@@ -207,6 +210,7 @@ def foil_context(sentence: str, m: re.Match[str]) -> bool:
     role_after = " ".join(after_text.split()[:ROLE_AFTER_WORDS])
     return bool(
         FOIL_CUES.search(before)
+        or NEGATION_BEFORE.search(before)
         or FOIL_CUES.search(after)
         or FREE_SUFFIX.match(after_text)
         or ROLE_AFTER.search(role_after)
