@@ -13,19 +13,25 @@ A paper counts for an approach when one sentence of its title or abstract
    "fine-tuned with", "-based", ...) -- background sentences ("X has emerged as ...") do not count;
 3. and NOT in a foil context: no foil cue (FOIL_CUES: "compared with", "outperforms", "unlike",
    "instead of", "replaces", "without", "baseline", "than", "vs.", "-free", "prior", "existing",
-   "e.g.", "evaluate", "benchmark", ...) within
-   FOIL_WINDOW words before the mention or FOIL_AFTER words after it -- a baseline, a foil or a
-   replaced method is not built on;
+   "e.g.", "evaluate", "benchmark", "alternative to", "breaks", "consistent with", ...) within
+   FOIL_WINDOW words before the mention or FOIL_AFTER words after it, no negation before it
+   (NEGATION_BEFORE: "add no teacher model, distillation stage"), no failure of it stated anywhere
+   after it in the sentence (FAILURE_AFTER: "applying GRPO ... causes them to collapse"), and the
+   sentence's own verb does not compare, reproduce or survey (SELF_STUDY) -- a baseline, a foil, a
+   replaced or argued-against method is not built on;
 4. and NOT one item of an enumeration ("PPO, DPO, SimPO, ORPO, GRPO, and KTO"; "reranking,
-   query expansion, and result fusion"): a paper that lists three or more methods in a row
+   query expansion, and result fusion"; "via SFT (...), DPO (...), and ORPO (...)", parenthetical
+   expansions blanked): a paper that lists three or more methods in a row
    compares, analyses or wraps them, it does not build on each (`enumerated`, issue 32 third pass);
 5. and NOT in one of the member's foil senses (`foils`: "DDIM inversion" is not a fast solver, a
    U-Net for segmentation is not a generator backbone), and the paper's title and abstract carry
    the role's topical context (`context`: a PPO-trained game agent is not LLM post-training).
 
 A paper whose title says its contribution is a benchmark, a survey, an evaluation or an
-analysis (STUDY_TITLE: "ToolPRMBench", "Benchmarking ...", "Mechanistic Analysis of ...") builds
-on nothing it evaluates: it counts for no approach.
+analysis (STUDY_TITLE: "ToolPRMBench", "Benchmarking ...", "Mechanistic Analysis of ...";
+STUDY_TITLE_MORE: "Deconstructing ...", "Reproducing ...", a testbed), or whose abstract says so
+of its own work (STUDY_ABSTRACT: "We present a systematic empirical study", "We survey 47
+methods"), builds on nothing it evaluates: it counts for no approach.
 
 The first sentence that counts is recorded with the paper, so a reader can recheck every count.
 No Dagster, no family state: `Matcher` is built from one catalog member's names.
