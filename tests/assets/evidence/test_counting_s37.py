@@ -177,3 +177,14 @@ def test_exemplars_are_papers_whose_abstract_says_they_use_the_approach():
     other = screened_paper("c", "A legal assistant", "We fine-tune the model using LoRA on court rulings.", date(2025, 12, 2))
     shown = exemplars([other, attack, use], {"a": attack.title, "b": use.title, "c": "We fine-tune ..."}, lora)
     assert [p.arxiv_id for p in shown] == ["b", "c", "a"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We show that LoRA-based adaptation achieves calibration parity with (and in some tasks exceeds) full fine-tuning.",
+        "We show that standard full-parameter fine-tuning induces parameter changes that are too small to survive quantization.",
+    ],
+)
+def test_parity_and_too_small_claims_are_comparisons(sentence):
+    assert not counts("weight_adaptation", "full", sentence)
