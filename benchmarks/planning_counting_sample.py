@@ -10,9 +10,20 @@ CUTOFF, i.e. the planning golds the default release builds, before the relevance
 abstract to the unlabelled file.
 
 `sample` draws SAMPLE_SIZE counted (paper, approach, sentence) items from the built planning golds
-of the default release (every domain at CUTOFF, read from the warehouse), seeded with SEED:
-the items are shuffled, then taken round-robin over the (task, option) groups so that
-every option's counts are checked, not only the leaders'. It writes
+of the default release (every domain at CUTOFF, read from the warehouse of $FORESCI_HOME, else
+<repo>/.foresci), seeded with SEED, in one of two modes:
+
+* round-robin (the default): every built planning task, released or not; the items are shuffled,
+  then taken round-robin over the (task, option) groups so that every option's counts are checked,
+  not only the leaders'. It ESTIMATES the precision per option, averaged over options: the rule's
+  precision on rare options (a trailing option's 3 papers) weighs as much as on the leader's 200,
+  which finds wrong-sense names fast but is not the gold's precision.
+* `--uniform`: only the RELEASED planning tasks (`task_ranking.released`), and every counted
+  (task, option, paper) item equally likely (a simple random sample without replacement). It
+  ESTIMATES the counting precision of the released gold itself: the share of the counted papers
+  behind the released tasks' rankings that truly build on their option.
+
+It writes
 docs/labels/planning_counting_sample.unlabelled.jsonl with
 {item_id, task_id, approach, role, paper_id, title, sentence, label: "", note: ""}, and, where a
 labelled file already exists, carries its labels over by item_id into
@@ -28,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -35,7 +47,7 @@ from pathlib import Path
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-WAREHOUSE = ROOT / ".foresci" / "warehouse"
+WAREHOUSE = Path(os.environ.get("FORESCI_HOME", ROOT / ".foresci")).resolve() / "warehouse"
 LABELS = ROOT / "docs" / "labels" / "planning_counting_sample.jsonl"
 UNLABELLED = ROOT / "docs" / "labels" / "planning_counting_sample.unlabelled.jsonl"
 DOMAINS = (
@@ -55,7 +67,20 @@ def _table(side: str, name: str, domain: str) -> pd.DataFrame:
     return pd.read_parquet(path) if path.exists() else pd.DataFrame()
 
 
-def counted_items() -> list[dict]:
+def released_task_ids() -> set[str]:
+    """The released planning tasks of the warehouse (every domain at CUTOFF)."""
+    out: set[str] = set()
+    for d in DOMAINS:
+        ranking = _table("public", "task_ranking", d)
+        if not ranking.empty:
+            out |= set(ranking[(ranking.family == "planning") & ranking.released.astype(bool)].task_id)
+    return out
+
+
+def counted_items(released_only: bool = False) -> list[dict]:
+    """Every counted (task, option, paper) item of the warehouse's planning golds (of the released
+    tasks only with `released_only`)."""
+    keep = released_task_ids() if released_only else None
     items = []
     for d in DOMAINS:
         golds, tasks, builds = (
@@ -67,6 +92,7 @@ def counted_items() -> list[dict]:
         if golds.empty or tasks.empty:
             continue
         title = dict(zip(window.get("arxiv_id", []), window.get("title", [])))
+        abstract = dict(zip(window.get("arxiv_id", []), window.get("abstract", [])))  # what a labeller reads
         role_of = {}
         for _, s in signals[signals.kind == "approach"].iterrows():
             role_of[s.signal_id] = json.loads(s.record_json)["details"].get("role_name", [""])[0]
@@ -74,7 +100,7 @@ def counted_items() -> list[dict]:
         for _, row in tasks[tasks.family == "planning"].iterrows():
             task = json.loads(row.record_json)
             gold_rows = golds[golds.task_id == row.task_id]
-            if gold_rows.empty:
+            if gold_rows.empty or (keep is not None and row.task_id not in keep):
                 continue
             gold = json.loads(gold_rows.iloc[0].record_json)
             names = {o["option_id"]: o["text"].split(" — ")[0] for o in task["options"]}
@@ -91,6 +117,7 @@ def counted_items() -> list[dict]:
                             "paper_id": pid,
                             "title": title.get(pid, ""),
                             "sentence": sentence,
+                            "abstract": abstract.get(pid, ""),
                             "label": "",
                             "note": "",
                         }
@@ -142,7 +169,14 @@ def in_process_items(results_file: Path | None = None) -> list[dict]:
     return items
 
 
+def uniform_sample(items: list[dict], n: int = SAMPLE_SIZE, seed: int = SEED) -> list[dict]:
+    """A simple random sample of n items (all of them when fewer): each counted item equally likely."""
+    items = sorted(items, key=lambda x: x["item_id"])
+    return sorted(random.Random(seed).sample(items, min(n, len(items))), key=lambda x: x["item_id"])
+
+
 def sample(items: list[dict], n: int = SAMPLE_SIZE, seed: int = SEED) -> list[dict]:
+    """Round-robin over the (task, option) groups (module docstring)."""
     rng = random.Random(seed)
     items = sorted(items, key=lambda x: x["item_id"])
     rng.shuffle(items)
@@ -182,10 +216,20 @@ def main() -> None:
     ap.add_argument("--show-dropped", action="store_true", help="recheck: list the labelled items the rule drops")
     ap.add_argument("--out", type=Path, default=None, help="sample: write only this blind copy (labelled files untouched)")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument(
+        "--uniform",
+        action="store_true",
+        help="sample: uniform over the counted items of the RELEASED tasks (the gold's precision)",
+    )
     ap.add_argument("--size", type=int, default=SAMPLE_SIZE)
     args = ap.parse_args()
     if args.command == "sample":
-        rows = sample(in_process_items(args.results) if args.in_process else counted_items(), args.size, args.seed)
+        if args.uniform:
+            if args.in_process:
+                ap.error("--uniform samples the released tasks of a warehouse: not with --in-process")
+            rows = uniform_sample(counted_items(released_only=True), args.size, args.seed)
+        else:
+            rows = sample(in_process_items(args.results) if args.in_process else counted_items(), args.size, args.seed)
         if args.out:  # a fresh blind copy for an independent labeller (issue 32 third pass: --seed 3636)
             write(args.out, [{k: v for k, v in r.items() if k not in ("label", "note")} for r in rows])
             print(f"{len(rows)} items (seed {args.seed}) -> {args.out}")

@@ -14,10 +14,22 @@ Which members a partition offers is read from its cutoff-visible papers only:
    expression or names a member by one of its case-sensitive `names`;
 2. a paper BUILDS ON a member when one sentence uses or extends it (`assets.evidence.building_on`:
    use context, not a foil, case-sensitive names);
-3. a member is alive with at least MIN_ALIVE such papers in the RECENT_MONTHS before the cutoff;
-   a role is offered when at least MIN_MEMBERS of its members are alive, and then its MAX_MEMBERS
-   most used alive members (recent papers first, then all pre-cutoff papers) -- so the options
-   most used in the subfield's recent papers are always among them.
+3. a member is alive with at least MIN_ALIVE such papers in the RECENT_MONTHS before the cutoff
+   AND at least FILLER_SHARE of the leader's recent count: an option with under a tenth of the
+   leader's recent use is a filler no team would weigh (ORPO and KTO beside GRPO and DPO; prompt
+   tuning beside LoRA), and offering it makes the option set no contest (s37 blind reading);
+4. a role is offered when at least MIN_MEMBERS of its members are alive and the leader is not
+   overwhelmingly ahead: the runner-up's recent count is at least DOMINANT_SHARE of the leader's.
+   A leader with five times the runner-up's recent use is what every paper already uses (LoRA
+   for fine-tuning, knowledge graphs for structured RAG): ranking the options measures tool
+   usage, not a research bet, and the answer is read off the pre-cutoff counts. Then its
+   MAX_MEMBERS most used alive members (recent papers first, then all pre-cutoff papers).
+
+The thresholds are the pre-cutoff shares a reader can check on the task itself; at the default
+release the two rules drop the weight-adaptation and retrieval-index roles, whose runners-up
+have 5-7% of the leader's recent use, and the fillers of the policy-optimisation, generator-backbone
+and sampling-acceleration roles (1-7%); the closest kept role's runner-up has about a fifth of its
+leader's (reward signal in LLM post-training).
 
 No Dagster here.
 """
@@ -41,6 +53,8 @@ RECENT_MONTHS = 6
 MIN_ALIVE = 3  # papers building on a member in the RECENT_MONTHS before the cutoff
 MIN_MEMBERS = 3
 MAX_MEMBERS = 5
+FILLER_SHARE = 0.10  # a member's recent count / the leader's, below which it is a filler (rule 3)
+DOMINANT_SHARE = 0.20  # the runner-up's recent count / the leader's, below which there is no contest (rule 4)
 
 
 @dataclass(frozen=True)
@@ -149,7 +163,32 @@ def member_uses(role: Role, papers: list[ScreenedPaper], cutoff: date) -> list[M
 
 
 def offered_members(role: Role, papers: list[ScreenedPaper], cutoff: date) -> list[MemberUse]:
-    """The members a partition offers for the role (rule 3 of the module docstring); [] when
-    fewer than MIN_MEMBERS are alive."""
-    alive = [u for u in member_uses(role, papers, cutoff) if len(u.recent_ids) >= MIN_ALIVE]
-    return alive[:MAX_MEMBERS] if len(alive) >= MIN_MEMBERS else []
+    """The members a partition offers for the role (rules 3-4 of the module docstring); [] when
+    fewer than MIN_MEMBERS are alive or the leader is overwhelmingly ahead."""
+    return contest(member_uses(role, papers, cutoff))
+
+
+def contest(uses: list[MemberUse]) -> list[MemberUse]:
+    """Rules 3-4 on members' uses sorted most recent use first: the alive non-filler members, at
+    most MAX_MEMBERS; [] when fewer than MIN_MEMBERS remain or the runner-up has under
+    DOMINANT_SHARE of the leader's recent use."""
+    lead = len(uses[0].recent_ids) if uses else 0
+    alive = [u for u in uses if len(u.recent_ids) >= max(MIN_ALIVE, FILLER_SHARE * lead)]
+    if len(alive) < MIN_MEMBERS or len(alive[1].recent_ids) < DOMINANT_SHARE * lead:
+        return []
+    return alive[:MAX_MEMBERS]
+
+
+def exemplars(papers: list[ScreenedPaper], sentences: dict[str, str], matcher: Matcher) -> list[ScreenedPaper]:
+    """The papers an option shows as "pre-cutoff papers building on it", best first (keeping the
+    given order within a tier): those whose ABSTRACT says the paper uses the approach (a counted
+    sentence of the abstract alone, not only the title) and whose title names it, then the other
+    abstract-confirmed ones; a paper counted on its title alone comes last. A title that names an
+    approach may attack, serve or study it (s37 blind reading: a backdoor attack and a KV-cache
+    serving paper shown for LoRA); the abstract's own sentence says what the paper does with it."""
+
+    def tier(p: ScreenedPaper) -> int:
+        in_abstract = bool(builds_on("", p.abstract, matcher))
+        return 0 if in_abstract and sentences.get(p.arxiv_id) == p.title else 1 if in_abstract else 2
+
+    return sorted(papers, key=tier)

@@ -13,19 +13,25 @@ A paper counts for an approach when one sentence of its title or abstract
    "fine-tuned with", "-based", ...) -- background sentences ("X has emerged as ...") do not count;
 3. and NOT in a foil context: no foil cue (FOIL_CUES: "compared with", "outperforms", "unlike",
    "instead of", "replaces", "without", "baseline", "than", "vs.", "-free", "prior", "existing",
-   "e.g.", "evaluate", "benchmark", ...) within
-   FOIL_WINDOW words before the mention or FOIL_AFTER words after it -- a baseline, a foil or a
-   replaced method is not built on;
+   "e.g.", "evaluate", "benchmark", "alternative to", "breaks", "consistent with", ...) within
+   FOIL_WINDOW words before the mention or FOIL_AFTER words after it, no negation before it
+   (NEGATION_BEFORE: "add no teacher model, distillation stage"), no failure of it stated anywhere
+   after it in the sentence (FAILURE_AFTER: "applying GRPO ... causes them to collapse"), and the
+   sentence's own verb does not compare, reproduce or survey (SELF_STUDY) -- a baseline, a foil, a
+   replaced or argued-against method is not built on;
 4. and NOT one item of an enumeration ("PPO, DPO, SimPO, ORPO, GRPO, and KTO"; "reranking,
-   query expansion, and result fusion"): a paper that lists three or more methods in a row
+   query expansion, and result fusion"; "via SFT (...), DPO (...), and ORPO (...)", parenthetical
+   expansions blanked): a paper that lists three or more methods in a row
    compares, analyses or wraps them, it does not build on each (`enumerated`, issue 32 third pass);
 5. and NOT in one of the member's foil senses (`foils`: "DDIM inversion" is not a fast solver, a
    U-Net for segmentation is not a generator backbone), and the paper's title and abstract carry
    the role's topical context (`context`: a PPO-trained game agent is not LLM post-training).
 
 A paper whose title says its contribution is a benchmark, a survey, an evaluation or an
-analysis (STUDY_TITLE: "ToolPRMBench", "Benchmarking ...", "Mechanistic Analysis of ...") builds
-on nothing it evaluates: it counts for no approach.
+analysis (STUDY_TITLE: "ToolPRMBench", "Benchmarking ...", "Mechanistic Analysis of ...";
+STUDY_TITLE_MORE: "Deconstructing ...", "Reproducing ...", a testbed), or whose abstract says so
+of its own work (STUDY_ABSTRACT: "We present a systematic empirical study", "We survey 47
+methods"), builds on nothing it evaluates: it counts for no approach.
 
 The first sentence that counts is recorded with the paper, so a reader can recheck every count.
 No Dagster, no family state: `Matcher` is built from one catalog member's names.
@@ -48,9 +54,43 @@ FOIL_CUES = re.compile(
     r"vs\.?|versus|alternative\s+to|relative\s+to|(gains?|improvements?|advantages?|margins?)\s+over|"
     r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
     r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
-    r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|question\w*|overlook\w*|"
+    r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|questions?\s+(whether|if|the\s+need)|question(ing|ed|able)|overlook\w*|"
     r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit|such\s+as|reference\s+points?|"
-    r"metrics?|vanilla|naive|(approaches|methods|algorithms|techniques|frameworks)\s+like)\b"
+    r"metrics?|vanilla|naive|(approaches|methods|algorithms|techniques|frameworks)\s+like|"
+    # "question" only as a verb or doubt, not the noun ("decompose each question into sub-questions", s37);
+    # alternatives, parity and breakage ("alternatives to full fine-tuning", "achieves parity with (and
+    # exceeds) full fine-tuning", "PPO & GRAE breaks PPO's ..."),
+    # and sameness claims ("maintains consistency with DDIM") are not building on the named method (s37)
+    r"alternatives?\s+to|parity|on\s+par|exceed\w*|rival\w*|match(es|ed)|break\w*(?!\s+(down|up|into|it|them))|collaps\w*|"
+    r"consisten\w*\s+with|compatib\w*\s+with|equivalen\w*\s+to|analog\w*\s+to|reproduc\w*|replicat\w*)\b"
+)
+# a negation BEFORE the mention ("add no teacher model, distillation stage", s37); after it, a
+# negation is about what follows ("in pixel space, so no autoencoder is needed")
+NEGATION_BEFORE = re.compile(r"(?i)\b(no|not(?!\s+only)|non|w/o|absence\s+of|free\s+of)\b")
+# the named method's failure stated ANYWHERE after the mention in its sentence ("directly applying
+# GRPO to normalise distinct rewards causes them to collapse ..."; "GraphRAG -- turns out VectorRAG is
+# almost enough"): the paper argues against it (replacement framing, s37), it does not build on it.
+# An extension names the failure in one sentence and its fix of X in another, which still counts.
+FAILURE_AFTER = re.compile(
+    r"(?i)\b(fail\w*|collaps\w*|break\w*(?!\s+(down|up|into|it|them))|suffer\w*|suboptimal\w*|unstable|instabilit\w*|flaw\w*|"
+    r"degrad\w*|drawbacks?|shortcomings?|struggl\w*|overkill|unnecessar\w*|needless\w*|harm\w*|hurts?|"
+    r"inadequa\w*|(is|are)\s+(almost\s+|all\s+)?enough|too\s+(small|large|slow|costly|weak|coarse|rigid)|fragment\w*|pitfalls?|weakness\w*)\b"
+)
+# the sentence's own verb compares, reproduces or surveys methods ("we reproduce and compare diverse
+# retrieval strategies including ... and query reformulation", s37 blind reading): what it names is
+# studied, at any distance before the mention
+SELF_STUDY = re.compile(
+    r"(?i)\b(we|this\s+(paper|work|study))\s+((\w+|\w+-\w+)\s+){0,2}(reproduce|replicate|compare|benchmark|survey|review|audit)\b"
+)
+# the abstract says the paper's own contribution is a study of methods: a survey, review, systematic
+# or empirical study, comparison or reproduction (s37 blind reading: "we reproduce and compare ...",
+# "We present a systematic empirical study", "We survey 47 ... methods" were counted as users)
+STUDY_ABSTRACT = re.compile(
+    r"(?i)\b(we|this\s+(paper|work|article))\s+(present|conduct|perform|provide|offer|report|carry\s+out)\s+"
+    r"(a|an|the\s+first)\s+(\w+\s+)?(systematic|empirical|comparative|comprehensive|large-scale|controlled|"
+    r"extensive|thorough)\s+((\w+|\w+-\w+)\s+)?(survey|review|study|analysis|evaluation|comparison|investigation)\b"
+    r"|\bwe\s+(systematically\s+|empirically\s+)?(survey|review|reproduce|replicate)\s+(\d+|the|existing|prior|recent)\b"
+    r"|\b(this|our)\s+(survey|review|systematic\s+review)\b"
 )
 # the title says the paper's contribution is a benchmark, survey, evaluation or analysis
 # (blind reading seed 3211: TowerMind, ToolPRMBench, RMGAP, "Mechanistic Analysis of Alignment
@@ -59,6 +99,16 @@ STUDY_TITLE = re.compile(
     r"(?i)\b(benchmark\w*|survey\w*|evaluat\w*|(an?\s+)?(systematic|empirical|comparative|mechanistic)\s+"
     r"(study|analysis|comparison|evaluation|review)|analysis\s+of|a\s+review|leaderboard)\b|[a-z0-9]Bench\b"
 )
+# the planning count's further study titles (s37; STUDY_TITLE itself is shared with the bottleneck
+# family): reproduction, rethinking or deconstructing titles announce a study ("Masking or Mitigating?
+# Deconstructing the Impact of Query Rewriting ..."); a testbed or environment is a resource. Not a
+# question mark, "revisiting" nor "rethinking": "Can Blindfolded LLMs Still Trade?", "Revisiting RLVR
+# from a Classification Perspective", "Rethinking Policy Divergence Measures in GRPO" build on what
+# they name (s37 labels)
+STUDY_TITLE_MORE = re.compile(
+    r"(?i)\b(reproduc\w*|replicat\w*|deconstruct\w*|demystif\w*|lessons|pitfalls|"
+    r"a\s+closer\s+look|testbed|environments?\s+for)\b"
+)
 # list items never open with a determiner, pronoun or relative word: "GRPO, a critic-free method,
 # which ..." is an apposition, not an enumeration
 _NOT_ITEM = re.compile(
@@ -66,6 +116,26 @@ _NOT_ITEM = re.compile(
     r"(achiev|yield|result|lead|enabl|improv|outperform|reach|allow|reduc)\w*ing)\b"
 )  # ... or a participle clause: ", achieving up to 15% gains"
 ITEM_MAX_WORDS = 5
+_PAREN = re.compile(r"\s*\([^()]*\)")  # one parenthetical group and the space before it
+_LEAD_IN = re.compile(r"(?i)^.*\b(via|with|using|including|like|between|among|such\s+as)\s+")
+
+
+@dataclass
+class _At:  # a stand-in match: the position of an acronym's parenthesis (`enumerated`)
+    s: int
+    e: int
+    text: str
+
+    def start(self) -> int:
+        return self.s
+
+    def end(self) -> int:
+        return self.e
+
+    def group(self, _: int = 0) -> str:
+        return self.text
+
+
 # the paper itself is the subject: first person, "this paper/work", "the proposed ...", or a coined
 # name as the sentence's subject followed by a use verb ("FT-RAG employs ...")
 SELF = re.compile(
@@ -146,7 +216,13 @@ def foil_context(sentence: str, m: re.Match[str]) -> bool:
     after = " ".join(after_text.split()[:FOIL_AFTER])
     role_after = " ".join(after_text.split()[:ROLE_AFTER_WORDS])
     return bool(
-        FOIL_CUES.search(before) or FOIL_CUES.search(after) or FREE_SUFFIX.match(after_text) or ROLE_AFTER.search(role_after)
+        FOIL_CUES.search(before)
+        or NEGATION_BEFORE.search(before)
+        or FOIL_CUES.search(after)
+        or FREE_SUFFIX.match(after_text)
+        or ROLE_AFTER.search(role_after)
+        or FAILURE_AFTER.search(after_text)
+        or SELF_STUDY.search(sentence[: m.start()])
     )
 
 
@@ -167,6 +243,19 @@ def enumerated(sentence: str, m: re.Match[str]) -> bool:
     apposition or participle clause, `_NOT_ITEM`) sit beside the mention's piece -- on either side
     when that piece is little more than the name, after it when the name ends its piece (a first
     item), before it when the name opens its piece (a last item)."""
+    # a parenthetical expansion beside an item ("SFT, DPO (Direct ...), and ORPO (Odds ...)") is
+    # blanked, not a clause break (s37): a mention inside parentheses keeps them as its clause
+    opened = sentence.rfind("(", 0, m.start())
+    inside = opened > sentence.rfind(")", 0, m.start())
+    content = sentence[opened + 1 : sentence.find(")", m.end()) % (len(sentence) + 1)].strip()
+    # the parenthesis holds just the name ("(DPO)", "(DPO; Rafailov et al.)"), not a clause ("(based on DPO)")
+    at_paren = (
+        inside and content.startswith(m.group(0)) and len(re.split(r"[;,]", content)[0].split()) <= len(m.group(0).split()) + 1
+    )
+    if at_paren:  # "Direct Preference Optimization (DPO)": the acronym stands where its item stands
+        m = _At(opened, opened + 1, "x")
+    if not inside or at_paren:
+        sentence = _PAREN.sub(lambda x: " " * len(x.group(0)), sentence)
     start = max(sentence.rfind(c, 0, m.start()) for c in (":", ";", "--", "(", ")")) + 1
     stops = [i for c in (":", ";", "--", "(", ")") if (i := sentence.find(c, m.end())) >= 0]
     clause = sentence[start : min(stops) if stops else len(sentence)]
@@ -179,8 +268,11 @@ def enumerated(sentence: str, m: re.Match[str]) -> bool:
     def item(j: int) -> bool:
         if not 0 <= j < len(pieces) or j == i:
             return False
-        words = re.sub(r"(?i)^\s*(and|or|including|e\.g\.)\s+", "", pieces[j]).split()
-        return 0 < len(words) <= ITEM_MAX_WORDS and not _NOT_ITEM.match(pieces[j])
+        piece = pieces[j]
+        if j == 0:  # a list's first item after its lead-in: "we explore mitigation via SFT, DPO, and ORPO"
+            piece = _LEAD_IN.sub("", piece)
+        words = re.sub(r"(?i)^\s*(and|or|including|e\.g\.)\s+", "", piece).split()
+        return 0 < len(words) <= ITEM_MAX_WORDS and not _NOT_ITEM.match(piece)
 
     own = pieces[i]
     lead, tail = own[: at - pos].strip(), own[at - pos :].strip()
@@ -204,16 +296,18 @@ def builds_on_sentence(sentence: str, matcher: Matcher, is_title: bool = False) 
     )
 
 
-def study_paper(title: str) -> bool:
-    """The title says the paper's contribution is a benchmark, survey, evaluation or analysis."""
-    return bool(STUDY_TITLE.search(title or ""))
+def study_paper(title: str, abstract: str = "") -> bool:
+    """The title says the paper's contribution is a benchmark, survey, evaluation or analysis, or
+    the abstract says so of the paper's own work (STUDY_ABSTRACT)."""
+    t = title or ""
+    return bool(STUDY_TITLE.search(t) or STUDY_TITLE_MORE.search(t) or STUDY_ABSTRACT.search(abstract or ""))
 
 
 def builds_on(title: str, abstract: str, matcher: Matcher) -> str | None:
     """The first sentence (title first) in which the paper builds on the approach, else None;
     None for a study paper (`study_paper`) or a paper off the role's topic (`Matcher.on_topic`)."""
     text = f"{title}\n{abstract}"
-    if not matcher.names_in(text) or study_paper(title) or not matcher.on_topic(text):
+    if not matcher.names_in(text) or study_paper(title, abstract) or not matcher.on_topic(text):
         return None  # a quick pass: most papers never name it
     if builds_on_sentence(title, matcher, is_title=True):
         return title

@@ -37,7 +37,7 @@ from datetime import date
 import numpy as np
 
 from assets.corpus.logic import paper_text
-from assets.evidence.approaches import load_roles, offered_members
+from assets.evidence.approaches import exemplars, load_roles, offered_members
 from assets.evidence.bottlenecks import limitation_themes
 from assets.evidence.candidates import RECENT_MONTHS, containment, gloss, phrase_candidates
 from assets.evidence.kinds import direction_kind, usage_cues
@@ -584,9 +584,8 @@ def build_signals(
     for i, role in enumerate(r for r in load_roles() if domain in r.domains):
         for u in offered_members(role, usable, cutoff):
             m = u.member
-            # shown: the newest papers whose title names the approach (a reader sees it used), then others
             newest = sorted((by_paper[pid] for pid in u.paper_ids), key=lambda p: (p.published, p.arxiv_id))[::-1]
-            shown = sorted(newest, key=lambda p: u.sentences.get(p.arxiv_id) != p.title)[:REPRESENTATIVE_TITLES]
+            shown = exemplars(newest, u.sentences, m.matcher())[:REPRESENTATIVE_TITLES]
             signals.append(
                 Signal(
                     signal_id=f"sig:approach:{role.role_id}:{m.member_id}",
