@@ -1,7 +1,8 @@
 """Momentum of candidate directions after the cutoff: the gold of direction tasks.
 
 Direction tasks offer candidate directions as options; their gold is each option's
-volume-normalised momentum over the window, measured by the titles that name it (a reader
+volume-normalised momentum over the window, measured by the titles that name it by any of its
+names, in the domain's context (a reader
 recounts it from the listed window titles) and checked by content (the neighbour vote of
 `assets.toolbox.measure`); rules in `option_momentum`.
 """
@@ -41,10 +42,11 @@ def option_momentum(
     Two measures of each option's momentum (window share / share in the RECENT_MONTHS before
     the cutoff, volume-normalised, a zero prior count smoothed to 0.5 papers: the question's own
     "a larger share of new papers than it held just before the cutoff"):
-    * lexical, the gold's ranking: papers whose TITLE names the option (its defining phrase
-      key, `lexical_counts`). A reader checks it from the listed papers (`GoldTarget.counted`
-      lists each option's window titles) -- numbers["momentum:<option>"];
-    * abstracts, the check: papers whose ABSTRACT names the option (the same key; far more
+    * lexical, the gold's ranking: papers about the domain whose TITLE names the option (its
+      defining phrase key, the long forms and variants of its lexicon entry, or its acronym,
+      case-sensitively: `lexical_counts`). A reader checks it from the listed papers
+      (`GoldTarget.counted` lists each option's window titles) -- numbers["momentum:<option>"];
+    * abstracts, the check: papers whose ABSTRACT names the option (the same names; far more
       papers, so far less noise, and an independent text) -- numbers["abstract_momentum:<option>"].
     The neighbour vote of `assets.toolbox.measure` (papers whose content sits among the option's
     papers, divided by the partition's coverage drift) is a third, diagnostic view
