@@ -160,6 +160,7 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
                 details={
                     "keywords": [topic.split()[0], "llm", "benchmark"],
                     "representative_titles": [f"A Study of {topic.title()} Agents"],
+                    "gloss": [f"{topic.capitalize()} agents are LLM agents built for {topic}."],
                 },
             )
         )

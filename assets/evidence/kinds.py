@@ -34,6 +34,7 @@ details (`kind`, `kind_why`) by the evidence stage. No Dagster here.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,8 +43,12 @@ import yaml
 from core.phrases import normalise, tokens
 
 LEXICON_PATH = Path(__file__).with_name("kinds.yaml")
-KINDS = ("method", "task", "data", "goal", "modality", "problem")
-UMBRELLA, UNKNOWN = "umbrella", "unknown"  # never offered
+KINDS = ("method", "task", "data", "goal", "modality", "problem", "architecture", "setting", "paradigm")
+# A modality (MRI, CT, point clouds) is the data a team works on, not a bet it chooses (blind
+# reading seed 3637: "MRI, point cloud, underwater image or CT" offered to a generative-modelling
+# team): recognised, never offered.
+NOT_OFFERED = frozenset({"modality"})
+UMBRELLA, UNKNOWN, ACTIVITY = "umbrella", "unknown", "activity"  # never offered
 CUE_MIN = 0.15  # share of uses after a method cue (or a task cue) for the corpus to decide a kind
 CUE_MARGIN = 0.08  # ... and above the other cue's share by this much
 MIN_CUE_USES = 20  # fewer uses in the corpus and the corpus does not decide
@@ -69,6 +74,9 @@ def lexicon() -> dict:
     heads = {_key(h): kind for kind, hs in raw["heads"].items() for h in hs}
     return {
         "umbrellas": frozenset(_key(u) for u in raw["umbrellas"]),
+        "activities": frozenset(_key(u) for u in raw.get("activities") or []),
+        "directions": _directions(raw.get("directions") or {}),
+        "domain_context": dict(raw.get("domain_context") or {}),
         "names": names,
         "heads": heads,
         "method_modifiers": frozenset(_key(m) for m in raw["method_modifiers"]),
@@ -76,6 +84,60 @@ def lexicon() -> dict:
         "domain_modifiers": frozenset(_key(m) for m in raw["domain_modifiers"]),
         "hierarchy": {_key(p): frozenset(_key(c) for c in cs) for p, cs in (raw.get("hierarchy") or {}).items()},
     }
+
+
+def _directions(raw: dict) -> dict[str, dict]:
+    """Known directions (`directions` in kinds.yaml) by every key that names them: the entry's
+    own key, its acronyms (lower-cased) and its phrases."""
+    out: dict[str, dict] = {}
+    for name, entry in raw.items():
+        entry = {
+            "acronyms": tuple(entry.get("acronyms") or ()),
+            "phrases": tuple(entry.get("phrases") or ()),
+            "definition": str(entry.get("definition") or "").strip(),
+        }
+        for alias in (name, *entry["acronyms"], *entry["phrases"]):
+            out.setdefault(_key(alias), entry)
+    return out
+
+
+def direction_entry(name: str) -> dict | None:
+    """The lexicon's entry for a direction named `name` (by its key, an acronym or a phrase)."""
+    return lexicon()["directions"].get(_key(name))
+
+
+def definition_of(name: str) -> str:
+    """The lexicon's one-line definition of a direction, or ""."""
+    entry = direction_entry(name)
+    return entry["definition"] if entry else ""
+
+
+def name_variants(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(phrase keys, acronyms) a direction is written by: its lexicon entry's long forms and
+    common variants (as normalised keys, matched by `core.phrases.names`) and its acronyms
+    (matched case-sensitively by `acronym_pattern`). "DPO" is also written "direct preference
+    optimization"; counting only the option's own name undercounted it ~5x (blind reading seed 3637)."""
+    entry = direction_entry(name)
+    if not entry:
+        return frozenset(), ()
+    keys = frozenset(k for p in entry["phrases"] if (k := _key(p)))
+    return keys, entry["acronyms"]
+
+
+def acronym_pattern(acronyms: tuple[str, ...]) -> re.Pattern | None:
+    """Case-sensitive whole-word match of any acronym, plural "s" and hyphenated forms allowed
+    ("PRMs", "α-DPO", "MoE-based"); not inside a longer word ("DPOP", "SWEET")."""
+    if not acronyms:
+        return None
+    alt = "|".join(re.escape(a) for a in sorted(acronyms, key=len, reverse=True))
+    return re.compile(rf"(?<![A-Za-z0-9])(?:{alt})s?(?![A-Za-z0-9])")
+
+
+def domain_context(domain: str) -> re.Pattern | None:
+    """The domain's context pattern (`domain_context` in kinds.yaml), or None (not filtered): a
+    paper counts for a direction only when its title or abstract is about the domain."""
+    pat = lexicon()["domain_context"].get(domain)
+    return re.compile(pat) if pat else None
 
 
 def _under(parent: str, child: str, tree: dict[str, frozenset[str]], seen: frozenset[str] = frozenset()) -> bool:
@@ -123,6 +185,8 @@ def _lexicon_kind(name: str) -> tuple[str, str] | None:
         return None
     if key in lex["umbrellas"]:
         return UMBRELLA, f"lexicon: '{name}' is an umbrella goal, never a sibling of the bets under it"
+    if key in lex["activities"]:
+        return ACTIVITY, f"lexicon: '{name}' is a generic activity every direction does, not a research bet"
     if key in lex["names"]:
         return lex["names"][key], f"lexicon: known {lex['names'][key]} name '{name}'"
     # strip model words after a task head: "video generation models" is the task, "text-to-image models" too
@@ -176,5 +240,6 @@ def direction_kind(name: str, cues: dict[str, float] | None = None) -> tuple[str
 
 
 def offered(kind: str) -> bool:
-    """Whether a candidate of this kind may be an option at all."""
-    return kind in KINDS
+    """Whether a candidate of this kind may be an option at all: a research bet of a known kind
+    (not unknown, an umbrella, a generic activity, or a modality)."""
+    return kind in KINDS and kind not in NOT_OFFERED

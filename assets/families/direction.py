@@ -25,10 +25,20 @@ from assets.families.answers import (
 from assets.families.base import TaskFamily
 from assets.families.momentum import clear_gain_problems, momentum_problems, option_momentum
 from assets.toolbox.building import Draft, TaskBuilder, direction_text, short_name
-from assets.toolbox.measure import GoldContext
+from assets.toolbox.measure import ACCELERATING_MIN, COOLING_MAX, GoldContext
 from assets.toolbox.option_level import level_problem
 from core.phrases import option_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
+
+# The trajectory labels the answer gives, each defined in one plain sentence in the question (a
+# blind reader could not tell "fragmenting" from "steady"); the thresholds are the gold's
+# (`assets.toolbox.measure.trajectory_of`).
+TRAJECTORY_DEFINITIONS = (
+    f"accelerating = its share of new papers grows by at least {ACCELERATING_MIN:.2f}x; "
+    f"cooling = its share falls to {COOLING_MAX:.2f}x or less; "
+    "fragmenting = its share changes less than that but its new papers split into new subtopics "
+    "or drift apart in content; steady = none of these (its share and focus hold)."
+)
 
 
 class DirectionAnswer(BaseModel):
@@ -112,7 +122,7 @@ class DirectionFamily(TaskFamily):
         question = (
             f"Between {ws} and {we}, which of these research directions in {dom} is most likely to gain "
             f"momentum, i.e. to take a larger share of new {dom} papers than it held just before {cut}? "
-            "Choose one option and give one trajectory label for it (accelerating, fragmenting, steady or cooling)."
+            "Choose one option and give one trajectory label for it: " + TRAJECTORY_DEFINITIONS
         )
         return title, question
 

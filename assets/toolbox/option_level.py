@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import re
 
-from assets.evidence.kinds import direction_kind, offered, related_in_lexicon
+from assets.evidence.kinds import ACTIVITY, UMBRELLA, direction_kind, offered, related_in_lexicon
+from assets.toolbox.option_text import option_definition
 from core.phrases import content_words, is_name, stems
 from core.records import Signal
 
@@ -110,13 +111,28 @@ def nested_name(a: str, b: str) -> bool:
 
 
 def kind_of(s: Signal) -> tuple[str, str]:
-    """(kind, why) of a candidate: the evidence stage's `details["kind"]` / `["kind_why"]`, else
-    the lexicon alone (`assets.evidence.kinds.direction_kind`)."""
+    """(kind, why) of a candidate. The shipped lexicon decides first when it knows the name
+    (`assets.evidence.kinds.direction_kind`: a curated kind is read when the task is built, so a
+    lexicon correction -- "multi-agent systems" is a paradigm, not a training method -- applies
+    without re-running the evidence stage); else the evidence stage's `details["kind"]` /
+    `["kind_why"]` (lexicon and corpus cues). A kind the evidence stage refused (unknown, an
+    umbrella) stays refused unless the lexicon names it."""
+    lex = direction_kind(_name(s))
+    if lex[0] in (UMBRELLA, ACTIVITY) or lex[1].startswith("lexicon: known"):
+        return lex
     kind = s.details.get("kind") or []
     if kind:
-        why = s.details.get("kind_why") or [""]
-        return str(kind[0]), str(why[0])
-    return direction_kind(_name(s))
+        return str(kind[0]), str((s.details.get("kind_why") or [""])[0])
+    return lex
+
+
+def definition_problem(s: Signal) -> str | None:
+    """An option with no one-line definition (no gloss from its papers and none in the lexicon,
+    `assets.toolbox.option_text.option_definition`) is not offered: a reader cannot weigh a bet
+    the task does not define (blind reading seed 3637: options B and D had none)."""
+    if option_definition(s):
+        return None
+    return f"definition: '{_name(s)}' has no one-line definition (no gloss and no lexicon entry)"
 
 
 def kind_problem(a: Signal, b: Signal) -> str | None:
@@ -172,12 +188,16 @@ def outlier_problem(group: list[Signal]) -> str | None:
 
 def level_problems(group: list[Signal]) -> list[str]:
     """Every pair's problem and the set's outlier (for reports and the hand-check measure)."""
-    out = [p for i, a in enumerate(group) for b in group[i + 1 :] if (p := pair_problem(a, b))]
+    out = [p for a in group if (p := definition_problem(a))]
+    out += [p for i, a in enumerate(group) for b in group[i + 1 :] if (p := pair_problem(a, b))]
     return out + ([p] if (p := outlier_problem(group)) else [])
 
 
 def level_problem(group: list[Signal]) -> str | None:
     """The first reason a set of candidates is not one level of one field, or None."""
+    for a in group:
+        if p := definition_problem(a):
+            return p
     for i, a in enumerate(group):
         for b in group[i + 1 :]:
             if p := pair_problem(a, b):

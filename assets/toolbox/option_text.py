@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 
+from assets.evidence.kinds import definition_of
 from core.phrases import NAME_SEPARATOR, option_name
 from core.records import Signal, TaskOption
 
@@ -39,18 +40,32 @@ def direction_name(signal: Signal) -> str:
     return name or clean_text(signal.summary)[:80]
 
 
+def option_definition(signal: Signal) -> str:
+    """The option's one-line definition: the lexicon's curated definition of the direction when
+    it has one (`assets.evidence.kinds.definition_of`: on the option's topic within the domain;
+    a sentence quoted from a central paper can be about another field -- blind reading seed
+    3637: a GAN option glossed by a medical-imaging adversarial-attack paper), else the gloss the
+    evidence stage found (a verbatim sentence of a central paper's abstract with the direction as
+    its subject, and that paper's id), else ""."""
+    curated = definition_of(direction_name(signal))
+    if curated:
+        return curated[:1].upper() + curated[1:] + "."
+    gloss = [clean_text(g) for g in signal.details.get("gloss", []) if clean_text(g)]
+    if not gloss:
+        return ""
+    gloss_id = (signal.details.get("gloss_paper") or [""])[0]
+    return f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else "")
+
+
 def direction_text(signal: Signal, max_titles: int = 3) -> str:
-    """Option text: the direction's name, a one-line gloss (a verbatim sentence of a central
-    pre-cutoff paper's abstract that says what it is, with that paper's id) and up to
-    `max_titles` representative pre-cutoff titles."""
+    """Option text: the direction's name, its one-line definition (`option_definition`) and up
+    to `max_titles` representative pre-cutoff titles."""
     name = direction_name(signal)
     text = name[:1].upper() + name[1:]
-    gloss = [clean_text(g) for g in signal.details.get("gloss", []) if clean_text(g)]
-    gloss_id = (signal.details.get("gloss_paper") or [""])[0]
     titles = [plain_title(t) for t in signal.details.get("representative_titles", []) if plain_title(t)][:max_titles]
     parts = []
-    if gloss:
-        parts.append(f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else ""))
+    if definition := option_definition(signal):
+        parts.append(definition)
     if titles:
         parts.append("Pre-cutoff papers: " + "; ".join(f'"{t}"' for t in titles) + ".")
     return text + (NAME_SEPARATOR + " ".join(parts) if parts else "")

@@ -68,7 +68,10 @@ def test_direction_options_are_one_subfield_named_with_examples(built):
         # the hand-made candidates carry no centroid cosines: one subfield = one taxonomy dimension
         assert len({dimension_of(c) for c in cands}) == 1
         for o, c in zip(t.options, cands):
-            assert o.text.lower().startswith(c.title.lower()) and " — Pre-cutoff papers: " in o.text
+            # the name, its one-line definition, then representative titles
+            assert o.text.lower().startswith(c.title.lower()) and " — " in o.text and "Pre-cutoff papers: " in o.text
+        # every trajectory label the answer may give is defined in the question (blind reading seed 3637)
+        assert all(f"{label} = " in t.question for label in ("accelerating", "cooling", "fragmenting", "steady"))
     sets = [frozenset(build_of[t.task_id].option_signal_ids.values()) for t in by_family(tasks, "direction")]
     assert len(set(sets)) == len(sets)
     assert all(len(a & b) <= 2 for i, a in enumerate(sets) for b in sets[i + 1 :]), "two tasks share at most 2 options"
