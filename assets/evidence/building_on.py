@@ -237,7 +237,7 @@ def use_context(sentence: str, m: re.Match[str], is_title: bool) -> bool:
     return bool(USE_CUES.search(rest) or re.match(r"-(based|style|like|driven|guided|trained|tuned)\b", sentence[m.end() :]))
 
 
-def enumerated(sentence: str, m: re.Match[str]) -> bool:
+def enumerated(sentence: str, m: re.Match[str] | _At) -> bool:
     """The mention is one item of a list of three or more: in its clause (split at ":", ";",
     "--", parentheses), two item-like comma-separated pieces (<= ITEM_MAX_WORDS words, not an
     apposition or participle clause, `_NOT_ITEM`) sit beside the mention's piece -- on either side

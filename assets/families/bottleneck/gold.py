@@ -284,11 +284,11 @@ def paper_tests(
         for js in stated:
             for j in js:
                 lex[j] = sem[j] = True
-        j = one_limitation(sts, stated, keys)
-        if j is not None:
-            r = next(r for r, js in enumerate(stated) if j in js)
+        chosen = one_limitation(sts, stated, keys)
+        if chosen is not None:
+            r = next(r for r, js in enumerate(stated) if chosen in js)
             s = sts[r]
-            both[j] = f'{pid}: "{s.own}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
+            both[chosen] = f'{pid}: "{s.own}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
         return lex, sem, both
     T = np.stack([_theme_vector(st, b) for b in bns])
     cos = _vectors(st, [s.text for s in sts]) @ T.T  # statements x limitations
