@@ -41,7 +41,8 @@ def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: in
     candidate in title and abstract; the rest is background."""
     old = date(2025, 3, 1)
     recent = date(2025, 10, 5)
-    a_title, b_title = "Speculative decoding study {}", "Sparse attention study {}"
+    # the factory's domain is llm_agent: a counted paper must be about it (`momentum.lexical_counts`)
+    a_title, b_title = "Speculative decoding study for LLM agents {}", "Sparse attention study for LLM agents {}"
     pub_a = [
         paper(f"2503.a{i:04d}", f"t0 speculative decoding noisy old {i}", old + timedelta(days=i), title=a_title.format(i))
         for i in range(20)
@@ -62,11 +63,11 @@ def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: in
     public.append(paper("2511.x0001", "t0", recent, label="excluded"))  # excluded papers never count
     fut_day = date(2026, 2, 1)
     future = [
-        paper(f"2602.a{i:04d}", "t0 speculative decoding", fut_day, title=f"Speculative decoding at scale {i}")
+        paper(f"2602.a{i:04d}", "t0 speculative decoding", fut_day, title=f"Speculative decoding at scale for LLM agents {i}")
         for i in range(n_future_a)
     ]
     future += [
-        paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale {i}") for i in range(n_future_b)
+        paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale for LLM agents {i}") for i in range(n_future_b)
     ]
     future += background("2603", n_future_other, fut_day, 100)
     future.append(paper("2603.x0001", "t0", fut_day, label="excluded"))
@@ -122,7 +123,7 @@ def test_direction_slots_and_claims():
     g = gold_of(*momentum_world())
     slots = {s.slot: s.variants for s in g.slots}
     assert slots["primary_direction"][:2] == ["Option A text", "speculative decoding"]
-    assert "Speculative decoding at scale 0" in slots["primary_direction"]
+    assert "Speculative decoding at scale for LLM agents 0" in slots["primary_direction"]
     assert future_variants(g) == [v for v in slots["primary_direction"] if v.startswith("Speculative decoding at")]
     # "accelerating" follows from choosing the top grower: not a slot of its own (a constant
     # answer would collect it); the label is still a claim of the gold
@@ -136,7 +137,7 @@ def test_direction_slots_and_claims():
     assert any("5 of 100 new papers in the domain (5.0%) named speculative decoding" in c.text for c in g.claims)
     assert any("10 of the 100 papers of the window (10.0%) named speculative decoding" in c.text for c in g.claims)
     # a reader recounts the gold from the listed window titles
-    assert g.counted["A"] == [f"2602.a{i:04d} Speculative decoding at scale {i}" for i in range(10)]
+    assert g.counted["A"] == [f"2602.a{i:04d} Speculative decoding at scale for LLM agents {i}" for i in range(10)]
     assert all(0 <= c.importance <= 1 for c in g.claims)
 
 
@@ -397,7 +398,7 @@ def test_leaks_are_caught_and_name_the_task(leak):
     if leak == "future_id":
         t = t.model_copy(update={"question": t.question + " See arXiv:2603.00007v2."})
     elif leak == "future_title":
-        t = t.model_copy(update={"options": [TaskOption(option_id="A", text="Like 'speculative DECODING at scale 7' did")]})
+        t = t.model_copy(update={"options": [TaskOption(option_id="A", text="Like 'speculative DECODING at scale for LLM agents 7' did")]})
     elif leak == "gold_claim":
         t = t.model_copy(update={"instructions": "Note: " + claim.text})
     elif leak == "future_variant":
@@ -464,7 +465,8 @@ def test_real_sample_end_to_end():
                 evidence_ids=[f"ev:{nid}"],
                 paper_ids=[p.arxiv_id for p in ps],
                 stats={"growth": float(k % 4), "share_recent": 0.1},
-                details={"keywords": [kw], "representative_titles": [ps[-1].title]},
+                # an option needs a definition (a lexicon entry or a gloss): these keyword directions carry one
+                details={"keywords": [kw], "representative_titles": [ps[-1].title], "gloss": [f"LLM agents built around {kw}."]},
             )
         )
         records.append(
