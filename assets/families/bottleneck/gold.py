@@ -26,6 +26,7 @@ from assets.evidence.bottlenecks import norm_word, word_tokens
 from assets.evidence.causes import current_name, load_causes
 from assets.evidence.limitation_phrases import key_positions
 from assets.families.bottleneck.statements import (
+    LACK_CAUSE,
     Statement,
     contribution_statements,
     enabled_sentences,
@@ -235,7 +236,7 @@ def lexical(st: dict, s: Statement, b: Signal, keys: list[tuple[str, ...]]) -> b
     cache = st.setdefault("lexical", {})
     key = (s, b.signal_id)
     if key not in cache:
-        cache[key] = states_reduction(s, keys, supplies(b.title))
+        cache[key] = states_reduction(s, keys, supplies(b.title), lack=bool(LACK_CAUSE.search(b.title)))
     return cache[key]
 
 

@@ -292,11 +292,25 @@ def limitation_positions(tokens: list[str], key: tuple[str, ...]) -> list[int]:
     return out
 
 
-def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = False) -> bool:
+# A limitation that is a LACK of something ("insufficient exploration", "limited context") is the
+# opposite of too much of it: "reduces redundant exploration" (ThoughtFold, blind reading seed 3738)
+# does not reduce insufficient exploration. LACK_CAUSE reads the cause's name; EXCESS the words
+# right before a key hit.
+LACK_CAUSE = re.compile(r"\b(insufficient|limited|lack|lacking|scarc\w*|sparse|poor|missing|low|narrow|collapse)\b", re.I)
+EXCESS = frozenset({"redundant", "excessive", "unnecessary", "superfluous", "wasteful", "over", "overly", "too"})
+
+
+def excess_before(tokens: list[str], k: int) -> bool:
+    """One of the two words before position k qualifies it as too much (EXCESS; "over-exploration")."""
+    return any(t in EXCESS for t in tokens[max(0, k - 2) : k])
+
+
+def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = False, lack: bool = False) -> bool:
     """Does the statement state that the paper reduces a limitation with these keys (module
     docstring)? The own sentence: a key that is the object of a reduction cue (`cue_object`);
     or the anaphoric antecedent names one limitation (`single_gap`) and holds the key. A study
-    paper's statement counts only for a missing benchmark it supplies."""
+    paper's statement counts only for a missing benchmark it supplies. For a `lack` limitation
+    (LACK_CAUSE), a key qualified as too much (`excess_before`) names the opposite and never counts."""
     if s.study and not (supply and any(t.startswith(BENCHMARK_TERMS) for k in keys for t in k)):
         return False
     if STUDY_STATEMENT.search(s.own) or OWN_PRIOR.search(s.own):
@@ -306,6 +320,8 @@ def states_reduction(s: Statement, keys: list[tuple[str, ...]], supply: bool = F
         cues = reduction_positions(own, supply)
         for key in keys:
             for k in limitation_positions(own, key):
+                if lack and excess_before(own, k):
+                    continue
                 # the nearest cue before the key governs it ("mitigates artifacts and improves
                 # controllability": controllability is improved, not mitigated); a result report
                 # needs it to act on the limitation (STRONG_CUES)
