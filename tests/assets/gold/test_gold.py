@@ -67,7 +67,8 @@ def momentum_world(n_future_a: int = 10, n_future_b: int = 5, n_future_other: in
         for i in range(n_future_a)
     ]
     future += [
-        paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale for LLM agents {i}") for i in range(n_future_b)
+        paper(f"2602.b{i:04d}", "t1 sparse attention", fut_day, title=f"Sparse attention at scale for LLM agents {i}")
+        for i in range(n_future_b)
     ]
     future += background("2603", n_future_other, fut_day, 100)
     future.append(paper("2603.x0001", "t0", fut_day, label="excluded"))
@@ -398,7 +399,9 @@ def test_leaks_are_caught_and_name_the_task(leak):
     if leak == "future_id":
         t = t.model_copy(update={"question": t.question + " See arXiv:2603.00007v2."})
     elif leak == "future_title":
-        t = t.model_copy(update={"options": [TaskOption(option_id="A", text="Like 'speculative DECODING at scale for LLM agents 7' did")]})
+        t = t.model_copy(
+            update={"options": [TaskOption(option_id="A", text="Like 'speculative DECODING at scale for LLM agents 7' did")]}
+        )
     elif leak == "gold_claim":
         t = t.model_copy(update={"instructions": "Note: " + claim.text})
     elif leak == "future_variant":
