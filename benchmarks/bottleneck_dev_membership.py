@@ -3,7 +3,7 @@ import json
 import sys
 
 sys.path.insert(0, ".")
-from assets.families.bottleneck.gold import subject_alias_hit
+from assets.families.bottleneck.subject import subject_alias_hit
 
 M = {json.loads(l)["item_id"]: json.loads(l) for l in open("docs/labels/independent/membership_seed32_rule.jsonl")}
 I = {json.loads(l)["item_id"]: json.loads(l) for l in open("docs/labels/independent/membership_items.jsonl")}

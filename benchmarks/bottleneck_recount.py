@@ -9,8 +9,9 @@ import tempfile
 
 from assets.evidence.bottlenecks import word_tokens
 from assets.evidence.causes import current_name, defines_subject, joins, load_causes, umbrella
-from assets.families.bottleneck.gold import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN, subject_alias_hit
+from assets.families.bottleneck.gold import MIN_MARGIN_PAPERS, MIN_RELATIVE_MARGIN
 from assets.families.bottleneck.statements import contribution_statements, states_reduction, supplies
+from assets.families.bottleneck.subject import subject_alias_hit
 from core.records import GoldTarget, ScreenedPaper, Signal, Task
 from resources.storage import StorageResource
 

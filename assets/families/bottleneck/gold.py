@@ -3,7 +3,7 @@ reduce (module docstring of `assets.families.bottleneck`).
 
 Membership (`subject_rows`, issue 32): a window paper is in the subject when its title holds one
 of the subject's defining phrases, or its abstract does (a multi-word phrase once, a one-word
-phrase at least ABSTRACT_ONE_WORD_MIN times), or the neighbour vote puts it among the
+phrase at least `subject.ABSTRACT_ONE_WORD_MIN` times), or the neighbour vote puts it among the
 subject's members. Counting (`paper_tests`): a paper counts for a limitation when one of its
 contribution statements states that it reduces it (`statements.states_reduction`) and the
 semantic test agrees (the limitation is the statement's closest candidate above its null
@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from assets.evidence.bottlenecks import norm_word, word_tokens
+from assets.evidence.bottlenecks import word_tokens
 from assets.evidence.causes import current_name, load_causes
 from assets.evidence.limitation_phrases import key_positions
 from assets.families.bottleneck.statements import (
@@ -34,6 +34,7 @@ from assets.families.bottleneck.statements import (
     states_reduction,
     supplies,
 )
+from assets.families.bottleneck.subject import central, names_subject, subject_alias_hit
 from assets.families.momentum import defining_phrases
 from assets.toolbox.building import direction_name
 from assets.toolbox.measure import (
@@ -46,7 +47,6 @@ from assets.toolbox.measure import (
     pct,
 )
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
-from core.text import STOP_WORDS, title_phrases
 
 SEMANTIC_EMBEDDER = "onnx-minilm"  # resources.embeddings kind: the int8 ONNX all-MiniLM-L6-v2
 SEMANTIC_NULL_QUANTILE = 0.8
@@ -58,7 +58,6 @@ NULL_SEED = 0
 # 3738: a 3-vs-1 top among 62 subject papers "decided by tiny samples")
 MIN_MARGIN_PAPERS = 3
 MIN_RELATIVE_MARGIN = 0.3  # ... and by at least 30% of its own count
-ABSTRACT_ONE_WORD_MIN = 2  # a one-word defining phrase puts a paper in the subject from this many abstract mentions
 # A counted statement needed the semantic test too while the lexical test was a bag of key terms
 # anywhere in the statement and its gap sentence; the reduction statement (`states_reduction`) is
 # the precise test now, measured on a labelled sample (docs/labels/, docs/validity.md)
@@ -160,22 +159,6 @@ def _thresholds(
     return np.quantile(cos, SEMANTIC_NULL_QUANTILE, axis=0)
 
 
-def names_subject(p, phrases: frozenset[str]) -> str:
-    """Where a paper names the subject: "title" (a defining phrase in its title), "abstract"
-    (a multi-word phrase in its abstract, or a one-word one >= ABSTRACT_ONE_WORD_MIN times),
-    else ""."""
-    if not phrases.isdisjoint(title_phrases(p.title)):
-        return "title"
-    abstract = p.abstract or ""
-    held = phrases & title_phrases(abstract)
-    if any(len(h.split()) >= 2 for h in held):
-        return "abstract"
-    words = [w for w in re.findall(r"[a-z][a-z0-9\-]+", abstract.lower())]
-    if any(words.count(h) >= ABSTRACT_ONE_WORD_MIN for h in held):
-        return "abstract"
-    return ""
-
-
 def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     """Rows of `ctx.future` in the subject: the title or the abstract names a defining phrase
     (`names_subject`) or a per-subject alias (`subject_alias_hit`), or the neighbour vote puts the paper among the subject's members."""
@@ -192,43 +175,6 @@ def subject_rows(ctx: GoldContext, cand: Signal) -> np.ndarray:
     voted_rows = ctx.member_votes([cand])[0][:, 0] if len(ctx.future) else np.zeros(0, bool)
     named = st["in_title"][key]
     return np.array([i for i, p in enumerate(ctx.future) if voted_rows[i] or p.arxiv_id in named], dtype=int)
-
-
-CENTRAL_ABSTRACT_MIN = (
-    1  # ... or at least once in the abstract: a paper only the neighbour vote puts in the subject does not count
-)
-
-
-def phrase_count(text: str, phrases: frozenset[str]) -> int:
-    """How often a text names any of the phrases: as contiguous words, and as content-word n-grams
-    (`title_phrases`, stop words removed); a plural names its singular ("World Models" names
-    "world model")."""
-    # defining phrases are written without hyphens ("texttoimage diffusion model"): so are the words
-    keys = {tuple(norm_word(w.replace("-", "")) for w in ph.split()) for ph in phrases if ph.split()}
-    raw = [w.lower().replace("-", "") for w in re.findall(r"[A-Za-z][A-Za-z0-9\-]*", text or "")]
-    out = 0
-    for words in ([norm_word(w) for w in raw], [norm_word(w) for w in raw if w not in STOP_WORDS and len(w) > 2]):
-        out = max(out, sum(tuple(words[i : i + len(k)]) == k for k in keys for i in range(len(words) - len(k) + 1)))
-    return out
-
-
-def central(p, phrases: frozenset[str], subject: str) -> bool:
-    """The subject is what the paper is about, not a tool it uses in passing (blind reading seed
-    3637: papers where RL is a small part counted as RL, an RL-free planner counted as RL): the
-    title names the subject (a defining phrase or a per-subject alias), or the abstract names it
-    >= CENTRAL_ABSTRACT_MIN times. Only such a paper's statements count for the subject's gold;
-    membership (`subject_rows`) is unchanged. Measured on the independently labelled counting
-    sample (docs/labels/independent, 72 items): at 2 abstract mentions the rule dropped 26 items,
-    23 of them right, without raising precision; at 1 it drops the papers only the neighbour vote
-    placed in the subject (an RL-free planner under RL) at little cost."""
-    if names_subject(p, phrases) == "title" or subject_alias_hit(subject, p.title, "") == "title":
-        return True
-    if phrase_count(p.title, phrases):
-        return True
-    abstract = p.abstract or ""
-    pat = SUBJECT_ALIASES.get(subject.lower().strip())
-    n = phrase_count(abstract, phrases) + (len(re.findall(pat, abstract, re.I)) if pat else 0)
-    return n >= CENTRAL_ABSTRACT_MIN
 
 
 def lexical(st: dict, s: Statement, b: Signal, keys: list[tuple[str, ...]]) -> bool:
@@ -503,38 +449,3 @@ def _counted_sentence(entry: str) -> str:
     prefix as written."""
     m = re.match(r'[^:]+: "(.*?)"(?: \(refers to: |$)', entry, re.S)
     return m.group(1) if m else ""
-
-
-# Per-subject aliases (issue 32, membership recall): a subject's papers often name it only by a
-# named variant or the spelled-out method ("group relative policy optimization", "DAPO",
-# "LoRA"), never by the defining phrase; one occurrence in the title, or ALIAS_ABSTRACT_MIN in
-# the abstract (a paper that uses LoRA once as a tool is not a PEFT paper), puts it in the subject.
-# Keys are subjects (lower case) as `direction_name` writes them.
-ALIAS_ABSTRACT_MIN = 2
-# subjects whose aliases name the subject's own method (a paper that names GRPO once in its
-# abstract is a GRPO paper): one abstract occurrence is enough
-ALIAS_ONCE = frozenset(("grpo", "rlvr", "federated learning", "federated fine-tuning", "continual learning"))
-SUBJECT_ALIASES: dict[str, str] = {
-    "grpo": r"\bgrpo\b|group[\s-]relative policy optimi[sz]ation|\b(?:dapo|gspo|dr\.?\s?grpo)\b|\w+-grpo\b|grpo-(?:style|based)",
-    "policy optimization": r"\b(?:grpo|ppo|dapo|gspo|dpo)\b|policy optimi[sz]ation|policy gradient|"
-    r"group[\s-]relative|direct preference optimi[sz]ation",
-    "preference alignment": r"\b(?:dpo|rlhf)\b|direct preference optimi[sz]ation|preference optimi[sz]ation|"
-    r"(?:multi-objective|reward-free|preference) alignment",
-    "parameter-efficient fine-tuning": r"\blora\b|low-rank adaptation|\bpeft\b|parameter[\s-]efficient|adapter tuning|prompt tuning",
-    "federated learning": r"\bfederated\b",
-    "federated fine-tuning": r"\bfederated\b.{0,60}\b(?:fine-tuning|lora|low-rank|adaptation|alignment)\b",
-    "continual learning": r"\bcontinual (?:instruction tuning|fine-tuning|learning|adaptation)\b|lifelong learning",
-    "mathematical reasoning": r"\bmath(?:ematical)?\b.{0,40}\breason|\bmath (?:benchmarks?|problems?)\b",
-    "rlvr": r"\brlvr\b|verifiable rewards?",
-}
-
-
-def subject_alias_hit(subject: str, title: str, abstract: str) -> str:
-    """Where a paper names the subject by one of its SUBJECT_ALIASES: "title", "abstract" or ""."""
-    pat = SUBJECT_ALIASES.get(subject.lower().strip())
-    if not pat:
-        return ""
-    if re.search(pat, title or "", re.I):
-        return "title"
-    need = 1 if subject.lower().strip() in ALIAS_ONCE else ALIAS_ABSTRACT_MIN
-    return "abstract" if len(re.findall(pat, abstract or "", re.I)) >= need else ""

@@ -341,7 +341,7 @@ def test_fta_hedging_counts_the_bottleneck_pick_not_its_opportunity():
 def test_a_plural_title_names_its_subject():
     import types
 
-    from assets.families.bottleneck.gold import central
+    from assets.families.bottleneck.subject import central
 
     p = types.SimpleNamespace(title="Interactive World Models for Games", abstract="We build a simulator.")
     assert central(p, frozenset({"world model"}), "world model")

@@ -301,7 +301,7 @@ def test_a_study_that_measures_the_limitation_is_no_reduction():
 
 
 def test_subject_aliases_put_named_variants_in_the_subject():
-    from assets.families.bottleneck.gold import subject_alias_hit
+    from assets.families.bottleneck.subject import subject_alias_hit
 
     assert subject_alias_hit("GRPO", "MASPO: robust policy updates", "We extend GRPO with soft trust regions.") == "abstract"
     assert subject_alias_hit("GRPO", "Group Relative Policy Optimization for agents", "") == "title"
