@@ -294,9 +294,12 @@ def limitation_positions(tokens: list[str], key: tuple[str, ...]) -> list[int]:
 
 # A limitation that is a LACK of something ("insufficient exploration", "limited context") is the
 # opposite of too much of it: "reduces redundant exploration" (ThoughtFold, blind reading seed 3738)
-# does not reduce insufficient exploration. LACK_CAUSE reads the cause's name; EXCESS the words
+# does not reduce insufficient exploration. LACK_CAUSE reads the cause's name (a lack word, or a
+# name opening with one: "quantization error at low bit-width" is an excess); EXCESS the words
 # right before a key hit.
-LACK_CAUSE = re.compile(r"\b(insufficient|limited|lack|lacking|scarc\w*|sparse|poor|missing|low|narrow|collapse)\b", re.I)
+LACK_CAUSE = re.compile(
+    r"\b(insufficient|lack of|lacking|scarcity of|scarce)\b|^(limited|sparse|poor|missing|low|narrow)\b", re.I
+)
 EXCESS = frozenset({"redundant", "excessive", "unnecessary", "superfluous", "wasteful", "over", "overly", "too"})
 
 

@@ -399,6 +399,7 @@ def test_too_much_of_something_is_not_its_lack():
     explore = [tuple(word_tokens("exploration"))]
     assert LACK_CAUSE.search("entropy collapse and insufficient exploration")
     assert not LACK_CAUSE.search("high inference latency")
+    assert not LACK_CAUSE.search("quantization error at low bit-width")  # an error is an excess, whatever "low" says
     assert states_reduction(stmt("We propose a bonus that addresses insufficient exploration in GRPO."), explore, lack=True)
     assert not states_reduction(stmt("We propose ThoughtFold, which reduces redundant exploration in GRPO."), explore, lack=True)
     latency = [tuple(word_tokens("latency"))]
