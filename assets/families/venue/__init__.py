@@ -17,9 +17,11 @@ gold) and a failure row names it and why. At 2025-12-31 that is four families (I
 IJCAI 2025 are decided before them); at 2026-05-15 no family has a later list, so no venue task
 is built there. Each option is one plain sentence (`options.venue_text`): the family, what it is
 ("NLP conferences"), which tracks count (ACL/EMNLP/NAACL: "main conference or Findings"; its industry
-and demo tracks are no outcome), and its accepted titles decided before the cutoff that are nearest
-to THIS project's title (`assets.evidence.venues.nearest_accepted`), or, when none is close, that it
-accepted none. A project is used only when some non-gold family fits it about as well as the best
+and demo tracks are no outcome), and two of its accepted titles decided before the cutoff nearest
+to THIS project's title (its close work first, `options.close_rows`; then `nearest_accepted`), in
+one neutral wording: no verdict ("none is close") that hands the reader the bottom ranks.
+No gold family holds more than `build.MAJORITY_RATIO` times the others' tasks of a partition, and a
+survey or position paper is no project (`projects.SURVEY`). A project is used only when some non-gold family fits it about as well as the best
 one (`options.plausible_rival`) and the cutoff gives a basis for its real venue
 (`options.answer_basis`: the gold family accepted close work before the cutoff and is one of the two
 families whose accepted work is nearest the project; `VenueFamily.validity_problems` re-checks it);

@@ -279,10 +279,24 @@ def _clean(sentence: str, title: str) -> bool:
     return not (len(t) >= MIN_TITLE_CHARS and t in re.sub(r"\W+", " ", sentence.lower()))
 
 
+# A survey or position paper is no positioning decision between research venues: the main tracks
+# of CVPR or ICLR/NeurIPS are unrealistic for it (the fourth-pass reading of issue 32: a survey
+# project offered CVPR second).
+SURVEY = re.compile(
+    r"\bsurvey (?:of|on)\b|\bsurvey\s*$|:\s*a (?:\w+ )?survey\b|^\s*position:|\bposition paper\b"
+    r"|\b(?:systematic|literature) review\b|\btutorial\b",
+    re.I,
+)
+
+
 def project_description(title: str, abstract: str) -> tuple[str | None, str]:
     """(description, "") or (None, why not) for a paper (rules in the module docstring)."""
     if names_a_venue(title) or names_a_venue(abstract):
         return None, "the title or abstract names a venue or an acceptance"
+    if SURVEY.search(title) or re.search(
+        r"\b(?:this|our) (?:survey|position paper|systematic review)\b|\bwe survey\b", abstract, re.I
+    ):
+        return None, "a survey or position paper: no venue positioning decision"
     sents = split_sentences(abstract)
     m = next((i for i, s in enumerate(sents) if is_approach(s)), None)
     if m is None:

@@ -198,6 +198,14 @@ def test_venue_projects_are_outcome_papers_described_without_title_or_venue(buil
     fams = [family_of[papers[build_of[t.task_id].project_paper_id].title] for t in venues]
     assert fams[: len(set(fams))] == list(dict.fromkeys(fams))  # the built order deals the families round-robin
     assert len({build_of[t.task_id].project_paper_id for t in venues}) == len(venues)  # one task per project
+    # no gold family holds more than MAJORITY_RATIO times the others' tasks: "always X" cannot carry the family
+    from collections import Counter
+
+    from assets.families.venue.build import MAJORITY_RATIO
+
+    held = Counter(fams)
+    for n in held.values():
+        assert n <= max(1, MAJORITY_RATIO * (len(fams) - n))
 
 
 def test_venue_builds_nothing_where_no_family_has_a_later_list():
