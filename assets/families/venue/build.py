@@ -17,6 +17,7 @@ from assets.evidence.venues import (
     venue_outcome,
     venue_similarity,
 )
+from assets.families.venue.gold import OPEN_REVIEW_DAYS, OPEN_SUBMISSION_VENUES
 from assets.families.venue.naming import project_name
 from assets.families.venue.options import (
     NEAR_K_CLOSE,
@@ -94,6 +95,11 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
             break
         outcome = venue_outcome(proj.paper.title, st.cutoff, until=st.window_end)
         if outcome is None:  # select_projects found it; a list changed underneath
+            continue
+        if outcome.venue in OPEN_SUBMISSION_VENUES and (outcome.venue_date - st.cutoff).days <= OPEN_REVIEW_DAYS:
+            # its venue could be looked up on OpenReview at the cutoff (VenueFamily.validity_problems
+            # refuses its release); skipped here so that it does not fill MAJORITY_RATIO's counts
+            skipped["a public submission at the cutoff (OpenReview): its venue could be looked up"] += 1
             continue
         others = sum(built.values()) - built[outcome.family]
         if built[outcome.family] >= max(1, MAJORITY_RATIO * others):
