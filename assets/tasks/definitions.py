@@ -27,7 +27,10 @@ class TaskBuildConfig(dg.Config):
         "direction": 96,
         "planning": 96,
         "phase": 120,
-        "venue": 30,  # venue: one task per outcome project, as many as the corpus gives
+        # venue: one task per outcome project, as many as the release keeps (ranking's top_n_by_family 15),
+        # so that the build's balance over gold families (venue.build.MAJORITY_RATIO) is the release's:
+        # with 30 built, the Elo cut kept 11 ACL of 15 in the agent partition (issue 32, fifth pass)
+        "venue": 15,
         "bottleneck": 40,
     }  # one per multi-word subject with >= 3 limitations
     family_min: dict[str, int] = {}
