@@ -292,8 +292,31 @@ CONDITION_WORDS = frozenset(("under", "amid", "despite"))
 
 def sense_positions(tokens: list[str], key: tuple[str, ...], unlike: frozenset[str] = frozenset()) -> list[int]:
     """`limitation_positions` save a one-word key right after a word naming another phenomenon
-    (`unlike`, the cause's `other_senses`: "faithfulness hallucination" for factual hallucination)."""
-    return [k for k in limitation_positions(tokens, key) if not (len(key) == 1 and k > 0 and tokens[k - 1] in unlike)]
+    (`unlike`, the cause's `other_senses`: "faithfulness hallucination" for factual hallucination), and
+    a key with a lack word ("exploration bottleneck", "restricted exploration": LACK_WORDS, LACK_AFTER)
+    matched out of its order: "the bottleneck among exploration paths restricts performance" (OPE)
+    states neither (the lack word qualifies something else)."""
+    out = []
+    ordered = len(key) > 1 and any(t in LACK_WORDS or t in LACK_AFTER for t in key)
+    for k in limitation_positions(tokens, key):
+        if len(key) == 1 and k > 0 and tokens[k - 1] in unlike:
+            continue
+        if ordered and not in_order(tokens, k, key):
+            continue
+        out.append(k)
+    return out
+
+
+def in_order(tokens: list[str], k: int, key: tuple[str, ...]) -> bool:
+    """The key's terms occur in its order from position k, within len(key) + 2 words."""
+    j, end = k + 1, k + len(key) + 2
+    for term in key[1:]:
+        while j < min(end, len(tokens)) and not same_term(tokens[j], term):
+            j += 1
+        if j >= min(end, len(tokens)):
+            return False
+        j += 1
+    return True
 
 
 def limitation_positions(tokens: list[str], key: tuple[str, ...]) -> list[int]:
