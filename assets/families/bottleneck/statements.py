@@ -357,12 +357,15 @@ def excess_before(tokens: list[str], k: int) -> bool:
 # "prefix-guided exploration" counted for entropy collapse). Such a key states the limitation only
 # when a cue that INCREASES the resource governs it (INCREASE_CUES: "encourages exploration",
 # "improves controllability"), or, in a gap sentence, when a lack word is attached to it
-# ("limited exploration", "exploration collapse": LACK_WORDS right before, LACK_AFTER right after).
+# ("limited exploration", "exploration collapse": LACK_WORDS right before, LACK_AFTER right after;
+# a verb that holds the resource down counts as a lack word: "constrains reasoning exploration",
+# "suppresses exploratory primitives", "restricts comprehensive controllability").
 LACK_WORDS = frozenset(
     """
 insufficient limited limiting lack lacking lacks scarce scarcity poor restricted inadequate narrow
 narrowing narrowed weak low reduced diminished diminishing collapsed premature deficient missing
-under-exploration
+under-exploration constrain constrains constrained constraining restrict restricts restricting hinder hinders
+hindering suppress suppresses suppressing stifle stifles narrows limit limits
 """.split()
 )
 LACK_AFTER = frozenset(

@@ -446,6 +446,8 @@ def test_the_lacking_resource_counts_only_when_increased():
     assert not states_reduction(stmt("To address this, we propose OPE, which partitions the solution space.", gap), c, **kw)
     gap = "However, GRPO suffers from limited exploration on hard problems."
     assert states_reduction(stmt("To address this, we propose a novelty bonus.", gap), c, **kw)
+    gap = "However, this RL stage also suppresses exploratory primitives such as backtracking."
+    assert states_reduction(stmt("To address this, we introduce a novelty bonus.", gap), c, **kw)
 
 
 def test_a_condition_or_a_new_clause_is_not_the_reduced_limitation():
