@@ -219,6 +219,7 @@ by via through using use uses with within while which that who whose where when 
 under across as than then so thus thereby hence after before during since because if is are
 was were be been being can could may might will would should must we our
 propose proposes proposed introduce introduces introduced present presents presented
+outperform outperforms outperforming achieve achieves achieving surpass surpasses yield yields attain attains
 """.split()
 )
 CUE_PARTICLES = frozenset(("with", "from", "against", "of", "to"))
@@ -233,7 +234,7 @@ STUDY_STATEMENT = re.compile(
 OWN_PRIOR = re.compile(r"\b(?:we|our)\s+(?:have\s+)?(?:previously|earlier|recently)\b|\bour\s+(?:prior|previous|earlier)\b", re.I)
 # the gap sentence names several limitations: "two structural limitations", "(1) ... (2)"
 ENUMERATION = re.compile(
-    r"\((?:1|i|a)\)|\b(?:1\)|first(?:ly)?,)|\b(?:two|three|four|several|multiple|dual|twofold)\s+(?:[\w\-]+\s+){0,2}?(?:challenges|limitations|issues|problems|"
+    r"\((?:1|i|a)\)|\b(?:1\)|first(?:ly)?,|second(?:ly)?,)|\b(?:two|three|four|several|multiple|dual|twofold)\s+(?:[\w\-]+\s+){0,2}?(?:challenges|limitations|issues|problems|"
     r"bottlenecks|shortcomings|drawbacks|weaknesses|gaps|obstacles|barriers|flaws|pitfalls)\b",
     re.I,
 )
