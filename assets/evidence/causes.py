@@ -46,8 +46,8 @@ def load_causes(path: str = str(CAUSES_PATH)) -> tuple[tuple[str, tuple[str, ...
 
 @lru_cache(maxsize=4)
 def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
-    """name -> {umbrella: bool, defines: [compiled subject regexes], formerly: [names], near: [names]}
-    (causes.yaml header)."""
+    """name -> {umbrella: bool, defines: [compiled subject regexes], formerly: [names], near: [names],
+    other_senses: {words}} (causes.yaml header)."""
     data = yaml.safe_load(Path(path).read_text()) or {}
     return {
         str(e["name"]).strip(): {
@@ -55,6 +55,7 @@ def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
             "defines": [re.compile(x) for x in e.get("defines") or []],
             "formerly": [str(x) for x in e.get("formerly") or []],
             "near": [str(x) for x in e.get("near") or []],
+            "other_senses": frozenset(str(x).lower() for x in e.get("other_senses") or []),
         }
         for e in data.get("causes", [])
     }
@@ -63,6 +64,12 @@ def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
 def umbrella(name: str) -> bool:
     """An umbrella cause ("high computational cost"): never a candidate (causes.yaml header)."""
     return cause_flags().get(name, {}).get("umbrella", False)
+
+
+def other_senses(name: str) -> frozenset[str]:
+    """Words that, right before a one-word alias of the cause, name another phenomenon
+    (causes.yaml `other_senses`: "faithfulness hallucination" is not factual hallucination)."""
+    return cause_flags().get(current_name(name), {}).get("other_senses", frozenset())
 
 
 def defines_subject(name: str, subject: str) -> bool:

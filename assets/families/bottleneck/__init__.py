@@ -314,7 +314,7 @@ class BottleneckFamily(TaskFamily):
             display = subject_display(direction_name(cand), [title_of[i] for i in sorted(members(cand)) if i in title_of])
             if display is None or tuple(word_tokens(display)) in limitation_keys:
                 continue  # no phrase, or the phrase names a limitation ("catastrophic forgetting"), not a subdirection
-            linked = linked_themes(cand, themes, dom)
+            linked = linked_themes(cand, themes, dom, display)
             if len(linked) >= MIN_THEMES:
                 ranked.append((cand, linked, display))
         ranked.sort(key=lambda x: (-len(x[1]), -len(members(x[0])), x[0].signal_id))

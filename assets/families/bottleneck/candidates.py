@@ -21,7 +21,7 @@ from collections import Counter
 
 from assets.evidence.bottlenecks import FUNCTION_WORDS, norm_word, restates
 from assets.evidence.causes import defines_subject, near_causes
-from assets.evidence.limitation_phrases import contains_key, word_tokens
+from assets.evidence.limitation_phrases import contains_key, same_term, word_tokens
 from assets.toolbox.building import direction_name, members
 from core.records import Signal
 from core.text import term_stems
@@ -114,20 +114,63 @@ def label_key(label: str) -> str:
     return " ".join(label.lower().split())
 
 
-def linked_themes(cand: Signal, themes: list[Signal], dom: set[str]) -> list[Signal]:
+# the words of a limitation's name that name the problem itself (its head when it is one):
+# LIMITATION_WORDS and the problem nouns of the curated causes
+PROBLEM_NOUNS = frozenset(
+    "hallucination hallucinations forgetting hacking sycophancy jailbreak jailbreaks contamination memorization "
+    "flicker overthinking oversaturation injection poisoning leakage drift collapse bias error errors inconsistency "
+    "latency noise artifacts attack attacks misalignment instability".split()
+)
+TRUE_LACK = re.compile(r"^(?:insufficient|limited|lack of|scarcity of|absence of|shortage of)\s+", re.I)
+
+
+def cause_heads(title: str) -> tuple[set[str], set[str]]:
+    """(problem heads, lacking heads) of a limitation's name: for each conjunct ("entropy collapse
+    and insufficient exploration"), its head noun (the last word before a preposition) when it is
+    a problem noun (PROBLEM_NOUNS: "factual hallucination" -> hallucination), and, for a true lack
+    ("insufficient exploration", "limited long-term memory", TRUE_LACK; not "sparse rewards", a
+    density), the head of what is lacking (exploration, memory)."""
+    problems, lacking = set(), set()
+    for part in re.split(r"\s+(?:and|or)\s+", title.lower()):
+        m = TRUE_LACK.match(part)
+        core = re.split(r"\s+(?:in|of|at|for|between|after|under|with|from)\s+|\(", part[m.end() :] if m else part)[0]
+        words = word_tokens(core)
+        if not words:
+            continue
+        if m:
+            lacking.add(words[-1].split("-")[-1])
+        elif words[-1] in PROBLEM_NOUNS:
+            problems.add(words[-1])
+    return problems, lacking
+
+
+def names_the_subject(title: str, subject: str) -> bool:
+    """The limitation names the subject's own topic (blind reading seed 3738: "hallucination
+    detection" whose gold was "factual hallucination", the answer in the question): its problem head
+    is a word of the subject ("hallucination" in "hallucination detection"), or what it says is
+    lacking is ("insufficient exploration" for "exploration strategies", "limited long-term memory"
+    for "agent memory": the subject exists to supply it). Either is a tautology, never a candidate."""
+    problems, lacking = cause_heads(title)
+    subj = [p for w in word_tokens(subject) for p in w.split("-") if len(p) > 2]
+    return any(same_term(h, w) or same_term(h.rstrip("s"), w.rstrip("s")) for h in problems | lacking for w in subj)
+
+
+def linked_themes(cand: Signal, themes: list[Signal], dom: set[str], display: str = "") -> list[Signal]:
     """The subject's candidate limitations (module docstring), most-mentioned first, with
-    unique labels."""
+    unique labels. `display`: how the task states the subject (`subject_display`); a limitation
+    that names it (`names_the_subject`) is no candidate."""
     mem = members(cand)
     words = dom | subject_words(cand)
     subject = "; ".join([direction_name(cand), *cand.details.get("defining_phrases", [])])
+    shown = "; ".join(x for x in (direction_name(cand), display) if x)
     rows = []
     for b in themes:
         mentions = set(b.details.get("mention_ids", []))
         n = len(mem & mentions)
         if n < LINK_MIN_PAPERS or restates(b.title, words) or not multi_word(b.title) or not reads_as_limitation(b):
             continue
-        if defines_subject(b.title, subject):
-            continue  # the subject's raison d'etre is no bottleneck of it: a tautology (causes.yaml `defines`)
+        if defines_subject(b.title, subject) or names_the_subject(b.title, shown):
+            continue  # the subject's raison d'etre or its own topic is no bottleneck of it: a tautology
         domain = b.stats.get("domain_papers", 0.0)
         lift = (n / len(mem)) / (len(mentions) / domain) if domain and mentions else 1.0
         if lift < LINK_MIN_LIFT:

@@ -90,7 +90,9 @@ def test_gold_counts_papers_both_measures_agree_on_keyed_by_signal_id():
     assert n["addressed:1"] == 2 and n["margin_papers"] == 4 and n["margin"] == pytest.approx(4 / 6, abs=1e-4)
     assert n["measures_agree"] == 1.0 and bottleneck_problems(g) == []
     slots = {s.slot: s.variants for s in g.slots}
-    assert slots["root_bottleneck"][:2] == ["long-horizon memory loss", "Agents forget earlier steps t5."]
+    # the theme's quote does not state the limitation (no key in it): it is no evidence for it
+    # (blind reading seed 3738, `gold.root_quotes`)
+    assert slots["root_bottleneck"] == ["long-horizon memory loss"]
     assert all(pid.startswith("2602.") for pid in g.future_paper_ids) and g.strength > 0
 
 

@@ -414,3 +414,111 @@ def test_a_hallucination_subject_is_not_asked_for_hallucination():
     assert defines_subject("factual hallucination", "hallucination detection; hallucination mitigation")
     assert defines_subject("object hallucination in vision-language models", "visual hallucination")
     assert not defines_subject("factual hallucination", "preference optimization; DPO")
+
+
+# ---------------------------------------------------------------------------- blind reading seed 3738, rules
+
+
+def _lack(title: str) -> dict:
+    from assets.families.bottleneck.statements import lack_object
+
+    return {"lack": True, "lacking": lack_object(title)}
+
+
+def test_the_lacking_resource_counts_only_when_increased():
+    """ "exploration" names the resource "insufficient exploration" lacks: a cue that increases it
+    states the limitation's reduction, a cue that cuts it or a gap naming it without a lack word
+    does not (ThoughtFold, HiExp, OPE, TD-Grokking's "prefix-guided exploration")."""
+    from assets.families.bottleneck.statements import resource_key
+
+    title = "entropy collapse and insufficient exploration"
+    c, kw = cause_keys(title), _lack(title)
+    assert resource_key(tuple(word_tokens("exploration")), kw["lacking"])
+    assert not resource_key(tuple(word_tokens("limited exploration")), kw["lacking"])
+    assert states_reduction(stmt("We propose DDE, a bonus that encourages exploration in GRPO."), c, **kw)
+    assert states_reduction(stmt("We propose DDE, a strategy that improves exploration at pivot states."), c, **kw)
+    assert states_reduction(stmt("Our curriculum is effective for overcoming the exploration barrier."), c, **kw)
+    assert states_reduction(stmt("We propose X to mitigate entropy collapse in RLVR."), c, **kw)
+    assert not states_reduction(stmt("We propose X, which reduces the exploration cost of search agents."), c, **kw)
+    gap = "Prior efforts, such as dense process supervision or prefix-guided exploration, suffer from task constraints."
+    assert not states_reduction(stmt("To address this, we propose TD-Grokking, a decomposition framework.", gap), c, **kw)
+    gap = "We identify that the mutual information bottleneck among exploration paths restricts performance."
+    assert not states_reduction(stmt("To address this, we propose OPE, which partitions the solution space.", gap), c, **kw)
+    gap = "However, GRPO suffers from limited exploration on hard problems."
+    assert states_reduction(stmt("To address this, we propose a novelty bonus.", gap), c, **kw)
+    gap = "However, this RL stage also suppresses exploratory primitives such as backtracking."
+    assert states_reduction(stmt("To address this, we introduce a novelty bonus.", gap), c, **kw)
+
+
+def test_a_condition_or_a_new_clause_is_not_the_reduced_limitation():
+    """ "under the sparse rewards of long-horizon workflows" is the setting (ZipRL), and "To address
+    this limitation, we propose DelTA, a ... credit assignment method" reduces "this limitation"
+    (the cue's object ends at the new clause), not credit assignment."""
+    title = "sparse outcome rewards"
+    c, kw = cause_keys(title), _lack(title)
+    gap = "RL approaches struggle to balance retention and token efficiency under the sparse rewards of long workflows."
+    assert not states_reduction(stmt("To bridge this gap, we propose ZipRL, a compression framework.", gap), c, **kw)
+    gap = "Centroids are dominated by formatting tokens, diluting sparse yet discriminative directions of high-reward responses."
+    own = "To address this limitation, we propose DelTA, a discriminative token credit assignment method."
+    assert not states_reduction(stmt(own, gap), c, **kw)
+    assert states_reduction(stmt("We propose dense process rewards that mitigate sparse outcome rewards in RLVR."), c, **kw)
+    gap = "Agentic RL suffers from sparse rewards that give no signal on hard queries."
+    assert states_reduction(stmt("To address this, we propose step-level rewards.", gap), c, **kw)
+
+
+def test_another_kind_of_hallucination_is_not_factual_hallucination():
+    """A paper on faithfulness hallucination is not counted for "factual hallucination" (blind reading
+    seed 3738, 2601.03052): the cause's `other_senses` qualify a bare alias away."""
+    from assets.evidence.causes import other_senses
+
+    unlike = other_senses("factual hallucination")
+    assert "faithfulness" in unlike
+    c = cause_keys("factual hallucination")
+    own = "We propose a reasoning-graph method that mitigates faithfulness hallucination in RAG."
+    assert not states_reduction(stmt(own), c, unlike=unlike)
+    assert states_reduction(stmt("We propose a decoding method that mitigates hallucination in RAG."), c, unlike=unlike)
+
+
+def test_a_limitation_that_names_the_subject_is_no_candidate():
+    """The answer is never in the question: a problem head or a lacking resource that the subject
+    names ("hallucination detection" / factual hallucination, "agent memory" / limited long-term
+    memory); a cause about the subject's object but with another head stays ("length bias in
+    reward models" for "reward models", "sparse outcome rewards" for "reward models")."""
+    from assets.families.bottleneck.candidates import names_the_subject
+
+    assert names_the_subject("factual hallucination", "hallucination detection")
+    assert names_the_subject("limited long-term memory", "agent memory")
+    assert names_the_subject("entropy collapse and insufficient exploration", "exploration strategies")
+    assert not names_the_subject("factual hallucination", "preference alignment")
+    assert not names_the_subject("length bias in reward models", "reward models")
+    assert not names_the_subject("sparse outcome rewards", "reward models")
+    assert not names_the_subject("quantization error at low bit-width", "post-training quantization")
+
+
+def test_root_evidence_states_the_limitation_itself():
+    """The root slot quotes sentences that state the limitation in its sense (`states_limitation`):
+    "exploration of prompt-based learning ... remains limited" is no evidence for entropy collapse."""
+    from assets.families.bottleneck.statements import states_limitation
+
+    title = "entropy collapse and insufficient exploration"
+    c, kw = cause_keys(title), _lack(title)
+    assert not states_limitation("However, exploration of prompt-based learning in multilingual tasks remains limited.", c, **kw)
+    assert states_limitation("GRPO suffers from entropy collapse, which limits exploration.", c, **kw)
+    assert states_limitation("Existing RLVR methods show limited exploration on hard problems.", c, **kw)
+
+
+def test_a_gold_with_a_tiny_share_of_the_subject_is_not_released():
+    """A generic limitation that a small side-wave addresses is not the field's root bottleneck
+    (blind reading seed 3738: preference alignment's hallucination, 8 of 322 papers after the rebuild)."""
+    from assets.families.bottleneck.gold import MIN_GOLD_SHARE, bottleneck_problems
+    from core.records import GoldTarget
+
+    def gold(top: float, central: float) -> GoldTarget:
+        numbers = {"n_gold_papers": top, "n_future_central": central, "margin_papers": 6.0, "margin": 0.7, "measures_agree": 1.0}
+        return GoldTarget(task_id="t", family="bottleneck", domain="d", cutoff="2025-12-31", numbers=numbers, strength=0.5)
+
+    assert any("subject papers" in p for p in bottleneck_problems(gold(8, 322)))
+    assert bottleneck_problems(gold(15, 401)) == []
+    assert 8 / 322 < MIN_GOLD_SHARE <= 12 / 436
+    # a gold resting on 3 papers is a tiny sample (the 3-paper knowledge-graph task), whatever its share
+    assert any("rests on 3" in p for p in bottleneck_problems(gold(3, 59)))
