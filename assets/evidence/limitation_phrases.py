@@ -274,6 +274,9 @@ def object_keys(words: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
 
 TERM_PREFIX_MIN = 4  # two words are one term when they share a prefix this long ...
 TERM_PREFIX_SHARE = 0.65  # ... covering this share of the longer word
+# Words that share such a prefix but name different things (issue 32, fifth pass: a DiT latency task
+# quoted sentences about "latent" spaces as latency evidence): their stems never match.
+FALSE_FRIENDS = (("latent", "latenc"),)
 KEY_SPAN_SLACK = 2  # a key's terms lie within its length + this many words
 
 
@@ -286,6 +289,9 @@ def same_term(a: str, b: str) -> bool:
         return True
     if a[:TERM_PREFIX_MIN] != b[:TERM_PREFIX_MIN]:  # the common case, decided without the loop
         return False
+    for x, y in FALSE_FRIENDS:
+        if (a.startswith(x) and b.startswith(y)) or (a.startswith(y) and b.startswith(x)):
+            return False
     n = 0
     for x, y in zip(a, b):
         if x != y:

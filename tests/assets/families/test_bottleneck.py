@@ -172,6 +172,7 @@ def test_key_terms_match_close_together_by_shared_prefix():
     )
     assert same_term("hallucination", "hallucinated") and same_term("bias", "biased")
     assert not same_term("inefficiency", "efficiency") and not same_term("over", "overhead")
+    assert not same_term("latent", "latency") and same_term("latency", "latencies")  # false friends (FALSE_FRIENDS)
 
 
 # ---------------------------------------------------------------------------- subjects and candidates
