@@ -68,9 +68,10 @@ class Member:
     requires: tuple[str, ...] = ()  # regexes the counted sentence must also match (each of them)
     foils: tuple[str, ...] = ()  # regexes of a sentence that uses a name in another sense ("DDIM inversion")
     context: tuple[str, ...] = ()  # the role's topical context: regexes the paper's text must match
+    title_foils: tuple[str, ...] = ()  # regexes of a title whose task is a foil sense (a segmentation U-Net)
 
     def matcher(self) -> Matcher:
-        return _matcher(self.names, self.phrases, self.exclude, self.requires, self.foils, self.context)
+        return _matcher(self.names, self.phrases, self.exclude, self.requires, self.foils, self.context, self.title_foils)
 
 
 @dataclass(frozen=True)
@@ -94,8 +95,9 @@ def _matcher(
     requires: tuple[str, ...] = (),
     foils: tuple[str, ...] = (),
     context: tuple[str, ...] = (),
+    title_foils: tuple[str, ...] = (),
 ) -> Matcher:
-    return Matcher(list(names), list(phrases), list(exclude), list(requires), list(foils), list(context))
+    return Matcher(list(names), list(phrases), list(exclude), list(requires), list(foils), list(context), list(title_foils))
 
 
 @cache
@@ -130,6 +132,7 @@ def _load(path: Path, _version: int) -> tuple[Role, ...]:  # _version: the file'
                     foils=tuple(m.get("foils") or ()),
                     # a role's `context` applies to every member (the paper must be on the role's topic)
                     context=tuple(r.get("context") or ()) + tuple(m.get("context") or ()),
+                    title_foils=tuple(m.get("title_foils") or ()),
                 )
                 for m in r["members"]
             ),
