@@ -86,13 +86,14 @@ FAILURE_AFTER = re.compile(
 # studied, at any distance before the mention
 SELF_STUDY = re.compile(
     r"(?i)\b(we|this\s+(paper|work|study))\s+((\w+|\w+-\w+)\s+){0,2}(reproduce|replicate|compare|benchmark|survey|review|audit|"
-    r"study|measure|observe|investigate|examine|probe|characteri[sz]e|analy[sz]e|expose|attack|monitor)\b"
+    r"study|studied|measure[sd]?|observe[sd]?|investigate[sd]?|examine[sd]?|probe[sd]?|characteri[sz]e[sd]?|analy[sz]e[sd]?|"
+    r"expose[sd]?|attack(s|ed)?|monitor(s|ed)?|diagnose[sd]?)\b"
 )
 # the abstract says the paper's own contribution is a study of methods: a survey, review, systematic
 # or empirical study, comparison or reproduction (s37 blind reading: "we reproduce and compare ...",
 # "We present a systematic empirical study", "We survey 47 ... methods" were counted as users)
 STUDY_ABSTRACT = re.compile(
-    r"(?i)\b(we|this\s+(paper|work|article))\s+(present|conduct|perform|provide|offer|report|carry\s+out)\s+"
+    r"(?i)\b(we|this\s+(paper|work|article))\s+(present|conduct|perform|provide|offer|report|carr(y|ies)\s+out)s?\s+"
     r"(a|an|the\s+first)\s+(\w+\s+)?(systematic|empirical|comparative|comprehensive|large-scale|controlled|"
     r"extensive|thorough)\s+((\w+|\w+-\w+)\s+)?(survey|review|study|analysis|evaluation|comparison|investigation)\b"
     r"|\bwe\s+(systematically\s+|empirically\s+)?(survey|review|reproduce|replicate)\s+(\d+|the|existing|prior|recent)\b"
@@ -112,9 +113,10 @@ STUDY_TITLE = re.compile(
 # from a Classification Perspective", "Rethinking Policy Divergence Measures in GRPO" build on what
 # they name (s37 labels)
 STUDY_TITLE_MORE = re.compile(
-    r"(?i)\b(reproduc\w*|replicat\w*|deconstruct\w*|demystif\w*|lessons|pitfalls|"
+    r"(?i)\b(reproduc\w*|replicat\w*|deconstruct\w*|demystif\w*|diagnosing|diagnostic\s+(study|analysis)|lessons|pitfalls|"
     r"a\s+closer\s+look|testbed|environments?\s+for)\b"
-    # a title that opens by explaining or interpreting something studies it ("M2-PALE: A Framework for
+    # a diagnosing title studies what it names ("Diagnosing LLM Reranker Behavior ...", s38); a title that
+    # opens by explaining or interpreting something studies it ("M2-PALE: A Framework for
     # Explaining Multi-Agent MCTS--Minimax Hybrids", s38 reading); "understanding" only as the opening
     # verb ("Video Understanding" is a task)
     r"|(?i:(^|:\s*|for\s+)(explaining|interpreting)\b)|(?i:^(towards\s+)?understanding\b)"

@@ -104,3 +104,16 @@ def test_the_scaffold_role_offers_no_layer_that_composes_with_react():
 def test_the_approachs_own_expansion_in_lower_case_is_no_redefinition():
     abstract = "We optimize the foundational LLM through a proximal policy optimization (PPO) approach."
     assert builds_on("RLHF Fine-Tuning of LLMs", abstract, member("policy_optimisation", "ppo"))
+
+
+def test_diagnostic_studies_and_observations_are_not_uses():
+    ce = member("reranker", "cross_encoder")
+    assert study_paper("Diagnosing LLM Reranker Behavior Under Fixed Evidence Pools")
+    assert study_paper("A title", "This paper presents a systematic diagnostic study of cross-encoder rerankers.")
+    sentence = "While token compression works for bi-encoders, we empirically observed that it may be ineffective for cross-encoder rerankers."
+    assert builds_on("Layer-wise Token Compression for Efficient Retrieval", sentence, ce) is None
+    assert builds_on("A method", "Our RAG pipeline reranks the retrieved passages with a cross-encoder.", ce)
+
+
+def test_a_medical_diagnosis_title_is_no_study():
+    assert not study_paper("Retrieval-Augmented Generation for Medical Diagnosis")
