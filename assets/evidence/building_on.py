@@ -67,7 +67,9 @@ FOIL_CUES = re.compile(
     # exceeds) full fine-tuning", "PPO & GRAE breaks PPO's ..."),
     # and sameness claims ("maintains consistency with DDIM") are not building on the named method (s37)
     r"alternatives?\s+to|parity|on\s+par|exceed\w*|rival\w*|match(es|ed)|break\w*(?!\s+(down|up|into|it|them))|collaps\w*|"
-    r"consisten\w*\s+with|compatib\w*\s+with|equivalen\w*\s+to|analog\w*\s+to|reproduc\w*|replicat\w*)\b"
+    r"consisten\w*\s+with|compatib\w*\s+with|equivalen\w*\s+to|analog\w*\s+to|reproduc\w*|replicat\w*|"
+    # a title or sentence that says one method prevails over another compares them (s38)
+    r"prevail\w*)\b"
 )
 # a negation BEFORE the mention ("add no teacher model, distillation stage", s37); after it, a
 # negation is about what follows ("in pixel space, so no autoencoder is needed")
@@ -79,7 +81,7 @@ NEGATION_BEFORE = re.compile(r"(?i)\b(no|not(?!\s+only)|non|w/o|absence\s+of|fre
 FAILURE_AFTER = re.compile(
     r"(?i)\b(fail\w*|collaps\w*|break\w*(?!\s+(down|up|into|it|them))|suffer\w*|suboptimal\w*|unstable|instabilit\w*|flaw\w*|"
     r"degrad\w*|drawbacks?|shortcomings?|struggl\w*|overkill|unnecessar\w*|needless\w*|harm\w*|hurts?|"
-    r"inadequa\w*|(is|are)\s+(almost\s+|all\s+)?enough|too\s+(small|large|slow|costly|weak|coarse|rigid)|fragment\w*|pitfalls?|weakness\w*)\b"
+    r"illusion\w*|myths?|(is|are)\s+(almost\s+|all\s+)?enough|inadequa\w*|too\s+(small|large|slow|costly|weak|coarse|rigid)|fragment\w*|pitfalls?|weakness\w*)\b"
 )
 # the sentence's own verb compares, reproduces or surveys methods ("we reproduce and compare diverse
 # retrieval strategies including ... and query reformulation", s37 blind reading): what it names is

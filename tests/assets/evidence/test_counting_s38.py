@@ -117,3 +117,20 @@ def test_diagnostic_studies_and_observations_are_not_uses():
 
 def test_a_medical_diagnosis_title_is_no_study():
     assert not study_paper("Retrieval-Augmented Generation for Medical Diagnosis")
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "The Self-Correction Illusion: LLMs Correct Others but Not Themselves",
+        "The Cost of Consensus: Isolated Self-Correction Prevails Over Unguided Homogeneous Multi-Agent Debate",
+    ],
+)
+def test_finding_titles_about_a_method_are_not_uses(title):
+    assert builds_on(title, "Large reasoning models are studied.", member("test_time_search", "revision")) is None
+
+
+def test_mcts_in_an_alignment_paper_is_not_test_time_search():
+    mcts = member("test_time_search", "mcts")
+    assert builds_on("COMPASS: Cognitive MCTS-Guided Process Alignment for Safe Search Agents", "We align agents.", mcts) is None
+    assert builds_on("ToolTree: Efficient LLM Agent Tool Planning via Dual-Feedback Monte Carlo Tree Search", "", mcts)
