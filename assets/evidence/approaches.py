@@ -28,8 +28,11 @@ Which members a partition offers is read from its cutoff-visible papers only:
 The thresholds are the pre-cutoff shares a reader can check on the task itself; at the default
 release the two rules drop the weight-adaptation and retrieval-index roles, whose runners-up
 have 5-7% of the leader's recent use, and the fillers of the policy-optimisation, generator-backbone
-and sampling-acceleration roles (1-7%); the closest kept role's runner-up has about a fifth of its
-leader's (reward signal in LLM post-training).
+and sampling-acceleration roles (1-7%). A role is asked in ONE domain (roles.yaml `domains`): the
+same role in two domains is one question released twice (s38 reading), so a role several domains
+share is curated into the domain where its pre-cutoff contest is open (the reward signal for LLM
+agents, where verifiable rewards had under twice the runner-up's recent use; in post-training at
+large they had about five times).
 
 No Dagster here.
 """
