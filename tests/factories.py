@@ -126,7 +126,7 @@ def node(dim: str, k: int) -> str:
 
 APPROACHES = {  # two roles of the shipped catalog (assets/evidence/roles.yaml): role id, members
     0: ("policy_optimisation", ("grpo", "ppo", "dpo", "kto", "simpo")),
-    7: ("agent_scaffold", ("react", "reflexion", "tree_search", "plan_execute", "codeact")),
+    7: ("test_time_search", ("mcts", "revision", "sc", "bon", "beam")),
 }
 
 

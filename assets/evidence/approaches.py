@@ -28,8 +28,11 @@ Which members a partition offers is read from its cutoff-visible papers only:
 The thresholds are the pre-cutoff shares a reader can check on the task itself; at the default
 release the two rules drop the weight-adaptation and retrieval-index roles, whose runners-up
 have 5-7% of the leader's recent use, and the fillers of the policy-optimisation, generator-backbone
-and sampling-acceleration roles (1-7%); the closest kept role's runner-up has about a fifth of its
-leader's (reward signal in LLM post-training).
+and sampling-acceleration roles (1-7%). A role is asked in ONE domain (roles.yaml `domains`): the
+same role in two domains is one question released twice (s38 reading), so a role several domains
+share is curated into the domain where its pre-cutoff contest is open (the reward signal for LLM
+agents, where verifiable rewards had under twice the runner-up's recent use; in post-training at
+large they had about five times).
 
 No Dagster here.
 """
@@ -68,9 +71,10 @@ class Member:
     requires: tuple[str, ...] = ()  # regexes the counted sentence must also match (each of them)
     foils: tuple[str, ...] = ()  # regexes of a sentence that uses a name in another sense ("DDIM inversion")
     context: tuple[str, ...] = ()  # the role's topical context: regexes the paper's text must match
+    title_foils: tuple[str, ...] = ()  # regexes of a title whose task is a foil sense (a segmentation U-Net)
 
     def matcher(self) -> Matcher:
-        return _matcher(self.names, self.phrases, self.exclude, self.requires, self.foils, self.context)
+        return _matcher(self.names, self.phrases, self.exclude, self.requires, self.foils, self.context, self.title_foils)
 
 
 @dataclass(frozen=True)
@@ -94,8 +98,9 @@ def _matcher(
     requires: tuple[str, ...] = (),
     foils: tuple[str, ...] = (),
     context: tuple[str, ...] = (),
+    title_foils: tuple[str, ...] = (),
 ) -> Matcher:
-    return Matcher(list(names), list(phrases), list(exclude), list(requires), list(foils), list(context))
+    return Matcher(list(names), list(phrases), list(exclude), list(requires), list(foils), list(context), list(title_foils))
 
 
 @cache
@@ -130,6 +135,7 @@ def _load(path: Path, _version: int) -> tuple[Role, ...]:  # _version: the file'
                     foils=tuple(m.get("foils") or ()),
                     # a role's `context` applies to every member (the paper must be on the role's topic)
                     context=tuple(r.get("context") or ()) + tuple(m.get("context") or ()),
+                    title_foils=tuple(m.get("title_foils") or ()),
                 )
                 for m in r["members"]
             ),

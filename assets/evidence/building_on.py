@@ -24,8 +24,13 @@ A paper counts for an approach when one sentence of its title or abstract
    expansions blanked): a paper that lists three or more methods in a row
    compares, analyses or wraps them, it does not build on each (`enumerated`, issue 32 third pass);
 5. and NOT in one of the member's foil senses (`foils`: "DDIM inversion" is not a fast solver, a
-   U-Net for segmentation is not a generator backbone), and the paper's title and abstract carry
-   the role's topical context (`context`: a PPO-trained game agent is not LLM post-training).
+   U-Net for segmentation is not a generator backbone; `title_foils`: a title that states such a
+   task makes the whole paper's use that sense), and the paper's title and abstract carry the
+   role's topical context (`context`: a PPO-trained game agent is not LLM post-training);
+6. and NOT an acronym of the approach that the paper itself defines as something else
+   ("Probabilistic Reward Model (PRM)" is no process reward model, `Matcher.redefined`), nor a
+   mention in the title of a paper whose title says it attacks, injects into or monitors what it
+   names (ATTACK_TITLE: the named method is the target; the abstract's own uses still count).
 
 A paper whose title says its contribution is a benchmark, a survey, an evaluation or an
 analysis (STUDY_TITLE: "ToolPRMBench", "Benchmarking ...", "Mechanistic Analysis of ...";
@@ -52,7 +57,7 @@ FOIL_CUES = re.compile(
     r"(?i)\b(compar\w*|beyond|against|outperform\w*|surpass\w*|beat\w*|superior\s+to|"
     r"better\s+than|than|unlike|in\s+contrast|instead\s+of|rather\s+than|replac\w*|without|baselines?|"
     r"vs\.?|versus|alternative\s+to|relative\s+to|(gains?|improvements?|advantages?|margins?)\s+over|"
-    r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?\s+of|"
+    r"eliminat\w*|no\s+need|not\s+require\w*|obviat\w*|bypass\w*|avoid\w*|dispens\w*|limitations?|attribut\w*|"
     r"suffer\w*|fail\w*|struggle\w*|drawbacks?|shortcomings?|costly|expensive|prohibitive|"
     r"prior|previous\w*|existing|conventional|traditional|e\.g|ahead\s+of|questions?\s+(whether|if|the\s+need)|question(ing|ed|able)|overlook\w*|"
     r"emerg\w*|popular\w*|widely|evaluat\w*|benchmark\w*|judges?\s+exhibit|such\s+as|reference\s+points?|"
@@ -62,7 +67,9 @@ FOIL_CUES = re.compile(
     # exceeds) full fine-tuning", "PPO & GRAE breaks PPO's ..."),
     # and sameness claims ("maintains consistency with DDIM") are not building on the named method (s37)
     r"alternatives?\s+to|parity|on\s+par|exceed\w*|rival\w*|match(es|ed)|break\w*(?!\s+(down|up|into|it|them))|collaps\w*|"
-    r"consisten\w*\s+with|compatib\w*\s+with|equivalen\w*\s+to|analog\w*\s+to|reproduc\w*|replicat\w*)\b"
+    r"consisten\w*\s+with|compatib\w*\s+with|equivalen\w*\s+to|analog\w*\s+to|reproduc\w*|replicat\w*|"
+    # a title or sentence that says one method prevails over another compares them (s38)
+    r"prevail\w*)\b"
 )
 # a negation BEFORE the mention ("add no teacher model, distillation stage", s37); after it, a
 # negation is about what follows ("in pixel space, so no autoencoder is needed")
@@ -74,19 +81,21 @@ NEGATION_BEFORE = re.compile(r"(?i)\b(no|not(?!\s+only)|non|w/o|absence\s+of|fre
 FAILURE_AFTER = re.compile(
     r"(?i)\b(fail\w*|collaps\w*|break\w*(?!\s+(down|up|into|it|them))|suffer\w*|suboptimal\w*|unstable|instabilit\w*|flaw\w*|"
     r"degrad\w*|drawbacks?|shortcomings?|struggl\w*|overkill|unnecessar\w*|needless\w*|harm\w*|hurts?|"
-    r"inadequa\w*|(is|are)\s+(almost\s+|all\s+)?enough|too\s+(small|large|slow|costly|weak|coarse|rigid)|fragment\w*|pitfalls?|weakness\w*)\b"
+    r"illusion\w*|myths?|(is|are)\s+(almost\s+|all\s+)?enough|inadequa\w*|too\s+(small|large|slow|costly|weak|coarse|rigid)|fragment\w*|pitfalls?|weakness\w*)\b"
 )
 # the sentence's own verb compares, reproduces or surveys methods ("we reproduce and compare diverse
 # retrieval strategies including ... and query reformulation", s37 blind reading): what it names is
 # studied, at any distance before the mention
 SELF_STUDY = re.compile(
-    r"(?i)\b(we|this\s+(paper|work|study))\s+((\w+|\w+-\w+)\s+){0,2}(reproduce|replicate|compare|benchmark|survey|review|audit)\b"
+    r"(?i)\b(we|this\s+(paper|work|study))\s+((\w+|\w+-\w+)\s+){0,2}(reproduce|replicate|compare|benchmark|survey|review|audit|"
+    r"study|studied|measure[sd]?|observe[sd]?|investigate[sd]?|examine[sd]?|probe[sd]?|characteri[sz]e[sd]?|analy[sz]e[sd]?|"
+    r"expose[sd]?|attack(s|ed)?|monitor(s|ed)?|diagnose[sd]?)\b"
 )
 # the abstract says the paper's own contribution is a study of methods: a survey, review, systematic
 # or empirical study, comparison or reproduction (s37 blind reading: "we reproduce and compare ...",
 # "We present a systematic empirical study", "We survey 47 ... methods" were counted as users)
 STUDY_ABSTRACT = re.compile(
-    r"(?i)\b(we|this\s+(paper|work|article))\s+(present|conduct|perform|provide|offer|report|carry\s+out)\s+"
+    r"(?i)\b(we|this\s+(paper|work|article))\s+(present|conduct|perform|provide|offer|report|carr(y|ies)\s+out)s?\s+"
     r"(a|an|the\s+first)\s+(\w+\s+)?(systematic|empirical|comparative|comprehensive|large-scale|controlled|"
     r"extensive|thorough)\s+((\w+|\w+-\w+)\s+)?(survey|review|study|analysis|evaluation|comparison|investigation)\b"
     r"|\bwe\s+(systematically\s+|empirically\s+)?(survey|review|reproduce|replicate)\s+(\d+|the|existing|prior|recent)\b"
@@ -106,9 +115,24 @@ STUDY_TITLE = re.compile(
 # from a Classification Perspective", "Rethinking Policy Divergence Measures in GRPO" build on what
 # they name (s37 labels)
 STUDY_TITLE_MORE = re.compile(
-    r"(?i)\b(reproduc\w*|replicat\w*|deconstruct\w*|demystif\w*|lessons|pitfalls|"
+    r"(?i)\b(reproduc\w*|replicat\w*|deconstruct\w*|demystif\w*|diagnosing|diagnostic\s+(study|analysis)|lessons|pitfalls|"
     r"a\s+closer\s+look|testbed|environments?\s+for)\b"
+    # a diagnosing title studies what it names ("Diagnosing LLM Reranker Behavior ...", s38); a title that
+    # opens by explaining or interpreting something studies it ("M2-PALE: A Framework for
+    # Explaining Multi-Agent MCTS--Minimax Hybrids", s38 reading); "understanding" only as the opening
+    # verb ("Video Understanding" is a task)
+    r"|(?i:(^|:\s*|for\s+)(explaining|interpreting)\b)|(?i:^(towards\s+)?understanding\b)"
 )
+# a title whose contribution is an attack on, or a safety probe of, what it names ("Depth-Dependent
+# Indirect Prompt Injection in Tool-Calling ReAct Agents", s38 reading): the title's mention is the
+# target, not a use; the abstract's own use sentences still count
+ATTACK_TITLE = re.compile(
+    r"(?i)\b(attack\w*|injection\w*|jailbreak\w*|backdoor\w*|vulnerab\w*|exploit\w*|red[- ]teaming|poison\w*|"
+    r"monitor\w*|hijack\w*)\b"
+)
+# an acronym defined in the paper ("Probabilistic Reward Model (PRM)", s38 reading): the words before
+# the parenthesis and the acronym inside it
+DEFINED = re.compile(r"((?:[\w-]+\s+){1,6})\(([A-Z][A-Za-z0-9-]*[A-Z0-9][A-Za-z0-9-]*?)(s?)\)")
 # list items never open with a determiner, pronoun or relative word: "GRPO, a critic-free method,
 # which ..." is an apposition, not an enumeration
 _NOT_ITEM = re.compile(
@@ -158,6 +182,11 @@ USE_CUES = re.compile(
 )
 
 
+def _acronym_key(name: str) -> str:
+    """An acronym without its plural "s" ("PRMs" -> "PRM")."""
+    return name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+
+
 def _pattern(names: list[str], phrases: list[str]) -> re.Pattern[str]:
     parts = [f"{_B}(?:{n}){_E}" for n in names] + [f"{_B}(?i:{re.escape(p)}){_E}" for p in phrases]
     return re.compile("|".join(parts) if parts else r"(?!x)x")
@@ -173,6 +202,7 @@ class Matcher:
     requires: list[str] = field(default_factory=list)  # the sentence must also match each of these
     foils: list[str] = field(default_factory=list)  # a sentence matching one uses the name in another sense
     context: list[str] = field(default_factory=list)  # the paper's title+abstract must match each (the role's topic)
+    title_foils: list[str] = field(default_factory=list)  # a title matching one states a foil sense for the paper
 
     def __post_init__(self) -> None:
         self._re = _pattern(self.names, self.phrases)
@@ -180,20 +210,45 @@ class Matcher:
         self._req = [re.compile(x) for x in self.requires]
         self._foil = [re.compile(x) for x in self.foils]
         self._ctx = [re.compile(x) for x in self.context]
+        self._title_foil = [re.compile(x) for x in self.title_foils]
 
     def on_topic(self, text: str) -> bool:
         """The paper's text carries the role's topical context (every `context` expression)."""
         return all(c.search(text) for c in self._ctx)
 
-    def mentions(self, sentence: str) -> list[re.Match[str]]:
+    def mentions(self, sentence: str, redefined: frozenset[str] = frozenset()) -> list[re.Match[str]]:
         """The approach's mentions in one sentence, excluded longer names blanked first; none when
         the sentence lacks a required co-occurring term (`requires`) or uses the name in a foil
-        sense (`foils`)."""
+        sense (`foils`); an acronym the paper defines as something else (`redefined`) is no mention."""
         if any(not r.search(sentence) for r in self._req) or any(f.search(sentence) for f in self._foil):
             return []
         for ex in self._ex:
             sentence = ex.sub(lambda m: " " * len(m.group(0)), sentence)
-        return list(self._re.finditer(sentence))
+        return [m for m in self._re.finditer(sentence) if _acronym_key(m.group(0)) not in redefined]
+
+    def foil_title(self, title: str) -> bool:
+        """The title states the paper's task in one of the member's `title_foils` senses (a U-Net
+        paper "for Microtubule Segmentation"): the whole paper uses the name in that sense, whichever
+        sentence names it (s38 reading)."""
+        return any(f.search(title or "") for f in self._title_foil)
+
+    def redefined(self, text: str) -> frozenset[str]:
+        """The approach's acronyms that the text defines as something else: "Probabilistic Reward
+        Model (PRM)" is not a process reward model (s38 reading). A definition is an acronym in
+        parentheses after words whose initials spell it; it is the approach's own when those words
+        name the approach (one of its names or phrases)."""
+        out = set()
+        for d in DEFINED.finditer(text):
+            acronym = d.group(2)
+            if not self._re.fullmatch(acronym + d.group(3)) and not self._re.fullmatch(acronym):
+                continue
+            words = re.split(r"[\s-]+", d.group(1).strip())
+            letters = [c for c in acronym if c.isalpha()]
+            spelled = "".join(w[0] for w in words[-len(letters) :] if w).lower() if len(words) >= len(letters) else ""
+            # the expansion in any case: "proximal policy optimization (PPO)" is PPO's own
+            if spelled == "".join(letters).lower() and not re.search(self._re.pattern, d.group(1), re.I):
+                out.add(_acronym_key(acronym))
+        return frozenset(out)
 
     def named(self, text: str) -> bool:
         """The text (one sentence) mentions the approach (`mentions`)."""
@@ -287,12 +342,12 @@ def enumerated(sentence: str, m: re.Match[str] | _At) -> bool:
     return (short and (before or after)) or (opens and before) or (ends and after)
 
 
-def builds_on_sentence(sentence: str, matcher: Matcher, is_title: bool = False) -> bool:
+def builds_on_sentence(sentence: str, matcher: Matcher, is_title: bool = False, redefined: frozenset[str] = frozenset()) -> bool:
     """True when some mention of the approach in the sentence is in a use and not a foil
     context, and is not one item of an enumeration."""
     return any(
         use_context(sentence, m, is_title) and not foil_context(sentence, m) and not enumerated(sentence, m)
-        for m in matcher.mentions(sentence)
+        for m in matcher.mentions(sentence, redefined)
     )
 
 
@@ -309,9 +364,12 @@ def builds_on(title: str, abstract: str, matcher: Matcher) -> str | None:
     text = f"{title}\n{abstract}"
     if not matcher.names_in(text) or study_paper(title, abstract) or not matcher.on_topic(text):
         return None  # a quick pass: most papers never name it
-    if builds_on_sentence(title, matcher, is_title=True):
+    if matcher.foil_title(title):
+        return None
+    redefined = matcher.redefined(text)
+    if not ATTACK_TITLE.search(title or "") and builds_on_sentence(title, matcher, is_title=True, redefined=redefined):
         return title
     for s in split_sentences(abstract or ""):
-        if builds_on_sentence(s, matcher):
+        if builds_on_sentence(s, matcher, redefined=redefined):
             return " ".join(s.split())
     return None

@@ -99,7 +99,7 @@ def test_an_alternative_to_a_method_is_not_built_on_it():
             "semantic",
             "We propose a diffusion SR framework conditioned on features from a pre-trained DINOv3 encoder.",
         ),
-        ("agent_scaffold", "tree_search", "We use MCTS to synthesise safety alignment data for our search agent."),
+        ("test_time_search", "mcts", "We use MCTS to synthesise safety alignment data for our reasoning model."),
         (
             "agent_scaffold",
             "plan_execute",
