@@ -84,6 +84,15 @@ def query_of(build: TaskBuild) -> str:
     return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
 
 
+def pursued_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
+    """Claim check of the first claim (it states no count: module notes): its papers are window
+    papers, at least MIN_PURSUING of them."""
+    ids = set(claim.basis.paper_ids if claim.basis else [])
+    if any(i not in cc.window for i in ids):
+        return "a pursuing paper is not a window paper"
+    return None if len(ids) >= MIN_PURSUING else f"{len(ids)} pursuing papers < {MIN_PURSUING}"
+
+
 def quote_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
     """Claim check: a reference keypoint is a sentence of the title or abstract of a window paper."""
     ids = claim.basis.paper_ids if claim.basis else []
@@ -196,7 +205,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
                 f"Between {task.window_start} and {task.window_end}, window papers on the task's topic took up "
                 f"its inspiration; the keypoints are what those sharing most of its specific vocabulary did."
             ),
-            basis=ClaimBasis(check="window_count", paper_ids=pursuing, values={"n": len(pursuing)}),
+            basis=ClaimBasis(check="pursued_in_window", paper_ids=pursuing),
         )
     ]
     slots: list[GoldSlot] = []
