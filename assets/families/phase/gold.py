@@ -67,6 +67,7 @@ FULL_SUPPORT = 8  # pursuing papers for strength 1
 # off the inspiration's property 7-10 (a generalisation-bound paper 7.1, a reward-model paper 9.6,
 # a text-to-3D stylisation paper 8.3)
 MIN_LINEAGE = 12.0
+LINEAGE_MIN_WINDOW = 200  # window papers from which the lineage bar applies (IDF needs a corpus)
 OTHER_SHOWN = 5  # other pursuing papers listed on the sheet (highest lineage first)
 
 
@@ -183,9 +184,10 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         return GoldTarget(**base, preferred_ranking=["pursued"], numbers=numbers, strength=1.0)
     lineage = _lineage(ctx, build, task, pursuing)
     by_lineage = sorted(pursuing, key=lambda pid: (-lineage[pid], pursuing.index(pid)))
-    reference, n_cands, n_pass = reference_of(
-        ctx, task, build, [pid for pid in by_lineage if lineage[pid] >= MIN_LINEAGE], lineage
-    )
+    # a window of a few papers gives no IDF worth the name (every stem is an everyday word): the
+    # lineage bar applies from LINEAGE_MIN_WINDOW window papers (a real window holds thousands)
+    bar = MIN_LINEAGE if len(ctx.future) >= LINEAGE_MIN_WINDOW else float("-inf")
+    reference, n_cands, n_pass = reference_of(ctx, task, build, [pid for pid in by_lineage if lineage[pid] >= bar], lineage)
     numbers.update(
         {
             "n_reference_candidates": float(n_cands),
@@ -227,7 +229,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
     # the other pursuing papers closest in lineage (a few examples, not a count: module notes)
     titles = {pid: ctx.future[i].title for i, pid in zip(rows, pursuing)}
     counted["other pursuing papers closest in lineage (examples)"] = [
-        f"{pid}: {titles[pid][:160]}" for pid in by_lineage if pid not in listed and lineage[pid] >= MIN_LINEAGE
+        f"{pid}: {titles[pid][:160]}" for pid in by_lineage if pid not in listed and lineage[pid] >= bar
     ][:OTHER_SHOWN]
     # canonical order: two tasks with the same reference keypoints have the same first one, so the
     # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
