@@ -39,7 +39,14 @@ from pydantic import BaseModel
 from assets.families.base import TaskFamily
 from assets.families.phase.answer import GENERIC_HEDGE, PhaseAnswer, offline_phase_answer, random_answer, stated_answer
 from assets.families.phase.build import SUPPORT_COS, build_phase_tasks, question_text
-from assets.families.phase.gold import phase_gold, phase_validity_problems, primary_paper, query_of, quote_in_window
+from assets.families.phase.gold import (
+    phase_gold,
+    phase_validity_problems,
+    primary_paper,
+    pursued_in_window,
+    query_of,
+    quote_in_window,
+)
 from assets.families.phase.quotes import MARKUP, PHASES, primary_fits, quoted_keys, readable_quote, subject_of
 from assets.families.phase.reference import (
     MIN_REFERENCE,
@@ -109,7 +116,7 @@ class PhaseFamily(TaskFamily):
         "confirm or refute such a claim benchmarks metrics baselines statistical tests"
     )
     rubric_dimensions = {"phase_fit": "the report does what the task's phase asks (synthesis, design, evaluation)"}
-    claim_checks: ClassVar[dict] = {"quote_in_window": quote_in_window}
+    claim_checks: ClassVar[dict] = {"quote_in_window": quote_in_window, "pursued_in_window": pursued_in_window}
     review_stages = (
         (
             "problem",

@@ -37,6 +37,7 @@ from assets.families.phase.quotes import (
 from assets.families.phase.topic import (
     CONTEXT_COS,
     continues,
+    lineage_score,
     on_topic,
     paper_closeness,
     sentence_vectors,
@@ -57,6 +58,16 @@ SUPPORT = {
 }
 SUPPORT_COS = 0.55  # all-MiniLM-L6-v2 cosine of a supporting quote with the primary quote (else no support)
 DUPLICATE_JACCARD = 0.6  # two tasks whose primary quotes share this much are one task
+# a primary paper older than this at the cutoff is no longer the frontier: a reader found a task
+# asking to "take further" a July 2023 quantisation paper (ZeroQuant-FP) at a 2025-12-31 cutoff,
+# whose successors had moved on to other formats; two years is a field generation in ML
+MAX_ANCHOR_AGE_DAYS = 730
+# a support's paper must share the primary paper's specific vocabulary (gold.py's lineage score,
+# here with the pre-cutoff papers' stem shares): a reader found "Squeeze3D" (3D-model compression)
+# attached as the related finding of a video-diffusion-prior scene-generation task (lineage 14.5);
+# on the read build the related papers a reader would call the same line of work score >= 25
+# (SWE-agent for a SWE-agent debate paper 27.5, Mind2Web for internet-scale web-agent training 25.1)
+MIN_SUPPORT_LINEAGE = 25.0
 
 
 def question_text(
@@ -149,6 +160,9 @@ def build_phase_tasks(family: TaskFamily, builder) -> None:
                 primary, body = usable[k]
                 if primary.paper_id in state["papers"] or shares_quote(quote_key(body), state["quotes"]):
                     continue
+                if stale_anchor(primary.published, st.cutoff):
+                    state["stale_anchor"] = state.get("stale_anchor", 0) + 1  # not the frontier any more
+                    continue
                 title = titles.get(primary.paper_id, "")
                 abstract = abstracts.get(primary.paper_id, "")
                 if ph == "synthesize" and abstract and not states_own_limitation(body, abstract):
@@ -165,8 +179,29 @@ def build_phase_tasks(family: TaskFamily, builder) -> None:
                 tvec = sentence_vectors([topic_text(title, body)])[0]
                 same = partial(_same_problem, (title, abstract), titles, abstracts, state) if abstract else None
                 support = _support(ph, k, usable, vecs, state, topic, df, tvec, same, abstracts)
+                if support and not shares_lineage((title, abstract), support[0].paper_id, titles, abstracts, df):
+                    state["support_no_lineage"] = state.get("support_no_lineage", 0) + 1
+                    support = None  # a context quote from a paper on another problem only adds noise
                 made[ph] += _emit(family, builder, ph, (primary, body), support, titles, state)
                 break
+
+
+def shares_lineage(primary: tuple[str, str], support_id: str, titles, abstracts, df) -> bool:
+    """Whether the support paper's title and abstract reach MIN_SUPPORT_LINEAGE with the primary
+    paper's (`primary`: title, abstract); True when either text is unknown (tests)."""
+    other = f"{titles.get(support_id, '')}. {abstracts.get(support_id, '')}"
+    if not primary[1] or not abstracts.get(support_id):
+        return True
+    return lineage_score(topic_stems(f"{primary[0]}. {primary[1]}"), other, df) >= MIN_SUPPORT_LINEAGE
+
+
+def stale_anchor(published, cutoff) -> bool:
+    """Whether a primary paper published on `published` is older than MAX_ANCHOR_AGE_DAYS at the
+    cutoff (an unknown date is not stale)."""
+    try:
+        return (cutoff - published).days > MAX_ANCHOR_AGE_DAYS
+    except TypeError:
+        return False
 
 
 def _support(

@@ -140,6 +140,22 @@ _SUBJECT_LEAD = re.compile(r"^(?:a|an|the|towards?|on)\s+", re.I)
 MAX_SUBJECT_WORDS = 14
 
 
+# a report's subtitle names what the report did, not a research topic: a reader found "lessons from
+# 5.5 billion tokens' worth of agentic AI evaluations" as a task's topic. "Lessons / insights /
+# experience from ..." and a size ("5.5 billion tokens", "10,000 hours") are not a topic name;
+# "A Study on X" names its topic after the genre word (STUDY_LEAD is dropped).
+REPORT_SUBTITLE = re.compile(
+    r"^(?:lessons?|insights?|experiences?|takeaways?|observations?|reflections?|notes|findings|results)\b|"
+    r"\b\d[\d.,]*\s*(?:k|m|b|thousand|million|billion|trillion)?\s*(?:tokens?|hours?|samples?|runs?|users?|"
+    r"papers?|evaluations?|trajectories|episodes?|conversations?)\b",
+    re.I,
+)
+STUDY_LEAD = re.compile(
+    r"^(?:an?\s+)?(?:(?:empirical|systematic|comparative|comprehensive|large-scale|preliminary)\s+)?"
+    r"(?:study|analysis|investigation|exploration)\s+(?:on|of|into)\s+(?:the\s+)?",
+    re.I,
+)
+
 # a title part that is a sentence, not a topic ("LLM Agents Present Overlooked Risks ...",
 # '"MapReduce" is the Principle for ...'): a finite verb after the first words
 SENTENCE_TITLE = re.compile(
@@ -159,7 +175,16 @@ def readable_subject(title: str, fallback: str) -> str | None:
     # the descriptive part first; when it is a question or a slogan, the title's other part
     # ("Is Your LLM Secretly a World Model of the Internet? Model-Based Planning for Web Agents")
     for candidate in dict.fromkeys([subject_of(t, fallback)] + [subject_of(p, fallback) for p in parts if len(parts) > 1]):
-        if candidate != fallback and not SENTENCE_TITLE.search(candidate) and '"' not in candidate and ". " not in candidate:
+        candidate = STUDY_LEAD.sub("", candidate)
+        candidate = candidate[:1].upper() + candidate[1:]
+        if (
+            candidate != fallback
+            and len(candidate.split()) >= 2
+            and not SENTENCE_TITLE.search(candidate)
+            and not REPORT_SUBTITLE.search(candidate)
+            and '"' not in candidate
+            and ". " not in candidate
+        ):
             return candidate
     return None
 

@@ -94,11 +94,13 @@ def is_gap_sentence(sentence: str) -> bool:
     return bool(LIMITATION.search(sentence) and PRIOR_WORK.search(sentence))
 
 
-# design: a proposed study is not a proposed method ("we develop a systematic evaluation of ...")
+# design: a proposed study is not a proposed method ("we develop a systematic evaluation of ..."),
+# nor is a theory (a reader found "We present generalisation bounds for RLHF" as a design keypoint)
 NOT_A_METHOD = re.compile(
     _OWN_SUBJECT + r"(?:develop|present|propos|introduc|conduct|perform|provid|carr)\w*\s+"
     r"(?:[\w-]+\s+){0,3}?(?:evaluations?|analys[ie]s|stud(?:y|ies)|surveys?|investigations?|"
-    r"comparisons?|assessments?|reviews?|audits?)\b",
+    r"comparisons?|assessments?|reviews?|audits?|(?:generali[sz]ation |error |regret |sample[- ]complexity )?bounds?|"
+    r"guarantees?|theorems?|proofs?|theor(?:y|ies|etical (?:analys[ie]s|frameworks?|results?)))\b",
     re.I,
 )
 

@@ -9,6 +9,7 @@ inspiration quotes against the task's subject.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -95,6 +96,20 @@ def stem_shares(abstracts: list[str]) -> dict[str, float]:
             df[w] = df.get(w, 0) + 1
     n = max(1, len(abstracts))
     return {w: c / n for w, c in df.items()}
+
+
+DF_FLOOR = 1e-3  # the share given a stem no window abstract holds (a finite IDF)
+
+
+def lineage_score(primary_stems: set[str], text: str, df: dict[str, float]) -> float:
+    """The lineage score of a paper (title + abstract `text`) with the primary paper
+    (`primary_stems`: topic stems of its title and abstract): the sum of -log share (`df`, at
+    least DF_FLOOR) of the topic stems they share, the domain's everyday words (share >
+    COMMON_DF) left out. What a successor shares with its anchor is the anchor's specific
+    vocabulary (gold.py module notes)."""
+
+    shared = {w for w in topic_stems(text) & primary_stems if df.get(w, 0.0) <= COMMON_DF}
+    return round(sum(-math.log(max(df.get(w, 0.0), DF_FLOOR)) for w in shared), 4)
 
 
 def topic_text(title: str, primary: str) -> str:
