@@ -195,7 +195,7 @@ def domain_context(domain: str) -> re.Pattern | None:
 
 def method_role(name: str) -> str | None:
     """The role a method plays (`method_roles` in kinds.yaml: generative paradigm, post-training,
-    sampling cost, inference-time compute, prior use, ...), by the name's key or, through its
+    sampling cost, inference-time compute, use of a trained generator, ...), by the name's key or, through its
     `directions` entry, by any of that entry's names; None when the lexicon lists none. Two
     options of different roles are not one level (blind reading seed 3738: flow matching beside
     preference optimisation, diffusion priors and one-step diffusion)."""

@@ -59,6 +59,8 @@ def test_affirmed_names_still_count(title):
         "Harmony: Harmonizing Audio and Video Generation through Cross-Task Synergy",
         "Seedance 1.5 pro: A Native Audio-Visual Joint Generation Foundation Model",
         "Ovi: Twin Backbone Cross-Modal Fusion for Audio-Video Generation",
+        "T2AV-Compass: Towards Unified Evaluation for Text-to-Audio-Video Generation",
+        "Taming Text-to-Sounding Video Generation via Advanced Modality Condition and Interaction",
     ],
 )
 def test_audio_video_generation_is_counted_by_its_coordinated_forms(title):
