@@ -191,8 +191,11 @@ def option_momentum(
     # "lowest" is claimed only when the abstract measure puts the same option last too: a title
     # count that misses an option's name variants makes it "lowest" by accident (blind reading
     # seed 3738: one-step diffusion "lowest 0.57" on 10 of ~25-30 window titles).
+    # Nor when it ties the option above it (video editing and human motion both at 1.14 in the
+    # same reading): "lowest" must be clearly lowest, LOWEST_MARGIN under the next option.
     abstract_last = min(stats, key=lambda k: (stats[k]["am"], k))
-    if last != top and abstract_last == last:
+    clearly_last = len(ranking) > 1 and stats[last]["m"] <= (1 - LOWEST_MARGIN) * stats[ranking[-2]]["m"]
+    if last != top and abstract_last == last and clearly_last:
         sl = stats[last]
         claims.add(
             f"{name[last]} had the lowest momentum among the options ({sl['m']:.2f}).",
@@ -334,6 +337,7 @@ def lexical_counts(
     return out
 
 
+LOWEST_MARGIN = 0.1  # the "lowest momentum" claim: at least 10% under the next option's momentum
 MIN_WINNER_WINDOW_PAPERS = 5  # the top option's window papers: fewer and the gold is an anecdote
 MIN_WINNER_PRIOR_PAPERS = 3  # its prior-period papers: fewer and its momentum is a ratio to the 0.5 smoothing
 AGREE_TOLERANCE = 0.9  # the abstract measure agrees when it puts the title measure's top within 10% of its own top

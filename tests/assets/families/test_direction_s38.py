@@ -151,3 +151,10 @@ def test_one_pre_cutoff_number_per_meaning_with_its_dates():
     assert any(
         c.startswith("From 2026-01-01 to 2026-06-30, 10 of the 100 papers of the window") for c in (x.text for x in g.claims)
     )
+
+
+def test_lowest_is_claimed_only_when_clearly_lowest_on_both_measures():
+    g = gold_of(*momentum_world())  # B: momentum 0.5 against A's 2.0, lowest on titles and abstracts
+    assert any("had the lowest momentum" in c.text and "sparse attention" in c.text for c in g.claims)
+    tied = gold_of(*momentum_world(n_future_a=10, n_future_b=20))  # A and B both at 1.74: a tie
+    assert not any("had the lowest momentum" in c.text for c in tied.claims)
