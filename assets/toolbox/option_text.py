@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from assets.evidence.kinds import definition_of, direction_entry, domain_context
+from assets.evidence.kinds import definition_of, direction_entry, direction_kind, domain_context
 from core.phrases import NAME_SEPARATOR, option_name
 from core.records import Signal, TaskOption
 
@@ -63,11 +63,16 @@ def on_domain_title(signal: Signal, title: str) -> bool:
     title with the option's names (its name, lexicon phrases and acronyms) masked. Blind reading
     seed 3738: "Adversarial Attack Against Images Classification based on Generative Adversarial
     Networks" passed as a generative-modelling GAN paper only because "generative" is part of the
-    name. A domain without a context pattern keeps every title."""
+    name. Applies to methods whose name holds a domain word; a domain without a context pattern
+    keeps every title."""
     context = domain_context(signal.domain) if signal.domain else None
-    if context is None:
-        return True
     name = direction_name(signal)
+    # Only a METHOD whose own name carries a domain word can pass off another field's paper
+    # ("Generative Adversarial Networks" in a classification paper); a task names what the domain
+    # generates ("Audio-Video Generation"), and a name without a domain word ("DPO") never made a
+    # title look on-domain: their titles are kept.
+    if context is None or not context.search(name) or direction_kind(name)[0] != "method":
+        return True
     entry = direction_entry(name) or {}
     masked = title
     for alias in sorted({name, *entry.get("phrases", ()), *entry.get("acronyms", ())}, key=len, reverse=True):

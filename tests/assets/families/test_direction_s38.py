@@ -158,3 +158,10 @@ def test_lowest_is_claimed_only_when_clearly_lowest_on_both_measures():
     assert any("had the lowest momentum" in c.text and "sparse attention" in c.text for c in g.claims)
     tied = gold_of(*momentum_world(n_future_a=10, n_future_b=20))  # A and B both at 1.74: a tie
     assert not any("had the lowest momentum" in c.text for c in tied.claims)
+
+
+def test_task_options_and_names_without_a_domain_word_keep_their_titles():
+    av = sig(0, "audio-video generation", ["Ovi: Twin Backbone Cross-Modal Fusion for Audio-Video Generation"], domain=VISUAL)
+    assert on_domain_title(av, av.details["representative_titles"][0])
+    dpo = sig(1, "DPO", ["α-DPO: Adaptive Reward Margin is What DPO Needs"], domain="llm_finetuning_post_training")
+    assert "α-DPO" in direction_text(dpo)
