@@ -83,6 +83,7 @@ def lexicon() -> dict:
         "capability_heads": frozenset(_key(m) for m in raw["capability_heads"]),
         "domain_modifiers": frozenset(_key(m) for m in raw["domain_modifiers"]),
         "hierarchy": {_key(p): frozenset(_key(c) for c in cs) for p, cs in (raw.get("hierarchy") or {}).items()},
+        "roles": {_key(n): role for role, ns in (raw.get("method_roles") or {}).items() for n in ns},
     }
 
 
@@ -112,16 +113,68 @@ def definition_of(name: str) -> str:
     return entry["definition"] if entry else ""
 
 
+def coordinated_forms(phrase: str) -> list[str]:
+    """The coordinated forms of a phrase whose first word is a hyphenated pair: "audio-video
+    generation" is also written "audio and video generation" (blind reading seed 3738: UniAVGen
+    "Unified Audio and Video Generation" and Harmony "Audio and Video Generation" were not
+    counted as audio-video generation before the cutoff). Words are as written; the caller keys them."""
+    words = phrase.split()
+    if not words or words[0].count("-") != 1 or "-to-" in phrase.lower():
+        return []
+    a, b = words[0].split("-")
+    if not a.isalpha() or not b.isalpha() or len(words) < 2:
+        return []
+    return [" ".join([a, "and", b, *words[1:]])]
+
+
 def name_variants(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
     """(phrase keys, acronyms) a direction is written by: its lexicon entry's long forms and
-    common variants (as normalised keys, matched by `core.phrases.names`) and its acronyms
-    (matched case-sensitively by `acronym_pattern`). "DPO" is also written "direct preference
-    optimization"; counting only the option's own name undercounted it ~5x (blind reading seed 3637)."""
+    common variants, each with its coordinated form (`coordinated_forms`), as normalised keys
+    matched by `core.phrases.names`, and its acronyms (matched case-sensitively by
+    `acronym_pattern`). "DPO" is also written "direct preference optimization"; counting only
+    the option's own name undercounted it ~5x (blind reading seed 3637)."""
     entry = direction_entry(name)
     if not entry:
         return frozenset(), ()
-    keys = frozenset(k for p in entry["phrases"] if (k := _key(p)))
+    written = [f for p in entry["phrases"] for f in (p, *coordinated_forms(p))]
+    keys = frozenset(k for p in written if (k := _key(p)))
     return keys, entry["acronyms"]
+
+
+# Words that, written right before a direction's name, say the paper is NOT about it (blind reading
+# seed 3738: "...Without Verifiable Rewards" and "Beyond Verifiable Rewards" were counted as RLVR):
+# a negation or a contrast ("beyond X", "X-free" is one word and never matches). Normalised forms.
+NEGATORS = frozenset({"without", "beyond", "no", "not", "non", "instead", "o"})  # "w/o" tokenises to "w", "o"
+
+
+def _preceded_by_negator(before: str) -> bool:
+    words = before.split()
+    return bool(words) and words[-1].lower() in NEGATORS
+
+
+def names_affirmed(key: str, normal: str) -> bool:
+    """Whether a text (as `core.phrases.normal_text`) names `key` at least once NOT right after a
+    negation or contrast word (`NEGATORS`): "RLVR ... without verifiable rewards" still names
+    RLVR by its first mention; "Learning Without Verifiable Rewards" does not."""
+    pad = f" {key} "
+    start = normal.find(pad)
+    while start >= 0:
+        if not _preceded_by_negator(normal[: start + 1]):
+            return True
+        start = normal.find(pad, start + 1)
+    return False
+
+
+def acronym_affirmed(pattern: re.Pattern | None, text: str) -> bool:
+    """Whether `text` writes one of the acronyms of `pattern` at least once not right after a
+    negation or contrast word (`NEGATORS`: "Beyond RLVR" is not an RLVR paper)."""
+    if pattern is None:
+        return False
+    for m in pattern.finditer(text or ""):
+        before = re.sub(r"[^A-Za-z ]", " ", text[: m.start()])
+        if not _preceded_by_negator(before):
+            return True
+    return False
 
 
 def acronym_pattern(acronyms: tuple[str, ...]) -> re.Pattern | None:
@@ -138,6 +191,24 @@ def domain_context(domain: str) -> re.Pattern | None:
     paper counts for a direction only when its title or abstract is about the domain."""
     pat = lexicon()["domain_context"].get(domain)
     return re.compile(pat) if pat else None
+
+
+def method_role(name: str) -> str | None:
+    """The role a method plays (`method_roles` in kinds.yaml: generative paradigm, post-training,
+    sampling cost, inference-time compute, use of a trained generator, ...), by the name's key or, through its
+    `directions` entry, by any of that entry's names; None when the lexicon lists none. Two
+    options of different roles are not one level (blind reading seed 3738: flow matching beside
+    preference optimisation, diffusion priors and one-step diffusion)."""
+    roles = lexicon()["roles"]
+    key = _key(name)
+    if key in roles:
+        return roles[key]
+    entry = direction_entry(name)
+    if entry:
+        for alias in (*entry["acronyms"], *entry["phrases"]):
+            if (k := _key(alias)) in roles:
+                return roles[k]
+    return None
 
 
 def _under(parent: str, child: str, tree: dict[str, frozenset[str]], seen: frozenset[str] = frozenset()) -> bool:

@@ -27,6 +27,11 @@ level, pair by pair:
   reward modeling): what the data rules above miss because papers do not always name the
   umbrella;
 
+* **role** (blind reading seed 3738): two methods the lexicon gives different roles
+  (`method_roles` in kinds.yaml: a generative paradigm, a post-training stage, a sampling-cost
+  target, an inference-time technique, a use of a trained prior) are not siblings: "flow
+  matching, preference optimization, diffusion priors or one-step diffusion" mixes four levels;
+
 * **kind** (issue 32, `assets.evidence.kinds`): every option is of one kind -- method, task,
   data, goal, modality or problem -- ("mathematical reasoning", a capability, is no sibling of
   RLVR and SFT; "MRI", a modality, none of GANs); a candidate whose kind is unknown, or an
@@ -42,7 +47,7 @@ from __future__ import annotations
 
 import re
 
-from assets.evidence.kinds import ACTIVITY, UMBRELLA, direction_kind, offered, related_in_lexicon
+from assets.evidence.kinds import ACTIVITY, UMBRELLA, direction_kind, method_role, offered, related_in_lexicon
 from assets.toolbox.option_text import option_definition
 from core.phrases import content_words, is_name, stems
 from core.records import Signal
@@ -147,6 +152,17 @@ def kind_problem(a: Signal, b: Signal) -> str | None:
     return None
 
 
+def role_problem(a: Signal, b: Signal) -> str | None:
+    """Why two methods are not siblings although of one kind: the lexicon gives them different
+    roles (`assets.evidence.kinds.method_role`: a generative paradigm beside a post-training
+    stage, a sampling-cost target or an inference-time technique; blind reading seed 3738), or
+    None (a role unknown for either: no finding)."""
+    ra, rb = method_role(_name(a)), method_role(_name(b))
+    if ra and rb and ra != rb:
+        return f"role: '{_name(a)}' is a {ra} method, '{_name(b)}' a {rb} one (options of one task play one role)"
+    return None
+
+
 def pair_problem(a: Signal, b: Signal) -> str | None:
     """Why two candidates are not siblings of one level, or None (rules in the module docstring)."""
     na, nb = _name(a), _name(b)
@@ -168,7 +184,7 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     cos = cosine(a, b)
     if cos is not None and cos < bar:
         return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {bar})"
-    return kind
+    return kind or role_problem(a, b)
 
 
 def outlier_problem(group: list[Signal]) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from assets.evidence.kinds import definition_of
+from assets.evidence.kinds import definition_of, direction_entry, direction_kind, domain_context
 from core.phrases import NAME_SEPARATOR, option_name
 from core.records import Signal, TaskOption
 
@@ -57,12 +57,41 @@ def option_definition(signal: Signal) -> str:
     return f'"{gloss[0]}"' + (f" ({gloss_id})" if gloss_id else "")
 
 
+def on_domain_title(signal: Signal, title: str) -> bool:
+    """Whether an example title is about the option's domain by words OTHER than the option's own
+    names: the domain's context pattern (`assets.evidence.kinds.domain_context`) must match the
+    title with the option's names (its name, lexicon phrases and acronyms) masked. Blind reading
+    seed 3738: "Adversarial Attack Against Images Classification based on Generative Adversarial
+    Networks" passed as a generative-modelling GAN paper only because "generative" is part of the
+    name. Applies to methods whose name holds a domain word; a domain without a context pattern
+    keeps every title."""
+    context = domain_context(signal.domain) if signal.domain else None
+    name = direction_name(signal)
+    # Only a METHOD whose own name carries a domain word can pass off another field's paper
+    # ("Generative Adversarial Networks" in a classification paper); a task names what the domain
+    # generates ("Audio-Video Generation"), and a name without a domain word ("DPO") never made a
+    # title look on-domain: their titles are kept.
+    if context is None or not context.search(name) or direction_kind(name)[0] != "method":
+        return True
+    entry = direction_entry(name) or {}
+    masked = title
+    for alias in sorted({name, *entry.get("phrases", ()), *entry.get("acronyms", ())}, key=len, reverse=True):
+        if alias:
+            masked = re.sub(rf"(?i)(?<![A-Za-z0-9]){re.escape(alias)}s?(?![A-Za-z0-9])", " ", masked)
+    return bool(context.search(masked))
+
+
 def direction_text(signal: Signal, max_titles: int = 3) -> str:
     """Option text: the direction's name, its one-line definition (`option_definition`) and up
-    to `max_titles` representative pre-cutoff titles."""
+    to `max_titles` representative pre-cutoff titles that are about the domain beyond the
+    option's own name (`on_domain_title`; none shown rather than off-domain examples)."""
     name = direction_name(signal)
     text = name[:1].upper() + name[1:]
-    titles = [plain_title(t) for t in signal.details.get("representative_titles", []) if plain_title(t)][:max_titles]
+    titles = [
+        plain_title(t)
+        for t in signal.details.get("representative_titles", [])
+        if plain_title(t) and on_domain_title(signal, plain_title(t))
+    ][:max_titles]
     parts = []
     if definition := option_definition(signal):
         parts.append(definition)

@@ -154,7 +154,7 @@ def test_the_readers_mixed_sets_are_not_one_kind(names):
     "names",
     [
         ["GRPO", "PPO", "DPO", "SFT"],  # (GRPO beside RLVR: one under the other, kinds.yaml's hierarchy)
-        ["flow matching", "rectified flow", "consistency models", "one-step diffusion"],
+        ["flow matching", "denoising diffusion", "consistency models", "diffusion bridge"],  # one role: generative paradigms
         ["image super-resolution", "image deblurring", "image dehazing", "video super-resolution"],
         ["continual learning", "federated fine-tuning", "in-context learning", "representation learning"],
     ],
