@@ -134,3 +134,10 @@ def test_mcts_in_an_alignment_paper_is_not_test_time_search():
     mcts = member("test_time_search", "mcts")
     assert builds_on("COMPASS: Cognitive MCTS-Guided Process Alignment for Safe Search Agents", "We align agents.", mcts) is None
     assert builds_on("ToolTree: Efficient LLM Agent Tool Planning via Dual-Feedback Monte Carlo Tree Search", "", mcts)
+
+
+def test_adversarial_training_against_attacks_is_no_gan():
+    gan = member("generative_objective", "gan")
+    assert builds_on("A method", "We train the image generator with adversarial training against attacks.", gan) is None
+    assert builds_on("Robustness of Diffusion Classifiers", "We use adversarial training for the generator.", gan) is None
+    assert builds_on("Fast Image Synthesis", "We train the generator with an adversarial loss from a GAN discriminator.", gan)
