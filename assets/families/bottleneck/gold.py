@@ -12,7 +12,7 @@ labelled sample): only a paper *about* the subject counts (`central`: its title 
 or its abstract does; a paper the neighbour vote alone puts in the subject is no evidence
 for it), and a paper counts for ONE limitation per task (`one_limitation`: the one its first
 stating statement names first). The opportunity slot holds the counted papers' sentences that
-say what reducing the limitation enabled (`statements.enabled_sentences`; none: empty, and a
+say what reducing the limitation enabled (`opportunity.enabled_sentences`; none: empty, and a
 claim says so); the mechanism slot holds counted statements (how they reduce it).
 """
 
@@ -26,11 +26,11 @@ from assets.evidence.bottlenecks import LIMITATION_MIN_SCORE, word_tokens
 from assets.evidence.causes import current_name, load_causes, other_senses
 from assets.evidence.limitation_phrases import key_positions
 from assets.evidence.quotes import limitation_score, split_sentences
+from assets.families.bottleneck.opportunity import enabled_sentences
 from assets.families.bottleneck.statements import (
     LACK_CAUSE,
     Statement,
     contribution_statements,
-    enabled_sentences,
     lack_object,
     states_key,
     states_limitation,

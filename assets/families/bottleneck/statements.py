@@ -29,11 +29,7 @@ labelled sample):
   outcome quality ("improvements in sample efficiency", "robust generalization to unseen
   environments") is a result, not what the paper set out to reduce (`Statement.result`).
 
-The opportunity (`enabled_sentences`): the counted paper's own sentences after the statement
-that say what reducing the limitation enabled (ENABLING: enables, allows, makes ... possible,
-unlocks, opens), never a method step (METHOD_STEP: "First, we fine-tune ...", "We propose X
-that enables ...") nor a bare score report (RESULT: "outperforms baselines by 12%" is no
-opportunity; blind reading seed 3637); none: the slot stays empty.
+The opportunity the counted papers opened is read in `assets.families.bottleneck.opportunity`.
 """
 
 from __future__ import annotations
@@ -493,36 +489,3 @@ def states_limitation(
                 continue
             return True
     return False
-
-
-ENABLING = re.compile(
-    r"\b(?:enabl\w*|allow\w*|unlock\w*|open(?:s|ing)?\s+(?:up|the\s+door|new)|make[s]?\s+(?:it\s+)?possible|"
-    r"permit\w*|facilitat\w*|pav\w*\s+the\s+way|empower\w*)\b",
-    re.I,
-)
-RESULT = re.compile(
-    r"\b(?:achiev\w*|outperform\w*|surpass\w*|improv\w*|yield\w*|attain\w*|reduc\w*|boost\w*|"
-    r"speed\w*\s*up|accelerat\w*|gains?|state-of-the-art)\b",
-    re.I,
-)
-RESULT_OWN = re.compile(r"\b(?:we|our|this|experiments?|results?|evaluations?|extensive|empirical\w*|it|the\s+proposed)\b", re.I)
-
-
-# a method step or design sentence, not an enabled result: "First, we ...", "We propose X that enables"
-METHOD_STEP = re.compile(
-    r"^\W*(?:first(?:ly)?|second(?:ly)?|then|next|finally|specifically|concretely|to\s+this\s+end)\b|"
-    r"\b(?:we|this\s+(?:paper|work))\s+(?:\w+\s+)?(?:propos\w*|introduc\w*|present\w*|design\w*|develop\w*|build|construct\w*|"
-    r"fine-tun\w*|train\w*|adopt\w*|employ\w*|leverag\w*|use|utili[sz]\w*)\b",
-    re.I,
-)
-
-
-def enabled_sentences(abstract: str, statement_own: str) -> list[str]:
-    """The abstract's sentences that say what reducing the limitation enabled (module
-    docstring): own result sentences after the statement, enabling ones first."""
-    sentences = split_sentences(abstract or "")
-    start = next((i + 1 for i, x in enumerate(sentences) if x == statement_own), 0)
-    after = [x for x in sentences[start:] if x != statement_own and RESULT_OWN.search(x) and not BACKGROUND.search(x)]
-    # only a sentence that says what the work could then do (ENABLING), never a method step
-    # ("First, we fine-tune ...") or a bare score report (blind reading seed 3637)
-    return [x for x in after if ENABLING.search(x) and not METHOD_STEP.search(x)]

@@ -43,6 +43,12 @@ NEAR_K = 10  # a family's accepted titles nearest to the project that the gold's
 MAJORITY_RATIO = 2
 
 
+def over_majority(built: Counter, family: str) -> bool:
+    """Whether one more task of gold `family` would put it above MAJORITY_RATIO times the other
+    families' built tasks (the first task of a family is always allowed)."""
+    return built[family] >= max(1, MAJORITY_RATIO * (sum(built.values()) - built[family]))
+
+
 def offered_families(builder: TaskBuilder) -> tuple[list[str], str]:
     """The families a partition's venue tasks offer, and a note saying which are not offered and why:
     every family with an accepted-paper list decided inside the task window (cutoff, window end]
@@ -101,8 +107,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
             # refuses its release); skipped here so that it does not fill MAJORITY_RATIO's counts
             skipped["a public submission at the cutoff (OpenReview): its venue could be looked up"] += 1
             continue
-        others = sum(built.values()) - built[outcome.family]
-        if built[outcome.family] >= max(1, MAJORITY_RATIO * others):
+        if over_majority(built, outcome.family):
             skipped[f"its real family already holds {MAJORITY_RATIO}x the other families' tasks (build.MAJORITY_RATIO)"] += 1
             continue
         fits = {f: v for f, v in fit(proj.paper.title).items() if f in offered}

@@ -7,7 +7,8 @@ from __future__ import annotations
 from assets.evidence.bottlenecks import merge_causes, word_tokens
 from assets.evidence.causes import cause_themes, joins, lexicon_problems, load_causes
 from assets.families.bottleneck import multi_word
-from assets.families.bottleneck.statements import Statement, contribution_statements, enabled_sentences, states_reduction
+from assets.families.bottleneck.opportunity import enabled_sentences
+from assets.families.bottleneck.statements import Statement, contribution_statements, states_reduction
 
 
 def keys(*phrases: str) -> list[tuple[str, ...]]:

@@ -463,3 +463,19 @@ def test_close_work_needs_rank_and_shared_topic_words_not_only_cosine():
     near["SIGIR/KDD/WWW"] = [(0.8, v(f"Knowledge Graph Retrieval {i}")) for i in range(CLOSE_TOP_K)]
     assert not close_rows(near, "CVPR/ICCV/ECCV", title)
     assert "accepted no paper close" in answer_basis(near, "CVPR/ICCV/ECCV", list(near), title=title)
+
+
+def test_no_gold_family_grows_above_twice_the_others():
+    """MAJORITY_RATIO: a constant "always the largest family" answer cannot carry the family."""
+    from collections import Counter
+
+    from assets.families.venue.build import MAJORITY_RATIO, over_majority
+
+    assert MAJORITY_RATIO == 2
+    assert not over_majority(Counter(), "ACL/EMNLP/NAACL")  # the first task of any family
+    assert over_majority(Counter({"ACL/EMNLP/NAACL": 1}), "ACL/EMNLP/NAACL")  # no other family yet
+    built = Counter({"ACL/EMNLP/NAACL": 3, "CVPR/ICCV/ECCV": 2})
+    assert not over_majority(built, "ACL/EMNLP/NAACL")  # 4 <= 2 x 2
+    built["ACL/EMNLP/NAACL"] = 4
+    assert over_majority(built, "ACL/EMNLP/NAACL")  # 5 > 2 x 2
+    assert not over_majority(built, "CVPR/ICCV/ECCV")
