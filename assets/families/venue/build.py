@@ -23,9 +23,11 @@ from assets.families.venue.options import (
     NEAR_K_CLOSE,
     answer_basis,
     close_rows,
+    nearness_note,
     plausible_rival,
     premise_kind,
     premise_sentence,
+    too_few_close_families,
     venue_family,
     venue_text,
 )
@@ -118,11 +120,13 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
         near = nearest_accepted(proj.paper.title, lists, st.cutoff, embed, k=max(NEAR_K, NEAR_K_CLOSE))
         near = {f: rows for f, rows in near.items() if f in offered}  # close is relative to the offered families
         close = {f: close_rows(near, f, proj.paper.title, lexical=embed is None) for f in near}
-        if sum(bool(close.get(f)) for f in offered) < 2:  # the reader must see a real rival, not only the gold's family
-            skipped["fewer than two offered families accepted close work before the cutoff (options.close_rows)"] += 1
+        too_few = too_few_close_families(close, offered)
+        if too_few:
+            skipped[too_few] += 1
             continue
         # the basis reads the same rows as `close` (all NEAR_K_CLOSE of them: the top-k bar needs them)
         no_basis = answer_basis(near, outcome.family, offered, lexical=embed is None, title=proj.paper.title)
+        near_note = nearness_note(near)
         near = {f: rows[:NEAR_K] for f, rows in near.items()}
         if no_basis is not None:
             skipped["no basis at the cutoff for its real venue (options.answer_basis)"] += 1
@@ -176,6 +180,7 @@ def build_tasks(family: Any, builder: TaskBuilder) -> None:
                 + ", ".join(f"{f} {len(close.get(f, []))} close" for f in offered)
                 + ")"
             )
+            build.curation["nearness"] = "pass: " + near_note  # the gold orders families without votes by it
             build.curation["offered"] = "pass: " + ", ".join(offered) + (f"; {note}" if note else "")
             built[outcome.family] += 1
     for why, n in sorted(skipped.items()):

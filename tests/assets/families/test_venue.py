@@ -479,3 +479,42 @@ def test_no_gold_family_grows_above_twice_the_others():
     built["ACL/EMNLP/NAACL"] = 4
     assert over_majority(built, "ACL/EMNLP/NAACL")  # 5 > 2 x 2
     assert not over_majority(built, "CVPR/ICCV/ECCV")
+
+
+def test_families_without_enough_similar_outcomes_follow_the_nearness_of_their_accepted_work():
+    from assets.families.venue.gold import rest_of_ranking
+    from assets.families.venue.options import read_nearness
+
+    near = read_nearness("pass: ACL/EMNLP/NAACL=0.7100; CVPR/ICCV/ECCV=0.6400; SIGIR/KDD/WWW=0.7600")
+    assert near == {"ACL/EMNLP/NAACL": 0.71, "CVPR/ICCV/ECCV": 0.64, "SIGIR/KDD/WWW": 0.76}
+    by_option = {"A": near["ACL/EMNLP/NAACL"], "C": near["CVPR/ICCV/ECCV"], "D": near["SIGIR/KDD/WWW"]}
+    # one similar paper at CVPR is no evidence: SIGIR/KDD/WWW's accepted work is nearer (issue 32, fifth-pass reading)
+    assert rest_of_ranking(["A", "C", "D"], {"A": 0, "C": 1, "D": 0}, by_option, ["C", "A", "D"]) == ["D", "A", "C"]
+    # two or more similar papers do rank a family first
+    assert rest_of_ranking(["A", "C", "D"], {"A": 0, "C": 2, "D": 0}, by_option, []) == ["C", "D", "A"]
+    # no nearness recorded (an older build): the similarity proxy decides
+    assert rest_of_ranking(["A", "C", "D"], {}, {}, ["C", "A", "D"]) == ["C", "A", "D"]
+    assert read_nearness("") == {}
+
+
+def test_nearness_note_round_trips():
+    from assets.families.venue.options import nearness_note, read_nearness
+
+    class V:
+        title = "t"
+
+    near = {"ACL/EMNLP/NAACL": [(0.7, V()), (0.6, V())], "CVPR/ICCV/ECCV": [(0.5, V())]}
+    assert read_nearness(nearness_note(near)) == {"ACL/EMNLP/NAACL": 0.65, "CVPR/ICCV/ECCV": 0.5}
+
+
+def test_a_task_needs_two_real_rivals_beside_the_gold_family():
+    """Three offered families accepted close work before the cutoff (fifth-pass reading: two filler
+    families of four made the ranking a coin between two)."""
+    from assets.families.venue.options import too_few_close_families
+
+    offered = ["ACL/EMNLP/NAACL", "CVPR/ICCV/ECCV", "ICLR/ICML/NeurIPS", "SIGIR/KDD/WWW"]
+    row = [(0.7, object())]
+    two = {"ICLR/ICML/NeurIPS": row, "CVPR/ICCV/ECCV": row, "ACL/EMNLP/NAACL": []}
+    assert "fewer than 3 offered families" in too_few_close_families(two, offered)
+    assert too_few_close_families({**two, "SIGIR/KDD/WWW": row}, offered) is None
+    assert too_few_close_families(two, ["ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"]) is None  # all of fewer offered
