@@ -118,11 +118,16 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
             ClaimBasis(check="ranked_first", paper_ids=[paper.arxiv_id], params={"object": top}),
         )
         second = ranking[1]
+        by = (
+            "the nearness of their accepted work before the cutoff (the titles each option shows)"
+            if build.curation.get("nearness")
+            else "the similarity proxy"
+        )
         if len(votes[second]) >= MIN_VOTES:
             claims.add(
                 f"{name[second]} ranks second, not by this project's outcome but by where similar work went: "
                 f"{len(votes[second])} of the project's {len(voters)} most similar papers with a known "
-                "acceptance were accepted there (ties: the similarity proxy).",
+                f"acceptance were accepted there (families with fewer than {MIN_VOTES} follow {by}).",
                 "venue",
                 scope,
                 0.3,
@@ -131,11 +136,6 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
                 ),
             )
         else:
-            by = (
-                "the nearness of their accepted work before the cutoff (the titles each option shows)"
-                if build.curation.get("nearness")
-                else "the similarity proxy"
-            )
             claims.add(
                 f"{name[second]} ranks second, not by this project's outcome: of the project's {len(voters)} most "
                 f"similar papers with a known acceptance, no other family received {MIN_VOTES} or more, so the "
