@@ -63,6 +63,27 @@ def _topk_mean(a: np.ndarray, b: np.ndarray, k: int, chunk: int = 2048) -> np.nd
     return out
 
 
+# Words a title uses to frame its contribution, not to say what it is about. The shipped static
+# embedder weighs each word on its own, so "Bridging Your Imagination with Audio-Video Generation"
+# came out nearest to "DeepRTL: Bridging Verilog Understanding ..." and "Bridging the Gap: ..."
+# (fifth-pass blind reading of issue 32). A query title is embedded without them.
+TITLE_RHETORIC = frozenset(
+    "bridging bridge bridges beyond towards toward rethinking revisiting unleashing unlocking boosting "
+    "empowering harnessing gap gaps".split()
+)
+NAME_HEAD_WORDS = 2  # "Scone: ...", "TPS-Bench: ...": a head this short before a colon is a coined name
+
+
+def query_title(title: str) -> str:
+    """A project title as `nearest_accepted` embeds it: a coined name before the colon (a head of at
+    most NAME_HEAD_WORDS words) dropped, since it carries no topic, and the TITLE_RHETORIC words
+    dropped; the title itself if nothing would be left."""
+    head, sep, tail = title.partition(": ")
+    text = tail if sep and tail.strip() and len(head.split()) <= NAME_HEAD_WORDS else title
+    kept = [w for w in text.split() if w.lower().strip(",.;:!?()") not in TITLE_RHETORIC]
+    return " ".join(kept) or title
+
+
 OFF_TOPIC_QUANTILE = 0.02  # texts fitting their best community worse than 98% of typical domain papers: off-topic
 
 
@@ -157,14 +178,14 @@ def nearest_accepted(
     """Per family (FAMILIES with an eligible list), its `k` accepted papers decided on or before
     `cutoff` whose titles are nearest to `title` (cosine of the embedded titles, highest first;
     like is compared with like, as in `venue_similarity`), the paper itself (same normalised
-    title) left out. Without an embedder, the Jaccard of the titles' content words: the unit
+    title) left out; the title is embedded as `query_title` reads it. Without an embedder, the Jaccard of the titles' content words: the unit
     tests' lexical reading. What a reader at the cutoff can see: where work like this was accepted."""
     eligible = _eligible(venue_papers, cutoff)
     mine = norm_title(title)
     if embed is not None:
         titles = sorted({v.title for v in venue_papers})  # the same cache entry as `_community_samples`
         row = {t: i for i, t in enumerate(titles)}
-        sims = _embed_titles_cached(titles, embed) @ np.asarray(embed([title]), dtype=np.float32)[0]
+        sims = _embed_titles_cached(titles, embed) @ np.asarray(embed([query_title(title)]), dtype=np.float32)[0]
         score = lambda v: float(sims[row[v.title]])  # noqa: E731
     else:
         q = _title_words(title)

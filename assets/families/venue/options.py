@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from assets.evidence.venues.similarity import TITLE_RHETORIC
 from assets.toolbox.building import clean_text
 from core.records import Signal
 from core.text import STOP_WORDS
@@ -73,12 +74,15 @@ def family_label(family: str) -> str:
 CLOSE_TOP_K = 20
 CLOSE_SHARED = 2
 NEAR_K_CLOSE = CLOSE_TOP_K  # the nearest titles per family the build reads (the top-k bar needs as many)
-GENERIC_TITLE_WORDS = frozenset(
-    "large language model models llm llms learning neural network networks deep via toward towards using based "
-    "framework frameworks approach approaches method methods efficient effective novel new improving improved "
-    "enhancing enhanced study analysis data multi generation task tasks system systems ai augment augmented self "
-    "aware adaptive driven guided free open scalable robust general".split()
-)
+GENERIC_TITLE_WORDS = (
+    frozenset(
+        "large language model models llm llms learning neural network networks deep via toward towards using based "
+        "framework frameworks approach approaches method methods efficient effective novel new improving improved "
+        "enhancing enhanced study analysis data multi generation task tasks system systems ai augment augmented self "
+        "aware adaptive driven guided free open scalable robust general".split()
+    )
+    | TITLE_RHETORIC
+)  # "Bridging ..." titles share no topic with each other by that word
 
 
 @lru_cache(maxsize=200_000)

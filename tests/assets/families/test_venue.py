@@ -518,3 +518,20 @@ def test_a_task_needs_two_real_rivals_beside_the_gold_family():
     assert "fewer than 3 offered families" in too_few_close_families(two, offered)
     assert too_few_close_families({**two, "SIGIR/KDD/WWW": row}, offered) is None
     assert too_few_close_families(two, ["ICLR/ICML/NeurIPS", "CVPR/ICCV/ECCV"]) is None  # all of fewer offered
+
+
+def test_a_query_title_drops_coined_names_and_framing_words():
+    """The static embedder weighs words one by one: "Bridging ..." titles came out nearest to each
+    other whatever their topic (fifth-pass reading); a coined name carries no topic."""
+    from assets.evidence.venues.similarity import query_title
+    from assets.families.venue.options import topic_words
+
+    assert query_title("Bridging Your Imagination with Audio-Video Generation via a Unified Director") == (
+        "Your Imagination with Audio-Video Generation via a Unified Director"
+    )
+    assert query_title("Scone: Bridging Composition and Distinction in Subject-Driven Image Generation") == (
+        "Composition and Distinction in Subject-Driven Image Generation"
+    )
+    assert query_title("Memory as Action: Autonomous Context Curation") == "Memory as Action: Autonomous Context Curation"
+    assert query_title("Beyond") == "Beyond"  # nothing left: the title itself
+    assert "bridg" not in topic_words("Bridging the Gap: Retrieval") and "bridging" not in topic_words("Bridging the Gap")
