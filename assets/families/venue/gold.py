@@ -119,7 +119,7 @@ def venue_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str
         )
         second = ranking[1]
         by = (
-            "the nearness of their accepted work before the cutoff (the titles each option shows)"
+            "the nearness of their accepted work before the cutoff, the titles each option shows"
             if build.curation.get("nearness")
             else "the similarity proxy"
         )
