@@ -49,6 +49,10 @@ from assets.families.phase.topic import (
     TOPIC_COS,
     continues,
     lineage_score,
+    paper_texts,
+    sentence_vectors,
+    shares_modality,
+    strongly_continues,
     paper_closeness,
     stem_shares,
     topic_cos,
@@ -68,6 +72,14 @@ FULL_SUPPORT = 8  # pursuing papers for strength 1
 # a text-to-3D stylisation paper 8.3)
 MIN_LINEAGE = 12.0
 LINEAGE_MIN_WINDOW = 200  # window papers from which the lineage bar applies (IDF needs a corpus)
+# the keypoint order (issue 32, sixth pass): a reader found keypoints ranked by shared vocabulary alone
+# (a 3D dance-motion paper first for a dance-video anchor, loosely related adapters listed before the
+# rank-allocation papers); a paper is ranked by its closeness to the anchor (topic.py `paper_closeness`,
+# the mean of the setting and paper cosines, 0.55-0.85 for pursuing papers) plus its lineage score
+# capped at LINEAGE_CAP and scaled by LINEAGE_SCALE (a bonus of at most 0.4: vocabulary breaks ties
+# between papers on the same problem, it does not outrank the problem)
+LINEAGE_CAP = 40.0
+LINEAGE_SCALE = 100.0
 OTHER_SHOWN = 5  # other pursuing papers listed on the sheet (highest lineage first)
 
 
@@ -83,6 +95,19 @@ def query_of(build: TaskBuild) -> str:
     ins = json.loads(build.curation.get("inspirations", "[]"))
     primary = build.curation.get("primary_quote") or (ins[0]["quote"] if ins else "")
     return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
+
+
+def window_closeness(ctx, primary: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """(setting cosines, paper cosines) of every paper of the original window with the primary
+    paper (topic.py `paper_closeness`); the window's vectors are embedded once per partition."""
+    cached = ctx.__dict__.get("_phase_window_texts")
+    if cached is None:
+        texts = [paper_texts(p.title, p.abstract) for p in ctx._original_future]
+        cached = (sentence_vectors([a for a, _ in texts]), sentence_vectors([b for _, b in texts]))
+        ctx.__dict__["_phase_window_texts"] = cached
+    ps, pp = paper_texts(*primary)
+    pv = sentence_vectors([ps, pp])
+    return cached[0] @ pv[0], cached[1] @ pv[1]
 
 
 def pursued_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
@@ -159,12 +184,17 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         # the pursuing papers are ranked by closeness to the primary paper, not by the static cosine
         close_all = cos_all.astype(np.float32).copy()
         primary = primary_record(ctx, build, task)
-        idx = np.flatnonzero(ok_all)
-        if len(idx) and primary is not None:
-            setting, paper = paper_closeness(primary, [(window[i].title, window[i].abstract) for i in idx])
-            for i, a, b in zip(idx, setting, paper):
-                ok_all[i] = continues(a, b)
-                close_all[i] = (float(a) + float(b)) / 2
+        if primary is not None and window:
+            setting, paper = window_closeness(ctx, primary)
+            # recall (module notes): a paper whose abstract opens on the primary paper's very problem
+            # pursues it even when its title or the static cosine misses the anchor's wording
+            strong = np.array(
+                [bool(strongly_continues(a, b)) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED
+                 for a, b, p in zip(setting, paper, window)],
+                dtype=bool,
+            )
+            ok_all = (ok_all & np.array([continues(a, b) for a, b in zip(setting, paper)], dtype=bool)) | strong
+            close_all = ((setting + paper) / 2).astype(np.float32)
         tested[task.task_id] = (cos_all, ok_all, close_all, primary is not None)
     cos_all, ok_all, close_all, paper_tested = tested[task.task_id]
     at = ctx.rows_in_window()
@@ -183,11 +213,23 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
     if ctx.ranking_only:  # a bootstrap resample only asks whether the task is still pursued
         return GoldTarget(**base, preferred_ranking=["pursued"], numbers=numbers, strength=1.0)
     lineage = _lineage(ctx, build, task, pursuing)
-    by_lineage = sorted(pursuing, key=lambda pid: (-lineage[pid], pursuing.index(pid)))
+    nearness = {ctx.future[i].arxiv_id: float(close[i]) for i in rows}
+    # the successors closest to the anchor: the paper test (its problem) with the lineage (its
+    # specific vocabulary) as a bonus (module notes)
+    score = {pid: round(nearness.get(pid, 0.0) + min(lineage[pid], LINEAGE_CAP) / LINEAGE_SCALE, 4) for pid in pursuing}
+    by_lineage = sorted(pursuing, key=lambda pid: (-score[pid], pursuing.index(pid)))
     # a window of a few papers gives no IDF worth the name (every stem is an everyday word): the
     # lineage bar applies from LINEAGE_MIN_WINDOW window papers (a real window holds thousands)
     bar = MIN_LINEAGE if len(ctx.future) >= LINEAGE_MIN_WINDOW else float("-inf")
-    reference, n_cands, n_pass = reference_of(ctx, task, build, [pid for pid in by_lineage if lineage[pid] >= bar], lineage)
+    anchor_title = build.curation.get("primary_title", "")
+    by_id = {p.arxiv_id: p for p in ctx.future}
+    # a successor names the anchor's modalities (topic.py `shares_modality`: video, 3D, audio)
+    eligible = [
+        pid
+        for pid in by_lineage
+        if lineage[pid] >= bar and shares_modality(anchor_title, by_id[pid].title, by_id[pid].abstract)
+    ]
+    reference, n_cands, n_pass = reference_of(ctx, task, build, eligible, score)
     numbers.update(
         {
             "n_reference_candidates": float(n_cands),
@@ -203,10 +245,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             type="future-realisation",
             time_scope=scope,
             # no number: a count of pursuing papers is not one a reader can trust (module notes)
-            text=(
-                f"Between {task.window_start} and {task.window_end}, window papers on the task's topic took up "
-                f"its inspiration; the keypoints are what those sharing most of its specific vocabulary did."
-            ),
+            text=gold_statement(task, build, [(pid, by_id[pid].title) for _, pid, _ in reference]),
             basis=ClaimBasis(check="pursued_in_window", paper_ids=pursuing),
         )
     ]
@@ -229,7 +268,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
     # the other pursuing papers closest in lineage (a few examples, not a count: module notes)
     titles = {pid: ctx.future[i].title for i, pid in zip(rows, pursuing)}
     counted["other pursuing papers closest in lineage (examples)"] = [
-        f"{pid}: {titles[pid][:160]}" for pid in by_lineage if pid not in listed and lineage[pid] >= bar
+        f"{pid}: {titles[pid][:160]}" for pid in eligible if pid not in listed
     ][:OTHER_SHOWN]
     # canonical order: two tasks with the same reference keypoints have the same first one, so the
     # release's one-task-per-gold-answer rule (assets/ranking/selection.py) keeps only one of them
@@ -245,6 +284,26 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         future_paper_ids=pursuing,
         counted=counted,
         strength=round(min(1.0, len(pursuing) / FULL_SUPPORT), 4),
+    )
+
+
+PHASE_DID = {"design": "proposed", "synthesize": "took up", "evaluate": "evaluated"}
+
+
+def gold_statement(task: Task, build: TaskBuild, papers: list[tuple[str, str]]) -> str:
+    """The first claim in plain words (issue 32, sixth pass: a reader found the old wording, "the
+    keypoints are what those sharing most of its specific vocabulary did", self-referential): which
+    window papers continued the anchor's line of work, by title and id, so a reader can check each."""
+    subject = build.curation.get("subject") or "the task's topic"
+    anchor = primary_paper(build.curation, task)
+    named = [f"{' '.join(t.split())[:120]} ({pid})" for pid, t in papers]
+    listed = ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else (named[0] if named else "")
+    what = PHASE_DID.get(task.subtype or "", "did")
+    if not listed:
+        return f"Between {task.window_start} and {task.window_end}, window papers continued {anchor}'s work on {subject}."
+    return (
+        f"Between {task.window_start} and {task.window_end}, window papers continued {anchor}'s work on {subject}; "
+        f"its closest successors were {listed}. The keypoints quote what each {what}, in its own words."
     )
 
 
