@@ -52,9 +52,8 @@ from assets.families.phase.topic import (
     paper_texts,
     sentence_vectors,
     shares_modality,
-    strongly_continues,
-    paper_closeness,
     stem_shares,
+    strongly_continues,
     topic_cos,
     topic_stems,
     topic_text,
@@ -189,8 +188,10 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             # recall (module notes): a paper whose abstract opens on the primary paper's very problem
             # pursues it even when its title or the static cosine misses the anchor's wording
             strong = np.array(
-                [bool(strongly_continues(a, b)) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED
-                 for a, b, p in zip(setting, paper, window)],
+                [
+                    bool(strongly_continues(a, b)) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED
+                    for a, b, p in zip(setting, paper, window)
+                ],
                 dtype=bool,
             )
             ok_all = (ok_all & np.array([continues(a, b) for a, b in zip(setting, paper)], dtype=bool)) | strong
@@ -225,9 +226,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
     by_id = {p.arxiv_id: p for p in ctx.future}
     # a successor names the anchor's modalities (topic.py `shares_modality`: video, 3D, audio)
     eligible = [
-        pid
-        for pid in by_lineage
-        if lineage[pid] >= bar and shares_modality(anchor_title, by_id[pid].title, by_id[pid].abstract)
+        pid for pid in by_lineage if lineage[pid] >= bar and shares_modality(anchor_title, by_id[pid].title, by_id[pid].abstract)
     ]
     reference, n_cands, n_pass = reference_of(ctx, task, build, eligible, score)
     numbers.update(

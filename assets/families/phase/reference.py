@@ -379,7 +379,7 @@ ATTACK = re.compile(r"\b(?:attack\w*|jailbreak\w*|backdoor\w*|poison\w*|hijack\w
 
 
 def stance(text: str) -> str:
-    """"defense" (a defense word), "attack" (an attack word and no defense word) or "" (neither)."""
+    """ "defense" (a defense word), "attack" (an attack word and no defense word) or "" (neither)."""
     if DEFENSE.search(text or ""):
         return "defense"
     return "attack" if ATTACK.search(text or "") else ""
