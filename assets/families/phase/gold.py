@@ -45,6 +45,7 @@ from assets.families.phase.reference import (
     select_reference,
 )
 from assets.families.phase.topic import (
+    STRONG_COS,
     TITLE_COS,
     TOPIC_COS,
     continues,
@@ -96,17 +97,25 @@ def query_of(build: TaskBuild) -> str:
     return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
 
 
-def window_closeness(ctx, primary: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
-    """(setting cosines, paper cosines) of every paper of the original window with the primary
-    paper (topic.py `paper_closeness`); the window's vectors are embedded once per partition."""
-    cached = ctx.__dict__.get("_phase_window_texts")
-    if cached is None:
-        texts = [paper_texts(p.title, p.abstract) for p in ctx._original_future]
-        cached = (sentence_vectors([a for a, _ in texts]), sentence_vectors([b for _, b in texts]))
-        ctx.__dict__["_phase_window_texts"] = cached
+def window_closeness(ctx, primary: tuple[str, str], wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(setting cosines, paper cosines) of the papers of the original window with the primary paper
+    (topic.py `paper_closeness`): the setting (abstract opening) of every paper, embedded once per
+    partition; the paper text (title + opening) only for the `wanted` papers (a mask: those passing
+    the static test) and those whose setting reaches STRONG_COS (0 elsewhere): MiniLM reads ~30
+    texts/s on the loaded build machine, and a window holds thousands of papers."""
+    window = ctx._original_future
+    setting_vecs = ctx.__dict__.get("_phase_window_settings")
+    if setting_vecs is None:
+        setting_vecs = sentence_vectors([paper_texts(p.title, p.abstract)[0] for p in window])
+        ctx.__dict__["_phase_window_settings"] = setting_vecs
     ps, pp = paper_texts(*primary)
     pv = sentence_vectors([ps, pp])
-    return cached[0] @ pv[0], cached[1] @ pv[1]
+    setting = setting_vecs @ pv[0]
+    paper = np.zeros(len(window), dtype=np.float32)
+    idx = np.flatnonzero(wanted | (setting >= STRONG_COS))
+    if len(idx):
+        paper[idx] = sentence_vectors([paper_texts(window[i].title, window[i].abstract)[1] for i in idx]) @ pv[1]
+    return setting, paper
 
 
 def pursued_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
@@ -184,7 +193,7 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
         close_all = cos_all.astype(np.float32).copy()
         primary = primary_record(ctx, build, task)
         if primary is not None and window:
-            setting, paper = window_closeness(ctx, primary)
+            setting, paper = window_closeness(ctx, primary, ok_all)
             # recall (module notes): a paper whose abstract opens on the primary paper's very problem
             # pursues it even when its title or the static cosine misses the anchor's wording
             strong = np.array(
