@@ -45,13 +45,11 @@ from assets.families.phase.reference import (
     select_reference,
 )
 from assets.families.phase.topic import (
-    STRONG_COS,
     TITLE_COS,
     TOPIC_COS,
     continues,
     lineage_score,
-    paper_texts,
-    sentence_vectors,
+    paper_closeness,
     shares_modality,
     stem_shares,
     strongly_continues,
@@ -95,27 +93,6 @@ def query_of(build: TaskBuild) -> str:
     ins = json.loads(build.curation.get("inspirations", "[]"))
     primary = build.curation.get("primary_quote") or (ins[0]["quote"] if ins else "")
     return " ".join(x for x in [build.curation.get("primary_title", ""), primary] if x)
-
-
-def window_closeness(ctx, primary: tuple[str, str], wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(setting cosines, paper cosines) of the papers of the original window with the primary paper
-    (topic.py `paper_closeness`): the setting (abstract opening) of every paper, embedded once per
-    partition; the paper text (title + opening) only for the `wanted` papers (a mask: those passing
-    the static test) and those whose setting reaches STRONG_COS (0 elsewhere): MiniLM reads ~30
-    texts/s on the loaded build machine, and a window holds thousands of papers."""
-    window = ctx._original_future
-    setting_vecs = ctx.__dict__.get("_phase_window_settings")
-    if setting_vecs is None:
-        setting_vecs = sentence_vectors([paper_texts(p.title, p.abstract)[0] for p in window])
-        ctx.__dict__["_phase_window_settings"] = setting_vecs
-    ps, pp = paper_texts(*primary)
-    pv = sentence_vectors([ps, pp])
-    setting = setting_vecs @ pv[0]
-    paper = np.zeros(len(window), dtype=np.float32)
-    idx = np.flatnonzero(wanted | (setting >= STRONG_COS))
-    if len(idx):
-        paper[idx] = sentence_vectors([paper_texts(window[i].title, window[i].abstract)[1] for i in idx]) @ pv[1]
-    return setting, paper
 
 
 def pursued_in_window(claim: GoldClaim, gold: GoldTarget, cc) -> str | None:
@@ -184,27 +161,24 @@ def phase_gold(family: str, ctx, task: Task, build: TaskBuild) -> GoldTarget:
             dtype=bool,
         )
         # the topic bar on the (few) papers passing the static test: only their titles are embedded
+        static_ok = ok_all.copy()
         idx = np.flatnonzero(ok_all)
         if len(idx):
             tcos = topic_cos([window[i].title for i in idx], topic_text(*_topic_parts(build)))
             ok_all[idx[tcos < TITLE_COS]] = False
         # the paper test (topic.py, SETTING_COS): the paper continues the primary paper's problem;
-        # the pursuing papers are ranked by closeness to the primary paper, not by the static cosine
+        # the pursuing papers are ranked by closeness to the primary paper, not by the static cosine.
+        # Recall (topic.py STRONG_COS): a paper passing the static test whose title misses the topic
+        # bar ("Allocation of Low-rank Adaption" for "Dynamic Rank Assignment in LoRA") pursues the
+        # anchor when its abstract opening is on the anchor's very problem
         close_all = cos_all.astype(np.float32).copy()
         primary = primary_record(ctx, build, task)
-        if primary is not None and window:
-            setting, paper = window_closeness(ctx, primary, ok_all)
-            # recall (module notes): a paper whose abstract opens on the primary paper's very problem
-            # pursues it even when its title or the static cosine misses the anchor's wording
-            strong = np.array(
-                [
-                    bool(strongly_continues(a, b)) and len(qstems & stems[p.arxiv_id]) >= MIN_SHARED
-                    for a, b, p in zip(setting, paper, window)
-                ],
-                dtype=bool,
-            )
-            ok_all = (ok_all & np.array([continues(a, b) for a, b in zip(setting, paper)], dtype=bool)) | strong
-            close_all = ((setting + paper) / 2).astype(np.float32)
+        idx = np.flatnonzero(static_ok)
+        if len(idx) and primary is not None:
+            setting, paper = paper_closeness(primary, [(window[i].title, window[i].abstract) for i in idx])
+            for i, a, b in zip(idx, setting, paper):
+                ok_all[i] = (ok_all[i] and continues(a, b)) or strongly_continues(a, b)
+                close_all[i] = (float(a) + float(b)) / 2
         tested[task.task_id] = (cos_all, ok_all, close_all, primary is not None)
     cos_all, ok_all, close_all, paper_tested = tested[task.task_id]
     at = ctx.rows_in_window()
