@@ -17,8 +17,16 @@ inspiration did, in their own words, for the task's phase (docs/arena.md).
   anchor is the anchor's specific vocabulary ("floating-point", "format", "critic", "hyperedge"):
   the lineage score of a pursuing paper is the sum of the window IDF (-log share of window
   abstracts) of the topic stems its title and abstract share with the primary paper's title and
-  abstract, the domain's everyday words (share > COMMON_DF) left out. The reference reads the
-  pursuing papers in lineage order and takes its keypoints from papers with lineage >= MIN_LINEAGE.
+  abstract, the domain's everyday words (share > COMMON_DF) left out. The reference takes its
+  keypoints from papers with lineage >= MIN_LINEAGE.
+* Sixth pass (seed 3840): vocabulary alone still chose a 3D dance-motion paper and a music-free
+  human-video paper for a music-to-dance VIDEO anchor, and single-image restoration for a video
+  restoration anchor. A keypoint paper must name the anchor title's modalities (topic.py
+  `shares_modality`), and the papers are read by closeness to the anchor (the paper test) plus a
+  capped lineage bonus (LINEAGE_CAP / LINEAGE_SCALE). A paper passing the static test whose title
+  misses the topic bar pursues the anchor when its abstract opening is on the anchor's very problem
+  (topic.py `strongly_continues`: ShapLoRA for a rank-allocation LoRA anchor). The first claim names
+  the closest successors by title and id (`gold_statement`), not a self-referential formula.
 * The count: a reader found "N window papers pursued it" wrong both ways (7 for critic-free RLHF
   when the window holds dozens; off-topic papers counted), so the first claim states no number;
   the sheet lists only the OTHER_SHOWN pursuing papers of highest lineage besides the keypoints.
