@@ -15,6 +15,7 @@ evaluation gap (`is_evaluation_gap`); with no support that qualifies the slot is
 from __future__ import annotations
 
 import json
+import re
 from functools import partial
 
 import numpy as np
@@ -86,6 +87,15 @@ def question_text(
     field = subject or domain_title  # the topic, a short noun phrase (`short_topic`)
     if phase == "synthesize":
         s = f' A related pre-cutoff finding ({support[1]}): "{support[0]}"' if support else ""
+        if not own_limitation(q):
+            # a limitation of the work BEFORE the paper (its motivation, which it set out to solve):
+            # a reader found it misattributed as "this limitation of <paper>" (issue 32, sixth pass)
+            return (
+                f"Synthesize the research on {field} published up to {cutoff}. A pre-cutoff paper ({pid}) set out "
+                f'to close this gap in earlier work: "{q}"{s} Integrate what prior work says about this gap, '
+                f"identify what {pid}'s approach still leaves open, and state the research direction that work "
+                f"published between {ws} and {we} would take up to close it."
+            )
         return (
             f"Synthesize the research on {field} published up to {cutoff}. A pre-cutoff paper ({pid}) reported "
             f'the limitation: "{q}"{s} Integrate what prior work says about this limitation of {pid}, identify '
@@ -108,6 +118,26 @@ def question_text(
         f"the evaluation that work published between {ws} and {we} would run to confirm or refute this "
         f"claim of {pid}: benchmarks, metrics, baselines and statistical tests."
     )
+
+
+# a limitation the paper states of ITS OWN method or findings ("our method still fails on ...", "this work
+# is limited to ..."), as against one of the work before it ("existing methods lack ...")
+OWN_LIMITATION = re.compile(
+    r"\b(?:our|we|this (?:paper|work|study|method|approach|framework|model))\b|\b(?:future work|remains? (?:an? )?"
+    r"(?:open|limitation))\b",
+    re.I,
+)
+PRIOR_WORK_SUBJECT = re.compile(
+    r"\b(?:existing|current|prior|previous|conventional|traditional|standard|mainstream|typical|popular|recent|"
+    r"most|many|state-of-the-art|earlier)\b",
+    re.I,
+)
+
+
+def own_limitation(quote: str) -> bool:
+    """Whether a synthesize quote states the paper's own limitation (OWN_LIMITATION, naming no prior
+    work): otherwise it is the gap in earlier work that the paper addressed, and the question says so."""
+    return bool(OWN_LIMITATION.search(quote)) and not PRIOR_WORK_SUBJECT.search(quote)
 
 
 def build_phase_tasks(family: TaskFamily, builder) -> None:

@@ -365,6 +365,33 @@ def answers_task(sentence: str, primary: str, cos: float, df: dict[str, float] |
     return cos >= REF_COS and shares_topic(sentence, primary, df)
 
 
+# ---- the stance rule (issue 32, sixth pass) ------------------------------------------------------------
+# A reader found a monitoring/defense task whose keypoint quoted a window paper's ATTACK sentence
+# ("we propose an adaptive cooperative attack framework ...") while that paper's defense went unquoted.
+# A keypoint states the paper's contribution on the anchor's side: a sentence that only attacks does
+# not answer a defense anchor, and one that only defends does not answer an attack anchor.
+DEFENSE = re.compile(
+    r"\b(?:defen[cs]\w*|defend\w*|mitigat\w*|detect\w*|monitor\w*|safeguard\w*|protect\w*|guard\w*|"
+    r"secur(?:e|ing|ity)|resilien\w*|sanitiz\w*|immuni\w*)\b",
+    re.I,
+)
+ATTACK = re.compile(r"\b(?:attack\w*|jailbreak\w*|backdoor\w*|poison\w*|hijack\w*|prompt injections?)\b", re.I)
+
+
+def stance(text: str) -> str:
+    """ "defense" (a defense word), "attack" (an attack word and no defense word) or "" (neither)."""
+    if DEFENSE.search(text or ""):
+        return "defense"
+    return "attack" if ATTACK.search(text or "") else ""
+
+
+def same_side(keypoint: str, anchor: str) -> bool:
+    """Whether a keypoint is on the anchor's side: a defense anchor takes no attack-only keypoint,
+    an attack anchor no defense keypoint (an anchor of neither kind takes any)."""
+    a, k = stance(anchor), stance(keypoint)
+    return not (a and k and a != k)
+
+
 def select_reference(
     phase: str,
     primary: str,
@@ -396,7 +423,8 @@ def select_reference(
     topical = [
         (pid, s)
         for pid, s in cands
-        if shares_topic(s, about, df) or (named.get(pid) and shares_topic(f"{named[pid]}. {s}", about, df))
+        if (shares_topic(s, about, df) or (named.get(pid) and shares_topic(f"{named[pid]}. {s}", about, df)))
+        and same_side(s, primary)  # the stance rule: a defense anchor's keypoint is a defense
     ]
     if not topical:
         return [], 0
