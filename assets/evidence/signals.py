@@ -585,7 +585,8 @@ def build_signals(
         for u in offered_members(role, usable, cutoff):
             m = u.member
             newest = sorted((by_paper[pid] for pid in u.paper_ids), key=lambda p: (p.published, p.arxiv_id))[::-1]
-            shown = exemplars(newest, u.sentences, m.matcher())[:REPRESENTATIVE_TITLES]
+            others = tuple(o.matcher() for o in role.members if o is not m)
+            shown = exemplars(newest, u.sentences, m.matcher(), others)[:REPRESENTATIVE_TITLES]
             signals.append(
                 Signal(
                     signal_id=f"sig:approach:{role.role_id}:{m.member_id}",
