@@ -29,7 +29,8 @@ Which members a partition offers is read from its cutoff-visible papers only:
 
 The thresholds are the pre-cutoff shares a reader can check on the task itself; at the default
 release the two rules drop the weight-adaptation and retrieval-index roles, whose runners-up
-have 5-7% of the leader's recent use, and the fillers of the policy-optimisation, generator-backbone
+have 5-7% of the leader's recent use, the generator-backbone, latent-space and first-stage-retriever
+roles (26-28%, s39), and the fillers of the policy-optimisation, generator-backbone
 and sampling-acceleration roles (1-7%). A role is asked in ONE domain (roles.yaml `domains`): the
 same role in two domains is one question released twice (s38 reading), so a role several domains
 share is curated into the domain where its pre-cutoff contest is open (the reward signal for LLM
