@@ -20,14 +20,17 @@ Which members a partition offers is read from its cutoff-visible papers only:
    tuning beside LoRA), and offering it makes the option set no contest (s37 blind reading);
 4. a role is offered when at least MIN_MEMBERS of its members are alive and the leader is not
    overwhelmingly ahead: the runner-up's recent count is at least DOMINANT_SHARE of the leader's.
-   A leader with five times the runner-up's recent use is what every paper already uses (LoRA
-   for fine-tuning, knowledge graphs for structured RAG): ranking the options measures tool
-   usage, not a research bet, and the answer is read off the pre-cutoff counts. Then its
-   MAX_MEMBERS most used alive members (recent papers first, then all pre-cutoff papers).
+   A leader with three times the runner-up's recent use is what every paper already uses (LoRA
+   for fine-tuning, knowledge graphs for structured RAG, and -- s38 blind reading -- the DiT
+   backbone at 3.8x, VAE latents at 3.6x and the dense bi-encoder retriever at 3.5x): ranking the
+   options measures tool usage, not a research bet, and any expert names the answer from the
+   pre-cutoff counts. Then its MAX_MEMBERS most used alive members (recent papers first, then all
+   pre-cutoff papers).
 
 The thresholds are the pre-cutoff shares a reader can check on the task itself; at the default
 release the two rules drop the weight-adaptation and retrieval-index roles, whose runners-up
-have 5-7% of the leader's recent use, and the fillers of the policy-optimisation, generator-backbone
+have 5-7% of the leader's recent use, the generator-backbone, latent-space and first-stage-retriever
+roles (26-28%, s39), and the fillers of the policy-optimisation, generator-backbone
 and sampling-acceleration roles (1-7%). A role is asked in ONE domain (roles.yaml `domains`): the
 same role in two domains is one question released twice (s38 reading), so a role several domains
 share is curated into the domain where its pre-cutoff contest is open (the reward signal for LLM
@@ -57,7 +60,7 @@ MIN_ALIVE = 3  # papers building on a member in the RECENT_MONTHS before the cut
 MIN_MEMBERS = 3
 MAX_MEMBERS = 5
 FILLER_SHARE = 0.10  # a member's recent count / the leader's, below which it is a filler (rule 3)
-DOMINANT_SHARE = 0.20  # the runner-up's recent count / the leader's, below which there is no contest (rule 4)
+DOMINANT_SHARE = 0.35  # the runner-up's recent count / the leader's, below which there is no contest (rule 4)
 
 
 @dataclass(frozen=True)
@@ -185,16 +188,23 @@ def contest(uses: list[MemberUse]) -> list[MemberUse]:
     return alive[:MAX_MEMBERS]
 
 
-def exemplars(papers: list[ScreenedPaper], sentences: dict[str, str], matcher: Matcher) -> list[ScreenedPaper]:
+def exemplars(
+    papers: list[ScreenedPaper], sentences: dict[str, str], matcher: Matcher, others: tuple[Matcher, ...] = ()
+) -> list[ScreenedPaper]:
     """The papers an option shows as "pre-cutoff papers building on it", best first (keeping the
     given order within a tier): those whose ABSTRACT says the paper uses the approach (a counted
     sentence of the abstract alone, not only the title) and whose title names it, then the other
     abstract-confirmed ones; a paper counted on its title alone comes last. A title that names an
     approach may attack, serve or study it (s37 blind reading: a backdoor attack and a KV-cache
-    serving paper shown for LoRA); the abstract's own sentence says what the paper does with it."""
+    serving paper shown for LoRA); the abstract's own sentence says what the paper does with it.
+
+    A paper whose title names ANOTHER option of the role (`others`: the role's other members) comes
+    after all of these: it illustrates that option, not this one (s38 blind reading: the generative-
+    retrieval paper QUESTER shown for BM25, a vector-quantised VAE shown for continuous VAE latents)."""
 
     def tier(p: ScreenedPaper) -> int:
         in_abstract = bool(builds_on("", p.abstract, matcher))
-        return 0 if in_abstract and sentences.get(p.arxiv_id) == p.title else 1 if in_abstract else 2
+        own = 0 if in_abstract and sentences.get(p.arxiv_id) == p.title else 1 if in_abstract else 2
+        return own + (3 if any(o.names_in(p.title) for o in others) else 0)
 
     return sorted(papers, key=tier)

@@ -581,11 +581,24 @@ def build_signals(
         )
 
     # (6) approaches: the catalogued alternatives for one role of a plan (rule in `assets.evidence.approaches`)
+    signals.extend(approach_signals(domain, cutoff, usable, by_paper, dates))
+
+    # (5) venue profiles
+    if venue_papers is not None:
+        signals.extend(build_venue_profiles(venue_papers, public, cutoff, embed, domain=domain))
+    return signals
+
+
+def approach_signals(domain: str, cutoff: date, usable: list, by_paper: dict, dates: dict[str, date]) -> list[Signal]:
+    """The approach signals of a partition: per catalogued role of the domain, its offered members
+    (`assets.evidence.approaches.offered_members`), each with its exemplar titles."""
+    signals: list[Signal] = []
     for i, role in enumerate(r for r in load_roles() if domain in r.domains):
         for u in offered_members(role, usable, cutoff):
             m = u.member
             newest = sorted((by_paper[pid] for pid in u.paper_ids), key=lambda p: (p.published, p.arxiv_id))[::-1]
-            shown = exemplars(newest, u.sentences, m.matcher())[:REPRESENTATIVE_TITLES]
+            others = tuple(o.matcher() for o in role.members if o is not m)
+            shown = exemplars(newest, u.sentences, m.matcher(), others)[:REPRESENTATIVE_TITLES]
             signals.append(
                 Signal(
                     signal_id=f"sig:approach:{role.role_id}:{m.member_id}",
@@ -617,8 +630,4 @@ def build_signals(
                     },
                 )
             )
-
-    # (5) venue profiles
-    if venue_papers is not None:
-        signals.extend(build_venue_profiles(venue_papers, public, cutoff, embed, domain=domain))
     return signals

@@ -51,21 +51,20 @@ class PlanningFamily(TaskFamily):
     }
     instructions = (
         "Use only the evidence available up to the cutoff. Rank all alternatives by how many of the window's "
-        "new papers on the subfield will build on (use or extend) each, most first, and give a concrete plan "
-        "for the top one. Ground each judgement in cited pre-cutoff evidence about support, maturity, "
-        "dependencies and risks."
+        "new papers on the subfield will build on (use or extend) each, most first. Ground each position in "
+        "cited pre-cutoff evidence about support, maturity, dependencies and risks."
     )
+    # Only what the gold scores: the ranking and its grounding. A plan for the top option (milestones,
+    # kill criterion) has no checkable gold -- the window papers that built on it are a list of titles,
+    # not a plan (s38 blind reading) -- so it is not asked; the answer schema keeps the plan fields optional.
     requirements = (
         "a ranking of all option ids, highest priority first",
-        "milestones for the top option over the horizon",
-        "dependencies (data, tools, compute, prior results) of the top option",
-        "risks and their mitigations",
-        "go/no-go criteria with measurable thresholds",
+        "for each option, the pre-cutoff evidence (cited papers) for its position: support, maturity, dependencies and risks",
     )
     decision_cues = ("rank", "priorit")
     answer_schema = PlanningAnswer
     answer_fields = (
-        "Fields: ranking (ALL option_ids, highest priority first), milestones, dependencies, risks, go_no_go, claims, cited_ids."
+        "Fields: ranking (ALL option_ids, highest priority first), claims (the evidence for each position), cited_ids."
     )
     offline_reading = "option_trend"
     candidate_coverage = True  # the validity report states the candidates' coverage of the window
@@ -123,7 +122,7 @@ class PlanningFamily(TaskFamily):
 
     def contract_rules(self, task: Task) -> list[str]:
         ids = [o.option_id for o in task.options]
-        return [f"ranking: all of {ids}, each once, highest priority first", "go_no_go: a checkable criterion"]
+        return [f"ranking: all of {ids}, each once, highest priority first"]
 
     def build(self, builder: TaskBuilder) -> None:
         build_tasks(self, builder)

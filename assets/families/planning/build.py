@@ -2,7 +2,9 @@
 
 The question states exactly what the gold measures: the approaches ranked by how many of the
 window's new papers on the subfield build on (use or extend) each, where comparing against,
-replacing or only mentioning an approach does not count."""
+replacing or only mentioning an approach does not count. It asks for nothing the gold does not score:
+no milestones or kill criterion (the s38 blind reading found that the "plan" had no checkable gold,
+only a list of window titles), only the ranking and the evidence for each position."""
 
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ def template(draft: Draft) -> tuple[str, str]:
         f"{role} to build its next {draft.horizon_months} months of work on ({ws} to {we}). Rank these "
         f"alternatives by how many of the new {dom} papers on {draft.subdirection} that appear in that window "
         f"will build on each one -- use it or extend it in their own method; a paper that only compares against "
-        f"it, uses it as a baseline or replaces it does not count -- most first, and plan the top one: "
-        f"milestones, dependencies and a kill criterion."
+        f"it, uses it as a baseline or replaces it does not count -- most first, with the pre-cutoff evidence "
+        f"for each position."
     )
     return title, question

@@ -19,7 +19,6 @@ import numpy as np
 
 from assets.evidence.approaches import MIN_ALIVE, Member, Role, load_roles
 from assets.evidence.building_on import builds_on
-from assets.families.planning.answer import plan_for
 from assets.toolbox.measure import FULL_SUPPORT, MIN_FUTURE_MAPPED, Claims, GoldContext, Slots, insufficient, pct
 from core.records import ClaimBasis, GoldTarget, Signal, Task, TaskBuild
 
@@ -199,6 +198,6 @@ def planning_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[
         future_paper_ids=future_ids,
         strength=round(float(strength), 4),
     )
-    if not ctx.ranking_only:
-        gold.plan = plan_for(ctx, task, gold, per, name, window)
+    # No hidden plan (`answer.plan_for`) is attached: the question no longer asks for one, since the
+    # window papers that built on the top option are a list of titles, not a checkable plan (s38 reading).
     return gold

@@ -165,7 +165,13 @@ def test_fillers_are_dropped_and_a_dominated_role_is_no_contest():
     # the runner-up under DOMINANT_SHARE of the leader: the answer is read off the pre-cutoff counts
     assert 20 < DOMINANT_SHARE * 120
     assert contest([_use("grpo", 120), _use("dpo", 20), _use("ppo", 15)]) == []
-    assert len(contest([_use("grpo", 25), _use("dpo", 6), _use("ppo", 4)])) == 3
+    assert len(contest([_use("grpo", 25), _use("dpo", 10), _use("ppo", 4)])) == 3
+    # a leader with several times the runner-up's recent use is the default, not a bet (s38 reading: the
+    # DiT backbone 166 vs 44, VAE latents 50 vs 14, the dense retriever 39 vs 11 before the cutoff)
+    for lead, runner in ((166, 44), (50, 14), (39, 11)):
+        assert contest([_use("grpo", lead), _use("dpo", runner), _use("ppo", runner)]) == []
+    # ... while a runner-up with over a third of the leader's use is a live contest (RLVR 7 vs PRM 5)
+    assert len(contest([_use("grpo", 79), _use("dpo", 44), _use("ppo", 28)])) == 3
 
 
 def test_exemplars_are_papers_whose_abstract_says_they_use_the_approach():
