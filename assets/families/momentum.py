@@ -14,7 +14,15 @@ from datetime import timedelta
 import numpy as np
 
 from assets.evidence.candidates import MIN_RECENT_MEMBERS
-from assets.evidence.kinds import acronym_affirmed, acronym_pattern, domain_context, name_variants, names_affirmed
+from assets.evidence.kinds import (
+    acronym_affirmed,
+    acronym_pattern,
+    domain_context,
+    masked_names,
+    name_variants,
+    names_affirmed,
+    without_names,
+)
 from assets.toolbox.building import direction_name, neighbour_cos, overlap
 from assets.toolbox.measure import (
     ACCELERATING_MIN,
@@ -282,6 +290,10 @@ def lexical_counts(
       case-sensitively as a whole word (`kinds.acronym_pattern`: "DPO", "α-DPO", "PRMs"; not
       "dpo" inside another word). Blind reading seed 3637: counting DPO by its name alone found
       9 window titles where ~47 write "DPO" or "direct preference optimization";
+    * the most specific name (precision): a longer name of another known direction that holds the
+      option's name, or the name followed by another task on its object, is blanked out first
+      (`kinds.masked_names`: "process reward model" is no reward-model title, "long-form video
+      editing" no long-video-generation one; blind reading seed 3840). Acronyms are not masked;
     * not negated (precision): a name right after a negation or contrast word ("Without
       Verifiable Rewards", "Beyond RLVR") does not count (`kinds.names_affirmed`,
       `kinds.acronym_affirmed`; blind reading seed 3738);
@@ -313,7 +325,7 @@ def lexical_counts(
         return about[p.arxiv_id]
 
     def holds(p, phrases: frozenset[str], acronyms) -> bool:
-        text = text_of(p)
+        text = without_names(text_of(p), masked_names(phrases))
         named = any(names_affirmed(k, text) for k in phrases) or acronym_affirmed(acronyms, getattr(p, field) or "")
         return named and in_domain(p)
 
