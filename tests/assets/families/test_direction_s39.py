@@ -105,3 +105,12 @@ def test_a_title_counts_for_the_most_specific_direction_it_names(name, title):
 )
 def test_the_direction_itself_still_counts(name, title):
     assert counted(name, title, ("deep research",) if name == "deep research" else ())
+
+
+def test_the_question_defines_fragmenting_by_the_golds_thresholds():
+    """Blind reading seed 3840: "fragmenting" was vague; the question now states the gold's test."""
+    from assets.families.direction import TRAJECTORY_DEFINITIONS
+    from assets.toolbox.measure import FRAGMENT_COHESION_DROP, FRAGMENT_MIN_NEW
+
+    frag = TRAJECTORY_DEFINITIONS.split("fragmenting = ")[1].split(";")[0]
+    assert f"at least {FRAGMENT_MIN_NEW} clusters" in frag and f"{FRAGMENT_COHESION_DROP:.2f}" in frag
