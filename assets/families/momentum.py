@@ -39,6 +39,7 @@ from assets.toolbox.measure import (
     pct,
     trajectory_of,
 )
+from assets.toolbox.option_level import same_parent
 from core.papers import add_months
 from core.phrases import content_words, key_of, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
@@ -217,14 +218,19 @@ def option_momentum(
     numbers["margin"] = round(margin, 5)
     numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/ranking/defects)
     pair_cos = [
-        c
+        (c, same_parent(sig_of[a.option_id], sig_of[b.option_id]))
         for i, a in enumerate(opts)
         for b in opts[i + 1 :]
         if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None
     ]
+    # the ranking's "one subfield" check reads the lowest cosine of two options the lexicon does NOT
+    # place under one parent: curated siblings are one field whatever their distance
+    # (`assets.toolbox.option_level.same_parent`; flow matching and GANs sit at ~0.02)
+    unplaced = [c for c, sibling in pair_cos if not sibling]
+    if unplaced:
+        numbers["subfield_min_cos"] = round(min(unplaced), 5)
     if pair_cos:
-        numbers["subfield_min_cos"] = round(min(pair_cos), 5)
-        numbers["max_pair_cos"] = round(max(pair_cos), 5)
+        numbers["max_pair_cos"] = round(max(c for c, _ in pair_cos), 5)
     pair_overlap = [overlap(sig_of[a.option_id], sig_of[b.option_id]) for i, a in enumerate(opts) for b in opts[i + 1 :]]
     if pair_overlap:
         numbers["max_pair_overlap"] = round(max(pair_overlap), 5)
