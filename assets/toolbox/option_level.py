@@ -111,7 +111,9 @@ def nested_name(a: str, b: str) -> bool:
     if sa and sa < sb:
         return True
     la, lb = _letters(a), _letters(b)
-    b_is_acronym = len(b.split()) == 1 and is_name(b)
+    # an acronym is written in capitals ("RLHF", "PRMs"): a CamelCase name such as "GraphRAG" is
+    # no acronym of "generative retrieval" for beginning with "gr" (issue 32 sixth pass)
+    b_is_acronym = len(b.split()) == 1 and is_name(b) and re.fullmatch(r"[A-Z][A-Z0-9\-]*s?", b) is not None
     return b_is_acronym and len(la) >= 2 and len(lb) > len(la) and lb.startswith(la)
 
 

@@ -114,3 +114,12 @@ def test_the_question_defines_fragmenting_by_the_golds_thresholds():
 
     frag = TRAJECTORY_DEFINITIONS.split("fragmenting = ")[1].split(";")[0]
     assert f"at least {FRAGMENT_MIN_NEW} clusters" in frag and f"{FRAGMENT_COHESION_DROP:.2f}" in frag
+
+
+def test_a_camel_case_name_is_no_acronym_of_a_phrase_with_its_initials():
+    """ "GraphRAG" begins with the letters "gr" of "generative retrieval", but it is not that
+    phrase's acronym: the two are sibling retrieval strategies, not umbrella and member."""
+    from assets.toolbox.option_level import nested_name
+
+    assert not nested_name("generative retrieval", "GraphRAG")
+    assert nested_name("reinforcement learning", "RLHF")
