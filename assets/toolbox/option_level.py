@@ -167,6 +167,12 @@ def role_problem(a: Signal, b: Signal) -> str | None:
     return None
 
 
+def parent_of(s: Signal) -> str | None:
+    """The option's parent: the lexicon's (`method_roles` in kinds.yaml), else one recorded on the
+    signal (`details["parent"]`, hand-made candidates and test vocabularies)."""
+    return method_role(_name(s)) or (str((s.details.get("parent") or [""])[0]) or None)
+
+
 def parent_problem(group: list[Signal]) -> str | None:
     """Why a set is not sub-directions of ONE parent, or None: an option the lexicon places under
     no parent (`method_roles` in kinds.yaml). Options that differ in parent are `role_problem`'s.
@@ -175,7 +181,7 @@ def parent_problem(group: list[Signal]) -> str | None:
     "KV cache" beside dense retrieval, "pose estimation" beside view synthesis; a reader expects
     four siblings of one named parent."""
     for s in group:
-        if not method_role(_name(s)):
+        if not parent_of(s):
             return f"parent: the lexicon places '{_name(s)}' under no parent (options are sub-directions of one parent)"
     return None
 
@@ -186,8 +192,8 @@ def same_parent(a: Signal, b: Signal) -> bool:
     both generative paradigms, are written about for different applications (cosine ~0.02), and
     GraphRAG and agentic search, both retrieval strategies of RAG, likewise; the parent is the
     field (issue 32 sixth pass: the distance bars left two direction tasks released)."""
-    ra = method_role(_name(a))
-    return bool(ra) and ra == method_role(_name(b))
+    ra = parent_of(a)
+    return bool(ra) and ra == parent_of(b)
 
 
 def pair_problem(a: Signal, b: Signal) -> str | None:
