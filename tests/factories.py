@@ -158,6 +158,7 @@ def make_task_inputs(n_papers: int = 12, with_duplicate: bool = False):
                     "slope": 0.0,
                 },
                 details={
+                    "parent": ["agent design"],  # one parent for the test vocabulary (assets/toolbox/option_level.parent_of)
                     "keywords": [topic.split()[0], "llm", "benchmark"],
                     "representative_titles": [f"A Study of {topic.title()} Agents"],
                     "gloss": [f"{topic.capitalize()} agents are LLM agents built for {topic}."],

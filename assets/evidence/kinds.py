@@ -40,7 +40,7 @@ from pathlib import Path
 
 import yaml
 
-from core.phrases import normalise, tokens
+from core.phrases import GENERIC_WORDS, normalise, tokens
 
 LEXICON_PATH = Path(__file__).with_name("kinds.yaml")
 KINDS = ("method", "task", "data", "goal", "modality", "problem", "architecture", "setting", "paradigm")
@@ -139,6 +139,74 @@ def name_variants(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
     written = [f for p in entry["phrases"] for f in (p, *coordinated_forms(p))]
     keys = frozenset(k for p in written if (k := _key(p)))
     return keys, entry["acronyms"]
+
+
+# Words that, written right AFTER a direction's name, make the title about another task performed on
+# that object (blind reading seed 3840: "Long-Form Video Editing" counted as long video generation,
+# "long video understanding" likewise): "<name> editing" is an editing paper, not a <name> paper,
+# unless the option's own name holds that word. Normalised when used.
+OTHER_TASK_TAILS = (
+    "editing",
+    "understanding",
+    "retrieval",
+    "captioning",
+    "question answering",
+    "recognition",
+    "detection",
+    "segmentation",
+    "prediction",
+    "forecasting",
+    "tracking",
+    "estimation",
+    "capture",
+    "compression",
+    "restoration",
+    "super-resolution",
+    "classification",
+    "watermarking",
+)
+
+
+_GENERIC_KEYS = frozenset(normalise(w) for w in GENERIC_WORDS)
+
+
+@lru_cache(maxsize=4096)
+def masked_names(phrases: frozenset[str]) -> tuple[str, ...]:
+    """Longer names to blank out of a text before it is searched for a direction's `phrases`
+    (normalised keys), so that a title counts for the most specific direction it names:
+
+    * longest known name: a name of ANOTHER direction of the lexicon (`directions` in kinds.yaml)
+      that contains one of the phrases ("process reward model" holds "reward model"; "long video
+      understanding" holds "long video"): a PRM paper is counted for PRMs, not for reward models
+      (blind reading seed 3840: the reward-model list was padded with PRMs);
+    * another task on the object: a phrase followed by a word of OTHER_TASK_TAILS the phrase does
+      not hold itself ("long form video edit...").
+    """
+    own = set(phrases)
+    out = set()
+    for k in lexicon()["directions"]:
+        if k in own:
+            continue
+        hit = [p for p in phrases if f" {p} " in f" {k} "]
+        # a longer name that is one of the option's own names written with a generic word ("deep
+        # research agents" for "deep research") is the same direction, not a narrower one
+        core = set(k.split()) - _GENERIC_KEYS
+        if hit and not any(core == set(p.split()) - _GENERIC_KEYS for p in phrases):
+            out.add(k)
+    tails = [_key(t) for t in OTHER_TASK_TAILS]
+    for p in phrases:
+        for t in tails:
+            if t and f" {t} " not in f" {p} ":
+                out.add(f"{p} {t}")
+    return tuple(sorted(out, key=len, reverse=True))
+
+
+def without_names(normal: str, masked: tuple[str, ...]) -> str:
+    """`normal` (as `core.phrases.normal_text`) with every name of `masked` blanked out."""
+    for k in masked:
+        if f" {k} " in normal:
+            normal = normal.replace(f" {k} ", " | ")
+    return normal
 
 
 # Words that, written right before a direction's name, say the paper is NOT about it (blind reading

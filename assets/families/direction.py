@@ -25,19 +25,28 @@ from assets.families.answers import (
 from assets.families.base import TaskFamily
 from assets.families.momentum import clear_gain_problems, momentum_problems, option_momentum
 from assets.toolbox.building import Draft, TaskBuilder, direction_text, short_name
-from assets.toolbox.measure import ACCELERATING_MIN, COOLING_MAX, GoldContext
+from assets.toolbox.measure import (
+    ACCELERATING_MIN,
+    COOLING_MAX,
+    FRAGMENT_COHESION_DROP,
+    FRAGMENT_MIN_NEW,
+    GoldContext,
+)
 from assets.toolbox.option_level import level_problem
 from core.phrases import option_name
 from core.records import GoldTarget, Signal, Task, TaskBuild, Trajectory
 
 # The trajectory labels the answer gives, each defined in one plain sentence in the question (a
-# blind reader could not tell "fragmenting" from "steady"); the thresholds are the gold's
-# (`assets.toolbox.measure.trajectory_of`).
+# blind reader could not tell "fragmenting" from "steady"; blind reading seed 3840 still found
+# "split into new subtopics or drift apart" vague): every threshold is the gold's own
+# (`assets.toolbox.measure.trajectory_of`), stated as the gold checks it.
 TRAJECTORY_DEFINITIONS = (
     f"accelerating = its share of new papers grows by at least {ACCELERATING_MIN:.2f}x; "
     f"cooling = its share falls to {COOLING_MAX:.2f}x or less; "
-    "fragmenting = its share changes less than that but its new papers split into new subtopics "
-    "or drift apart in content; steady = none of these (its share and focus hold)."
+    f"fragmenting = its share stays between those bounds but its new papers either form at least "
+    f"{FRAGMENT_MIN_NEW} clusters far from all of its pre-cutoff subtopics, or are spread out more "
+    f"(their mean cosine similarity to the direction's centre falls by {FRAGMENT_COHESION_DROP:.2f} or more); "
+    "steady = its share stays between those bounds and neither of these happens."
 )
 
 

@@ -14,7 +14,15 @@ from datetime import timedelta
 import numpy as np
 
 from assets.evidence.candidates import MIN_RECENT_MEMBERS
-from assets.evidence.kinds import acronym_affirmed, acronym_pattern, domain_context, name_variants, names_affirmed
+from assets.evidence.kinds import (
+    acronym_affirmed,
+    acronym_pattern,
+    domain_context,
+    masked_names,
+    name_variants,
+    names_affirmed,
+    without_names,
+)
 from assets.toolbox.building import direction_name, neighbour_cos, overlap
 from assets.toolbox.measure import (
     ACCELERATING_MIN,
@@ -31,6 +39,7 @@ from assets.toolbox.measure import (
     pct,
     trajectory_of,
 )
+from assets.toolbox.option_level import same_parent
 from core.papers import add_months
 from core.phrases import content_words, key_of, normal_text
 from core.records import TRAJECTORIES, ClaimBasis, GoldTarget, Signal, Task, TaskBuild
@@ -209,14 +218,19 @@ def option_momentum(
     numbers["margin"] = round(margin, 5)
     numbers["option_min_recent"] = float(MIN_RECENT_MEMBERS)  # the builder's aliveness bar (assets/ranking/defects)
     pair_cos = [
-        c
+        (c, same_parent(sig_of[a.option_id], sig_of[b.option_id]))
         for i, a in enumerate(opts)
         for b in opts[i + 1 :]
         if (c := neighbour_cos(sig_of[a.option_id], sig_of[b.option_id])) is not None
     ]
+    # the ranking's "one subfield" check reads the lowest cosine of two options the lexicon does NOT
+    # place under one parent: curated siblings are one field whatever their distance
+    # (`assets.toolbox.option_level.same_parent`; flow matching and GANs sit at ~0.02)
+    unplaced = [c for c, sibling in pair_cos if not sibling]
+    if unplaced:
+        numbers["subfield_min_cos"] = round(min(unplaced), 5)
     if pair_cos:
-        numbers["subfield_min_cos"] = round(min(pair_cos), 5)
-        numbers["max_pair_cos"] = round(max(pair_cos), 5)
+        numbers["max_pair_cos"] = round(max(c for c, _ in pair_cos), 5)
     pair_overlap = [overlap(sig_of[a.option_id], sig_of[b.option_id]) for i, a in enumerate(opts) for b in opts[i + 1 :]]
     if pair_overlap:
         numbers["max_pair_overlap"] = round(max(pair_overlap), 5)
@@ -282,6 +296,10 @@ def lexical_counts(
       case-sensitively as a whole word (`kinds.acronym_pattern`: "DPO", "α-DPO", "PRMs"; not
       "dpo" inside another word). Blind reading seed 3637: counting DPO by its name alone found
       9 window titles where ~47 write "DPO" or "direct preference optimization";
+    * the most specific name (precision): a longer name of another known direction that holds the
+      option's name, or the name followed by another task on its object, is blanked out first
+      (`kinds.masked_names`: "process reward model" is no reward-model title, "long-form video
+      editing" no long-video-generation one; blind reading seed 3840). Acronyms are not masked;
     * not negated (precision): a name right after a negation or contrast word ("Without
       Verifiable Rewards", "Beyond RLVR") does not count (`kinds.names_affirmed`,
       `kinds.acronym_affirmed`; blind reading seed 3738);
@@ -313,7 +331,7 @@ def lexical_counts(
         return about[p.arxiv_id]
 
     def holds(p, phrases: frozenset[str], acronyms) -> bool:
-        text = text_of(p)
+        text = without_names(text_of(p), masked_names(phrases))
         named = any(names_affirmed(k, text) for k in phrases) or acronym_affirmed(acronyms, getattr(p, field) or "")
         return named and in_domain(p)
 

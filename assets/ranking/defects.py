@@ -21,7 +21,9 @@ whose gold carries `prior_count:<option>`; direction and planning):
   smaller one's papers, or are near-synonyms by content (centroid cosine >= NEAR_DUPLICATE_COS;
   the gold records `max_pair_overlap` and `max_pair_cos`, `assets.toolbox.building`);
 * `not_one_subfield`: two options' papers are unrelated (the gold's `subfield_min_cos`, the
-  lowest centroid cosine of two options, against `assets.toolbox.building.SUBFIELD_PAIR_MIN`).
+  lowest centroid cosine of two options the lexicon does not place under one parent, against
+  `assets.toolbox.building.SUBFIELD_PAIR_MIN`; curated siblings are one field,
+  `assets.toolbox.option_level.same_parent`).
 
 Partition rules (`cross_task_defects`): a family's own conflicts with the released tasks of
 the partition (`TaskFamily.release_conflict`; the ranking vetoes such a task,

@@ -111,7 +111,9 @@ def nested_name(a: str, b: str) -> bool:
     if sa and sa < sb:
         return True
     la, lb = _letters(a), _letters(b)
-    b_is_acronym = len(b.split()) == 1 and is_name(b)
+    # an acronym is written in capitals ("RLHF", "PRMs"): a CamelCase name such as "GraphRAG" is
+    # no acronym of "generative retrieval" for beginning with "gr" (issue 32 sixth pass)
+    b_is_acronym = len(b.split()) == 1 and is_name(b) and re.fullmatch(r"[A-Z][A-Z0-9\-]*s?", b) is not None
     return b_is_acronym and len(la) >= 2 and len(lb) > len(la) and lb.startswith(la)
 
 
@@ -153,14 +155,45 @@ def kind_problem(a: Signal, b: Signal) -> str | None:
 
 
 def role_problem(a: Signal, b: Signal) -> str | None:
-    """Why two methods are not siblings although of one kind: the lexicon gives them different
-    roles (`assets.evidence.kinds.method_role`: a generative paradigm beside a post-training
-    stage, a sampling-cost target or an inference-time technique; blind reading seed 3738), or
-    None (a role unknown for either: no finding)."""
+    """Why two options are not siblings although of one kind: the lexicon gives them different
+    roles -- the parent they are sub-directions of (`assets.evidence.kinds.method_role`: a
+    generative paradigm beside a post-training stage, a sampling-cost target or an
+    inference-time technique, blind reading seed 3738; a retrieval strategy beside a sampling-cost
+    target, a video generation task beside a 3D one), or None (a parent unknown for either: no
+    finding here; `parent_problem` refuses the set)."""
     ra, rb = method_role(_name(a)), method_role(_name(b))
     if ra and rb and ra != rb:
-        return f"role: '{_name(a)}' is a {ra} method, '{_name(b)}' a {rb} one (options of one task play one role)"
+        return f"role: '{_name(a)}' is a {ra} direction, '{_name(b)}' a {rb} one (options of one task play one role)"
     return None
+
+
+def parent_of(s: Signal) -> str | None:
+    """The option's parent: the lexicon's (`method_roles` in kinds.yaml), else one recorded on the
+    signal (`details["parent"]`, hand-made candidates and test vocabularies)."""
+    return method_role(_name(s)) or (str((s.details.get("parent") or [""])[0]) or None)
+
+
+def parent_problem(group: list[Signal]) -> str | None:
+    """Why a set is not sub-directions of ONE parent, or None: an option the lexicon places under
+    no parent (`method_roles` in kinds.yaml). Options that differ in parent are `role_problem`'s.
+    Issue 32 sixth pass: the data rules alone (kind, distance, breadth) admitted sets that mixed
+    fields and levels, "GUI / medical reasoning / information extraction / report generation",
+    "KV cache" beside dense retrieval, "pose estimation" beside view synthesis; a reader expects
+    four siblings of one named parent."""
+    for s in group:
+        if not parent_of(s):
+            return f"parent: the lexicon places '{_name(s)}' under no parent (options are sub-directions of one parent)"
+    return None
+
+
+def same_parent(a: Signal, b: Signal) -> bool:
+    """The lexicon places both options under one parent (`method_roles` in kinds.yaml): curated
+    siblings. Their centroid distance then says nothing about the field: flow matching and GANs,
+    both generative paradigms, are written about for different applications (cosine ~0.02), and
+    GraphRAG and agentic search, both retrieval strategies of RAG, likewise; the parent is the
+    field (issue 32 sixth pass: the distance bars left two direction tasks released)."""
+    ra = parent_of(a)
+    return bool(ra) and ra == parent_of(b)
 
 
 def pair_problem(a: Signal, b: Signal) -> str | None:
@@ -182,7 +215,7 @@ def pair_problem(a: Signal, b: Signal) -> str | None:
     kind = kind_problem(a, b)
     bar = FIELD_PAIR_MIN if kind else SAME_KIND_FIELD_PAIR_MIN
     cos = cosine(a, b)
-    if cos is not None and cos < bar:
+    if cos is not None and cos < bar and not same_parent(a, b):
         return f"field: '{na}' and '{nb}' are from different fields (centroid cosine {cos:.2f} < {bar})"
     return kind or role_problem(a, b)
 
@@ -195,6 +228,8 @@ def outlier_problem(group: list[Signal]) -> str | None:
         return None
     one_kind = all(kind_problem(a, b) is None for i, a in enumerate(group) for b in group[i + 1 :])
     bar = SAME_KIND_FIELD_MEAN_MIN if one_kind else FIELD_MEAN_MIN
+    if all(same_parent(group[0], b) for b in group[1:]):
+        return None  # curated siblings: the parent is the field (`same_parent`)
     for a in group:
         cs = [c for b in group if b is not a and (c := cosine(a, b)) is not None]
         if len(cs) == len(group) - 1 and sum(cs) / len(cs) < bar:
@@ -206,7 +241,8 @@ def level_problems(group: list[Signal]) -> list[str]:
     """Every pair's problem and the set's outlier (for reports and the hand-check measure)."""
     out = [p for a in group if (p := definition_problem(a))]
     out += [p for i, a in enumerate(group) for b in group[i + 1 :] if (p := pair_problem(a, b))]
-    return out + ([p] if (p := outlier_problem(group)) else [])
+    out += [p] if (p := outlier_problem(group)) else []
+    return out + ([p] if (p := parent_problem(group)) else [])
 
 
 def level_problem(group: list[Signal]) -> str | None:
@@ -218,4 +254,4 @@ def level_problem(group: list[Signal]) -> str | None:
         for b in group[i + 1 :]:
             if p := pair_problem(a, b):
                 return p
-    return outlier_problem(group)
+    return outlier_problem(group) or parent_problem(group)

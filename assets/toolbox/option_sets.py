@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from assets.toolbox.option_level import same_parent
 from assets.toolbox.option_text import dimension_of, direction_name, overlap
 from core.phrases import same_direction
 from core.records import Signal
@@ -72,7 +73,7 @@ def subfield_problem(group: list[Signal]) -> str | None:
         for b in group[i + 1 :]:
             cos = neighbour_cos(a, b)
             bar = SUBFIELD_MIN_COS if i == 0 else SUBFIELD_PAIR_MIN
-            if cos is not None and cos < bar:
+            if cos is not None and cos < bar and not same_parent(a, b):
                 return f"'{direction_name(a)}' and '{direction_name(b)}' are not one subfield (centroid cosine {cos:.2f} < {bar})"
             if cos is None and dimension_of(a) != dimension_of(b):
                 return f"'{direction_name(a)}' and '{direction_name(b)}' are of different taxonomy dimensions"
@@ -104,6 +105,8 @@ def subfield_option_sets(
     random.Random(f"{rng_key}-seeds").shuffle(seeds)
 
     def close(a: Signal, b: Signal) -> bool:
+        if same_parent(a, b):
+            return True  # curated siblings (`assets.toolbox.option_level.same_parent`)
         cos = neighbour_cos(a, b)
         return cos >= SUBFIELD_MIN_COS if cos is not None else dimension_of(a) == dimension_of(b)
 
@@ -111,10 +114,9 @@ def subfield_option_sets(
         return close(a, b) and (set_problem is None or set_problem([a, b]) is None)
 
     subfield = {s.signal_id: [c for c in seeds if c is not s and fits(s, c)] for s in seeds}
-    out: list[list[Signal]] = []
-    kept: list[set[str]] = []
+    drawn: dict[frozenset[str], list[Signal]] = {}
     for t in range(attempts):
-        if len(out) >= n_sets or not seeds:
+        if len(drawn) >= DRAW_POOL_FACTOR * n_sets or not seeds:
             break
         seed = seeds[t % len(seeds)]
         rng = random.Random(f"{rng_key}-{t}")
@@ -127,8 +129,27 @@ def subfield_option_sets(
         group = [seed] + rng.sample(near, k - 1)
         if subfield_problem(group) or not _compatible(group) or (set_problem is not None and set_problem(group)):
             continue
+        drawn.setdefault(frozenset(x.signal_id for x in group), group)
+    # Overlapping sets (more than MAX_SHARED_OPTIONS options in common) ask one question: keep the
+    # best-evidenced one, the set whose thinnest option has the most pre-cutoff papers, not the one
+    # drawn first (issue 32 sixth pass: "legal reasoning", 6 papers, took the place of "deep
+    # research", 59, beside the same three siblings). Ties keep the draw order.
+    order = sorted(drawn.values(), key=lambda g: -min(_papers(x) for x in g))
+    out: list[list[Signal]] = []
+    kept: list[set[str]] = []
+    for group in order:
+        if len(out) >= n_sets:
+            break
         keep_new_set(group, kept, out)
     return out
+
+
+DRAW_POOL_FACTOR = 4  # distinct valid sets drawn before the best-evidenced are kept (a draw costs microseconds)
+
+
+def _papers(s: Signal) -> float:
+    """A candidate's pre-cutoff papers (its title members), 0 when unrecorded."""
+    return float(s.stats.get("n_members", s.stats.get("n_papers", len(s.details.get("member_ids") or s.paper_ids))))
 
 
 def keep_new_set(group: list[Signal], kept: list[set[str]], out: list[list[Signal]]) -> bool:

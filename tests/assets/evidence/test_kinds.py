@@ -154,14 +154,28 @@ def test_the_readers_mixed_sets_are_not_one_kind(names):
     "names",
     [
         ["GRPO", "PPO", "DPO", "SFT"],  # (GRPO beside RLVR: one under the other, kinds.yaml's hierarchy)
-        ["flow matching", "denoising diffusion", "consistency models", "diffusion bridge"],  # one role: generative paradigms
+        [
+            "flow matching",
+            "generative adversarial networks",
+            "consistency models",
+            "diffusion bridge",
+        ],  # one role: generative paradigms
         ["image super-resolution", "image deblurring", "image dehazing", "video super-resolution"],
-        ["continual learning", "federated fine-tuning", "in-context learning", "representation learning"],
     ],
 )
 def test_sets_of_one_kind_pass_the_kind_rule(names):
     group = [cand(i, nm) for i, nm in enumerate(names)]
     assert level_problem(group) is None
+
+
+def test_a_set_of_one_kind_without_a_parent_is_refused():
+    """Issue 32 sixth pass: one kind is not enough; the options are sub-directions of one parent
+    the lexicon names (learning settings have none there)."""
+    group = [
+        cand(i, nm)
+        for i, nm in enumerate(["continual learning", "federated fine-tuning", "in-context learning", "representation learning"])
+    ]
+    assert level_problem(group).startswith("parent:")
 
 
 def test_modalities_and_activities_are_never_offered():

@@ -453,6 +453,16 @@ def test_real_sample_end_to_end():
     public = [p for p in screened if p.published <= cutoff]
     future = [p for p in screened if cutoff < p.published <= window_end]
     signals, records = [], []
+    APPLICATIONS = [
+        "software engineering agents",
+        "data science",
+        "scientific discovery",
+        "recommender systems",
+        "gui agents",
+        "social simulation",
+        "embodied agents",
+        "supply chain",
+    ]
     for k, kw in enumerate(["tool", "benchmark", "reasoning", "code", "gui", "multi-agent", "memory", "web"]):
         ps = [p for p in public if kw in (p.title + " " + p.abstract).lower()]
         nid = f"{DOMAIN}:methodologies:{kw}"
@@ -462,7 +472,9 @@ def test_real_sample_end_to_end():
                 kind="candidate_direction",
                 domain=DOMAIN,
                 cutoff=cutoff,
-                title=f"{kw} / agents",
+                # names the lexicon places under one parent (agent applications): a direction task's
+                # options are sub-directions of one parent (issue 32 sixth pass)
+                title=APPLICATIONS[k],
                 summary="",
                 node_ids=[nid],
                 evidence_ids=[f"ev:{nid}"],
