@@ -308,13 +308,14 @@ class BottleneckFamily(TaskFamily):
         st = builder.settings
         dom = domain_words(st.domain_title)
         title_of = {p.arxiv_id: p.title for p in builder.papers}
+        text_of = {p.arxiv_id: f"{p.title} {p.abstract or ''}" for p in builder.papers}  # scoped causes (`out_of_level`)
         ranked = []
         limitation_keys = {tuple(word_tokens(a)) for b in themes for a in b.details.get("aliases", [])}
         for cand in builder.candidates:
             display = subject_display(direction_name(cand), [title_of[i] for i in sorted(members(cand)) if i in title_of])
             if display is None or tuple(word_tokens(display)) in limitation_keys:
                 continue  # no phrase, or the phrase names a limitation ("catastrophic forgetting"), not a subdirection
-            linked = linked_themes(cand, themes, dom, display)
+            linked = linked_themes(cand, themes, dom, display, text_of)
             if len(linked) >= MIN_THEMES:
                 ranked.append((cand, linked, display))
         ranked.sort(key=lambda x: (-len(x[1]), -len(members(x[0])), x[0].signal_id))

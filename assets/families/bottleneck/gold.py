@@ -31,6 +31,8 @@ from assets.families.bottleneck.statements import (
     LACK_CAUSE,
     Statement,
     contribution_statements,
+    framed_position,
+    framing_gaps,
     lack_object,
     states_key,
     states_limitation,
@@ -104,8 +106,10 @@ def _state(ctx: GoldContext) -> dict:
         }
         ctx.__dict__["_bottleneck"] = st
         window = getattr(ctx, "_original_future", ctx.future)
+        st["framing"] = {}
         for p in window:
             st["statements"][p.arxiv_id] = contribution_statements(p.abstract, p.title)
+            st["framing"][p.arxiv_id] = framing_gaps(p.abstract, p.title)
     return st
 
 
@@ -201,6 +205,29 @@ def lexical(st: dict, s: Statement, b: Signal, keys: list[tuple[str, ...]]) -> b
     return cache[key]
 
 
+def framed(st: dict, sentence: str, b: Signal, keys: list[tuple[str, ...]]) -> int | None:
+    """Where a framing-gap sentence states the limitation (`statements.framed_position`), cached."""
+    cache = st.setdefault("framed", {})
+    key = (sentence, b.signal_id)
+    if key not in cache:
+        lack = bool(LACK_CAUSE.search(b.title))
+        cache[key] = framed_position(sentence, keys, lack, lack_object(b.title) if lack else (), other_senses(b.title))
+    return cache[key]
+
+
+def framing_choice(st: dict, pid: str, bns: list[Signal], keys: list[list[tuple[str, ...]]]) -> tuple[int, str, str] | None:
+    """The candidate a method paper's framing gap states (blind reading seed 3840: papers opening on
+    "the quadratic complexity of attention" and proposing sparse attention counted for nothing): in
+    the gap sentence nearest its contribution that states any candidate, the one it names first.
+    (candidate index, contribution sentence, gap sentence), or None."""
+    contribution, gaps = st.get("framing", {}).get(pid, ("", []))
+    for sentence in gaps:
+        hits = [(k, j) for j, b in enumerate(bns) if (k := framed(st, sentence, b, keys[j])) is not None]
+        if hits:
+            return min(hits)[1], contribution, sentence
+    return None
+
+
 def paper_states(st: dict, b: Signal, keys: list[tuple[str, ...]]) -> dict[str, bool]:
     """Measure (a) per window paper for one limitation: does one of its statements state it.
     Computed once per limitation over the whole window and shared by every task naming it and
@@ -253,6 +280,11 @@ def paper_tests(
             r = next(r for r, js in enumerate(stated) if chosen in js)
             s = sts[r]
             both[chosen] = f'{pid}: "{s.own}"' + (f' (refers to: "{s.antecedent[:200]}")' if s.antecedent else "")
+        elif (framing := framing_choice(st, pid, bns, keys)) is not None:
+            # no statement names a candidate: the problem the abstract opens on is what it reduces
+            j, contribution, gap = framing
+            lex[j] = sem[j] = True
+            both[j] = f'{pid}: "{contribution}" (refers to: "{gap[:200]}")'
         return lex, sem, both
     T = np.stack([_theme_vector(st, b) for b in bns])
     cos = _vectors(st, [s.text for s in sts]) @ T.T  # statements x limitations
@@ -382,7 +414,7 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     enabled = []
     for entry in counted[b.signal_id]:
         pid, own = entry.split(":", 1)[0], _counted_sentence(entry)
-        found = enabled_sentences(by_id[pid].abstract, own) if pid in by_id else []
+        found = enabled_sentences(by_id[pid].abstract, own, keys[root]) if pid in by_id else []
         if found:
             enabled.append((pid, found[0]))
     # only sentences that say what reducing it enabled (blind reading seed 3637: method sentences
@@ -391,7 +423,8 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     slots.add("opportunity", [], [sentence for _, sentence in enabled[:OPPORTUNITY_SENTENCES]])
     if not enabled:
         claims.add(
-            f"No counted paper states what reducing '{b.title}' enabled: the gold has no opportunity sentence.",
+            f"No counted paper has a sentence that names '{b.title}' and says what reducing it enabled: "
+            "the gold has no opportunity sentence.",
             "statistical",
             scope,
             0.0,
