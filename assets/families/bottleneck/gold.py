@@ -422,12 +422,15 @@ def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dic
     # empty and a claim says so
     slots.add("opportunity", [], [sentence for _, sentence in enabled[:OPPORTUNITY_SENTENCES]])
     if not enabled:
+        # the stated reason, recomputable (`window_count` over the counted papers): an empty slot is
+        # released with it, never filled with an unrelated sentence (blind reading seed 3840)
         claims.add(
-            f"No counted paper has a sentence that names '{b.title}' and says what reducing it enabled: "
-            "the gold has no opportunity sentence.",
+            f"None of the {len(addressing_ids)} papers counted for '{b.title}' has a sentence that names it and says "
+            "what reducing it enabled: the gold has no opportunity sentence.",
             "statistical",
             scope,
             0.0,
+            ClaimBasis(check="window_count", paper_ids=addressing_ids, values={"n": len(addressing_ids)}),
         )
     # the mechanism: how counted papers say they reduce it (their counted statements), not the
     # abstract's first method sentence
