@@ -504,6 +504,11 @@ FRAMING_SPAN = 4  # the problem statement is among the abstract's first this man
 FRAMING_MIN_SCORE = -0.5
 
 
+# the contribution is a study or a resource, not a method that reduces the opened problem ("Beyond the
+# survey itself, we contribute ...", "we first construct TS-Bench, a novel benchmark")
+FRAMING_NOT_METHOD = re.compile(r"\b(?:survey|benchmark|dataset|taxonomy|position\s+paper|perspective|checklist)s?\b", re.I)
+
+
 def framing_gaps(abstract: str, title: str = "") -> tuple[str, list[str]]:
     """(the contribution sentence, the framing gaps). The abstract's problem statement (the framing
     gap): its sentences that are no remedy (`limitation_score` >= FRAMING_MIN_SCORE) before its first own-work sentence and among its
@@ -511,7 +516,8 @@ def framing_gaps(abstract: str, title: str = "") -> tuple[str, list[str]]:
     is the last one stated before it: "LLMs hallucinate. RAG helps. Yet retrieved passages are noisy.
     We propose ..." answers the noise). None when the title says the paper is a study (benchmark,
     survey, analysis: it reduces nothing), when the abstract has no own-work sentence, or when its
-    first own-work sentence is a study (STUDY_STATEMENT) or states no contribution or reduction."""
+    first contribution sentence is a study (STUDY_STATEMENT), supplies a survey or benchmark
+    (FRAMING_NOT_METHOD), or is absent."""
     if STUDY_TITLE.search(title or ""):
         return "", []
     sentences = split_sentences(abstract or "")
@@ -523,6 +529,8 @@ def framing_gaps(abstract: str, title: str = "") -> tuple[str, list[str]]:
     )
     if not contribution or STUDY_STATEMENT.search(contribution) or OWN_PRIOR.search(contribution):
         return "", []
+    if FRAMING_NOT_METHOD.search(contribution):
+        return "", []  # a survey or a benchmark reduces nothing it opens on
     gaps = [s for s in sentences[: min(first, FRAMING_SPAN)] if limitation_score(s) >= FRAMING_MIN_SCORE]
     return contribution, gaps[::-1]
 

@@ -43,6 +43,8 @@ def test_a_study_or_a_problem_the_prior_method_is_used_against_is_no_framing_gap
     assert framing_gaps("Attention has quadratic complexity. Sparse attention is popular.") == ("", [])
     study = "Attention has quadratic complexity. We present a systematic study of sparse attention kernels."
     assert framing_gaps(study) == ("", [])
+    bench = "Agents suffer from sparse rewards. In this work, we construct AgentBench, a novel benchmark for agents."
+    assert framing_gaps(bench) == ("", [])
 
 
 def _theme(sid: str, title: str) -> Signal:
