@@ -30,6 +30,10 @@ the phrase the papers use, with verbatim quotes and paper ids) that
   as in the domain),
 - do not restate the subject or the domain (`assets.evidence.bottlenecks.restates`: the
   name holds a content word beyond the subject's and the domain title's words),
+- are of the subject's own level (`candidates.out_of_level`, blind reading seed 3840): never a symptom
+  whose causes are candidates too (latency, memory footprint: causes.yaml `umbrella`), a model failure
+  offered for a method used against it (hallucination for RAG or preference optimisation:
+  `model_failure`), or an RL-training cause in a subject whose papers do not train with RL (`scope`),
 ranked by n x log(1 + lift) (mentioned often AND characteristic of the subject: "error
 accumulation" before "hallucinations" in video generation), at most MAX_THEMES, never two
 *near* themes (distinct limitations that embed close together, e.g. "overhead" and "high

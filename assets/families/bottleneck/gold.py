@@ -14,6 +14,14 @@ for it), and a paper counts for ONE limitation per task (`one_limitation`: the o
 stating statement names first). The opportunity slot holds the counted papers' sentences that
 say what reducing the limitation enabled (`opportunity.enabled_sentences`; none: empty, and a
 claim says so); the mechanism slot holds counted statements (how they reduce it).
+
+Blind reading seed 3840 ("quadratic attention cost" counted 0 in a DiT task that >= 8 window papers
+open on): a method paper none of whose statements names a candidate counts for the candidate its
+*framing gap* states -- the problem its abstract opens on before its first own-work sentence, nearest
+to the contribution first (`framing_choice`, `statements.framing_gaps`); a key the gap names as the
+purpose of a prior method ("RAG mitigates hallucination") is no problem of it. The opportunity slot
+holds only enabling sentences that name the reduced limitation; none: it stays empty and a
+recomputable claim over the counted papers states why.
 """
 
 from __future__ import annotations
