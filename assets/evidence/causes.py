@@ -58,6 +58,7 @@ def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
             "other_senses": frozenset(str(x).lower() for x in e.get("other_senses") or []),
             "scope": re.compile(e["scope"]) if e.get("scope") else None,
             "model_failure": bool(e.get("model_failure")),
+            "dropped": frozenset(tuple(word_tokens(str(x))) for x in e.get("dropped") or []),
         }
         for e in data.get("causes", [])
     }
@@ -67,6 +68,12 @@ def umbrella(name: str) -> bool:
     """An umbrella cause ("high computational cost", "high inference latency"): never a candidate
     (causes.yaml header)."""
     return cause_flags().get(current_name(name), {}).get("umbrella", False)
+
+
+def dropped_keys(name: str) -> frozenset[tuple[str, ...]]:
+    """Keys removed from the cause (causes.yaml `dropped`): never counted, even when a theme built
+    before their removal still lists them."""
+    return cause_flags().get(current_name(name), {}).get("dropped", frozenset())
 
 
 def scope_of(name: str) -> re.Pattern | None:

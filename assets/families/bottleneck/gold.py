@@ -31,7 +31,7 @@ import re
 import numpy as np
 
 from assets.evidence.bottlenecks import LIMITATION_MIN_SCORE, word_tokens
-from assets.evidence.causes import current_name, load_causes, other_senses
+from assets.evidence.causes import current_name, dropped_keys, load_causes, other_senses
 from assets.evidence.limitation_phrases import key_positions
 from assets.evidence.quotes import limitation_score, split_sentences
 from assets.families.bottleneck.opportunity import enabled_sentences
@@ -315,7 +315,8 @@ def theme_keys(b: Signal) -> list[tuple[str, ...]]:
     # a curated cause counts with the lexicon's current phrasings too (widened after the
     # evidence stage ran: the gold never reads a stale, narrower alias list)
     keys += [a for a in dict(load_causes()).get(current_name(b.title), ()) if a not in keys]
-    return [tuple(word_tokens(k)) for k in keys if word_tokens(k)]
+    drop = dropped_keys(b.title)  # removed from the lexicon (causes.yaml `dropped`), stale in the theme
+    return [key for k in keys if (key := tuple(word_tokens(k))) and key not in drop]
 
 
 def bottleneck_gold(ctx: GoldContext, task: Task, build: TaskBuild, signals: dict[str, Signal]) -> GoldTarget:

@@ -91,3 +91,19 @@ def test_an_opportunity_sentence_names_the_limitation_it_reduced():
         "Our removal of the quadratic complexity enables minute-long video generation on one GPU."
     ]
     assert len(enabled_sentences(abstract, own)) == 2  # without keys: every enabling sentence
+
+
+def test_a_dropped_alias_is_never_counted_even_if_a_stale_theme_lists_it():
+    from assets.families.bottleneck.gold import theme_keys
+
+    stale = Signal(
+        signal_id="s",
+        domain="d",
+        cutoff="2025-12-31",
+        kind="bottleneck",
+        title="slow iterative sampling or decoding",
+        summary="",
+        details={"aliases": ["denoising step", "iterative sampling"]},
+    )
+    keys = theme_keys(stale)
+    assert ("denoising", "step") not in keys and ("iterative", "sampling") in keys
