@@ -148,23 +148,6 @@ def cause_heads(title: str) -> tuple[set[str], set[str]]:
     return problems, lacking
 
 
-def head_words(title: str) -> list[str]:
-    """The words of a limitation's name before its setting qualifier ("temporal inconsistency
-    (flicker) in video generation" -> temporal, inconsistency): what it says goes wrong."""
-    core = re.split(r"\s+(?:in|of|at|for|between|after|under|with|from|to)\s+|\(", title.lower())[0]
-    return word_tokens(core)
-
-
-def shares_subject_word(title: str, subject: str) -> bool:
-    """The limitation's head holds a word of the subject's name, whole (hyphenated compounds whole;
-    blind reading seed 3840 follow-up, answers given away by the question): "multi-hop evidence
-    chaining" for "multi-hop question answering", "quantization error at low bit-width" for
-    "post-training quantization" -- the subject names the limitation it exists to reduce; "multi-view
-    inconsistency" for "view synthesis" shares no whole word and stays."""
-    subj = [w for w in word_tokens(subject) if len(w) > 3]
-    return any(same_term(h, w) for h in head_words(title) if len(h) > 3 for w in subj)
-
-
 def names_the_subject(title: str, subject: str) -> bool:
     """The limitation names the subject's own topic (blind reading seed 3738: "hallucination
     detection" whose gold was "factual hallucination", the answer in the question): its problem head
@@ -173,8 +156,6 @@ def names_the_subject(title: str, subject: str) -> bool:
     for "agent memory": the subject exists to supply it). Either is a tautology, never a candidate."""
     problems, lacking = cause_heads(title)
     subj = [p for w in word_tokens(subject) for p in w.split("-") if len(p) > 2]
-    if shares_subject_word(title, subject):
-        return True
     return any(same_term(h, w) or same_term(h.rstrip("s"), w.rstrip("s")) for h in problems | lacking for w in subj)
 
 
