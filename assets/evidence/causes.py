@@ -47,7 +47,7 @@ def load_causes(path: str = str(CAUSES_PATH)) -> tuple[tuple[str, tuple[str, ...
 @lru_cache(maxsize=4)
 def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
     """name -> {umbrella: bool, defines: [compiled subject regexes], formerly: [names], near: [names],
-    other_senses: {words}} (causes.yaml header)."""
+    other_senses: {words}, scope: compiled regex or None, model_failure: bool} (causes.yaml header)."""
     data = yaml.safe_load(Path(path).read_text()) or {}
     return {
         str(e["name"]).strip(): {
@@ -56,14 +56,41 @@ def cause_flags(path: str = str(CAUSES_PATH)) -> dict[str, dict]:
             "formerly": [str(x) for x in e.get("formerly") or []],
             "near": [str(x) for x in e.get("near") or []],
             "other_senses": frozenset(str(x).lower() for x in e.get("other_senses") or []),
+            "scope": re.compile(e["scope"]) if e.get("scope") else None,
+            "model_failure": bool(e.get("model_failure")),
+            "dropped": frozenset(tuple(word_tokens(str(x))) for x in e.get("dropped") or []),
         }
         for e in data.get("causes", [])
     }
 
 
 def umbrella(name: str) -> bool:
-    """An umbrella cause ("high computational cost"): never a candidate (causes.yaml header)."""
-    return cause_flags().get(name, {}).get("umbrella", False)
+    """An umbrella cause ("high computational cost", "high inference latency"): never a candidate
+    (causes.yaml header)."""
+    return cause_flags().get(current_name(name), {}).get("umbrella", False)
+
+
+def dropped_keys(name: str) -> frozenset[tuple[str, ...]]:
+    """Keys removed from the cause (causes.yaml `dropped`): never counted, even when a theme built
+    before their removal still lists them."""
+    return cause_flags().get(current_name(name), {}).get("dropped", frozenset())
+
+
+def scope_of(name: str) -> re.Pattern | None:
+    """The regex a subject's own papers must match for the cause to be its candidate (causes.yaml
+    `scope`: RL-training causes only in subjects whose work trains with RL); None: any subject."""
+    return cause_flags().get(current_name(name), {}).get("scope")
+
+
+# a subject that is a model family: "vision-language models", "LLMs", "MLLMs" (not a method used on one)
+MODEL_SUBJECT = re.compile(r"(?i)\b(?:models?|LLMs?|VLMs?|MLLMs?|LVLMs?)\b")
+
+
+def model_failure_of_method(name: str, subject: str) -> bool:
+    """A failure of a model's outputs (causes.yaml `model_failure`: hallucination) offered for a subject
+    that is not a model family (blind reading seed 3840: "factual hallucination" as the root bottleneck
+    of preference optimisation and of RAG, the methods used AGAINST it): never a candidate there."""
+    return cause_flags().get(current_name(name), {}).get("model_failure", False) and not MODEL_SUBJECT.search(subject)
 
 
 def other_senses(name: str) -> frozenset[str]:

@@ -30,6 +30,10 @@ the phrase the papers use, with verbatim quotes and paper ids) that
   as in the domain),
 - do not restate the subject or the domain (`assets.evidence.bottlenecks.restates`: the
   name holds a content word beyond the subject's and the domain title's words),
+- are of the subject's own level (`candidates.out_of_level`, blind reading seed 3840): never a symptom
+  whose causes are candidates too (latency, memory footprint: causes.yaml `umbrella`), a model failure
+  offered for a method used against it (hallucination for RAG or preference optimisation:
+  `model_failure`), or an RL-training cause in a subject whose papers do not train with RL (`scope`),
 ranked by n x log(1 + lift) (mentioned often AND characteristic of the subject: "error
 accumulation" before "hallucinations" in video generation), at most MAX_THEMES, never two
 *near* themes (distinct limitations that embed close together, e.g. "overhead" and "high
@@ -308,13 +312,14 @@ class BottleneckFamily(TaskFamily):
         st = builder.settings
         dom = domain_words(st.domain_title)
         title_of = {p.arxiv_id: p.title for p in builder.papers}
+        text_of = {p.arxiv_id: f"{p.title} {p.abstract or ''}" for p in builder.papers}  # scoped causes (`out_of_level`)
         ranked = []
         limitation_keys = {tuple(word_tokens(a)) for b in themes for a in b.details.get("aliases", [])}
         for cand in builder.candidates:
             display = subject_display(direction_name(cand), [title_of[i] for i in sorted(members(cand)) if i in title_of])
             if display is None or tuple(word_tokens(display)) in limitation_keys:
                 continue  # no phrase, or the phrase names a limitation ("catastrophic forgetting"), not a subdirection
-            linked = linked_themes(cand, themes, dom, display)
+            linked = linked_themes(cand, themes, dom, display, text_of)
             if len(linked) >= MIN_THEMES:
                 ranked.append((cand, linked, display))
         ranked.sort(key=lambda x: (-len(x[1]), -len(members(x[0])), x[0].signal_id))

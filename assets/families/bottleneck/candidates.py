@@ -20,7 +20,7 @@ import re
 from collections import Counter
 
 from assets.evidence.bottlenecks import FUNCTION_WORDS, norm_word, restates
-from assets.evidence.causes import defines_subject, near_causes
+from assets.evidence.causes import defines_subject, model_failure_of_method, near_causes, scope_of, umbrella
 from assets.evidence.limitation_phrases import contains_key, same_term, word_tokens
 from assets.toolbox.building import direction_name, members
 from core.records import Signal
@@ -32,6 +32,10 @@ MIN_THEMES = 3  # a task decides among at least this many limitations
 MAX_THEMES = 6
 MUST_STATED = 3  # the subject's this many most stated limitations are always candidates
 MUST_MIN_STATED = 2  # ... when at least this many of its papers state them
+# a scoped cause (causes.yaml `scope`: RL-training causes) is a candidate of a subject when at least
+# this share of its pre-cutoff papers match the scope in title or abstract (RL in LLM agents 1.0, GUI
+# agents 0.30, preference optimisation 0.78; RAG in LLM agents 0.11, deep research 0.20: not about RL)
+SCOPE_MIN_SHARE = 0.25
 SUBJECT_GENRE_WORDS = frozenset(
     "study studies survey analysis review overview approach approaches framework "
     "method methods perspective tutorial position paper case".split()
@@ -155,16 +159,37 @@ def names_the_subject(title: str, subject: str) -> bool:
     return any(same_term(h, w) or same_term(h.rstrip("s"), w.rstrip("s")) for h in problems | lacking for w in subj)
 
 
-def linked_themes(cand: Signal, themes: list[Signal], dom: set[str], display: str = "") -> list[Signal]:
+def out_of_level(title: str, subject: str, texts: list[str] | None) -> bool:
+    """A cause of another level than the subject's own method (blind reading seed 3840): an umbrella
+    or symptom ("high inference latency" beside "quadratic attention cost", its cause: causes.yaml
+    `umbrella`); a model failure offered for a method used against it (`model_failure_of_method`:
+    hallucination for RAG); a scoped cause (RL-training causes) in a subject whose papers (`texts`,
+    title + abstract) match its scope less than SCOPE_MIN_SHARE of the time (sparse outcome rewards in
+    RAG for agents). `texts` None: the scope is not checked."""
+    if umbrella(title) or model_failure_of_method(title, subject):
+        return True
+    scope = scope_of(title)
+    if scope is None or texts is None:
+        return False
+    return not texts or sum(bool(scope.search(t)) for t in texts) / len(texts) < SCOPE_MIN_SHARE
+
+
+def linked_themes(
+    cand: Signal, themes: list[Signal], dom: set[str], display: str = "", texts: dict[str, str] | None = None
+) -> list[Signal]:
     """The subject's candidate limitations (module docstring), most-mentioned first, with
     unique labels. `display`: how the task states the subject (`subject_display`); a limitation
-    that names it (`names_the_subject`) is no candidate."""
+    that names it (`names_the_subject`) is no candidate, nor one of another level (`out_of_level`;
+    `texts`: paper id -> title and abstract, for the members' scope share)."""
     mem = members(cand)
     words = dom | subject_words(cand)
     subject = "; ".join([direction_name(cand), *cand.details.get("defining_phrases", [])])
     shown = "; ".join(x for x in (direction_name(cand), display) if x)
+    member_texts = None if texts is None else [texts[p] for p in sorted(mem) if p in texts]
     rows = []
     for b in themes:
+        if out_of_level(b.title, shown, member_texts):
+            continue
         mentions = set(b.details.get("mention_ids", []))
         n = len(mem & mentions)
         if n < LINK_MIN_PAPERS or restates(b.title, words) or not multi_word(b.title) or not reads_as_limitation(b):

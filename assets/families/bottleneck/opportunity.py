@@ -4,13 +4,17 @@
 reducing the limitation enabled (ENABLING: enables, allows, makes ... possible, unlocks, opens),
 never a method step (METHOD_STEP: "First, we fine-tune ...", "We propose X that enables ...") nor
 a bare score report ("outperforms baselines by 12%" is no opportunity; blind reading seed 3637);
-none: the slot stays empty. Split from `statements` (which finds the reduction statement itself).
+none: the slot stays empty. Blind reading seed 3840 ("the opportunity slot holds unrelated sentences":
+"This adaptation enables localized computation and reduces cross-rank communication" for inference
+latency): the sentence must name the limitation it reduced (one of its keys), so that it says what
+reducing THAT cause enabled; a counted paper with no such sentence adds none. Split from `statements` (which finds the reduction statement itself).
 """
 
 from __future__ import annotations
 
 import re
 
+from assets.evidence.limitation_phrases import states_key, word_tokens
 from assets.evidence.quotes import split_sentences
 from assets.families.bottleneck.statements import BACKGROUND
 
@@ -31,12 +35,16 @@ METHOD_STEP = re.compile(
 )
 
 
-def enabled_sentences(abstract: str, statement_own: str) -> list[str]:
+def enabled_sentences(abstract: str, statement_own: str, keys: list[tuple[str, ...]] | None = None) -> list[str]:
     """The abstract's sentences that say what reducing the limitation enabled (module
-    docstring): own result sentences after the statement, enabling ones first."""
+    docstring): own result sentences after the statement, enabling ones first; with `keys` (the
+    limitation's), only those that name it."""
     sentences = split_sentences(abstract or "")
     start = next((i + 1 for i, x in enumerate(sentences) if x == statement_own), 0)
     after = [x for x in sentences[start:] if x != statement_own and RESULT_OWN.search(x) and not BACKGROUND.search(x)]
     # only a sentence that says what the work could then do (ENABLING), never a method step
     # ("First, we fine-tune ...") or a bare score report (blind reading seed 3637)
-    return [x for x in after if ENABLING.search(x) and not METHOD_STEP.search(x)]
+    out = [x for x in after if ENABLING.search(x) and not METHOD_STEP.search(x)]
+    if keys is not None:
+        out = [x for x in out if any(states_key(word_tokens(x), k) for k in keys)]
+    return out
