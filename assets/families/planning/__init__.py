@@ -43,11 +43,14 @@ class PlanningFamily(TaskFamily):
     title = "Strategic Research Planning"
     summary = "rank the alternatives for one role of a team's plan by how many new papers will build on each"
     answer_kind = "ranking"
-    rubric_dimensions = {  # Reviewer Persuasiveness, family-specific (Appendix C.1)
-        "milestone_specificity": "milestones are concrete, ordered and dated within the window",
-        "dependency_chain_quality": "dependencies between options and milestones are explicit and right",
-        "experiment_executability": "the first experiments could start now with pre-cutoff resources",
-        "risk_or_kill_criteria": "states risks and go/no-go or kill criteria",
+    # Reviewer Persuasiveness, family-specific (Appendix C.1's planning dimensions cover a plan's
+    # milestones and kill criteria; the task no longer asks for a plan -- see `requirements` -- so the
+    # dimensions judge what it asks: the ranking's grounding; docs/deviations.md)
+    rubric_dimensions = {
+        "evidence_grounding": "each position is grounded in cited pre-cutoff papers about that alternative",
+        "support_and_maturity": "weighs each alternative's current support and maturity in the subfield",
+        "dependency_chain_quality": "dependencies between the alternatives and their prerequisites are explicit and right",
+        "risk_assessment": "states each alternative's risks and what would make it lose ground",
     }
     instructions = (
         "Use only the evidence available up to the cutoff. Rank all alternatives by how many of the window's "

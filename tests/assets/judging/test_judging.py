@@ -139,7 +139,7 @@ class ScriptedJudge:
             if purpose == "judge:rubric":
                 h = self.holistic[self._n % len(self.holistic)]
                 self._n += 1
-                family = "planning" if "milestone_specificity" in messages[1]["content"] else "direction"
+                family = "planning" if "evidence_grounding" in messages[1]["content"] else "direction"
                 d = dict(
                     zip(
                         ("drift_scope_granularity", "drift_causal_role", "drift_intervention_mode", "drift_temporal_horizon"),
@@ -284,7 +284,7 @@ def test_cost_target_holds_for_long_answers_and_big_banks(client):
     assert score.judge_calls <= 5
     assert score.judge_prompt_chars <= 40_000
     assert "[... truncated]" in mock.seen[0][1][1]["content"]
-    assert "milestone_specificity" in score.pers_dimensions
+    assert "evidence_grounding" in score.pers_dimensions
 
 
 def test_reference_protocol_counts_one_call_per_claim_and_agrees_on_identical_labels(client):
