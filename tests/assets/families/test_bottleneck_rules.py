@@ -139,7 +139,7 @@ def test_a_method_step_is_no_opportunity_and_none_leaves_the_slot_empty():
 
 
 def test_a_paper_counts_for_the_limitation_its_first_statement_names_first():
-    from assets.families.bottleneck.gold import one_limitation
+    from assets.families.bottleneck.counting import one_limitation
 
     abstract = "We propose X, which reduces length bias and sycophancy under distribution shift."
     sts = contribution_statements(abstract)

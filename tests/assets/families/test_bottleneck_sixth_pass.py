@@ -7,9 +7,9 @@ from __future__ import annotations
 from assets.evidence.bottlenecks import word_tokens
 from assets.evidence.causes import load_causes, model_failure_of_method, scope_of, umbrella
 from assets.families.bottleneck.candidates import SCOPE_MIN_SHARE, out_of_level
-from assets.families.bottleneck.gold import framing_choice
+from assets.families.bottleneck.counting import framing_choice
+from assets.families.bottleneck.framing import framed_position, framing_gaps
 from assets.families.bottleneck.opportunity import enabled_sentences
-from assets.families.bottleneck.statements import framed_position, framing_gaps
 from core.records import Signal
 
 
@@ -94,7 +94,7 @@ def test_an_opportunity_sentence_names_the_limitation_it_reduced():
 
 
 def test_a_dropped_alias_is_never_counted_even_if_a_stale_theme_lists_it():
-    from assets.families.bottleneck.gold import theme_keys
+    from assets.families.bottleneck.counting import theme_keys
 
     stale = Signal(
         signal_id="s",
