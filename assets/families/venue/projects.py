@@ -251,10 +251,15 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[A-Za-z][A-Za-z'\-]*|\d+", text)
 
 
+# A later item of a list ("(2) The performance of PRAG ...", "Second, ..."): a description opening on
+# it never says what the first item was (sixth-pass blind reading of issue 32, a PRAG project).
+LATER_ITEM = re.compile(r"^\s*(?:\(?(?:[2-9]|ii+|iv|v|vi+|[b-h])\)|(?:second|third|fourth|finally|lastly)\b)", re.I)
+
+
 def good_opener(sentence: str) -> bool:
-    """Whether a description may start with `sentence` (module docstring)."""
+    """Whether a description may start with `sentence` (module docstring): never on a later list item."""
     words = sentence.split()
-    if not words:
+    if not words or LATER_ITEM.search(sentence):
         return False
     first = words[0].strip("\"“(['")
     if not first or not (first[0].isupper() or first[0].isdigit() or any(c.isupper() for c in first[1:])):

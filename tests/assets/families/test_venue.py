@@ -535,3 +535,14 @@ def test_a_query_title_drops_coined_names_and_framing_words():
     assert query_title("Memory as Action: Autonomous Context Curation") == "Memory as Action: Autonomous Context Curation"
     assert query_title("Beyond") == "Beyond"  # nothing left: the title itself
     assert "bridg" not in topic_words("Bridging the Gap: Retrieval") and "bridging" not in topic_words("Bridging the Gap")
+
+
+def test_a_description_never_opens_on_a_later_list_item():
+    """ "(2) The performance of PRAG ..." never says what PRAG or item (1) was (sixth-pass reading)."""
+    from assets.families.venue.projects import good_opener
+
+    assert not good_opener("(2) The performance of PRAG is limited by its parameter count.")
+    assert not good_opener("Second, existing methods ignore the retrieval noise.")
+    assert not good_opener("ii) Current agents fail to plan.")
+    assert good_opener("Parametric RAG (PRAG) encodes documents into model parameters.")
+    assert good_opener("2D diffusion models lack 3D consistency.")
