@@ -86,3 +86,15 @@ def test_the_gold_statement_names_the_successors_in_plain_words():
     assert "2509.04884's work on dynamic rank assignment" in text
     assert "IGU-LoRA: Adaptive Rank Allocation (2603.13792) and ShapLoRA (2601.17921)" in text
     assert "specific vocabulary" not in text and "what each proposed" in text
+
+
+def test_a_side_item_of_the_contributions_is_no_keypoint():
+    """ "(4) We build a local simulated environment ..." stood in for the method (sixth-pass reading)."""
+    from assets.families.phase.reference import SIDE_ITEM
+
+    assert SIDE_ITEM.search("(4) We build a local simulated environment for cheap rollouts.")
+    assert SIDE_ITEM.search("Besides, we propose a benchmark for multimodal search.")
+    assert SIDE_ITEM.search("Third, we build an offline search engine.")
+    assert SIDE_ITEM.search("We also release a dataset of 10k trajectories.")
+    assert not SIDE_ITEM.search("We propose VSearcher, an agent trained with multi-turn RL for multimodal search.")
+    assert not SIDE_ITEM.search("2D priors fail on 3D scenes; we introduce a 3D-aware diffusion prior.")
