@@ -15,12 +15,9 @@ from assets.families.bottleneck.statements import (
     OWN_PRIOR,
     STUDY_STATEMENT,
     cue_object,
-    excess_before,
     is_background,
-    lack_attached,
+    limitation_senses,
     reduction_positions,
-    resource_key,
-    sense_positions,
 )
 
 # Blind reading seed 3840 (reader A: "quadratic attention cost" counted 0 in a DiT task although >= 8
@@ -81,15 +78,9 @@ def framed_position(
     toks = word_tokens(sentence)
     cues = reduction_positions(toks)
     found = []
-    for key in keys:
-        res = lack and resource_key(key, lacking)
-        for k in sense_positions(toks, key, unlike):
-            if lack and excess_before(toks, k):
-                continue
-            if res and not lack_attached(toks, k, key):
-                continue
-            c = max((x for x in cues if x < k), default=None)
-            if c is not None and cue_object(toks, c, k):
-                continue  # "... to mitigate hallucination": a purpose, not the problem
-            found.append(k)
+    for k in limitation_senses(toks, keys, lack, lacking, unlike):
+        c = max((x for x in cues if x < k), default=None)
+        if c is not None and cue_object(toks, c, k):
+            continue  # "... to mitigate hallucination": a purpose, not the problem
+        found.append(k)
     return min(found) if found else None

@@ -35,6 +35,7 @@ The opportunity the counted papers opened is read in `assets.families.bottleneck
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from assets.evidence.bottlenecks import LIMITATION_MIN_SCORE, word_tokens
@@ -479,7 +480,19 @@ def states_limitation(
     was quoted for entropy collapse): a key in a limitation sense (`limitation_positions`), never
     qualified as too much for a lack limitation, and a lacking-resource key only with a lack word
     attached (`lack_attached`)."""
-    toks = word_tokens(sentence)
+    return any(limitation_senses(word_tokens(sentence), keys, lack, lacking, unlike))
+
+
+def limitation_senses(
+    toks: list[str],
+    keys: list[tuple[str, ...]],
+    lack: bool = False,
+    lacking: tuple[str, ...] = (),
+    unlike: frozenset[str] = frozenset(),
+) -> Iterator[int]:
+    """Word positions where a key names the limitation in its own sense (`sense_positions`): for a
+    lack limitation never qualified as too much, and a lacking-resource key only with a lack word
+    attached (`lack_attached`). Shared by `states_limitation` and the framing gap."""
     for key in keys:
         res = lack and resource_key(key, lacking)
         for k in sense_positions(toks, key, unlike):
@@ -487,5 +500,4 @@ def states_limitation(
                 continue
             if res and not lack_attached(toks, k, key):
                 continue
-            return True
-    return False
+            yield k
